@@ -1,0 +1,155 @@
+package io.fabriclab.model;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A vertex of the fabric: a GPU server or a switch. Identity is by object (the graph may hold two
+ * devices only if their ids differ; {@link Fabric} enforces unique ids).
+ */
+public final class Device {
+    private final String id;
+    private DeviceRole role;
+    private String model;
+    private final Map<String, Port> ports = new LinkedHashMap<>();
+    private Integer unit;
+    private Integer rail;
+    private Integer pod;
+    private Integer gpus;
+    private String qosProfile;
+    private final Map<String, String> labels = new TreeMap<>();
+
+    public Device(String id, DeviceRole role) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.role = Objects.requireNonNull(role, "role");
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public DeviceRole role() {
+        return role;
+    }
+
+    public void setRole(DeviceRole role) {
+        this.role = Objects.requireNonNull(role);
+    }
+
+    /** Hardware model / SKU as the user wrote it (free text, e.g. "64x400G TH4"); may be null. */
+    public String model() {
+        return model;
+    }
+
+    public void setModel(String model) {
+        this.model = model;
+    }
+
+    public List<Port> ports() {
+        return Collections.unmodifiableList(new ArrayList<>(ports.values()));
+    }
+
+    public int portCount() {
+        return ports.size();
+    }
+
+    public Port port(String name) {
+        return ports.get(name);
+    }
+
+    /** Adds a port; names are unique within a device. */
+    public Port addPort(String name, int speedGbps) {
+        return addPort(name, speedGbps, null);
+    }
+
+    public Port addPort(String name, int speedGbps, Integer nic) {
+        if (ports.containsKey(name)) {
+            throw new IllegalArgumentException("device " + id + " already has a port named " + name);
+        }
+        Port p = new Port(this, name, speedGbps, nic);
+        ports.put(name, p);
+        return p;
+    }
+
+    /** Adds {@code count} ports named prefix+first .. prefix+(first+count-1). */
+    public void addPorts(String prefix, int first, int count, int speedGbps) {
+        for (int i = 0; i < count; i++) {
+            addPort(prefix + (first + i), speedGbps);
+        }
+    }
+
+    /** Removes a port; the caller (Fabric) must have removed its link first. */
+    void removePort(String name) {
+        ports.remove(name);
+    }
+
+    /** Scalable unit (or pod for leaf-spine) this device belongs to, 0-based; null if none. */
+    public Integer unit() {
+        return unit;
+    }
+
+    public void setUnit(Integer unit) {
+        this.unit = unit;
+    }
+
+    /** Rail index of a rail leaf (0-based); null otherwise. */
+    public Integer rail() {
+        return rail;
+    }
+
+    public void setRail(Integer rail) {
+        this.rail = rail;
+    }
+
+    /** Pod / spine group of a three-tier fabric (0-based); null otherwise. */
+    public Integer pod() {
+        return pod;
+    }
+
+    public void setPod(Integer pod) {
+        this.pod = pod;
+    }
+
+    /** GPUs in a server; when unset a server has one GPU per NIC. Always 0 for switches. */
+    public int gpus() {
+        if (role != DeviceRole.SERVER) {
+            return 0;
+        }
+        if (gpus != null) {
+            return gpus;
+        }
+        return (int) ports.values().stream().map(Port::nic).filter(Objects::nonNull).distinct().count();
+    }
+
+    /** The explicitly set GPU count, or null when derived from the NICs. */
+    public Integer gpusOverride() {
+        return gpus;
+    }
+
+    public void setGpus(Integer gpus) {
+        this.gpus = gpus;
+    }
+
+    public String qosProfile() {
+        return qosProfile;
+    }
+
+    public void setQosProfile(String qosProfile) {
+        this.qosProfile = qosProfile;
+    }
+
+    /** Free-form key/value labels (e.g. containerlab kind and image); kept through every format. */
+    public Map<String, String> labels() {
+        return labels;
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}

@@ -70,7 +70,7 @@ final class FabricJsonReader {
     static final double MAX_CABLE_M = 100_000;
     static final int MIN_MTU_BYTES = 256;
     static final int MAX_MTU_BYTES = 16_384;
-    static final String ID_RULE = "1 to " + MAX_ID_CHARS + " characters, no ':' , no spaces or control characters";
+    static final String ID_RULE = "1 to " + MAX_ID_CHARS + " characters, no ':', no spaces or control characters";
 
     private final Problems problems;
     private final Set<String> profileNames = new HashSet<>();
@@ -597,7 +597,7 @@ final class FabricJsonReader {
         Port p = d.port(portName);
         if (p == null) {
             problems.add(r.path(field), quote(ref), "device " + d.id() + " has no port \""
-                    + InputProblem.shorten(portName) + "\"", someOf(d.ports().stream().map(Port::name).toList()).replaceFirst("^: ", ""));
+                    + InputProblem.shorten(portName) + "\"", someOf(d.ports().stream().map(Port::name).toList()).replaceFirst("^: ", "").strip());
             return null;
         }
         return p;

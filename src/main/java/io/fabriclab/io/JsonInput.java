@@ -153,7 +153,10 @@ final class JsonInput {
             return "";
         }
         int i = s.indexOf('\n');
-        String line = (i < 0 ? s : s.substring(0, i)).strip();
+        String line = (i < 0 ? s : s.substring(0, i)).strip()
+                // Jackson's notes on its own settings mean nothing to a user.
+                .replaceAll("Source: REDACTED \\(`[^`]*` disabled\\); ", "")
+                .replaceAll(", from `[^`]*`", "");
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 

@@ -289,10 +289,33 @@ public final class ContainerlabYaml {
             if (sb.length() > 0) {
                 sb.append(',');
             }
-            sb.append(p.name()).append('=').append(p.speedGbps()).append('G');
+            sb.append(escapePortName(p.name())).append('=').append(p.speedGbps()).append('G');
             if (p.nic() != null) {
                 sb.append("/nic").append(p.nic());
             }
+        }
+        return sb.toString();
+    }
+
+    /** Port names may hold ',' or '=' (the label's separators): those and '%' are percent-encoded. */
+    static String escapePortName(String name) {
+        return name.replace("%", "%25").replace(",", "%2C").replace("=", "%3D");
+    }
+
+    static String unescapePortName(String text) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            String code = i + 3 <= text.length() ? text.substring(i, i + 3) : "";
+            switch (code) {
+                case "%25" -> sb.append('%');
+                case "%2C" -> sb.append(',');
+                case "%3D" -> sb.append('=');
+                default -> {
+                    sb.append(text.charAt(i));
+                    continue;
+                }
+            }
+            i += 2;
         }
         return sb.toString();
     }
@@ -479,7 +502,10 @@ public final class ContainerlabYaml {
                             "{ key: value }");
                 } else {
                     labelsNode.fields().forEachRemaining(e -> {
-                        if (e.getValue().isValueNode() && !e.getValue().isNull()) {
+                        if (e.getKey().isEmpty()) {
+                            problems.add(JsonPaths.field(path + ".labels", ""), null, "label name is empty",
+                                    "a non-empty string");
+                        } else if (e.getValue().isValueNode() && !e.getValue().isNull()) {
                             labels.put(e.getKey(), e.getValue().asText());
                         } else {
                             problems.add(JsonPaths.field(path + ".labels", e.getKey()), JsonObjectReader.text(e.getValue()),
@@ -501,6 +527,10 @@ public final class ContainerlabYaml {
                 var e = fields.next();
                 String key = e.getKey();
                 if (key.equals("kind") || key.equals("image") || key.equals("labels")) {
+                    continue;
+                }
+                if (key.isEmpty()) {
+                    problems.add(JsonPaths.field(path, ""), null, "empty node attribute name", "a containerlab node field");
                     continue;
                 }
                 JsonNode v = e.getValue();
@@ -597,7 +627,7 @@ public final class ContainerlabYaml {
                     problems.add(path, FabricJsonReader.quote(t), "bad port entry", allowed);
                     continue;
                 }
-                String name = t.substring(0, eq);
+                String name = unescapePortName(t.substring(0, eq));
                 String rest = t.substring(eq + 1);
                 Integer nic = null;
                 int slash = rest.indexOf('/');

@@ -450,7 +450,8 @@ final class FabricJsonReader {
             return fallback;
         }
         if (!n.isIntegralNumber() || !n.canConvertToInt() || !Units.isAllowedSpeed(n.intValue())) {
-            String what = n.isNumber() ? "" : " (" + JsonObjectReader.kind(n) + "; write the number of Gb/s)";
+            String what = !n.isNumber() ? " (" + JsonObjectReader.kind(n) + "; write the number of Gb/s)"
+                    : !n.isIntegralNumber() ? " (speeds are whole Gb/s)" : "";
             problems.add(r.path(field), JsonObjectReader.text(n), InputProblem.shorten(JsonObjectReader.text(n))
                     + " is not allowed" + what, Units.allowedSpeeds());
             return fallback;

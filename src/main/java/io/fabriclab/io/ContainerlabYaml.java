@@ -145,7 +145,11 @@ public final class ContainerlabYaml {
     }
 
     private static String fallbackName(String sourceName) {
-        String n = Path.of(sourceName.isEmpty() ? "lab" : sourceName).getFileName().toString();
+        // Plain string work: a source name need not be a valid path on this platform.
+        String n = sourceName.substring(Math.max(sourceName.lastIndexOf('/'), sourceName.lastIndexOf('\\')) + 1);
+        if (n.isEmpty()) {
+            n = "lab";
+        }
         for (String ext : List.of(".clab.yml", ".clab.yaml", ".yml", ".yaml")) {
             if (n.endsWith(ext)) {
                 return n.substring(0, n.length() - ext.length());
@@ -276,7 +280,8 @@ public final class ContainerlabYaml {
             labels.put(PORTS_LABEL, portsLabel(d));
         }
         for (Map.Entry<String, String> e : new TreeMap<>(d.labels()).entrySet()) {
-            if (!e.getKey().startsWith(CLAB_PREFIX)) {
+            // The labels derived from the device above win over user labels of the same name.
+            if (!e.getKey().startsWith(CLAB_PREFIX) && !labels.has(e.getKey())) {
                 labels.put(e.getKey(), e.getValue());
             }
         }

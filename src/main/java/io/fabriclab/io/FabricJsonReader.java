@@ -55,6 +55,7 @@ final class FabricJsonReader {
     static final List<String> LAYOUT_FIELDS = List.of("positions", "foldedGroups");
     static final List<String> POINT_FIELDS = List.of("x", "y");
 
+    static final String ALLOWED_SPEEDS = Units.allowedSpeeds();
     static final int MAX_DEVICES = 1_000_000;
     static final int MAX_LINKS = 4_000_000;
     static final int MAX_PORTS_PER_DEVICE = 4096;
@@ -71,6 +72,9 @@ final class FabricJsonReader {
     static final int MIN_MTU_BYTES = 256;
     static final int MAX_MTU_BYTES = 16_384;
     static final String ID_RULE = "1 to " + MAX_ID_CHARS + " characters, no ':', no spaces or control characters";
+
+    /** containerlab node labels with this prefix carry FabricLab's own fields, so users may not set them. */
+    static final String RESERVED_LABEL_PREFIX = "fabriclab-";
 
     private final Problems problems;
     private final Set<String> profileNames = new HashSet<>();
@@ -339,13 +343,18 @@ final class FabricJsonReader {
         }
         String id = r.string("id", true, null, ID_RULE);
         String roleName = r.string("role", true, null, DeviceRole.allowedNames());
-        DeviceRole role = DeviceRole.LEAF;
+        DeviceRole role = null;
         if (roleName != null) {
             role = DeviceRole.fromJsonName(roleName).orElse(null);
             if (role == null || !roleName.equals(role.jsonName())) {
                 problems.notAllowed(r.path("role"), quote(roleName), DeviceRole.allowedNames());
-                role = DeviceRole.LEAF;
+                role = null;
             }
+        }
+        // Without a valid role the checks that depend on it (GPUs, NICs) are skipped, not guessed.
+        boolean roleKnown = role != null;
+        if (role == null) {
+            role = DeviceRole.SERVER;
         }
         boolean idOk = id != null;
         if (id != null && !validId(id)) {
@@ -367,7 +376,7 @@ final class FabricJsonReader {
         d.setRail(r.intValue("rail", false, null, 0, MAX_DEVICES));
         d.setPod(r.intValue("pod", false, null, 0, MAX_DEVICES));
         Integer gpus = r.intValue("gpus", false, null, 0, 1024);
-        if (gpus != null && role != DeviceRole.SERVER) {
+        if (gpus != null && roleKnown && role != DeviceRole.SERVER) {
             problems.add(r.path("gpus"), gpus.toString(), "only servers have GPUs; this device is a " + role,
                     "omit gpus on switches");
         }
@@ -394,6 +403,9 @@ final class FabricJsonReader {
             String p = JsonPaths.field(r.path("labels"), e.getKey());
             if (e.getKey().isEmpty()) {
                 problems.add(p, "\"\"", "label name is empty", "a non-empty string");
+            } else if (e.getKey().startsWith(RESERVED_LABEL_PREFIX)) {
+                problems.add(p, quote(e.getKey()), "label names starting with \"" + RESERVED_LABEL_PREFIX
+                        + "\" are reserved (they carry device fields through containerlab)", "any other name");
             } else if (!e.getValue().isTextual()) {
                 problems.add(p, JsonObjectReader.text(e.getValue()), "label value must be a string, not "
                         + JsonObjectReader.kind(e.getValue()), "a string");
@@ -445,7 +457,7 @@ final class FabricJsonReader {
 
     /** A link or port speed in whole Gb/s from the allowed set; 0 (stand-in) after a problem. */
     private int speed(JsonObjectReader r, String field, boolean required, int fallback) {
-        JsonNode n = required ? r.require(field, Units.allowedSpeeds()) : r.get(field);
+        JsonNode n = required ? r.require(field, ALLOWED_SPEEDS) : r.get(field);
         if (n == null || n.isNull()) {
             return fallback;
         }
@@ -453,7 +465,7 @@ final class FabricJsonReader {
             String what = !n.isNumber() ? " (" + JsonObjectReader.kind(n) + "; write the number of Gb/s)"
                     : !n.isIntegralNumber() ? " (speeds are whole Gb/s)" : "";
             problems.add(r.path(field), JsonObjectReader.text(n), InputProblem.shorten(JsonObjectReader.text(n))
-                    + " is not allowed" + what, Units.allowedSpeeds());
+                    + " is not allowed" + what, ALLOWED_SPEEDS);
             return fallback;
         }
         return n.intValue();

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -32,11 +32,10 @@ final class JsonObjectReader {
             problems.add(path, text(node), "must be a JSON object, not " + kind(node), "{ " + String.join(", ", allowedFields) + " }");
         }
         if (valid) {
-            Set<String> allowed = Set.copyOf(allowedFields);
             Iterator<String> names = node.fieldNames();
             while (names.hasNext()) {
                 String n = names.next();
-                if (!allowed.contains(n)) {
+                if (!allowedFields.contains(n)) {
                     problems.add(JsonPaths.field(path, n), null, "unknown field \"" + InputProblem.shorten(n) + "\"",
                             String.join(", ", allowedFields));
                 }
@@ -106,23 +105,26 @@ final class JsonObjectReader {
         if (n == null || n.isNull()) {
             return fallback;
         }
-        return integerValue(n, path(field), fallback, min, max, problems);
+        return integerValue(n, () -> path(field), fallback, min, max, problems);
     }
 
     static Long integerValue(JsonNode n, String p, Long fallback, long min, long max, Problems problems) {
+        return integerValue(n, () -> p, fallback, min, max, problems);
+    }
+
+    /** The path is built only when there is a problem: most values are fine, and files can hold millions. */
+    static Long integerValue(JsonNode n, Supplier<String> p, Long fallback, long min, long max, Problems problems) {
+        if (n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= min && n.longValue() <= max) {
+            return n.longValue();
+        }
         if (!n.isNumber()) {
-            problems.add(p, text(n), "must be a whole number, not " + kind(n), range(min, max));
-            return fallback;
+            problems.add(p.get(), text(n), "must be a whole number, not " + kind(n), range(min, max));
+        } else if (!n.isIntegralNumber()) {
+            problems.add(p.get(), text(n), "must be a whole number", range(min, max));
+        } else {
+            problems.notAllowed(p.get(), text(n), range(min, max));
         }
-        if (!n.isIntegralNumber()) {
-            problems.add(p, text(n), "must be a whole number", range(min, max));
-            return fallback;
-        }
-        if (!n.canConvertToLong() || n.longValue() < min || n.longValue() > max) {
-            problems.notAllowed(p, text(n), range(min, max));
-            return fallback;
-        }
-        return n.longValue();
+        return fallback;
     }
 
     Integer intValue(String field, boolean required, Integer fallback, int min, int max) {
@@ -135,8 +137,17 @@ final class JsonObjectReader {
      */
     Double number(String field, boolean required, Double fallback, double min, boolean minExclusive,
                   double max, boolean maxExclusive) {
+        JsonNode n = get(field);
+        if (n != null && n.isNumber()) {
+            double v = n.doubleValue();
+            if (Double.isFinite(v) && v >= min && v <= max && !(minExclusive && v == min) && !(maxExclusive && v == max)) {
+                return v;
+            }
+        }
         String allowed = interval(min, minExclusive, max, maxExclusive);
-        JsonNode n = required ? require(field, allowed) : get(field);
+        if (required) {
+            n = require(field, allowed);
+        }
         if (n == null || n.isNull()) {
             return fallback;
         }

@@ -13,7 +13,7 @@ import io.fabriclab.model.Fabric;
  * Fuzz targets for the two readers of untrusted files. Property: for any bytes, the reader either
  * returns a fabric or throws {@link InputException}; any other exception (or error) is a bug. A
  * fabric that was read must also survive its own writer: written, read again, and written again
- * it gives the same text.
+ * it gives the same text; and it must convert to the other format and back.
  *
  * <p>Under {@code mvn test} this runs in Jazzer's regression mode over the seed corpus in
  * src/test/resources/io/fabriclab/io/FabricFuzzTestInputs/&lt;method&gt;/. To fuzz for real:
@@ -33,6 +33,10 @@ class FabricFuzzTest {
         }
         String written = FabricJson.write(f);
         assertEquals(written, FabricJson.write(FabricJson.read(written, "rewritten.json")));
+        // Every fabric file converts to containerlab and back (QoS and layout aside).
+        Fabric clab = ContainerlabYaml.read(ContainerlabYaml.write(f), "converted.clab.yml");
+        assertEquals(f.devices().size(), clab.devices().size());
+        assertEquals(f.linkCount(), clab.linkCount());
     }
 
     @FuzzTest(maxDuration = "2m")

@@ -89,10 +89,12 @@ final class JsonInput {
 
     static String decodeUtf8(byte[] bytes, Problems problems) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            String text = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
+            // Some Windows editors start UTF-8 files with a byte-order mark; it is not content.
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
         } catch (CharacterCodingException e) {
             problems.add("$", null, "file is not UTF-8 text", "UTF-8 encoded text");
             return null;

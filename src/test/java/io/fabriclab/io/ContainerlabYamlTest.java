@@ -170,4 +170,29 @@ class ContainerlabYamlTest {
         assertTrue(lines.get(2).startsWith("bad.clab.yml: $.topology.links[2].endpoints[0]: bad endpoint syntax"), lines.get(2));
         assertTrue(lines.get(3).startsWith("bad.clab.yml: $.topology.links[3].endpoints[1]: no node \"c\""), lines.get(3));
     }
+
+    @Test
+    void portNamesWithTheLabelSeparatorsSurviveTheRoundTrip() throws Exception {
+        Fabric f = new Fabric("odd-ports");
+        Device a = f.addDevice("a", DeviceRole.LEAF);
+        a.addPort("Ethernet1/1", 400);
+        a.addPort("e1,1=x%2C", 100);
+        Device b = f.addDevice("b", DeviceRole.SPINE);
+        b.addPort("Ethernet1/1", 400);
+        f.connect(a.port("Ethernet1/1"), b.port("Ethernet1/1"), 400, 5);
+        assertEquals("Ethernet1/1=400G,e1%2C1%3Dx%252C=100G", ContainerlabYaml.portsLabel(a));
+        Fabric back = ContainerlabYaml.read(ContainerlabYaml.write(f), "odd.clab.yml");
+        assertSameFabric(f, back, false, false);
+    }
+
+    @Test
+    void derivedLabelsWinOverDeviceLabelsOfTheSameName() throws Exception {
+        Fabric f = new Fabric("t");
+        Device s = f.addDevice("s1", DeviceRole.SPINE);
+        s.labels().put("graph-level", "9");
+        s.labels().put("rack", "B2");
+        JsonNode node = new YAMLMapper().readTree(ContainerlabYaml.write(f)).path("topology").path("nodes").path("s1");
+        assertEquals("2", node.path("labels").path("graph-level").asText());
+        assertEquals("B2", node.path("labels").path("rack").asText());
+    }
 }

@@ -123,4 +123,55 @@ class FabricJsonTest {
         InputException e = assertThrows(InputException.class, () -> FabricJson.read(dir.resolve("nope.json")));
         assertTrue(e.getMessage().contains("nope.json: $: file does not exist"), e.getMessage());
     }
+
+    @Test
+    void aFileStartingWithAByteOrderMarkIsRead(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bom.json");
+        byte[] text = FabricJson.write(SampleFabrics.everyField()).getBytes(StandardCharsets.UTF_8);
+        byte[] withBom = new byte[text.length + 3];
+        withBom[0] = (byte) 0xEF;
+        withBom[1] = (byte) 0xBB;
+        withBom[2] = (byte) 0xBF;
+        System.arraycopy(text, 0, withBom, 3, text.length);
+        Files.write(file, withBom);
+        assertSameFabric(SampleFabrics.everyField(), FabricJson.read(file));
+    }
+
+    @Test
+    void aBadRoleDoesNotCascadeIntoGuessedRoleProblems() {
+        String text = """
+                {"schemaVersion": 1, "name": "x", "devices": [
+                  {"id": "s1", "role": "Server", "gpus": 8, "ports": [{"name": "p0", "speedGbps": 400, "nic": 0}]}]}
+                """;
+        InputException e = assertThrows(InputException.class, () -> FabricJson.read(text, "x.json"));
+        // Only the role is wrong (names are lower case); gpus and nic are not judged against a guessed role.
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertEquals("$.devices[0].role", e.problems().get(0).jsonPath());
+        assertEquals("\"Server\"", e.problems().get(0).value());
+    }
+
+    @Test
+    void labelsStartingWithFabriclabAreReservedForTheContainerlabMapping() {
+        String text = """
+                {"schemaVersion": 1, "name": "x", "devices": [
+                  {"id": "l1", "role": "leaf", "labels": {"fabriclab-role": "spine", "rack": "A1"}}]}
+                """;
+        InputException e = assertThrows(InputException.class, () -> FabricJson.read(text, "x.json"));
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("x.json: $.devices[0].labels.fabriclab-role: label names starting with"),
+                e.getMessage());
+    }
+
+    @Test
+    void inputProblemsRenderOneLineWithFilePathMessageAndAllowed() {
+        InputProblem p = InputProblem.notAllowed("fabric.json", "$.links[3].speedGbps", "-400",
+                "10G, 25G, 40G, 50G, 100G, 200G, 400G, 800G, 1600G");
+        assertEquals("fabric.json: $.links[3].speedGbps: -400 is not allowed; allowed: 10G, 25G, 40G, 50G, 100G, "
+                + "200G, 400G, 800G, 1600G", p.render());
+        InputProblem noAllowed = new InputProblem("f.json", "$", null, "file does not exist", null);
+        assertEquals("f.json: $: file does not exist", noAllowed.render());
+        // Control characters in echoed values are made visible, long values cut.
+        assertEquals("\"a\\u000ab\"", InputProblem.shorten("\"a\nb\""));
+        assertEquals(InputProblem.MAX_VALUE_CHARS + 3, InputProblem.shorten("x".repeat(500)).length());
+    }
 }

@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
 
 import io.fabriclab.model.CableType;
 import io.fabriclab.model.Device;
@@ -72,7 +73,33 @@ public final class ContainerlabYaml {
 
     private static final ObjectMapper YAML_READER = yamlReader();
     private static final ObjectMapper JSON_READER = JsonInput.jsonMapper();
-    private static final YAMLMapper YAML_WRITER = YAMLMapper.builder()
+    /**
+     * Quotes every string a YAML 1.1 reader could take for a number (0x1, 0o7, 1_000, .5, +1),
+     * beyond Jackson's own check, so a string label or attribute never comes back as a number.
+     */
+    private static final class NumberSafeQuoting extends StringQuotingChecker.Default {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public boolean needToQuoteValue(String value) {
+            if (super.needToQuoteValue(value)) {
+                return true;
+            }
+            if (value.isEmpty()) {
+                return true;
+            }
+            char c = value.charAt(0);
+            return Character.isDigit(c) || c == '+' || c == '-' || c == '.';
+        }
+
+        @Override
+        public boolean needToQuoteName(String name) {
+            return super.needToQuoteName(name) || (!name.isEmpty() && needToQuoteValue(name));
+        }
+    }
+
+    private static final YAMLMapper YAML_WRITER = YAMLMapper.builder(YAMLFactory.builder()
+                    .stringQuotingChecker(new NumberSafeQuoting()).build())
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             // containerlab labels are strings: "2", not 2

@@ -365,7 +365,7 @@ public final class ContainerlabYaml {
     private static JsonNode attributeValue(String stored) {
         String t = stored.strip();
         if (t.startsWith("{") || t.startsWith("[") || t.equals("true") || t.equals("false")
-                || t.matches("-?\\d{1,18}")) {
+                || t.matches("-?\\d{1,18}(\\.\\d{1,17})?([eE][+-]?\\d{1,3})?")) {
             try {
                 JsonNode n = JSON_READER.readTree(t);
                 if (n != null && !n.isMissingNode()) {
@@ -537,6 +537,10 @@ public final class ContainerlabYaml {
                         if (e.getKey().isEmpty()) {
                             problems.add(JsonPaths.field(path + ".labels", ""), null, "label name is empty",
                                     "a non-empty string");
+                        } else if (e.getKey().startsWith(CLAB_PREFIX)) {
+                            problems.add(JsonPaths.field(path + ".labels", e.getKey()), null, "node labels starting with \""
+                                    + CLAB_PREFIX + "\" are reserved (FabricLab keeps containerlab node fields under it)",
+                                    "any other label name");
                         } else if (e.getValue().isValueNode() && !e.getValue().isNull()) {
                             labels.put(e.getKey(), e.getValue().asText());
                         } else {

@@ -403,6 +403,9 @@ final class FabricJsonReader {
             String p = JsonPaths.field(r.path("labels"), e.getKey());
             if (e.getKey().isEmpty()) {
                 problems.add(p, "\"\"", "label name is empty", "a non-empty string");
+            } else if (e.getKey().equals("clab-") || e.getKey().equals("clab-labels")) {
+                problems.add(p, quote(e.getKey()), "a clab- label names a containerlab node field; this one has none",
+                        "clab-<field> with a field other than labels, e.g. clab-kind, clab-image, clab-startup-config");
             } else if (e.getKey().startsWith(RESERVED_LABEL_PREFIX)) {
                 problems.add(p, quote(e.getKey()), "label names starting with \"" + RESERVED_LABEL_PREFIX
                         + "\" are reserved (they carry device fields through containerlab)", "any other name");

@@ -195,4 +195,21 @@ class ContainerlabYamlTest {
         assertEquals("2", node.path("labels").path("graph-level").asText());
         assertEquals("B2", node.path("labels").path("rack").asText());
     }
+
+    @Test
+    void numericAndBooleanNodeFieldsStayNumbersAndBooleans() throws Exception {
+        String yaml = """
+                name: t
+                topology:
+                  nodes:
+                    h1: {kind: linux, cpu: 1.5, memory-gb: 2, auto-remove: true, mgmt-ipv4: 172.20.20.11}
+                """;
+        Fabric f = ContainerlabYaml.read(yaml, "t.clab.yml");
+        assertEquals("1.5", f.device("h1").labels().get("clab-cpu"));
+        JsonNode h1 = new YAMLMapper().readTree(ContainerlabYaml.write(f)).path("topology").path("nodes").path("h1");
+        assertTrue(h1.path("cpu").isDouble(), h1.toString());
+        assertTrue(h1.path("memory-gb").isInt(), h1.toString());
+        assertTrue(h1.path("auto-remove").isBoolean(), h1.toString());
+        assertTrue(h1.path("mgmt-ipv4").isTextual(), "an address is not a number");
+    }
 }

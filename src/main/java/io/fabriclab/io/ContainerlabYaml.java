@@ -792,7 +792,11 @@ public final class ContainerlabYaml {
                 }
             }
             String id = labels.getOrDefault("fabriclab-id", Link.idFor(a, b));
-            if (idAt.containsKey(id)) {
+            if (!FabricJsonReader.validLinkId(id)) {
+                problems.add(JsonPaths.field(lp, "fabriclab-id"), FabricJsonReader.quote(id), "bad link id",
+                        FabricJsonReader.LINK_ID_RULE);
+                ok = false;
+            } else if (idAt.containsKey(id)) {
                 problems.add(path, FabricJsonReader.quote(id), "duplicate link id (first at " + idAt.get(id) + ")",
                         "an id used by no other link");
                 ok = false;

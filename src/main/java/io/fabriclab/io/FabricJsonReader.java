@@ -71,6 +71,7 @@ final class FabricJsonReader {
     static final double MAX_CABLE_M = 100_000;
     static final int MIN_MTU_BYTES = 256;
     static final int MAX_MTU_BYTES = 16_384;
+    static final String LINK_ID_RULE = "1 to " + MAX_ID_CHARS * 3 + " characters, no spaces or control characters";
     static final String ID_RULE = "1 to " + MAX_ID_CHARS + " characters, no ':', no spaces or control characters";
 
     /** containerlab node labels with this prefix carry FabricLab's own fields, so users may not set them. */
@@ -572,8 +573,7 @@ final class FabricJsonReader {
         }
         String linkId = id != null ? id : Link.idFor(a, b);
         if (id != null && !validLinkId(id)) {
-            problems.add(r.path("id"), quote(id), "bad link id", "1 to " + MAX_ID_CHARS * 3
-                    + " characters, no spaces or control characters");
+            problems.add(r.path("id"), quote(id), "bad link id", LINK_ID_RULE);
             ok = false;
         } else if (idAt.containsKey(linkId)) {
             problems.add(id != null ? r.path("id") : path, quote(linkId), "duplicate link id \"" + linkId
@@ -706,7 +706,7 @@ final class FabricJsonReader {
         return true;
     }
 
-    private static boolean validLinkId(String id) {
+    static boolean validLinkId(String id) {
         if (id.isEmpty() || id.length() > MAX_ID_CHARS * 3) {
             return false;
         }

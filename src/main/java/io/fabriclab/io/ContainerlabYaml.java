@@ -57,6 +57,14 @@ public final class ContainerlabYaml {
     /** Device labels with this prefix hold containerlab node attributes (clab-kind, clab-image, ...). */
     public static final String CLAB_PREFIX = "clab-";
 
+    /** The fabriclab- node labels import understands. */
+    static final List<String> NODE_LABELS = List.of(ROLE_LABEL, "fabriclab-unit", "fabriclab-rail", "fabriclab-pod",
+            "fabriclab-gpus", "fabriclab-model", PORTS_LABEL);
+
+    /** The fabriclab- link labels import understands. */
+    static final List<String> LINK_LABELS = List.of("fabriclab-id", "fabriclab-speed-gbps", "fabriclab-cable-length-m",
+            "fabriclab-cable-type", "fabriclab-state");
+
     /** Speed of a port created from an endpoint when neither the node nor the link says. */
     public static final int DEFAULT_PORT_SPEED_GBPS = 400;
     /** Length of a link whose labels do not say; the cable type then follows from it (DAC). */
@@ -586,9 +594,16 @@ public final class ContainerlabYaml {
             }
             for (Map.Entry<String, String> e : labels.entrySet()) {
                 String k = e.getKey();
-                if (!k.startsWith("fabriclab-") && !k.equals(TOPOVIEWER_ROLE_LABEL) && !k.equals(GRAPH_LEVEL_LABEL)) {
+                if (k.startsWith("fabriclab-") && !NODE_LABELS.contains(k)) {
+                    problems.add(JsonPaths.field(path + ".labels", k), null, "unknown FabricLab label \""
+                            + InputProblem.shorten(k) + "\"", String.join(", ", NODE_LABELS));
+                } else if (!k.startsWith("fabriclab-") && !k.equals(TOPOVIEWER_ROLE_LABEL) && !k.equals(GRAPH_LEVEL_LABEL)) {
                     d.labels().put(k, e.getValue());
                 }
+            }
+            if (d.labels().size() > FabricJsonReader.MAX_LABELS_PER_DEVICE) {
+                problems.add(path, d.labels().size() + " labels and fields", "too many labels and node fields",
+                        "at most " + FabricJsonReader.MAX_LABELS_PER_DEVICE + " together");
             }
             f.addDevice(d);
         }
@@ -729,6 +744,12 @@ public final class ContainerlabYaml {
                 problems.add(path + ".labels", JsonObjectReader.text(ln), "labels must be a mapping", "{ key: value }");
             }
             String lp = path + ".labels";
+            for (String k : labels.keySet()) {
+                if (k.startsWith("fabriclab-") && !LINK_LABELS.contains(k)) {
+                    problems.add(JsonPaths.field(lp, k), null, "unknown FabricLab link label \"" + InputProblem.shorten(k)
+                            + "\"", String.join(", ", LINK_LABELS));
+                }
+            }
             int speed = -1;
             if (labels.containsKey("fabriclab-speed-gbps")) {
                 speed = Units.parseSpeedGbps(labels.get("fabriclab-speed-gbps"));

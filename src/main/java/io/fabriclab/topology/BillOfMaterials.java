@@ -121,35 +121,30 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
                 line(book, unpriced, Category.NIC, "NIC " + speed + "G", PriceBook.nicKey(speed), n, "pcs")));
 
         // Cabling.
-        Map<String, long[]> groupCounts = new TreeMap<>();
-        Map<String, CableGroup> groups = new TreeMap<>();
-        Map<String, Long> fibreMetres = new TreeMap<>();
+        Map<GroupKey, double[]> byGroup = new TreeMap<>(GROUP_ORDER); // count, metres, whole fibre metres
         Map<String, Long> transceivers = new TreeMap<>();
-        List<CableGroup> cableGroups = new ArrayList<>();
-        Map<String, double[]> metresByGroup = new TreeMap<>();
         for (Link l : fabric.links()) {
-            String tier = tier(l);
-            double cls = lengthClass(l.cableLengthM());
-            String k = String.format(java.util.Locale.ROOT, "%02d|%s|%s|%05d|%012.3f", tierOrder(l), tier, l.cableType().name(), l.speedGbps(), cls);
-            groupCounts.computeIfAbsent(k, x -> new long[1])[0]++;
-            metresByGroup.computeIfAbsent(k, x -> new double[1])[0] += l.cableLengthM();
-            groups.putIfAbsent(k, new CableGroup(tier, l.cableType(), l.speedGbps(), cls, 0, 0));
-            if (l.cableType() == CableType.MMF || l.cableType() == CableType.SMF) {
+            GroupKey k = new GroupKey(tierOrder(l), tier(l), l.cableType(), l.speedGbps(), lengthClass(l.cableLengthM()));
+            double[] acc = byGroup.computeIfAbsent(k, x -> new double[3]);
+            acc[0]++;
+            acc[1] += l.cableLengthM();
+            if (needsTransceivers(l.cableType())) {
                 transceivers.merge(PriceBook.transceiverKey(l.speedGbps(), l.cableType()), 2L, Long::sum);
-                fibreMetres.merge(k, (long) Math.ceil(l.cableLengthM() - 1e-9), Long::sum);
+                acc[2] += Math.ceil(l.cableLengthM() - 1e-9);
             }
         }
-        groups.forEach((k, g) -> {
-            CableGroup full = new CableGroup(g.tier(), g.medium(), g.speedGbps(), g.lengthClassM(), groupCounts.get(k)[0],
-                    metresByGroup.get(k)[0]);
-            cableGroups.add(full);
-            if (!full.medium().optical() || full.medium() == CableType.AOC) {
-                String specific = PriceBook.cableKey(full.medium(), full.speedGbps(), full.lengthClassM());
-                String key = book.price(specific).isPresent() ? specific : PriceBook.cableKey(full.medium(), full.speedGbps());
-                lines.add(line(book, unpriced, Category.CABLE, "cable " + full.label(), key, full.count(), "pcs"));
+        List<CableGroup> cableGroups = new ArrayList<>();
+        byGroup.forEach((k, acc) -> {
+            CableGroup group = new CableGroup(k.tier(), k.medium(), k.speedGbps(), k.lengthClassM(), (long) acc[0], acc[1]);
+            cableGroups.add(group);
+            if (!needsTransceivers(group.medium())) {
+                String specific = PriceBook.cableKey(group.medium(), group.speedGbps(), group.lengthClassM());
+                String key = book.price(specific).isPresent() ? specific
+                        : PriceBook.cableKey(group.medium(), group.speedGbps());
+                lines.add(line(book, unpriced, Category.CABLE, "cable " + group.label(), key, group.count(), "pcs"));
             } else {
-                lines.add(line(book, unpriced, Category.FIBER, "fibre " + full.label() + " (" + full.count() + " links)",
-                        PriceBook.fiberKey(full.medium()), fibreMetres.get(k), "m"));
+                lines.add(line(book, unpriced, Category.FIBER, "fibre " + group.label() + " (" + group.count()
+                        + " links)", PriceBook.fiberKey(group.medium()), (long) acc[2], "m"));
             }
         });
         transceivers.forEach((key, n) -> {
@@ -179,6 +174,19 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
             }
         }
         return Math.ceil(m);
+    }
+
+    /** Grouping of links: tier (bottom-up), then medium, speed and length class. */
+    private record GroupKey(int tierOrder, String tier, CableType medium, int speedGbps, double lengthClassM) {
+    }
+
+    private static final Comparator<GroupKey> GROUP_ORDER = Comparator.comparingInt(GroupKey::tierOrder)
+            .thenComparing(GroupKey::tier).thenComparing(GroupKey::medium).thenComparingInt(GroupKey::speedGbps)
+            .thenComparingDouble(GroupKey::lengthClassM);
+
+    /** Multimode and single-mode links are two transceivers and a fibre; DAC and AOC are one cable. */
+    private static boolean needsTransceivers(CableType t) {
+        return t == CableType.MMF || t == CableType.SMF;
     }
 
     private static int tierOrder(Link l) {

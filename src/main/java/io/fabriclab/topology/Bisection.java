@@ -37,7 +37,7 @@ public record Bisection(double bandwidthGbps, double idealGbps, double ratio, Li
                         List<String> secondHalf) {
 
     public static Bisection of(Fabric fabric) {
-        Graph<Device, Link> g = fabric.upView();
+        Graph<Device, Link> g = fabric.graph();
         List<Device> switches = fabric.switches();
         Map<Device, Integer> switchOrder = new IdentityHashMap<>();
         for (int i = 0; i < switches.size(); i++) {
@@ -51,6 +51,9 @@ public record Bisection(double bandwidthGbps, double idealGbps, double ratio, Li
             fabricOrder.put(s, i);
             int first = Integer.MAX_VALUE;
             for (Link l : g.edgesOf(s)) {
+                if (!l.isUp()) {
+                    continue;
+                }
                 Integer o = switchOrder.get(l.other(s));
                 if (o != null) {
                     first = Math.min(first, o);
@@ -66,40 +69,37 @@ public record Bisection(double bandwidthGbps, double idealGbps, double ratio, Li
         List<Device> first = servers.subList(0, half);
         List<Device> second = servers.subList(half, servers.size());
 
-        // Vertex numbering: 0 = source, 1 = sink, devices from 2.
+        // Vertex numbering: 0 = source, 1 = sink, switches from 2. Every sending server merges into
+        // the source and every receiving one into the sink: a server's NIC capacity is exactly the sum
+        // of its links, so the merge leaves the maximum flow unchanged and drops most vertices.
         Map<Device, Integer> vertex = new IdentityHashMap<>();
-        Map<Device, Boolean> sends = new IdentityHashMap<>();
-        first.forEach(d -> sends.put(d, true));
-        second.forEach(d -> sends.put(d, false));
+        first.forEach(d -> vertex.put(d, 0));
+        second.forEach(d -> vertex.put(d, 1));
         int next = 2;
-        for (Device d : g.vertexSet()) {
+        for (Device d : switches) {
             vertex.put(d, next++);
         }
         Map<Long, Double> capacity = new HashMap<>();
         double capFirst = 0;
         double capSecond = 0;
-        for (Link l : g.edgeSet()) {
-            Device x = l.a().device();
-            Device y = l.b().device();
+        for (Link l : fabric.links()) {
+            if (!l.isUp()) {
+                continue;
+            }
+            int x = vertex.get(l.a().device());
+            int y = vertex.get(l.b().device());
             double c = l.speedGbps();
-            if (canSend(x, y, sends)) {
-                capacity.merge(key(vertex.get(x), vertex.get(y)), c, Double::sum);
+            capFirst += (x == 0 ? c : 0) + (y == 0 ? c : 0);
+            capSecond += (x == 1 ? c : 0) + (y == 1 ? c : 0);
+            if (x == y) {
+                continue;
             }
-            if (canSend(y, x, sends)) {
-                capacity.merge(key(vertex.get(y), vertex.get(x)), c, Double::sum);
+            // Nothing flows into the source or out of the sink.
+            if (x != 1 && y != 0) {
+                capacity.merge(key(x, y), c, Double::sum);
             }
-            for (Device s : List.of(x, y)) {
-                Boolean side = sends.get(s);
-                if (side == null) {
-                    continue;
-                }
-                if (side) {
-                    capacity.merge(key(0, vertex.get(s)), c, Double::sum);
-                    capFirst += c;
-                } else {
-                    capacity.merge(key(vertex.get(s), 1), c, Double::sum);
-                    capSecond += c;
-                }
+            if (y != 1 && x != 0) {
+                capacity.merge(key(y, x), c, Double::sum);
             }
         }
         SimpleDirectedWeightedGraph<Integer, DefaultWeightedEdge> flow = new SimpleDirectedWeightedGraph<>(
@@ -116,11 +116,6 @@ public record Bisection(double bandwidthGbps, double idealGbps, double ratio, Li
         double ratio = ideal == 0 ? Double.NaN : max / ideal;
         return new Bisection(max, ideal, ratio, first.stream().map(Device::id).toList(),
                 second.stream().map(Device::id).toList());
-    }
-
-    /** Whether traffic may go from {@code x} to {@code y}: receivers never send, senders never receive. */
-    private static boolean canSend(Device x, Device y, Map<Device, Boolean> sends) {
-        return !Boolean.FALSE.equals(sends.get(x)) && !Boolean.TRUE.equals(sends.get(y));
     }
 
     private static long key(int from, int to) {

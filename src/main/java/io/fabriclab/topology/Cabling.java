@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.fabriclab.model.CableType;
 import io.fabriclab.model.Device;
+import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
@@ -25,7 +26,7 @@ final class Cabling {
     }
 
     /** Adds a switch with {@code ports} ports eth1..ethN of the given speed. */
-    Device addSwitch(String id, io.fabriclab.model.DeviceRole role, int ports, int speedGbps) {
+    Device addSwitch(String id, DeviceRole role, int ports, int speedGbps) {
         Device d = fabric.addDevice(id, role);
         d.addPorts(SWITCH_PORT_PREFIX, 1, ports, speedGbps);
         return d;
@@ -33,7 +34,7 @@ final class Cabling {
 
     /** Adds a server with NIC ports nic0..nic(g-1), NIC index set on each. */
     Device addServer(String id, int nics, int speedGbps) {
-        Device d = fabric.addDevice(id, io.fabriclab.model.DeviceRole.SERVER);
+        Device d = fabric.addDevice(id, DeviceRole.SERVER);
         for (int k = 0; k < nics; k++) {
             d.addPort(NIC_PORT_PREFIX + k, speedGbps, k);
         }

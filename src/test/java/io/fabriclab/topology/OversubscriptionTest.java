@@ -40,6 +40,15 @@ class OversubscriptionTest {
     }
 
     @Test
+    void railLeavesWithHalfTheUplinksAreTwoToOne() {
+        // 32 servers x 400G down, 16 x 400G up = 2:1 on every rail leaf; the spines are the top tier.
+        Oversubscription o = Oversubscription.of(RailOptimizedGenerator.generate(RailParams.of(2).withLeafUplinks(16)));
+        assertEquals("2:1", o.worstLeaf().orElseThrow().label());
+        assertEquals(2.0, o.forTier(1).orElseThrow().ratio());
+        assertEquals(16 * 32 * 400, o.forTier(1).orElseThrow().downGbps());
+    }
+
+    @Test
     void handBuiltLeafWithFourServersAndOneUplinkIsTwoToOne() {
         // leafA: 4 x 100G servers = 400G down, 1 x 200G up = 2:1.
         // leafB: 2 x 100G servers = 200G down, 1 x 200G up = 1:1. Tier 1: 600 / 400 = 1.5:1.

@@ -175,6 +175,39 @@ class RailOptimizedGeneratorTest {
     }
 
     @Test
+    void otherShapesFollowTheSameRules() {
+        // 16 servers x 4 GPUs per unit on 32-port 200G switches, 16 uplinks per leaf.
+        // 3 units: 12 leaves <= 32, two tiers; spines = smallest divisor of 16 >= 12 x 16 / 32 = 6 -> 8,
+        // 16 / 8 = 2 links per leaf-spine pair, 12 x 2 = 24 of 32 spine ports used.
+        RailParams small = new RailParams(3, 16, 4, 32, 200, 3, 30, 150, 16, 1);
+        Fabric two = RailOptimizedGenerator.generate(small);
+        assertEquals(12, two.devices(DeviceRole.LEAF).size());
+        assertEquals(8, two.devices(DeviceRole.SPINE).size());
+        for (Device spine : two.devices(DeviceRole.SPINE)) {
+            assertEquals(24, two.linksOf(spine).size());
+        }
+        // 10 units: 40 leaves > 32, three tiers, one unit per group. Group spines = smallest divisor
+        // of 16 >= 4 x 16 / 16 = 4 -> 4, each with 4 x 16 / 4 = 16 down and 16 up. Core group size =
+        // smallest divisor of 16 >= 10 x 16 / 32 = 5 -> 8; cores = 4 x 8 = 32; 16 / 8 = 2 links per
+        // spine-core pair, 10 groups x 2 = 20 of 32 core ports used. Spine-core cables 40 x 16 = 640.
+        Fabric three = RailOptimizedGenerator.generate(small.withUnits(10));
+        assertEquals(40, three.devices(DeviceRole.SPINE).size());
+        assertEquals(32, three.devices(DeviceRole.CORE).size());
+        assertEquals(640, cablesByTier(three).get("spine-core"));
+        for (Device core : three.devices(DeviceRole.CORE)) {
+            assertEquals(20, three.linksOf(core).size(), core.id());
+        }
+        // DAC to the servers at 3 m.
+        assertEquals(CableType.DAC, three.linkAt(three.port("su01-srv01:nic0")).cableType());
+    }
+
+    @Test
+    void refusesALeafThatCannotHoldItsServersAndUplinks() {
+        // 32 servers + 40 uplinks = 72 > 64 ports.
+        assertThrows(IllegalArgumentException.class, () -> RailParams.of(1).withLeafUplinks(40));
+    }
+
+    @Test
     void refusesSizesBeyondThreeTiersOfTheRadix() {
         // 65 spine groups exceed the 64 ports of a core switch.
         assertThrows(IllegalArgumentException.class, () -> RailPlan.of(RailParams.of(65)));

@@ -120,8 +120,7 @@ public final class PriceBookFile {
                     "an object of price key to unit price");
         }
         Map<String, BigDecimal> map = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = prices.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : prices.properties()) {
             String path = "$.prices[" + quote(e.getKey()) + "]";
             if (!PriceBook.isValidKey(e.getKey())) {
                 throw new PriceBookException(source, path, "unknown price key", quote(e.getKey()), PriceBook.KEY_FORMS);

@@ -81,8 +81,12 @@ public final class PriceBookFile {
             String where = at == null ? "$" : "$ (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
             throw new PriceBookException(source, where, "not valid JSON: " + e.getOriginalMessage(), null, null);
         }
-        if (root == null || !root.isObject()) {
-            throw new PriceBookException(source, "$", "a price book is a JSON object", root == null ? "nothing" : root.toString(),
+        if (root == null || root.isMissingNode()) {
+            throw new PriceBookException(source, "$", "the file is empty", null,
+                    "{\"schemaVersion\": 1, \"currency\": ..., \"prices\": {...}}");
+        }
+        if (!root.isObject()) {
+            throw new PriceBookException(source, "$", "a price book is a JSON object", root.toString(),
                     "{\"schemaVersion\": 1, \"currency\": ..., \"prices\": {...}}");
         }
         for (Iterator<String> it = root.fieldNames(); it.hasNext();) {

@@ -98,6 +98,18 @@ class PriceBookFileTest {
     }
 
     @Test
+    void anEmptyFileOrANonObjectIsRefused() {
+        assertEquals("the file is empty", problem(() -> PriceBookFile.read("  ", "e.json")));
+        PriceBookException array = assertThrows(PriceBookException.class, () -> PriceBookFile.read("[1, 2]", "a.json"));
+        assertEquals("[1,2]", array.value());
+    }
+
+    private static String problem(org.junit.jupiter.api.function.Executable call) {
+        PriceBookException e = assertThrows(PriceBookException.class, call);
+        return e.getMessage().substring(e.getMessage().indexOf("$: ") + 3, e.getMessage().indexOf(';'));
+    }
+
+    @Test
     void aMissingFileIsReportedByName() {
         PriceBookException e = assertThrows(PriceBookException.class,
                 () -> PriceBookFile.load(Path.of("no/such/prices.json")));

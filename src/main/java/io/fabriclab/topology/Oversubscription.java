@@ -24,9 +24,10 @@ import io.fabriclab.model.Link;
  *
  * @param switches  every switch, in fabric order
  * @param tiers     per tier: sums over the switches of that tier that have a ratio
- * @param worstLeaf the tier-1 switch (leaf or rail) with the highest ratio, if any has one
+ * @param worstLeaf the tier-1 switch (leaf or rail) with the highest ratio; null when none has one
+ *                  (a plain component rather than an Optional so the record serialises as is)
  */
-public record Oversubscription(List<SwitchRatio> switches, List<TierRatio> tiers, Optional<SwitchRatio> worstLeaf) {
+public record Oversubscription(List<SwitchRatio> switches, List<TierRatio> tiers, SwitchRatio worstLeaf) {
 
     /** One switch: capacities in Gb/s and down/up (NaN at the top tier, infinite if cut off). */
     public record SwitchRatio(String deviceId, DeviceRole role, long downGbps, long upGbps, double ratio) {
@@ -81,10 +82,14 @@ public record Oversubscription(List<SwitchRatio> switches, List<TierRatio> tiers
         List<TierRatio> tiers = new ArrayList<>();
         byTier.forEach((tier, s) -> tiers.add(new TierRatio(tier, s[0], s[1],
                 s[1] > 0 ? (double) s[0] / s[1] : Double.POSITIVE_INFINITY)));
-        Optional<SwitchRatio> worst = out.stream()
+        SwitchRatio worst = out.stream()
                 .filter(r -> r.role().tier() == 1 && !r.topTier())
-                .max(Comparator.comparingDouble(SwitchRatio::ratio));
+                .max(Comparator.comparingDouble(SwitchRatio::ratio)).orElse(null);
         return new Oversubscription(List.copyOf(out), List.copyOf(tiers), worst);
+    }
+
+    public Optional<SwitchRatio> findWorstLeaf() {
+        return Optional.ofNullable(worstLeaf);
     }
 
     public Optional<SwitchRatio> forSwitch(String deviceId) {

@@ -20,7 +20,7 @@ class OversubscriptionTest {
         assertEquals(800, leaf1.downGbps());
         assertEquals(800, leaf1.upGbps());
         assertEquals("1:1", leaf1.label());
-        assertEquals(1.0, o.worstLeaf().orElseThrow().ratio());
+        assertEquals(1.0, o.findWorstLeaf().orElseThrow().ratio());
         // Tier 1 sums the four leaves: 3200G / 3200G. The spines are the top tier: no ratio.
         assertEquals(3200, o.forTier(1).orElseThrow().downGbps());
         assertTrue(o.forSwitch("spine1").orElseThrow().topTier());
@@ -33,7 +33,7 @@ class OversubscriptionTest {
         // leaf: 32 x 400 down / 32 x 400 up; spine: 32 down / 32 up.
         assertEquals(1.0, o.forTier(1).orElseThrow().ratio());
         assertEquals(1.0, o.forTier(2).orElseThrow().ratio());
-        assertEquals(1.0, o.worstLeaf().orElseThrow().ratio());
+        assertEquals(1.0, o.findWorstLeaf().orElseThrow().ratio());
         Oversubscription ft = Oversubscription.of(FatTreeGenerator.generate(4));
         assertEquals(1.0, ft.forTier(1).orElseThrow().ratio());
         assertEquals(1.0, ft.forTier(2).orElseThrow().ratio());
@@ -43,7 +43,7 @@ class OversubscriptionTest {
     void railLeavesWithHalfTheUplinksAreTwoToOne() {
         // 32 servers x 400G down, 16 x 400G up = 2:1 on every rail leaf; the spines are the top tier.
         Oversubscription o = Oversubscription.of(RailOptimizedGenerator.generate(RailParams.of(2).withLeafUplinks(16)));
-        assertEquals("2:1", o.worstLeaf().orElseThrow().label());
+        assertEquals("2:1", o.findWorstLeaf().orElseThrow().label());
         assertEquals(2.0, o.forTier(1).orElseThrow().ratio());
         assertEquals(16 * 32 * 400, o.forTier(1).orElseThrow().downGbps());
     }
@@ -76,7 +76,7 @@ class OversubscriptionTest {
         assertEquals("2:1", o.forSwitch("leafA").orElseThrow().label());
         assertEquals(1.0, o.forSwitch("leafB").orElseThrow().ratio());
         assertEquals("1.5:1", o.forTier(1).orElseThrow().label());
-        assertEquals("leafA", o.worstLeaf().orElseThrow().deviceId());
+        assertEquals("leafA", o.findWorstLeaf().orElseThrow().deviceId());
     }
 
     @Test
@@ -89,10 +89,32 @@ class OversubscriptionTest {
         f.linksBetween(f.device("leaf2"), f.device("spine2")).get(0).setState(LinkState.DOWN);
         Oversubscription o = Oversubscription.of(f);
         assertEquals("cut off", o.forSwitch("leaf2").orElseThrow().label());
-        assertEquals("leaf2", o.worstLeaf().orElseThrow().deviceId());
+        assertEquals("leaf2", o.findWorstLeaf().orElseThrow().deviceId());
         // one server link down as well: 700G down.
         f.linkAt(f.port("leaf3:eth1")).setState(LinkState.DOWN);
         assertEquals(700, Oversubscription.of(f).forSwitch("leaf3").orElseThrow().downGbps());
+    }
+
+    @Test
+    void aRailOnlyFabricHasNoTierAboveItsRails() {
+        // Two rail switches, no spine: the rails are the top tier, so no leaf ratio exists.
+        Fabric f = new Fabric("rail-only");
+        Device r0 = f.addDevice("rail0", DeviceRole.RAIL);
+        r0.addPorts("eth", 1, 2, 400);
+        Device r1 = f.addDevice("rail1", DeviceRole.RAIL);
+        r1.addPorts("eth", 1, 2, 400);
+        for (int s = 1; s <= 2; s++) {
+            Device srv = f.addDevice("srv" + s, DeviceRole.SERVER);
+            srv.addPort("nic0", 400, 0);
+            srv.addPort("nic1", 400, 1);
+            f.connect(srv.port("nic0"), r0.port("eth" + s), 400, 3);
+            f.connect(srv.port("nic1"), r1.port("eth" + s), 400, 3);
+        }
+        Oversubscription o = Oversubscription.of(f);
+        assertTrue(o.forSwitch("rail0").orElseThrow().topTier());
+        assertEquals(800, o.forSwitch("rail0").orElseThrow().downGbps());
+        assertTrue(o.findWorstLeaf().isEmpty());
+        assertTrue(o.tiers().isEmpty());
     }
 
     @Test

@@ -28,6 +28,10 @@ public final class AnalysisBenchmark {
             long t3 = System.nanoTime();
             FailureImpact fi = FailureImpact.analyze(c);
             long t4 = System.nanoTime();
+            DeadlockCheck.Result dl = DeadlockCheck.check(r);
+            long t5 = System.nanoTime();
+            var headroom = HeadroomCalculator.check(f);
+            long t6 = System.nanoTime();
             Runtime rt = Runtime.getRuntime();
             long usedMb = (rt.totalMemory() - rt.freeMemory()) >> 20;
             System.out.printf("round %d: %d devices, %d links, %d NICs%n", round, f.devices().size(), f.linkCount(),
@@ -42,6 +46,11 @@ public final class AnalysisBenchmark {
             FailureImpact.Item core = fi.ranked().stream().filter(i -> i.kind() == FailureImpact.Kind.SWITCH
                     && i.subject().startsWith("core")).findFirst().orElseThrow();
             System.out.printf("  e.g. %s%n", core);
+            System.out.printf("  deadlock check                %6d ms  (%d dependencies, %d cycles)%n",
+                    (t5 - t4) / 1_000_000, dl.dependencies(), dl.cycles().size());
+            System.out.printf("  headroom (%d ports)          %6d ms  (%d short)%n", headroom.size(),
+                    (t6 - t5) / 1_000_000, headroom.stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count());
+            System.out.printf("  all analyses                 %6d ms%n", (t6 - t1) / 1_000_000);
             System.out.printf("  heap used ~%d MB%n", usedMb);
         }
     }

@@ -1,0 +1,356 @@
+package io.fabriclab.topology;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.Port;
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.routing.EcmpPathCounter;
+import io.fabriclab.routing.Routing;
+import io.fabriclab.routing.SwitchAdjacency;
+
+import org.jgrapht.Graph;
+import org.jgrapht.GraphPath;
+import org.jgrapht.alg.connectivity.KosarajuStrongConnectivityInspector;
+import org.jgrapht.alg.shortestpath.BFSShortestPath;
+import org.jgrapht.graph.AsSubgraph;
+import org.jgrapht.graph.DefaultEdge;
+import org.jgrapht.graph.SimpleDirectedGraph;
+
+/**
+ * Static cyclic-buffer-dependency (PFC deadlock) check over the routing, per lossless priority.
+ *
+ * <p>Vertices are ingress queues: the receiving end of a directed switch-to-switch link, on a
+ * priority the receiving port treats as lossless. There is an edge from the ingress queue a packet
+ * sits in (link w to x, at x) to the ingress queue of the next hop it may wait on (link x to y, at
+ * y) when, for some destination switch t with NICs, the routing forwards t's traffic over w to x and
+ * then x to y, and t's traffic can actually reach w (w lies on a shortest path from some NIC-bearing
+ * switch to t). A cycle in this graph means packets can pause each other in a ring: a PFC deadlock
+ * is possible. Server-facing queues are left out: servers only send and sink, so they close no ring.
+ *
+ * <p>Cycles are found by peeling away queues with no dependency in or out (they can be on no cycle),
+ * then JGraphT's strongly connected components on what remains, and one shortest cycle per
+ * component (BFS inside it). Limit: the routing is the shortest-path ECMP of {@link Routing} for
+ * the healthy fabric or a given failure; transient states during convergence are not modelled.
+ */
+public final class DeadlockCheck {
+
+    /** An ingress queue: traffic from {@code fromDevice}:{@code fromPort} received at {@code device}:{@code port}. */
+    public record IngressQueue(String device, String port, String fromDevice, String fromPort, String link) {
+        @Override
+        public String toString() {
+            return device + ":" + port + " (from " + fromDevice + ")";
+        }
+    }
+
+    /** A ring of ingress queues that can pause each other on {@code priority}, in dependency order. */
+    public record Cycle(int priority, List<IngressQueue> queues) {
+        /** The switches on the ring, in order. */
+        public List<String> switches() {
+            return queues.stream().map(IngressQueue::device).toList();
+        }
+    }
+
+    /**
+     * @param failure          what was failed for this check ("" for the fabric as drawn)
+     * @param priorities       the lossless priorities checked
+     * @param dependencies     number of (queue, next queue) dependencies over all priorities
+     * @param cycles           one cycle per strongly connected group of queues
+     */
+    public record Result(String failure, Set<Integer> priorities, long dependencies, List<Cycle> cycles) {
+        public boolean deadlockFree() {
+            return cycles.isEmpty();
+        }
+    }
+
+    private DeadlockCheck() {
+    }
+
+    public static Result check(Fabric fabric) {
+        return check(Routing.compute(fabric));
+    }
+
+    /** The check with the given devices and links failed (routing recomputed without them). */
+    public static Result check(Fabric fabric, Set<Device> downDevices, Set<Link> downLinks) {
+        return check(Routing.compute(fabric, downDevices, downLinks));
+    }
+
+    public static Result check(Routing routing) {
+        Fabric fabric = routing.fabric();
+        SwitchAdjacency adj = SwitchAdjacency.of(routing);
+        int n = adj.switchCount();
+        int[] start = adj.arcStart();
+        int[] head = adj.arcHead();
+        int[] rev = adj.arcReverse();
+        int arcs = adj.arcCount();
+
+        Set<String> failed = new LinkedHashSet<>();
+        routing.downDevices().forEach(d -> failed.add(d.id()));
+        routing.downLinks().forEach(l -> failed.add(l.id()));
+        String failure = String.join(", ", failed);
+
+        // Which priorities are lossless where: the receiving port's QoS profile decides.
+        Set<Integer> priorities = new TreeSet<>();
+        QosProfile[] arcQos = new QosProfile[arcs];
+        for (int a = 0; a < arcs; a++) {
+            Link l = adj.link(adj.arcLink()[a]);
+            Port receiving = l.portOn(adj.device(head[a]));
+            QosProfile q = fabric.qosFor(receiving);
+            arcQos[a] = q;
+            if (q != null && q.pfc() != null && q.pfc().enabled()) {
+                priorities.addAll(q.pfc().priorities());
+            }
+        }
+        if (priorities.isEmpty()) {
+            return new Result(failure, Set.of(), 0, List.of());
+        }
+
+        long[][] matrix = dependencyMatrix(routing, adj);
+
+        long deps = 0;
+        List<Cycle> cycles = new ArrayList<>();
+        for (int p : priorities) {
+            boolean[] alive = new boolean[arcs];
+            for (int a = 0; a < arcs; a++) {
+                alive[a] = arcQos[a] != null && arcQos[a].pfc() != null && arcQos[a].pfc().isLossless(p);
+            }
+            deps += countEdges(adj, matrix, alive);
+            boolean[] core = peel(adj, matrix, alive);
+            cycles.addAll(cyclesIn(adj, matrix, core, p));
+        }
+        return new Result(failure, Collections.unmodifiableSet(priorities), deps, Collections.unmodifiableList(cycles));
+    }
+
+    /**
+     * Per switch x a bit matrix over its arcs: bit (i, j) says a packet that came in over the link of
+     * x's arc i (the reverse arc, into x) may leave over x's arc j.
+     */
+    private static long[][] dependencyMatrix(Routing routing, SwitchAdjacency adj) {
+        int n = adj.switchCount();
+        int[] start = adj.arcStart();
+        int[] head = adj.arcHead();
+        long[][] matrix = new long[n][];
+        int[] words = new int[n];
+        for (int x = 0; x < n; x++) {
+            int deg = start[x + 1] - start[x];
+            words[x] = (deg + 63) >>> 6;
+            matrix[x] = new long[deg * words[x]];
+        }
+        boolean[] hasNics = new boolean[n];
+        routing.nicsBySwitch().keySet().forEach(d -> hasNics[routing.indexOf(d)] = true);
+        int[] dist = new int[n];
+        long[] sigma = new long[n];
+        boolean[] carries = new boolean[n];
+        Integer[] order = new Integer[n];
+        long[] outMask = new long[0];
+        for (int t = 0; t < n; t++) {
+            if (!hasNics[t]) {
+                continue;
+            }
+            EcmpPathCounter.countFrom(adj, t, -1, -1, dist, sigma);
+            // Switches that can hold traffic for t: NIC-bearing sources, then everything downstream.
+            Arrays.fill(carries, false);
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+                carries[i] = hasNics[i] && i != t && dist[i] != Routing.UNREACHABLE;
+            }
+            Arrays.sort(order, (u, v) -> Integer.compare(dist[v], dist[u]));
+            for (int u : order) {
+                if (!carries[u] || dist[u] == 0) {
+                    continue;
+                }
+                for (int a = start[u]; a < start[u + 1]; a++) {
+                    if (dist[head[a]] == dist[u] - 1) {
+                        carries[head[a]] = true;
+                    }
+                }
+            }
+            for (int x = 0; x < n; x++) {
+                if (!carries[x] || x == t) {
+                    continue;
+                }
+                int deg = start[x + 1] - start[x];
+                int w = words[x];
+                if (outMask.length < w) {
+                    outMask = new long[w];
+                }
+                Arrays.fill(outMask, 0, w, 0L);
+                for (int j = 0; j < deg; j++) {
+                    if (dist[head[start[x] + j]] == dist[x] - 1) {
+                        outMask[j >>> 6] |= 1L << j;
+                    }
+                }
+                long[] mx = matrix[x];
+                for (int i = 0; i < deg; i++) {
+                    int from = head[start[x] + i];
+                    if (carries[from] && dist[from] == dist[x] + 1) {
+                        int row = i * w;
+                        for (int k = 0; k < w; k++) {
+                            mx[row + k] |= outMask[k];
+                        }
+                    }
+                }
+            }
+        }
+        return matrix;
+    }
+
+    private static boolean bit(long[] m, int row, int words, int j) {
+        return (m[row * words + (j >>> 6)] & (1L << j)) != 0;
+    }
+
+    private static long countEdges(SwitchAdjacency adj, long[][] matrix, boolean[] alive) {
+        int[] start = adj.arcStart();
+        int[] rev = adj.arcReverse();
+        long count = 0;
+        for (int x = 0; x < adj.switchCount(); x++) {
+            int deg = start[x + 1] - start[x];
+            int w = (deg + 63) >>> 6;
+            for (int i = 0; i < deg; i++) {
+                if (!alive[rev[start[x] + i]]) {
+                    continue;
+                }
+                for (int j = 0; j < deg; j++) {
+                    if (alive[start[x] + j] && bit(matrix[x], i, w, j)) {
+                        count++;
+                    }
+                }
+            }
+        }
+        return count;
+    }
+
+    /** Removes, repeatedly, queues with no live dependency in or out; returns the queues left. */
+    private static boolean[] peel(SwitchAdjacency adj, long[][] matrix, boolean[] alive) {
+        int[] start = adj.arcStart();
+        int[] head = adj.arcHead();
+        int[] rev = adj.arcReverse();
+        int arcs = adj.arcCount();
+        int n = adj.switchCount();
+        int[] tail = new int[arcs];
+        for (int x = 0; x < n; x++) {
+            for (int a = start[x]; a < start[x + 1]; a++) {
+                tail[a] = x;
+            }
+        }
+        int[] in = new int[arcs];
+        int[] out = new int[arcs];
+        for (int x = 0; x < n; x++) {
+            int deg = start[x + 1] - start[x];
+            int w = (deg + 63) >>> 6;
+            for (int i = 0; i < deg; i++) {
+                int inArc = rev[start[x] + i];
+                if (!alive[inArc]) {
+                    continue;
+                }
+                for (int j = 0; j < deg; j++) {
+                    int outArc = start[x] + j;
+                    if (alive[outArc] && bit(matrix[x], i, w, j)) {
+                        out[inArc]++;
+                        in[outArc]++;
+                    }
+                }
+            }
+        }
+        boolean[] left = alive.clone();
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        for (int a = 0; a < arcs; a++) {
+            if (left[a] && (in[a] == 0 || out[a] == 0)) {
+                left[a] = false;
+                queue.add(a);
+            }
+        }
+        while (!queue.isEmpty()) {
+            int a = queue.poll();
+            // a is the queue at x = head[a] for traffic from w = tail[a].
+            int x = head[a];
+            int w = tail[a];
+            int degX = start[x + 1] - start[x];
+            int wordsX = (degX + 63) >>> 6;
+            int i = rev[a] - start[x];
+            for (int j = 0; j < degX; j++) {
+                int b = start[x] + j;
+                if (left[b] && bit(matrix[x], i, wordsX, j) && --in[b] == 0) {
+                    left[b] = false;
+                    queue.add(b);
+                }
+            }
+            int degW = start[w + 1] - start[w];
+            int wordsW = (degW + 63) >>> 6;
+            int j = a - start[w];
+            for (int r = 0; r < degW; r++) {
+                int before = rev[start[w] + r];
+                if (left[before] && bit(matrix[w], r, wordsW, j) && --out[before] == 0) {
+                    left[before] = false;
+                    queue.add(before);
+                }
+            }
+        }
+        return left;
+    }
+
+    private static List<Cycle> cyclesIn(SwitchAdjacency adj, long[][] matrix, boolean[] core, int priority) {
+        int[] start = adj.arcStart();
+        int[] head = adj.arcHead();
+        int[] rev = adj.arcReverse();
+        Graph<Integer, DefaultEdge> g = new SimpleDirectedGraph<>(DefaultEdge.class);
+        for (int a = 0; a < core.length; a++) {
+            if (core[a]) {
+                g.addVertex(a);
+            }
+        }
+        if (g.vertexSet().isEmpty()) {
+            return List.of();
+        }
+        for (int a : g.vertexSet()) {
+            int x = head[a];
+            int deg = start[x + 1] - start[x];
+            int w = (deg + 63) >>> 6;
+            int i = rev[a] - start[x];
+            for (int j = 0; j < deg; j++) {
+                int b = start[x] + j;
+                if (core[b] && bit(matrix[x], i, w, j)) {
+                    g.addEdge(a, b);
+                }
+            }
+        }
+        List<Cycle> out = new ArrayList<>();
+        for (Set<Integer> scc : new KosarajuStrongConnectivityInspector<>(g).stronglyConnectedSets()) {
+            if (scc.size() < 2) {
+                continue;
+            }
+            Graph<Integer, DefaultEdge> sub = new AsSubgraph<>(g, scc);
+            int v = Collections.min(scc);
+            List<Integer> best = null;
+            for (DefaultEdge e : sub.outgoingEdgesOf(v)) {
+                GraphPath<Integer, DefaultEdge> path = BFSShortestPath.findPathBetween(sub, sub.getEdgeTarget(e), v);
+                if (path != null && (best == null || path.getLength() + 1 < best.size())) {
+                    best = new ArrayList<>();
+                    best.add(v);
+                    List<Integer> vs = path.getVertexList();
+                    best.addAll(vs.subList(0, vs.size() - 1));
+                }
+            }
+            if (best != null) {
+                out.add(new Cycle(priority, best.stream().map(a -> queue(adj, a)).toList()));
+            }
+        }
+        return out;
+    }
+
+    private static IngressQueue queue(SwitchAdjacency adj, int arc) {
+        Link l = adj.link(adj.arcLink()[arc]);
+        Device to = adj.device(adj.arcHead()[arc]);
+        Device from = l.other(to);
+        return new IngressQueue(to.id(), l.portOn(to).name(), from.id(), l.portOn(from).name(), l.id());
+    }
+}

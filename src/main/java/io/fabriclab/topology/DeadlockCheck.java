@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 import io.fabriclab.model.Device;
 import io.fabriclab.model.Fabric;
@@ -136,72 +137,112 @@ public final class DeadlockCheck {
      */
     private static long[][] dependencyMatrix(Routing routing, SwitchAdjacency adj) {
         int n = adj.switchCount();
-        int[] start = adj.arcStart();
-        int[] head = adj.arcHead();
-        long[][] matrix = new long[n][];
-        int[] words = new int[n];
-        for (int x = 0; x < n; x++) {
-            int deg = start[x + 1] - start[x];
-            words[x] = (deg + 63) >>> 6;
-            matrix[x] = new long[deg * words[x]];
-        }
         boolean[] hasNics = new boolean[n];
         routing.nicsBySwitch().keySet().forEach(d -> hasNics[routing.indexOf(d)] = true);
-        int[] dist = new int[n];
-        long[] sigma = new long[n];
-        boolean[] carries = new boolean[n];
-        Integer[] order = new Integer[n];
-        long[] outMask = new long[0];
-        for (int t = 0; t < n; t++) {
-            if (!hasNics[t]) {
-                continue;
+        int[] destinations = IntStream.range(0, n).filter(t -> hasNics[t]).toArray();
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        // Each thread ORs the dependencies of its share of destinations into its own matrix.
+        List<long[][]> parts = IntStream.range(0, threads).parallel().mapToObj(k -> {
+            long[][] m = emptyMatrix(adj);
+            for (int i = k; i < destinations.length; i += threads) {
+                addDestination(adj, hasNics, destinations[i], m);
             }
-            EcmpPathCounter.countFrom(adj, t, -1, -1, dist, sigma);
-            // Switches that can hold traffic for t: NIC-bearing sources, then everything downstream.
-            Arrays.fill(carries, false);
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-                carries[i] = hasNics[i] && i != t && dist[i] != Routing.UNREACHABLE;
-            }
-            Arrays.sort(order, (u, v) -> Integer.compare(dist[v], dist[u]));
-            for (int u : order) {
-                if (!carries[u] || dist[u] == 0) {
-                    continue;
-                }
-                for (int a = start[u]; a < start[u + 1]; a++) {
-                    if (dist[head[a]] == dist[u] - 1) {
-                        carries[head[a]] = true;
-                    }
-                }
-            }
+            return m;
+        }).toList();
+        long[][] matrix = parts.get(0);
+        for (int k = 1; k < parts.size(); k++) {
+            long[][] other = parts.get(k);
             for (int x = 0; x < n; x++) {
-                if (!carries[x] || x == t) {
-                    continue;
-                }
-                int deg = start[x + 1] - start[x];
-                int w = words[x];
-                if (outMask.length < w) {
-                    outMask = new long[w];
-                }
-                Arrays.fill(outMask, 0, w, 0L);
-                for (int j = 0; j < deg; j++) {
-                    if (dist[head[start[x] + j]] == dist[x] - 1) {
-                        outMask[j >>> 6] |= 1L << j;
-                    }
-                }
-                long[] mx = matrix[x];
-                for (int i = 0; i < deg; i++) {
-                    int from = head[start[x] + i];
-                    if (carries[from] && dist[from] == dist[x] + 1) {
-                        int row = i * w;
-                        for (int k = 0; k < w; k++) {
-                            mx[row + k] |= outMask[k];
-                        }
-                    }
+                for (int w = 0; w < matrix[x].length; w++) {
+                    matrix[x][w] |= other[x][w];
                 }
             }
         }
         return matrix;
+    }
+
+    private static long[][] emptyMatrix(SwitchAdjacency adj) {
+        int[] start = adj.arcStart();
+        long[][] m = new long[adj.switchCount()][];
+        for (int x = 0; x < m.length; x++) {
+            int deg = start[x + 1] - start[x];
+            m[x] = new long[deg * ((deg + 63) >>> 6)];
+        }
+        return m;
+    }
+
+    /** Sets the dependencies that traffic toward destination switch {@code t} creates. */
+    private static void addDestination(SwitchAdjacency adj, boolean[] hasNics, int t, long[][] matrix) {
+        int n = adj.switchCount();
+        int[] start = adj.arcStart();
+        int[] head = adj.arcHead();
+        int[] dist = new int[n];
+        long[] sigma = new long[n];
+        EcmpPathCounter.countFrom(adj, t, -1, -1, dist, sigma);
+        // Switches in order of decreasing distance (counting sort), unreachable ones left out.
+        int maxD = 0;
+        for (int d : dist) {
+            if (d != Routing.UNREACHABLE) {
+                maxD = Math.max(maxD, d);
+            }
+        }
+        int[] bucket = new int[maxD + 2];
+        for (int d : dist) {
+            if (d != Routing.UNREACHABLE) {
+                bucket[maxD - d + 1]++;
+            }
+        }
+        for (int i = 1; i < bucket.length; i++) {
+            bucket[i] += bucket[i - 1];
+        }
+        int[] order = new int[bucket[bucket.length - 1]];
+        for (int x = 0; x < n; x++) {
+            if (dist[x] != Routing.UNREACHABLE) {
+                order[bucket[maxD - dist[x]]++] = x;
+            }
+        }
+        // Switches that can hold traffic for t: NIC-bearing sources, then everything downstream.
+        boolean[] carries = new boolean[n];
+        for (int x = 0; x < n; x++) {
+            carries[x] = hasNics[x] && x != t && dist[x] != Routing.UNREACHABLE;
+        }
+        for (int u : order) {
+            if (!carries[u] || dist[u] == 0) {
+                continue;
+            }
+            for (int a = start[u]; a < start[u + 1]; a++) {
+                if (dist[head[a]] == dist[u] - 1) {
+                    carries[head[a]] = true;
+                }
+            }
+        }
+        long[] outMask = new long[1];
+        for (int x = 0; x < n; x++) {
+            if (!carries[x] || x == t) {
+                continue;
+            }
+            int deg = start[x + 1] - start[x];
+            int w = (deg + 63) >>> 6;
+            if (outMask.length < w) {
+                outMask = new long[w];
+            }
+            java.util.Arrays.fill(outMask, 0, w, 0L);
+            for (int j = 0; j < deg; j++) {
+                if (dist[head[start[x] + j]] == dist[x] - 1) {
+                    outMask[j >>> 6] |= 1L << j;
+                }
+            }
+            long[] mx = matrix[x];
+            for (int i = 0; i < deg; i++) {
+                int from = head[start[x] + i];
+                if (carries[from] && dist[from] == dist[x] + 1) {
+                    int row = i * w;
+                    for (int k = 0; k < w; k++) {
+                        mx[row + k] |= outMask[k];
+                    }
+                }
+            }
+        }
     }
 
     private static boolean bit(long[] m, int row, int words, int j) {

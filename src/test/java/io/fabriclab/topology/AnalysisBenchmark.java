@@ -1,5 +1,9 @@
 package io.fabriclab.topology;
 
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.function.Supplier;
+
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.TestFabrics;
 import io.fabriclab.routing.EcmpPathCounter;
@@ -8,50 +12,53 @@ import io.fabriclab.routing.Routing;
 /**
  * Times every analysis on the 16,384-GPU rail-optimized three-tier fabric (512 leaves, 512 spines,
  * 256 cores, 49,152 links). A main, not a test: figures go to docs/analysis.md, never into
- * assertions. Run: java -Xmx2g -cp target/classes:target/test-classes:$(deps) io.fabriclab.topology.AnalysisBenchmark
+ * assertions. Prints wall time and process CPU time per step (CPU time is the steadier figure on a
+ * shared machine). Run after test-compile:
+ * java -Xmx2g -cp target/classes:target/test-classes:(dependencies) io.fabriclab.topology.AnalysisBenchmark [rounds]
  */
 public final class AnalysisBenchmark {
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
     private AnalysisBenchmark() {
     }
 
+    private static <T> T step(String name, Supplier<T> work, long[] totals) {
+        long w0 = System.nanoTime();
+        long c0 = OS.getProcessCpuTime();
+        T result = work.get();
+        long wall = (System.nanoTime() - w0) / 1_000_000;
+        long cpu = (OS.getProcessCpuTime() - c0) / 1_000_000;
+        totals[0] += wall;
+        totals[1] += cpu;
+        System.out.printf("  %-34s wall %6d ms   cpu %6d ms%n", name, wall, cpu);
+        return result;
+    }
+
     public static void main(String[] args) {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 1;
         for (int round = 1; round <= rounds; round++) {
-            long t0 = System.nanoTime();
-            Fabric f = TestFabrics.railThreeTier(64, 32, 8, 4, 32, 8, 4);
-            long t1 = System.nanoTime();
-            Routing r = Routing.compute(f);
-            EcmpPathCounter c = EcmpPathCounter.of(r);
-            EcmpPathCounter.Statistics st = c.statistics();
-            long t2 = System.nanoTime();
-            HopStats hops = HopStats.of(c);
-            long t3 = System.nanoTime();
-            FailureImpact fi = FailureImpact.analyze(c);
-            long t4 = System.nanoTime();
-            DeadlockCheck.Result dl = DeadlockCheck.check(r);
-            long t5 = System.nanoTime();
-            var headroom = HeadroomCalculator.check(f);
-            long t6 = System.nanoTime();
+            System.out.printf("round %d (%d cores)%n", round, Runtime.getRuntime().availableProcessors());
+            long[] fixture = new long[2];
+            Fabric f = step("build fabric (test fixture)", () -> TestFabrics.railThreeTier(64, 32, 8, 4, 32, 8, 4),
+                    fixture);
+            long[] t = new long[2];
+            Routing r = step("routing", () -> Routing.compute(f), t);
+            EcmpPathCounter c = step("ECMP path counts", () -> EcmpPathCounter.of(r), t);
+            EcmpPathCounter.Statistics st = step("path-count statistics", c::statistics, t);
+            HopStats hops = step("hop stats", () -> HopStats.of(c), t);
+            FailureImpact fi = step("failure impact (all links, switches)", () -> FailureImpact.analyze(c), t);
+            DeadlockCheck.Result dl = step("deadlock check", () -> DeadlockCheck.check(r), t);
+            List<HeadroomCalculator.PortHeadroom> hr = step("headroom", () -> HeadroomCalculator.check(f), t);
+            System.out.printf("  all analyses                       wall %6d ms   cpu %6d ms%n", t[0], t[1]);
             Runtime rt = Runtime.getRuntime();
-            long usedMb = (rt.totalMemory() - rt.freeMemory()) >> 20;
-            System.out.printf("round %d: %d devices, %d links, %d NICs%n", round, f.devices().size(), f.linkCount(),
-                    c.totalNics());
-            System.out.printf("  build fabric (test fixture)  %6d ms%n", (t1 - t0) / 1_000_000);
-            System.out.printf("  ECMP path counts + stats     %6d ms  (mean %.1f, max %d)%n", (t2 - t1) / 1_000_000,
-                    st.all().mean(), st.all().max());
-            System.out.printf("  hop stats                    %6d ms  (diameter %d)%n", (t3 - t2) / 1_000_000,
-                    hops.diameter());
-            System.out.printf("  failure impact (%d items)  %6d ms  (worst: %s)%n", fi.items().size(),
-                    (t4 - t3) / 1_000_000, fi.ranked().get(0));
-            FailureImpact.Item core = fi.ranked().stream().filter(i -> i.kind() == FailureImpact.Kind.SWITCH
-                    && i.subject().startsWith("core")).findFirst().orElseThrow();
-            System.out.printf("  e.g. %s%n", core);
-            System.out.printf("  deadlock check                %6d ms  (%d dependencies, %d cycles)%n",
-                    (t5 - t4) / 1_000_000, dl.dependencies(), dl.cycles().size());
-            System.out.printf("  headroom (%d ports)          %6d ms  (%d short)%n", headroom.size(),
-                    (t6 - t5) / 1_000_000, headroom.stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count());
-            System.out.printf("  all analyses                 %6d ms%n", (t6 - t1) / 1_000_000);
-            System.out.printf("  heap used ~%d MB%n", usedMb);
+            System.out.printf("  %d devices, %d links, %d NICs; paths mean %.1f max %d; diameter %d; %d failure items;"
+                            + " %d dependencies, %d cycles; %d ports, %d short of headroom; heap used ~%d MB%n",
+                    f.devices().size(), f.linkCount(), c.totalNics(), st.all().mean(), st.all().max(), hops.diameter(),
+                    fi.items().size(), dl.dependencies(), dl.cycles().size(), hr.size(),
+                    hr.stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count(),
+                    (rt.totalMemory() - rt.freeMemory()) >> 20);
+            System.out.println("  worst: " + fi.ranked().get(0));
         }
     }
 }

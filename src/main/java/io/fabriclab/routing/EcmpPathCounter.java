@@ -1,6 +1,5 @@
 package io.fabriclab.routing;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

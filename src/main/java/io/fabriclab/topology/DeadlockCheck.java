@@ -88,10 +88,7 @@ public final class DeadlockCheck {
     public static Result check(Routing routing) {
         Fabric fabric = routing.fabric();
         SwitchAdjacency adj = SwitchAdjacency.of(routing);
-        int n = adj.switchCount();
-        int[] start = adj.arcStart();
         int[] head = adj.arcHead();
-        int[] rev = adj.arcReverse();
         int arcs = adj.arcCount();
 
         Set<String> failed = new LinkedHashSet<>();
@@ -226,7 +223,7 @@ public final class DeadlockCheck {
             if (outMask.length < w) {
                 outMask = new long[w];
             }
-            java.util.Arrays.fill(outMask, 0, w, 0L);
+            Arrays.fill(outMask, 0, w, 0L);
             for (int j = 0; j < deg; j++) {
                 if (dist[head[start[x] + j]] == dist[x] - 1) {
                     outMask[j >>> 6] |= 1L << j;

@@ -208,8 +208,15 @@ public final class FailureImpact {
 
         FailureImpact run() {
             int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+            int[][] classes = twinClasses();
+            int[] classOf = new int[m];
+            for (int ci = 0; ci < classes.length; ci++) {
+                for (int e : classes[ci]) {
+                    classOf[e] = ci;
+                }
+            }
             List<Acc> accs = IntStream.range(0, threads).parallel()
-                    .mapToObj(k -> sweep(k, threads)).toList();
+                    .mapToObj(k -> sweep(k, threads, classes, classOf)).toList();
             Worst[] linkWorst = new Worst[links];
             Worst[] devWorst = new Worst[n];
             Map<Integer, BitSet> linkFlagged = new HashMap<>();
@@ -300,21 +307,47 @@ public final class FailureImpact {
             return new FailureImpact(out);
         }
 
-        /** Sums paths through every link and switch over the DAGs of pairs (s, t), s < t, t = k mod threads. */
-        Acc sweep(int k, int threads) {
-            Acc a = new Acc();
+        /**
+         * Edge switches grouped into twin classes: switches with the same multiset of neighbour
+         * switches. For twins s and s' and any other t, no shortest s-t path visits s' (s would reach
+         * the next switch directly), sigma(s, x) = sigma(s', x) for every other switch x, and the
+         * s'-t DAG is the s-t DAG with s's first-hop links swapped for s''s. So every link not at s or
+         * s' and every transit switch carries the same share of both pairs' paths: one DAG walk per
+         * class serves all members, and only the members' own first-hop links are updated one by one.
+         */
+        int[][] twinClasses() {
             int[] start = adj.arcStart();
             int[] head = adj.arcHead();
-            int[] linkOf = adj.arcLink();
-            int[] nhStart = new int[n + 1];
-            int[] nhArc = new int[adj.arcCount()];
-            int[] stamp = new int[n];
-            int[] queue = new int[n];
-            int cur = 0;
-            // Largest t first so the threads' shares stay even.
-            for (int t = m - 1 - k; t >= 1; t -= threads) {
+            Map<List<Integer>, List<Integer>> byNeighbours = new java.util.LinkedHashMap<>();
+            for (int e = 0; e < m; e++) {
+                int sw = edgeSw[e];
+                int[] nb = java.util.Arrays.copyOfRange(head, start[sw], start[sw + 1]);
+                java.util.Arrays.sort(nb);
+                List<Integer> key = java.util.Arrays.stream(nb).boxed().toList();
+                byNeighbours.computeIfAbsent(key, z -> new ArrayList<>()).add(e);
+            }
+            return byNeighbours.values().stream().map(l -> l.stream().mapToInt(Integer::intValue).toArray())
+                    .toArray(int[][]::new);
+        }
+
+        /** Per-thread scratch for walking DAGs toward one destination. */
+        final class Walker {
+            final int[] start = adj.arcStart();
+            final int[] head = adj.arcHead();
+            final int[] linkOf = adj.arcLink();
+            final int[] nhStart = new int[n + 1];
+            final int[] nhArc = new int[adj.arcCount()];
+            final int[] stamp = new int[n];
+            final int[] queue = new int[n];
+            int cur;
+            int t;
+            long[] st;
+
+            /** Next hops of every switch toward edge switch t. */
+            void toward(int t) {
+                this.t = t;
                 int[] dt = c.distances(t);
-                long[] st = c.pathCounts(t);
+                st = c.pathCounts(t);
                 int cnt = 0;
                 for (int x = 0; x < n; x++) {
                     nhStart[x] = cnt;
@@ -329,62 +362,123 @@ public final class FailureImpact {
                     }
                 }
                 nhStart[n] = cnt;
+            }
+
+            private long key(int s) {
+                return (long) Math.min(s, t) * m + Math.max(s, t);
+            }
+
+            private void flag(Map<Integer, BitSet> flagged, int element, int[] sources) {
+                BitSet b = flagged.computeIfAbsent(element, z -> new BitSet());
+                for (int u : sources) {
+                    b.set(Math.min(u, t));
+                }
+            }
+
+            private void offerLink(Acc a, int l, long p, long sigma, double sig, long key, int[] sources) {
+                if (p == sigma) {
+                    flag(a.linkFlagged, l, sources);
+                    return;
+                }
+                double f = p / sig;
+                double bf = a.linkFrac[l];
+                if (f > bf || f == bf && (sigma > a.linkBefore[l] || sigma == a.linkBefore[l] && key < a.linkKey[l])) {
+                    a.linkFrac[l] = f;
+                    a.linkBefore[l] = sigma;
+                    a.linkAfter[l] = sigma - p;
+                    a.linkKey[l] = key;
+                }
+            }
+
+            /**
+             * Walks the s-t DAG from s along next hops toward t, crediting every link and transit
+             * switch with its share of the s-t paths. With {@code skipFirstHop} the links at s are left
+             * to the caller; {@code sources} are the pairs' other ends (s, or all of s's twins).
+             */
+            void walk(Acc a, int s, boolean skipFirstHop, int[] sources) {
+                int sSw = edgeSw[s];
                 int tSw = edgeSw[t];
-                for (int s = 0; s < t; s++) {
-                    int sSw = edgeSw[s];
-                    long sigma = st[sSw];
-                    if (sigma == 0) {
-                        continue;
-                    }
-                    long[] ss = c.pathCounts(s);
-                    double sig = sigma;
-                    long key = (long) s * m + t;
-                    cur++;
-                    int qh = 0;
-                    int qt = 0;
-                    queue[qt++] = sSw;
-                    stamp[sSw] = cur;
-                    while (qh < qt) {
-                        int x = queue[qh++];
-                        long sx = ss[x];
-                        if (x != sSw) {
-                            long p = sx * st[x];
-                            if (p == sigma) {
-                                a.devFlagged.computeIfAbsent(x, z -> new BitSet()).set(s);
-                            } else {
-                                double f = p / sig;
-                                double bf = a.devFrac[x];
-                                if (f > bf || f == bf && (sigma > a.devBefore[x]
-                                        || sigma == a.devBefore[x] && key < a.devKey[x])) {
-                                    a.devFrac[x] = f;
-                                    a.devBefore[x] = sigma;
-                                    a.devAfter[x] = sigma - p;
-                                    a.devKey[x] = key;
-                                }
+                long sigma = st[sSw];
+                if (sigma == 0) {
+                    return;
+                }
+                long[] ss = c.pathCounts(s);
+                double sig = sigma;
+                long key = key(s);
+                cur++;
+                int qh = 0;
+                int qt = 0;
+                queue[qt++] = sSw;
+                stamp[sSw] = cur;
+                while (qh < qt) {
+                    int x = queue[qh++];
+                    long sx = ss[x];
+                    boolean first = x == sSw;
+                    if (!first) {
+                        long p = sx * st[x];
+                        if (p == sigma) {
+                            flag(a.devFlagged, x, sources);
+                        } else {
+                            double f = p / sig;
+                            double bf = a.devFrac[x];
+                            if (f > bf || f == bf && (sigma > a.devBefore[x]
+                                    || sigma == a.devBefore[x] && key < a.devKey[x])) {
+                                a.devFrac[x] = f;
+                                a.devBefore[x] = sigma;
+                                a.devAfter[x] = sigma - p;
+                                a.devKey[x] = key;
                             }
                         }
-                        for (int i = nhStart[x]; i < nhStart[x + 1]; i++) {
-                            int arc = nhArc[i];
-                            int y = head[arc];
-                            int l = linkOf[arc];
-                            long p = sx * st[y];
-                            if (p == sigma) {
-                                a.linkFlagged.computeIfAbsent(l, z -> new BitSet()).set(s);
-                            } else {
-                                double f = p / sig;
-                                double bf = a.linkFrac[l];
-                                if (f > bf || f == bf && (sigma > a.linkBefore[l]
-                                        || sigma == a.linkBefore[l] && key < a.linkKey[l])) {
-                                    a.linkFrac[l] = f;
-                                    a.linkBefore[l] = sigma;
-                                    a.linkAfter[l] = sigma - p;
-                                    a.linkKey[l] = key;
-                                }
+                    }
+                    for (int i = nhStart[x]; i < nhStart[x + 1]; i++) {
+                        int arc = nhArc[i];
+                        int y = head[arc];
+                        if (!(first && skipFirstHop)) {
+                            offerLink(a, linkOf[arc], sx * st[y], sigma, sig, key, sources);
+                        }
+                        if (y != tSw && stamp[y] != cur) {
+                            stamp[y] = cur;
+                            queue[qt++] = y;
+                        }
+                    }
+                }
+            }
+
+            /** The first-hop links of twin s: each carries sigma(next, t) of the s-t paths. */
+            void firstHops(Acc a, int s) {
+                long sigma = st[edgeSw[s]];
+                if (sigma == 0) {
+                    return;
+                }
+                int sSw = edgeSw[s];
+                int[] self = {s};
+                for (int i = nhStart[sSw]; i < nhStart[sSw + 1]; i++) {
+                    int arc = nhArc[i];
+                    offerLink(a, linkOf[arc], st[head[arc]], sigma, sigma, key(s), self);
+                }
+            }
+        }
+
+        /**
+         * Credits every pair (s, t) with t = k mod threads (each unordered pair is seen from both
+         * ends, which changes nothing: the shares are symmetric and ties break on the same key).
+         */
+        Acc sweep(int k, int threads, int[][] classes, int[] classOf) {
+            Acc a = new Acc();
+            Walker w = new Walker();
+            for (int t = k; t < m; t += threads) {
+                w.toward(t);
+                for (int[] members : classes) {
+                    if (classOf[t] == classOf[members[0]]) {
+                        for (int s : members) {
+                            if (s != t) {
+                                w.walk(a, s, false, new int[] {s});
                             }
-                            if (y != tSw && stamp[y] != cur) {
-                                stamp[y] = cur;
-                                queue[qt++] = y;
-                            }
+                        }
+                    } else {
+                        w.walk(a, members[0], true, members);
+                        for (int s : members) {
+                            w.firstHops(a, s);
                         }
                     }
                 }

@@ -53,8 +53,12 @@ public final class DeadlockCheck {
         }
     }
 
-    /** A ring of ingress queues that can pause each other on {@code priority}, in dependency order. */
-    public record Cycle(int priority, List<IngressQueue> queues) {
+    /**
+     * A ring of ingress queues that can pause each other on {@code priority}, in dependency order:
+     * packets in queue i wait on queue i+1 (the last on the first). {@code destinations.get(i)} names
+     * the destination switches whose traffic creates that wait.
+     */
+    public record Cycle(int priority, List<IngressQueue> queues, List<List<String>> destinations) {
         /** The switches on the ring, in order. */
         public List<String> switches() {
             return queues.stream().map(IngressQueue::device).toList();
@@ -115,7 +119,8 @@ public final class DeadlockCheck {
         long[][] matrix = dependencyMatrix(routing, adj);
 
         long deps = 0;
-        List<Cycle> cycles = new ArrayList<>();
+        List<int[]> rings = new ArrayList<>();
+        List<Integer> ringPriority = new ArrayList<>();
         for (int p : priorities) {
             boolean[] alive = new boolean[arcs];
             for (int a = 0; a < arcs; a++) {
@@ -123,7 +128,16 @@ public final class DeadlockCheck {
             }
             deps += countEdges(adj, matrix, alive);
             boolean[] core = peel(adj, matrix, alive);
-            cycles.addAll(cyclesIn(adj, matrix, core, p));
+            for (int[] ring : cyclesIn(adj, matrix, core)) {
+                rings.add(ring);
+                ringPriority.add(p);
+            }
+        }
+        List<List<List<String>>> causes = causes(routing, adj, rings);
+        List<Cycle> cycles = new ArrayList<>();
+        for (int c = 0; c < rings.size(); c++) {
+            cycles.add(new Cycle(ringPriority.get(c),
+                    Arrays.stream(rings.get(c)).mapToObj(a -> queue(adj, a)).toList(), causes.get(c)));
         }
         return new Result(failure, Collections.unmodifiableSet(priorities), deps, Collections.unmodifiableList(cycles));
     }
@@ -174,6 +188,44 @@ public final class DeadlockCheck {
         int[] start = adj.arcStart();
         int[] head = adj.arcHead();
         int[] dist = new int[n];
+        boolean[] carries = carriers(adj, hasNics, t, dist);
+        long[] outMask = new long[1];
+        for (int x = 0; x < n; x++) {
+            if (!carries[x] || x == t) {
+                continue;
+            }
+            int deg = start[x + 1] - start[x];
+            int w = (deg + 63) >>> 6;
+            if (outMask.length < w) {
+                outMask = new long[w];
+            }
+            Arrays.fill(outMask, 0, w, 0L);
+            for (int j = 0; j < deg; j++) {
+                if (dist[head[start[x] + j]] == dist[x] - 1) {
+                    outMask[j >>> 6] |= 1L << j;
+                }
+            }
+            long[] mx = matrix[x];
+            for (int i = 0; i < deg; i++) {
+                int from = head[start[x] + i];
+                if (carries[from] && dist[from] == dist[x] + 1) {
+                    int row = i * w;
+                    for (int k = 0; k < w; k++) {
+                        mx[row + k] |= outMask[k];
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Fills {@code dist} with hops to t and returns the switches that can hold traffic for t:
+     * NIC-bearing sources that reach t, then every switch downstream of one along next hops.
+     */
+    private static boolean[] carriers(SwitchAdjacency adj, boolean[] hasNics, int t, int[] dist) {
+        int n = adj.switchCount();
+        int[] start = adj.arcStart();
+        int[] head = adj.arcHead();
         long[] sigma = new long[n];
         EcmpPathCounter.countFrom(adj, t, -1, -1, dist, sigma);
         // Switches in order of decreasing distance (counting sort), unreachable ones left out.
@@ -213,37 +265,23 @@ public final class DeadlockCheck {
                 }
             }
         }
-        long[] outMask = new long[1];
-        for (int x = 0; x < n; x++) {
-            if (!carries[x] || x == t) {
-                continue;
-            }
-            int deg = start[x + 1] - start[x];
-            int w = (deg + 63) >>> 6;
-            if (outMask.length < w) {
-                outMask = new long[w];
-            }
-            Arrays.fill(outMask, 0, w, 0L);
-            for (int j = 0; j < deg; j++) {
-                if (dist[head[start[x] + j]] == dist[x] - 1) {
-                    outMask[j >>> 6] |= 1L << j;
-                }
-            }
-            long[] mx = matrix[x];
-            for (int i = 0; i < deg; i++) {
-                int from = head[start[x] + i];
-                if (carries[from] && dist[from] == dist[x] + 1) {
-                    int row = i * w;
-                    for (int k = 0; k < w; k++) {
-                        mx[row + k] |= outMask[k];
-                    }
-                }
-            }
-        }
+        return carries;
     }
 
     private static boolean bit(long[] m, int row, int words, int j) {
         return (m[row * words + (j >>> 6)] & (1L << j)) != 0;
+    }
+
+    /** Bits j of switch x's arcs whose receiving queue is live. */
+    private static long[] liveArcs(int[] start, int x, boolean[] alive) {
+        int deg = start[x + 1] - start[x];
+        long[] mask = new long[(deg + 63) >>> 6];
+        for (int j = 0; j < deg; j++) {
+            if (alive[start[x] + j]) {
+                mask[j >>> 6] |= 1L << j;
+            }
+        }
+        return mask;
     }
 
     private static long countEdges(SwitchAdjacency adj, long[][] matrix, boolean[] alive) {
@@ -252,14 +290,12 @@ public final class DeadlockCheck {
         long count = 0;
         for (int x = 0; x < adj.switchCount(); x++) {
             int deg = start[x + 1] - start[x];
-            int w = (deg + 63) >>> 6;
+            long[] live = liveArcs(start, x, alive);
+            int w = live.length;
             for (int i = 0; i < deg; i++) {
-                if (!alive[rev[start[x] + i]]) {
-                    continue;
-                }
-                for (int j = 0; j < deg; j++) {
-                    if (alive[start[x] + j] && bit(matrix[x], i, w, j)) {
-                        count++;
+                if (alive[rev[start[x] + i]]) {
+                    for (int k = 0; k < w; k++) {
+                        count += Long.bitCount(matrix[x][i * w + k] & live[k]);
                     }
                 }
             }
@@ -284,17 +320,19 @@ public final class DeadlockCheck {
         int[] out = new int[arcs];
         for (int x = 0; x < n; x++) {
             int deg = start[x + 1] - start[x];
-            int w = (deg + 63) >>> 6;
+            long[] live = liveArcs(start, x, alive);
+            int w = live.length;
             for (int i = 0; i < deg; i++) {
                 int inArc = rev[start[x] + i];
                 if (!alive[inArc]) {
                     continue;
                 }
-                for (int j = 0; j < deg; j++) {
-                    int outArc = start[x] + j;
-                    if (alive[outArc] && bit(matrix[x], i, w, j)) {
-                        out[inArc]++;
-                        in[outArc]++;
+                for (int k = 0; k < w; k++) {
+                    long bits = matrix[x][i * w + k] & live[k];
+                    out[inArc] += Long.bitCount(bits);
+                    while (bits != 0) {
+                        in[start[x] + (k << 6) + Long.numberOfTrailingZeros(bits)]++;
+                        bits &= bits - 1;
                     }
                 }
             }
@@ -336,7 +374,47 @@ public final class DeadlockCheck {
         return left;
     }
 
-    private static List<Cycle> cyclesIn(SwitchAdjacency adj, long[][] matrix, boolean[] core, int priority) {
+    /** For each ring and each of its waits (queue i on queue i+1), the destination switches causing it. */
+    private static List<List<List<String>>> causes(Routing routing, SwitchAdjacency adj, List<int[]> rings) {
+        List<List<List<String>>> out = new ArrayList<>();
+        for (int[] ring : rings) {
+            List<List<String>> perWait = new ArrayList<>();
+            for (int i = 0; i < ring.length; i++) {
+                perWait.add(new ArrayList<>());
+            }
+            out.add(perWait);
+        }
+        if (rings.isEmpty()) {
+            return out;
+        }
+        int n = adj.switchCount();
+        int[] head = adj.arcHead();
+        boolean[] hasNics = new boolean[n];
+        routing.nicsBySwitch().keySet().forEach(d -> hasNics[routing.indexOf(d)] = true);
+        int[] dist = new int[n];
+        for (int t = 0; t < n; t++) {
+            if (!hasNics[t]) {
+                continue;
+            }
+            boolean[] carries = carriers(adj, hasNics, t, dist);
+            for (int c = 0; c < rings.size(); c++) {
+                int[] ring = rings.get(c);
+                for (int i = 0; i < ring.length; i++) {
+                    int a = ring[i];
+                    int w = adj.arcTail(a);
+                    int x = head[a];
+                    int y = head[ring[(i + 1) % ring.length]];
+                    if (x != t && carries[w] && dist[x] != Routing.UNREACHABLE && dist[w] == dist[x] + 1
+                            && dist[y] == dist[x] - 1) {
+                        out.get(c).get(i).add(adj.device(t).id());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<int[]> cyclesIn(SwitchAdjacency adj, long[][] matrix, boolean[] core) {
         int[] start = adj.arcStart();
         int[] head = adj.arcHead();
         int[] rev = adj.arcReverse();
@@ -361,7 +439,7 @@ public final class DeadlockCheck {
                 }
             }
         }
-        List<Cycle> out = new ArrayList<>();
+        List<int[]> out = new ArrayList<>();
         for (Set<Integer> scc : new KosarajuStrongConnectivityInspector<>(g).stronglyConnectedSets()) {
             if (scc.size() < 2) {
                 continue;
@@ -379,7 +457,7 @@ public final class DeadlockCheck {
                 }
             }
             if (best != null) {
-                out.add(new Cycle(priority, best.stream().map(a -> queue(adj, a)).toList()));
+                out.add(best.stream().mapToInt(Integer::intValue).toArray());
             }
         }
         return out;

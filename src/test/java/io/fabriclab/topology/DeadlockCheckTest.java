@@ -60,6 +60,15 @@ class DeadlockCheckTest {
             DeadlockCheck.IngressQueue next = c.queues().get((i + 1) % c.queues().size());
             assertEquals(q.device(), next.fromDevice());
         }
+        // Each wait has one cause. Waits inside a leaf (a packet that came down and goes back up) are
+        // the bounced leaf3<->leaf4 traffic; waits inside a spine are ordinary leaf1<->leaf2 traffic.
+        for (int i = 0; i < 4; i++) {
+            List<String> causes = c.destinations().get(i);
+            assertEquals(1, causes.size(), causes.toString());
+            boolean atLeaf = c.queues().get(i).device().startsWith("leaf");
+            assertTrue(atLeaf ? Set.of("leaf3", "leaf4").contains(causes.get(0))
+                    : Set.of("leaf1", "leaf2").contains(causes.get(0)), c.toString());
+        }
     }
 
     @Test

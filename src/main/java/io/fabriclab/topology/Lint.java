@@ -158,6 +158,13 @@ public final class Lint {
                     up += l.speedGbps();
                 }
             }
+            long uplinks = fabric.linksOf(d).stream().filter(l -> l.other(d).role().tier() > d.role().tier()).count();
+            if (down > 0 && uplinks == 1) {
+                add(out, Severity.WARNING, "SINGLE_UPLINK_LEAF", d.id(),
+                        "GPU-facing " + d.role() + " reaches the tier above over one link: losing it cuts its servers off,"
+                                + " and leaves that share no spine with it route through other leaves (bounce paths)",
+                        "add a second uplink to a different spine");
+            }
             if (down > 0 && up > 0 && down > up) {
                 add(out, Severity.WARNING, "OVERSUBSCRIBED", d.id(),
                         String.format(Locale.ROOT, "GPU-facing %s has %,d Gb/s down and %,d Gb/s up (%.2f:1)",

@@ -50,13 +50,14 @@ public final class AnalysisBenchmark {
             FailureImpact fi = step("failure impact (all links, switches)", () -> FailureImpact.analyze(c), t);
             DeadlockCheck.Result dl = step("deadlock check", () -> DeadlockCheck.check(r), t);
             List<HeadroomCalculator.PortHeadroom> hr = step("headroom", () -> HeadroomCalculator.check(f), t);
+            List<Finding> lint = step("lint", () -> Lint.check(f), t);
             System.out.printf("  all analyses                       wall %6d ms   cpu %6d ms%n", t[0], t[1]);
             Runtime rt = Runtime.getRuntime();
             System.out.printf("  %d devices, %d links, %d NICs; paths mean %.1f max %d; diameter %d; %d failure items;"
-                            + " %d dependencies, %d cycles; %d ports, %d short of headroom; heap used ~%d MB%n",
+                            + " %d dependencies, %d cycles; %d ports, %d short of headroom; %d findings; heap used ~%d MB%n",
                     f.devices().size(), f.linkCount(), c.totalNics(), st.all().mean(), st.all().max(), hops.diameter(),
                     fi.items().size(), dl.dependencies(), dl.cycles().size(), hr.size(),
-                    hr.stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count(),
+                    hr.stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count(), lint.size(),
                     (rt.totalMemory() - rt.freeMemory()) >> 20);
             System.out.println("  worst: " + fi.ranked().get(0));
         }

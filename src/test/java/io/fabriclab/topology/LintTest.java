@@ -114,6 +114,14 @@ class LintTest {
     }
 
     @Test
+    void leafWithASingleUplink() {
+        // deadlockProne's leaf4 has one uplink (to spine2); leaf1-3 have two.
+        List<Finding> found = codes(ExampleFabrics.deadlockProne(), "SINGLE_UPLINK_LEAF");
+        assertEquals(List.of("leaf4"), found.stream().map(Finding::subject).toList());
+        assertTrue(codes(clean(), "SINGLE_UPLINK_LEAF").isEmpty());
+    }
+
+    @Test
     void railLeavesOfAUnitWithDifferentServerCounts() {
         Fabric f = clean();
         f.removeLink(f.linkAt(f.port("gpu0_1:nic1")));

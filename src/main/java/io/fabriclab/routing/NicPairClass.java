@@ -5,14 +5,15 @@ import io.fabriclab.model.Device;
 /**
  * How far apart two NICs sit in the fabric's grouping, judged by the switches they hang off: the
  * same switch, the same scalable unit, the same pod, or further apart. Units and pods come from the
- * switches' {@code unit} and {@code pod} attributes; without them every pair on different switches
- * is {@link #OTHER}.
+ * switches' {@code unit} and {@code pod} attributes; when either switch has neither, a pair on
+ * different switches is {@link #OTHER_SWITCH}.
  */
 public enum NicPairClass {
     SAME_SWITCH("same switch"),
     SAME_UNIT("same unit"),
     SAME_POD("same pod"),
-    OTHER("different unit/pod");
+    OTHER_UNIT("different unit/pod"),
+    OTHER_SWITCH("different switch");
 
     private final String label;
 
@@ -35,7 +36,9 @@ public enum NicPairClass {
         if (a.pod() != null && a.pod().equals(b.pod())) {
             return SAME_POD;
         }
-        return OTHER;
+        boolean aGrouped = a.unit() != null || a.pod() != null;
+        boolean bGrouped = b.unit() != null || b.pod() != null;
+        return aGrouped && bGrouped ? OTHER_UNIT : OTHER_SWITCH;
     }
 
     @Override

@@ -41,7 +41,7 @@ class EcmpPathCounterTest {
         assertEquals(7.0, st.all().mean(), 1e-12);
         assertEquals(Map.of(1L, 8L, 8L, 48L), st.all().histogram());
         assertEquals(8, st.byClass().get(NicPairClass.SAME_SWITCH).nicPairs());
-        assertEquals(48, st.byClass().get(NicPairClass.OTHER).nicPairs());
+        assertEquals(48, st.byClass().get(NicPairClass.OTHER_SWITCH).nicPairs());
         assertEquals(0, st.all().unreachablePairs());
     }
 
@@ -56,7 +56,7 @@ class EcmpPathCounterTest {
         assertEquals(Map.of(1L, 16L, 2L, 32L, 4L, 192L), st.all().histogram());
         assertEquals((16 * 1 + 32 * 2 + 192 * 4) / 240.0, st.all().mean(), 1e-12);
         assertEquals(Map.of(2L, 32L), st.byClass().get(NicPairClass.SAME_POD).histogram());
-        assertEquals(Map.of(4L, 192L), st.byClass().get(NicPairClass.OTHER).histogram());
+        assertEquals(Map.of(4L, 192L), st.byClass().get(NicPairClass.OTHER_UNIT).histogram());
     }
 
     @Test
@@ -77,7 +77,7 @@ class EcmpPathCounterTest {
         assertEquals(Map.of(1L, 16L), st.byClass().get(NicPairClass.SAME_SWITCH).histogram());
         assertEquals(Map.of(2L, 32L), st.byClass().get(NicPairClass.SAME_UNIT).histogram());
         assertEquals(Map.of(2L, 64L), st.byClass().get(NicPairClass.SAME_POD).histogram());
-        assertEquals(Map.of(16L, 128L), st.byClass().get(NicPairClass.OTHER).histogram());
+        assertEquals(Map.of(16L, 128L), st.byClass().get(NicPairClass.OTHER_UNIT).histogram());
     }
 
     @Test

@@ -14,7 +14,8 @@ import io.fabriclab.routing.Routing;
  * 256 cores, 49,152 links). A main, not a test: figures go to docs/analysis.md, never into
  * assertions. Prints wall time and process CPU time per step (CPU time is the steadier figure on a
  * shared machine). Run after test-compile:
- * java -Xmx2g -cp target/classes:target/test-classes:(dependencies) io.fabriclab.topology.AnalysisBenchmark [rounds]
+ * java -Xmx2g -cp target/classes:target/test-classes:(dependencies) io.fabriclab.topology.AnalysisBenchmark [rounds [fat32]]
+ * (fat32: the k=32 fat tree, 8,192 hosts, 1,280 switches, instead)
  */
 public final class AnalysisBenchmark {
     private static final com.sun.management.OperatingSystemMXBean OS =
@@ -37,10 +38,12 @@ public final class AnalysisBenchmark {
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 1;
+        boolean fatTree = args.length > 1 && args[1].equals("fat32");
         for (int round = 1; round <= rounds; round++) {
             System.out.printf("round %d (%d cores)%n", round, Runtime.getRuntime().availableProcessors());
             long[] fixture = new long[2];
-            Fabric f = step("build fabric (test fixture)", () -> TestFabrics.railThreeTier(64, 32, 8, 4, 32, 8, 4),
+            Fabric f = step("build fabric (test fixture)", 
+                    () -> fatTree ? TestFabrics.fatTree(32) : TestFabrics.railThreeTier(64, 32, 8, 4, 32, 8, 4),
                     fixture);
             long[] t = new long[2];
             Routing r = step("routing", () -> Routing.compute(f), t);

@@ -87,6 +87,28 @@ class FailureImpactTest {
         assertNull(spineSpine.worstPair());
     }
 
+    /** Seeded irregular fabrics: a rail three-tier fabric with 4 random switch-to-switch links down. */
+    static Stream<Fabric> damagedFabrics() {
+        return java.util.stream.IntStream.range(0, 8).mapToObj(seed -> {
+            Fabric f = TestFabrics.railThreeTier(4, 2, 2, 2, 2, 2, 1);
+            java.util.Random rnd = new java.util.Random(seed);
+            List<io.fabriclab.model.Link> trunk = f.links().stream()
+                    .filter(l -> l.a().device().role().isSwitch() && l.b().device().role().isSwitch()).toList();
+            for (int i = 0; i < 4; i++) {
+                trunk.get(rnd.nextInt(trunk.size())).setState(LinkState.DOWN);
+            }
+            f.setName("damaged-" + seed);
+            return f;
+        });
+    }
+
+    /** Twin classes broken by failures, bridges and detours: still equal to a full recomputation. */
+    @ParameterizedTest
+    @MethodSource("damagedFabrics")
+    void damagedFabricsMatchAFullRecomputation(Fabric f) {
+        everyItemMatchesAFullRecomputation(f);
+    }
+
     static Stream<Fabric> fabrics() {
         Fabric detour = TestFabrics.leafSpine(3, 2, 1, 1);
         detour.findLink("leaf0--spine0").setState(LinkState.DOWN);

@@ -556,7 +556,15 @@ public final class FailureImpact {
 
     /** The exact impact of failing the given devices and links together, by recomputing routing. */
     public static Detail detail(Fabric fabric, Set<Device> downDevices, Set<Link> downLinks) {
-        EcmpPathCounter before = EcmpPathCounter.of(Routing.compute(fabric));
+        return detail(EcmpPathCounter.of(Routing.compute(fabric)), downDevices, downLinks);
+    }
+
+    /**
+     * The same, reusing the counter of the healthy fabric (e.g. when a user tries failure after
+     * failure); its routing must have no failures.
+     */
+    public static Detail detail(EcmpPathCounter before, Set<Device> downDevices, Set<Link> downLinks) {
+        Fabric fabric = before.routing().fabric();
         EcmpPathCounter after = EcmpPathCounter.of(Routing.compute(fabric, downDevices, downLinks));
         int m = before.edgeSwitchCount();
         Device[] edges = new Device[m];

@@ -144,7 +144,12 @@ public final class SonicConfigDb implements SwitchConfigFormat {
                 pg.put("xoff", Long.toString(pfc.headroomBytes()));
                 pg.put("xon", Long.toString(pfc.xonBytes()));
                 pg.put("size", Long.toString(pfc.headroomBytes()));
-                threshold(pg, b, where);
+                if (b.mode() == BufferConfig.ThresholdMode.STATIC) {
+                    // A static PG limit is the occupancy at which PAUSE goes out: the design's XOFF.
+                    pg.put("static_th", Long.toString(pfc.xoffBytes()));
+                } else {
+                    threshold(pg, b, where);
+                }
                 ObjectNode el = profiles.putObject(pn.egressLossless);
                 el.put("pool", EGRESS_LOSSLESS_POOL);
                 el.put("size", Long.toString(b.reservedPerQueueBytes()));

@@ -224,6 +224,8 @@ class SonicConfigDbTest {
         assertEquals("2000000", lossy.get("static_th").asText());
         assertEquals("1518", lossy.get("size").asText());
         assertFalse(lossy.has("dynamic_th"));
+        // The lossless PG stops at the design's XOFF (1 MB in roceLossless) and then pauses.
+        assertEquals("1000000", db.get("BUFFER_PROFILE").get("pg_lossless_roce_profile").get("static_th").asText());
     }
 
     private static List<String> fieldNames(JsonNode n) {

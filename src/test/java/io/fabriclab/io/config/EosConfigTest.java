@@ -150,6 +150,19 @@ class EosConfigTest {
     }
 
     @Test
+    void everyServiceProfileIsDefinedOnce() {
+        Fabric f = ExportFixtures.lab();
+        f.putQosProfile(QosProfile.bestEffort("be"));
+        f.port("leaf1:eth1").setQosProfile("be");
+        f.device("leaf2").setQosProfile("be");
+        for (String sw : List.of("leaf1", "leaf2", "spine1")) {
+            List<String> lines = render(f, sw);
+            lines.stream().filter(l -> l.startsWith("   service-profile ")).map(l -> l.substring(19)).forEach(p ->
+                    assertTrue(lines.stream().filter(l -> l.equals("qos profile " + p)).count() == 1, sw + " " + p));
+        }
+    }
+
+    @Test
     void fabricWithoutPfcHasNoPfcLines() {
         List<String> lines = render(ExportFixtures.lab(QosProfile.bestEffort("be")), "leaf1");
         assertTrue(lines.stream().noneMatch(l -> l.contains("priority-flow-control")), String.join("\n", lines));

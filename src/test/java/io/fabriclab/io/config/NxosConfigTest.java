@@ -158,6 +158,24 @@ class NxosConfigTest {
     }
 
     @Test
+    void everyAppliedPolicyIsDefinedOnce() {
+        Fabric f = ExportFixtures.lab();
+        f.putQosProfile(QosProfile.bestEffort("be"));
+        f.port("leaf1:eth1").setQosProfile("be");
+        for (String sw : List.of("leaf1", "leaf2", "spine1")) {
+            List<String> lines = render(f, sw);
+            lines.stream().filter(l -> l.contains("service-policy type ")).forEach(l -> {
+                String[] w = l.trim().split(" ");
+                String type = w[2];
+                String name = w[w.length - 1];
+                assertEquals(1, lines.stream().filter(d -> d.equals("policy-map type " + type + " " + name)).count(), sw + ": " + l);
+            });
+            lines.stream().filter(l -> l.startsWith("  class FL-TC")).forEach(l -> assertTrue(
+                    lines.contains("class-map type qos match-all " + l.trim().substring(6)), l));
+        }
+    }
+
+    @Test
     void fabricWithoutPfcHasNoPfcLines() {
         List<String> lines = render(ExportFixtures.lab(QosProfile.bestEffort("be")), "leaf1");
         assertTrue(lines.stream().noneMatch(l -> l.contains("priority-flow-control") || l.contains("pause")),

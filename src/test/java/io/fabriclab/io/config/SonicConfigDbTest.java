@@ -228,6 +228,44 @@ class SonicConfigDbTest {
         assertEquals("1000000", db.get("BUFFER_PROFILE").get("pg_lossless_roce_profile").get("static_th").asText());
     }
 
+    /** Every name an entry refers to (pool, profile, scheduler, map) is defined in this file. */
+    @Test
+    void everyReferenceResolvesWithinTheFile() throws Exception {
+        Fabric f = ExportFixtures.lab();
+        f.putQosProfile(QosProfile.bestEffort("be"));
+        f.putQosProfile(QosProfile.roceLossless("roce-100g", 100));
+        f.port("leaf1:eth1").setQosProfile("be");
+        f.port("leaf1:eth2").setQosProfile("roce-100g");
+        for (String sw : List.of("leaf1", "leaf2", "spine1")) {
+            JsonNode db = export(f, sw);
+            JsonNode pools = db.get("BUFFER_POOL");
+            db.get("BUFFER_PROFILE").forEach(p -> assertTrue(pools.has(p.get("pool").asText()), p.toString()));
+            for (String table : List.of("BUFFER_PG", "BUFFER_QUEUE")) {
+                db.get(table).forEach(e -> assertTrue(db.get("BUFFER_PROFILE").has(e.get("profile").asText()), e.toString()));
+            }
+            db.get("QUEUE").forEach(q -> {
+                assertTrue(db.get("SCHEDULER").has(q.get("scheduler").asText()), q.toString());
+                if (q.has("wred_profile")) {
+                    assertTrue(db.get("WRED_PROFILE").has(q.get("wred_profile").asText()), q.toString());
+                }
+            });
+            Map<String, String> mapTables = Map.of("dscp_to_tc_map", "DSCP_TO_TC_MAP", "tc_to_pg_map",
+                    "TC_TO_PRIORITY_GROUP_MAP", "tc_to_queue_map", "TC_TO_QUEUE_MAP", "pfc_to_queue_map",
+                    "MAP_PFC_PRIORITY_TO_QUEUE");
+            db.get("PORT_QOS_MAP").forEach(pq -> mapTables.forEach((field, table) -> {
+                if (pq.has(field)) {
+                    assertTrue(db.get(table).has(pq.get(field).asText()), field);
+                }
+            }));
+            // Every port in a QoS table is a port of the PORT table, and every port has 8 queues.
+            List<String> ports = fieldNames(db.get("PORT"));
+            for (String table : List.of("PORT_QOS_MAP", "BUFFER_PG", "BUFFER_QUEUE", "QUEUE", "PFC_WD")) {
+                db.get(table).fieldNames().forEachRemaining(k -> assertTrue(ports.contains(k.split("\\|")[0]), table + " " + k));
+            }
+            assertEquals(8 * ports.size(), db.get("QUEUE").size());
+        }
+    }
+
     private static List<String> fieldNames(JsonNode n) {
         List<String> l = new ArrayList<>();
         n.fieldNames().forEachRemaining(l::add);

@@ -9,7 +9,9 @@ import java.util.TreeSet;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabriclab.io.config.SwitchQosPlan.ConnectedPort;
@@ -42,7 +44,11 @@ public final class SonicConfigDb implements SwitchConfigFormat {
     static final long WD_DETECTION_MAX_MS = 5000;
     static final long WD_RESTORATION_MAX_MS = 60000;
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The layout of SONiC's own config_db.json (Python json.dump, indent 4): "key": "value". */
+    private static final DefaultPrettyPrinter LAYOUT = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+            .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+            .withObjectIndenter(new DefaultIndenter("    ", "\n"));
 
     private final int lanesPerPort;
 
@@ -65,7 +71,7 @@ public final class SonicConfigDb implements SwitchConfigFormat {
     @Override
     public String render(Fabric fabric, Device device) {
         try {
-            return JSON.writeValueAsString(tables(SwitchQosPlan.of(fabric, device))) + "\n";
+            return JSON.writer(LAYOUT).writeValueAsString(tables(SwitchQosPlan.of(fabric, device))) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON", e);
         }

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.fabriclab.model.BufferConfig;
 import io.fabriclab.model.Device;
 import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
@@ -90,7 +91,7 @@ class ExportConfigCommandTest {
         int code = run(file -> {
             Fabric f = fabric();
             f.putQosProfile(QosProfile.roceLossless("roce", 400).withBuffer(
-                    new io.fabriclab.model.BufferConfig(64L << 20, null, 0, 0.75, 0)));
+                    new BufferConfig(64L << 20, null, 0, 0.75, 0)));
             return f;
         }, "lab.json", "--vendor", "sonic", "-o", dir.toString());
         assertEquals(2, code);

@@ -1,17 +1,21 @@
 package io.fabriclab.io.config;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabriclab.io.config.SwitchQosPlan.ConnectedPort;
@@ -83,6 +87,10 @@ public final class SonicConfigDb implements SwitchConfigFormat {
         Map<ConnectedPort, String> names = new LinkedHashMap<>();
         plan.ports().forEach(cp -> names.put(cp, PortNumbering.sonic(cp.port(), lanesPerPort)));
         Set<Integer> lossless = plan.losslessPriorities();
+        if (lossless.contains(0)) {
+            throw new UnexportableQosException("switch " + plan.device().id() + ": PFC on priority 0 cannot be "
+                    + "exported to SONiC, where priority group 0 holds all lossy traffic");
+        }
         Map<QosProfile, ProfileNames> profileNames = profileNames(plan);
 
         ObjectNode port = root.putObject("PORT");
@@ -199,7 +207,7 @@ public final class SonicConfigDb implements SwitchConfigFormat {
                     lossy.add(qi);
                 }
             }
-            Map<String, String> entries = new java.util.TreeMap<>(java.util.Comparator.comparingInt(SonicConfigDb::first));
+            Map<String, String> entries = new TreeMap<>(Comparator.comparingInt(SonicConfigDb::first));
             ConfigNames.ranges(lossy).forEach(r -> entries.put(r, pn.egressLossy));
             ConfigNames.ranges(cp.losslessPriorities()).forEach(r -> entries.put(r, pn.egressLossless));
             entries.forEach((r, prof) -> bufferQueue.putObject(n + "|" + r).put("profile", prof));
@@ -270,7 +278,7 @@ public final class SonicConfigDb implements SwitchConfigFormat {
             e.put("restoration_time", Long.toString(ms));
         });
 
-        List<String> empty = new java.util.ArrayList<>();
+        List<String> empty = new ArrayList<>();
         root.fieldNames().forEachRemaining(t -> {
             if (root.get(t).isEmpty()) {
                 empty.add(t);
@@ -308,7 +316,7 @@ public final class SonicConfigDb implements SwitchConfigFormat {
         }
         int a = Integer.parseInt(range.substring(0, i));
         int b = Integer.parseInt(range.substring(i + 1));
-        return java.util.stream.IntStream.rangeClosed(a, b).boxed().toList();
+        return IntStream.rangeClosed(a, b).boxed().toList();
     }
 
     private static String schedulerName(QosProfile q, int queue, SwitchQosPlan plan) {

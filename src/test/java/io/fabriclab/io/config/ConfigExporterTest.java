@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -72,7 +73,7 @@ class ConfigExporterTest {
 
     private static Set<String> names(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+            return s.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
         }
     }
 }

@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.fabriclab.model.BufferConfig;
 import io.fabriclab.model.EcnConfig;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.PfcConfig;
@@ -188,7 +190,7 @@ class SonicConfigDbTest {
     @Test
     void twoLosslessPrioritiesShareOneRangeKey() throws Exception {
         QosProfile two = QosProfile.roceLossless("two", 400);
-        two = two.withPfc(new PfcConfig(true, java.util.Set.of(3, 4), 1_000_000, 800_000, 200_000, 200_000, null));
+        two = two.withPfc(new PfcConfig(true, Set.of(3, 4), 1_000_000, 800_000, 200_000, 200_000, null));
         JsonNode db = export(ExportFixtures.lab(two), "leaf1");
         assertEquals("3,4", db.get("PORT_QOS_MAP").get("Ethernet0").get("pfc_enable").asText());
         assertEquals("pg_lossless_two_profile", db.get("BUFFER_PG").get("Ethernet0|3-4").get("profile").asText());
@@ -196,9 +198,17 @@ class SonicConfigDbTest {
     }
 
     @Test
+    void pfcOnPriorityZeroIsRefusedBecausePgZeroIsTheLossyOne() {
+        QosProfile q = QosProfile.roceLossless("roce", 400)
+                .withPfc(new PfcConfig(true, Set.of(0, 3), 1_000_000, 800_000, 200_000, 200_000, null));
+        Fabric f = ExportFixtures.lab(q);
+        assertThrows(UnexportableQosException.class, () -> new SonicConfigDb().render(f, f.device("leaf1")));
+    }
+
+    @Test
     void watchdogOutsideSonicsRangeIsRefused() {
         QosProfile q = QosProfile.roceLossless("roce", 400);
-        q = q.withPfc(new PfcConfig(true, java.util.Set.of(3), 1_000_000, 800_000, 200_000, 50_000, null));
+        q = q.withPfc(new PfcConfig(true, Set.of(3), 1_000_000, 800_000, 200_000, 50_000, null));
         Fabric f = ExportFixtures.lab(q);
         UnexportableQosException e = assertThrows(UnexportableQosException.class,
                 () -> new SonicConfigDb().render(f, f.device("leaf1")));
@@ -208,7 +218,7 @@ class SonicConfigDbTest {
     @Test
     void alphaThatIsNotAPowerOfTwoIsRefused() {
         QosProfile q = QosProfile.roceLossless("roce", 400);
-        q = q.withBuffer(new io.fabriclab.model.BufferConfig(64L << 20, null, 0, 0.75, 0));
+        q = q.withBuffer(new BufferConfig(64L << 20, null, 0, 0.75, 0));
         Fabric f = ExportFixtures.lab(q);
         assertThrows(UnexportableQosException.class, () -> new SonicConfigDb().render(f, f.device("leaf1")));
     }
@@ -216,7 +226,7 @@ class SonicConfigDbTest {
     @Test
     void staticBufferModeWritesStaticThresholds() throws Exception {
         QosProfile q = QosProfile.roceLossless("roce", 400)
-                .withBuffer(new io.fabriclab.model.BufferConfig(32_000_000, io.fabriclab.model.BufferConfig.ThresholdMode.STATIC,
+                .withBuffer(new BufferConfig(32_000_000, BufferConfig.ThresholdMode.STATIC,
                         2_000_000, 1, 1518));
         JsonNode db = export(ExportFixtures.lab(q), "leaf1");
         assertEquals("static", db.get("BUFFER_POOL").get("egress_lossy_pool").get("mode").asText());

@@ -32,15 +32,19 @@ public final class ExportConfigCommand implements Callable<Integer> {
     static final int OK = 0;
     static final int BAD_INPUT = 2;
 
-    /** Reads a fabric file; the one place the command depends on the file format. */
+    /**
+     * Reads a fabric file. A checked exception (unreadable file, invalid content) or an
+     * IllegalArgumentException from the model is the user's bad input; anything else is a bug.
+     */
     @FunctionalInterface
     public interface FabricLoader {
-        Fabric load(Path file) throws IOException;
+        Fabric load(Path file) throws Exception;
     }
 
     /**
-     * The loader of the fabric file format. The fabric file reader (io.FabricFiles) lands on another
-     * branch; until it is wired here, the command is usable through {@link #ExportConfigCommand(FabricLoader)}.
+     * The loader of the fabric file formats: the one line to wire to {@code io.FabricFiles::load},
+     * which lands on another branch; until then the command works through
+     * {@link #ExportConfigCommand(FabricLoader)}.
      */
     static final FabricLoader FABRIC_FILES = file -> {
         throw new IOException("reading fabric files is not wired into this build yet (io.FabricFiles.load)");
@@ -89,7 +93,13 @@ public final class ExportConfigCommand implements Callable<Integer> {
             Fabric fabric;
             try {
                 fabric = loader.load(fabricFile);
-            } catch (IOException | RuntimeException e) {
+            } catch (RuntimeException e) {
+                if (!(e instanceof IllegalArgumentException)) {
+                    throw e;
+                }
+                err.println("error: " + fabricFile + ": " + e.getMessage());
+                return BAD_INPUT;
+            } catch (Exception e) {
                 err.println("error: " + fabricFile + ": " + e.getMessage());
                 return BAD_INPUT;
             }

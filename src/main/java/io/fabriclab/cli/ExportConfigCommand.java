@@ -97,11 +97,9 @@ public final class ExportConfigCommand implements Callable<Integer> {
                 if (!(e instanceof IllegalArgumentException)) {
                     throw e;
                 }
-                err.println("error: " + fabricFile + ": " + e.getMessage());
-                return BAD_INPUT;
+                return loadFailed(err, e);
             } catch (Exception e) {
-                err.println("error: " + fabricFile + ": " + e.getMessage());
-                return BAD_INPUT;
+                return loadFailed(err, e);
             }
             List<Device> chosen = new ArrayList<>();
             if (switches.isEmpty()) {
@@ -132,6 +130,13 @@ public final class ExportConfigCommand implements Callable<Integer> {
         } finally {
             err.flush();
         }
+    }
+
+    private int loadFailed(PrintWriter err, Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        // File readers usually name the file themselves.
+        err.println("error: " + (m.contains(fabricFile.toString()) ? m : fabricFile + ": " + m));
+        return BAD_INPUT;
     }
 
     /** Accepts sonic, eos, nxos (any case). */

@@ -87,6 +87,15 @@ class ExportConfigCommandTest {
     }
 
     @Test
+    void invalidFabricContentIsBadInputNamedOnce(@TempDir Path dir) {
+        int code = run(file -> {
+            throw new IllegalArgumentException("duplicate device id: leaf1");
+        }, "lab.json", "--vendor", "eos", "-o", dir.toString());
+        assertEquals(2, code);
+        assertEquals("error: lab.json: duplicate device id: leaf1", err.toString().trim());
+    }
+
+    @Test
     void designValueTheVendorCannotTakeIsBadInput(@TempDir Path dir) throws IOException {
         int code = run(file -> {
             Fabric f = fabric();

@@ -41,14 +41,8 @@ public final class ExportConfigCommand implements Callable<Integer> {
         Fabric load(Path file) throws Exception;
     }
 
-    /**
-     * The loader of the fabric file formats: the one line to wire to {@code io.FabricFiles::load},
-     * which lands on another branch; until then the command works through
-     * {@link #ExportConfigCommand(FabricLoader)}.
-     */
-    static final FabricLoader FABRIC_FILES = file -> {
-        throw new IOException("reading fabric files is not wired into this build yet (io.FabricFiles.load)");
-    };
+    /** The loader of every fabric file format FabricLab reads. */
+    static final FabricLoader FABRIC_FILES = io.fabriclab.io.FabricFiles::load;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

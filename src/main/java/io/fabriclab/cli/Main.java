@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok", "  1  findings at error level (analyze, validate)",
                 "  2  bad input (unreadable or invalid file, bad option)", "  3  internal error"},
-        subcommands = {GuiCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {GuiCommand.class, GenerateCommand.class, AnalyzeCommand.class, ValidateCommand.class,
+                ConvertCommand.class, ExportConfigCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -43,8 +44,10 @@ public final class Main implements Runnable {
         @Override
         public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
             PrintWriter err = cl.getErr();
-            if (ex instanceof BadInputException) {
-                err.println("error: " + ex.getMessage());
+            if (ex instanceof BadInputException || ex instanceof io.fabriclab.io.InputException
+                    || ex instanceof java.io.IOException) {
+                err.println(ex instanceof java.nio.file.NoSuchFileException ? "error: no such file: " + ex.getMessage()
+                        : "error: " + ex.getMessage());
                 return ExitCode.BAD_INPUT;
             }
             err.println("internal error: " + ex);

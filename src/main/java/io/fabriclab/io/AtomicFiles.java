@@ -25,6 +25,7 @@ public final class AtomicFiles {
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         boolean moved = false;
         try {
+            keepPermissions(abs, tmp);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
                 while (buf.hasRemaining()) {
@@ -45,6 +46,20 @@ public final class AtomicFiles {
                 Files.deleteIfExists(tmp);
             }
         }
+    }
+
+    /**
+     * A temp file is created owner-only (0600); the saved file keeps the permissions of the file it
+     * replaces, or gets the usual rw-r--r-- when new, so a saved fabric stays readable by the team.
+     */
+    private static void keepPermissions(Path target, Path tmp) throws IOException {
+        if (!tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.exists(target)
+                ? Files.getPosixFilePermissions(target)
+                : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+        Files.setPosixFilePermissions(tmp, perms);
     }
 
     /** Makes the rename itself durable; not every platform can open a directory, which is harmless. */

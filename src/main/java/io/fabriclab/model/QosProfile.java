@@ -54,13 +54,31 @@ public record QosProfile(String name, String description, PfcConfig pfc, EcnConf
             kmin = 800_000;
             kmax = 3_200_000;
         }
-        PfcConfig pfc = new PfcConfig(true, Set.of(RDMA_PRIORITY), 1_000_000, 800_000, 200_000, 200_000,
+        PfcConfig pfc = new PfcConfig(true, Set.of(RDMA_PRIORITY), 1_000_000, 800_000, headroomFor(portSpeedGbps), 200_000,
                 PfcConfig.WatchdogAction.DROP);
         EcnConfig ecn = new EcnConfig(true, Map.of(RDMA_PRIORITY, new WredEcn(kmin, kmax, 0.2)),
                 EcnConfig.MarkingPoint.DEQUEUE);
         BufferConfig buffer = new BufferConfig(64L * 1024 * 1024, BufferConfig.ThresholdMode.DYNAMIC, 0, 1.0, 0);
         return new QosProfile(name, "RoCEv2 lossless on priority 3 (PFC + ECN + DCQCN)", pfc, ecn,
                 DcqcnConfig.nicFirmware(), buffer, SchedulerConfig.defaults());
+    }
+
+    /**
+     * Default PFC headroom per (port, lossless priority): what topology.HeadroomCalculator needs at
+     * this speed for cables up to about 300 m at 100G and 150 m at 400G (the generators' longest
+     * runs), rounded up; e.g. 400G over 30 m needs 204,324 B, over 150 m about 264 KB.
+     */
+    static long headroomFor(int portSpeedGbps) {
+        if (portSpeedGbps <= 100) {
+            return 120_000;
+        }
+        if (portSpeedGbps <= 200) {
+            return 200_000;
+        }
+        if (portSpeedGbps <= 400) {
+            return 320_000;
+        }
+        return 640_000;
     }
 
     /** Best effort everywhere: no PFC, no ECN, no DCQCN. */

@@ -89,9 +89,12 @@ class LintTest {
 
     @Test
     void headroomShortOnLongFastLinksIsReportedPerDevice() {
-        // The default RoCEv2 profile reserves 200,000 B; 400G over the 200 m spine-core cables needs
+        // With 200,000 B of headroom reserved: 400G over the 200 m spine-core cables needs
         // 289,324 B, over the 50 m leaf-spine cables 214,324 B; the 3 m server cables 190,824 B (fine).
         Fabric f = TestFabrics.railThreeTier(2, 2, 2, 1, 2, 1, 1);
+        for (QosProfile q : List.copyOf(f.qosProfiles().values())) {
+            f.putQosProfile(q.withPfc(q.pfc().withThresholds(q.pfc().xoffBytes(), q.pfc().xonBytes(), 200_000)));
+        }
         List<Finding> found = codes(f, "HEADROOM_SHORT");
         Set<String> devices = Set.copyOf(found.stream().map(Finding::subject).toList());
         assertEquals(Set.of("leaf0_r0", "leaf0_r1", "leaf1_r0", "leaf1_r1", "spine0_0", "spine0_1", "spine1_0",

@@ -76,10 +76,10 @@ class SonicConfigDbTest {
         QosProfile roce = QosProfile.roceLossless("roce", 400);
         JsonNode db = export(ExportFixtures.lab(roce), "leaf1");
         JsonNode pg = db.get("BUFFER_PROFILE").get("pg_lossless_roce_profile");
-        // roceLossless: headroom 200 kB is both SONiC's xoff (room after PAUSE) and the reserved size.
+        // roceLossless at 400G: headroom 320 kB is both SONiC's xoff (room after PAUSE) and the reserved size.
         assertEquals(Long.toString(roce.pfc().headroomBytes()), pg.get("xoff").asText());
-        assertEquals("200000", pg.get("xoff").asText());
-        assertEquals("200000", pg.get("size").asText());
+        assertEquals("320000", pg.get("xoff").asText());
+        assertEquals("320000", pg.get("size").asText());
         assertEquals("800000", pg.get("xon").asText());
         // alpha 1 = 2^0.
         assertEquals("0", pg.get("dynamic_th").asText());

@@ -1,0 +1,223 @@
+package io.fabriclab.cli;
+
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Version;
+import io.fabriclab.routing.EcmpPathCounter;
+import io.fabriclab.routing.NicPairClass;
+import io.fabriclab.topology.BillOfMaterials;
+import io.fabriclab.topology.DeadlockCheck;
+import io.fabriclab.topology.FabricAnalysis;
+import io.fabriclab.topology.FailureImpact;
+import io.fabriclab.topology.Finding;
+import io.fabriclab.topology.HeadroomCalculator;
+import io.fabriclab.topology.Oversubscription;
+
+/**
+ * The stable `analyze --json` document (schema in docs/cli.md). Field names carry units; ratios
+ * that are infinite (no uplink) are written as null with a note.
+ */
+final class AnalysisJson {
+    static final int SCHEMA_VERSION = 1;
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private AnalysisJson() {
+    }
+
+    static String render(Fabric fabric, String file, FabricAnalysis a, int worstFailures) throws Exception {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schemaVersion", SCHEMA_VERSION);
+        root.put("fabriclabVersion", Version.get());
+        root.put("fabric", fabric.name());
+        root.put("file", file);
+        root.set("counts", counts(a.counts()));
+        root.set("oversubscription", oversubscription(a.oversubscription()));
+        ObjectNode bis = root.putObject("bisection");
+        bis.put("bandwidthGbps", a.bisection().bandwidthGbps());
+        bis.put("fullBisectionGbps", a.bisection().idealGbps());
+        number(bis, "ratio", a.bisection().ratio());
+        root.set("ecmpPaths", ecmp(a.ecmp()));
+        ObjectNode hops = root.putObject("hops");
+        hops.put("diameter", a.hops().diameter());
+        hops.put("mean", a.hops().mean());
+        hops.put("unreachableNicPairs", a.hops().unreachablePairs());
+        ObjectNode hh = hops.putObject("histogram");
+        a.hops().histogram().forEach((k, v) -> hh.put(String.valueOf(k), v));
+        root.set("billOfMaterials", bom(a.billOfMaterials()));
+        if (a.failureImpact() != null) {
+            ObjectNode fi = root.putObject("failureImpact");
+            fi.put("elementsAnalysed", a.failureImpact().items().size());
+            fi.put("elementsDisconnectingPairs",
+                    a.failureImpact().items().stream().filter(i -> i.nicPairsDisconnected() > 0).count());
+            ArrayNode worst = fi.putArray("worst");
+            a.failureImpact().ranked().stream().limit(worstFailures).forEach(i -> worst.add(failureItem(i)));
+        }
+        ObjectNode head = root.putObject("pfcHeadroom");
+        head.put("portsChecked", a.headroom().size());
+        ArrayNode short_ = head.putArray("shortfalls");
+        a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).forEach(h -> {
+            ObjectNode o = short_.addObject();
+            o.put("port", h.port());
+            o.put("qosProfile", h.qosProfile());
+            o.put("requiredBytes", h.required().totalBytes());
+            o.put("configuredBytes", h.configuredBytes());
+        });
+        root.set("deadlock", deadlock(a.deadlock()));
+        if (a.failure() != null) {
+            FailureImpact.Detail d = a.failure().detail();
+            ObjectNode f = root.putObject("failure");
+            f.put("failed", a.failure().spec());
+            f.put("capacityLostGbps", d.capacityLostGbps());
+            f.put("nicPairsDisconnected", d.nicPairsDisconnected());
+            f.put("worstPathDropFraction", d.worstDropFraction());
+            f.put("pairsChanged", d.changedPairs().size());
+        }
+        ArrayNode findings = root.putArray("findings");
+        for (Finding f : a.findings()) {
+            ObjectNode o = findings.addObject();
+            o.put("severity", f.severity().name().toLowerCase(java.util.Locale.ROOT));
+            o.put("code", f.code());
+            o.put("subject", f.subject());
+            o.put("message", f.message());
+            o.put("fix", f.fix());
+        }
+        return MAPPER.writeValueAsString(root) + "\n";
+    }
+
+    private static ObjectNode counts(FabricAnalysis.Counts c) {
+        ObjectNode o = MAPPER.createObjectNode();
+        ObjectNode sw = o.putObject("switches");
+        for (DeviceRole r : DeviceRole.values()) {
+            if (r.isSwitch()) {
+                sw.put(r.jsonName(), c.switchesByRole().getOrDefault(r, 0));
+            }
+        }
+        sw.put("total", c.switches());
+        o.put("servers", c.servers());
+        o.put("gpus", c.gpus());
+        o.put("nics", c.nics());
+        o.put("links", c.links());
+        o.put("linksDown", c.linksDown());
+        ObjectNode cables = o.putObject("cablesByTier");
+        c.cablesByTier().forEach(cables::put);
+        return o;
+    }
+
+    private static ObjectNode oversubscription(Oversubscription ov) {
+        ObjectNode o = MAPPER.createObjectNode();
+        if (ov.worstLeaf() != null) {
+            ObjectNode w = o.putObject("worstLeaf");
+            w.put("device", ov.worstLeaf().deviceId());
+            number(w, "ratio", ov.worstLeaf().ratio());
+            w.put("label", ov.worstLeaf().label());
+        } else {
+            o.putNull("worstLeaf");
+        }
+        ArrayNode tiers = o.putArray("tiers");
+        for (Oversubscription.TierRatio t : ov.tiers()) {
+            ObjectNode n = tiers.addObject();
+            n.put("tier", t.tier());
+            n.put("downGbps", t.downGbps());
+            n.put("upGbps", t.upGbps());
+            number(n, "ratio", t.ratio());
+            n.put("label", t.label());
+        }
+        return o;
+    }
+
+    private static ObjectNode ecmp(EcmpPathCounter.Statistics s) {
+        ObjectNode o = summary(s.all());
+        ObjectNode by = o.putObject("byPairClass");
+        for (Map.Entry<NicPairClass, EcmpPathCounter.Summary> e : s.byClass().entrySet()) {
+            by.set(e.getKey().name().toLowerCase(java.util.Locale.ROOT), summary(e.getValue()));
+        }
+        return o;
+    }
+
+    private static ObjectNode summary(EcmpPathCounter.Summary s) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("nicPairs", s.nicPairs());
+        o.put("unreachablePairs", s.unreachablePairs());
+        o.put("min", s.min());
+        o.put("max", s.max());
+        o.put("mean", s.mean());
+        ObjectNode h = o.putObject("histogram");
+        s.histogram().forEach((k, v) -> h.put(String.valueOf(k), v));
+        return o;
+    }
+
+    private static ObjectNode bom(BillOfMaterials b) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("currency", b.currency());
+        o.put("total", b.total());
+        o.put("complete", b.complete());
+        ArrayNode lines = o.putArray("lines");
+        for (BillOfMaterials.Line l : b.lines()) {
+            ObjectNode n = lines.addObject();
+            n.put("category", l.category().name().toLowerCase(java.util.Locale.ROOT));
+            n.put("item", l.description());
+            n.put("priceKey", l.priceKey());
+            n.put("quantity", l.quantity());
+            n.put("unit", l.unit());
+            if (l.priced()) {
+                n.put("unitPrice", l.unitPrice());
+                n.put("cost", l.cost());
+            } else {
+                n.putNull("unitPrice");
+                n.putNull("cost");
+            }
+        }
+        ArrayNode un = o.putArray("unpriced");
+        b.unpriced().forEach(un::add);
+        return o;
+    }
+
+    private static ObjectNode failureItem(FailureImpact.Item i) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("kind", i.kind().name().toLowerCase(java.util.Locale.ROOT));
+        o.put("subject", i.subject());
+        o.put("capacityLostGbps", i.capacityLostGbps());
+        o.put("nicPairsDisconnected", i.nicPairsDisconnected());
+        o.put("worstPathDropFraction", i.worstDropFraction());
+        if (i.worstPair() != null) {
+            ObjectNode w = o.putObject("worstPair");
+            w.put("fromSwitch", i.worstPair().fromSwitch());
+            w.put("toSwitch", i.worstPair().toSwitch());
+            w.put("pathsBefore", i.worstPair().pathsBefore());
+            w.put("pathsAfter", i.worstPair().pathsAfter());
+        }
+        return o;
+    }
+
+    private static ObjectNode deadlock(DeadlockCheck.Result r) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("failure", r.failure());
+        o.put("dependencies", r.dependencies());
+        o.put("deadlockFree", r.deadlockFree());
+        ArrayNode cycles = o.putArray("cycles");
+        for (DeadlockCheck.Cycle c : r.cycles()) {
+            ObjectNode n = cycles.addObject();
+            n.put("priority", c.priority());
+            ArrayNode sw = n.putArray("switches");
+            c.switches().forEach(sw::add);
+            ArrayNode q = n.putArray("ingressQueues");
+            c.queues().forEach(x -> q.add(x.toString()));
+        }
+        return o;
+    }
+
+    private static void number(ObjectNode o, String field, double v) {
+        if (Double.isFinite(v)) {
+            o.put(field, v);
+        } else {
+            o.putNull(field);
+        }
+    }
+}

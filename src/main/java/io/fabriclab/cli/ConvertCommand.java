@@ -1,0 +1,36 @@
+package io.fabriclab.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import io.fabriclab.io.FabricFiles;
+import io.fabriclab.model.Fabric;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** `fabriclab convert IN OUT`: between the fabric JSON, containerlab YAML, GraphML and DOT. */
+@Command(name = "convert", mixinStandardHelpOptions = true,
+        description = {"Convert a fabric between formats, chosen by file ending:",
+                ".json (FabricLab), .clab.yml/.clab.yaml/.yml/.yaml (containerlab, with its annotations side file),",
+                ".graphml and .dot (export only). The output is written atomically."})
+public final class ConvertCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "IN", description = "Input fabric file.")
+    Path in;
+
+    @Parameters(index = "1", paramLabel = "OUT", description = "Output file.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        FabricFiles.formatOf(out);
+        Fabric fabric = Inputs.fabric(in);
+        FabricFiles.save(fabric, out);
+        spec.commandLine().getOut().printf("wrote %s (%d devices, %d links)%n", out, fabric.devices().size(), fabric.linkCount());
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,167 @@
+package io.fabriclab.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import io.fabriclab.io.FabricFiles;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Units;
+import io.fabriclab.topology.FabricAnalysis;
+import io.fabriclab.topology.FatTreeGenerator;
+import io.fabriclab.topology.FatTreeParams;
+import io.fabriclab.topology.LeafSpineGenerator;
+import io.fabriclab.topology.LeafSpineParams;
+import io.fabriclab.topology.RailOptimizedGenerator;
+import io.fabriclab.topology.RailParams;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** `fabriclab generate leaf-spine|rail|fat-tree [params] -o FILE`. */
+@Command(name = "generate", mixinStandardHelpOptions = true,
+        description = "Generate a fabric and write it to a file (.json, .clab.yml, .graphml, .dot).",
+        subcommands = {GenerateCommand.LeafSpine.class, GenerateCommand.Rail.class, GenerateCommand.FatTree.class})
+public final class GenerateCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a topology: leaf-spine, rail or fat-tree");
+    }
+
+    /** Options every generator shares. */
+    static final class Output {
+        @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE",
+                description = "Where to write the fabric; the ending picks the format.")
+        Path output;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "Fabric name (default: derived from the parameters).")
+        String name;
+
+        int write(CommandLine cl, Fabric f) throws Exception {
+            if (name != null) {
+                f.setName(name);
+            }
+            FabricFiles.save(f, output);
+            FabricAnalysis.Counts c = FabricAnalysis.Counts.of(f);
+            cl.getOut().printf("wrote %s: %d switches (%s), %d servers, %d GPUs, %d links%n", output, c.switches(),
+                    c.switchesByRole(), c.servers(), c.gpus(), c.links());
+            return ExitCode.OK;
+        }
+    }
+
+    static int speed(String text, String option) {
+        int g = Units.parseSpeedGbps(text);
+        if (!Units.isAllowedSpeed(g)) {
+            throw new BadInputException(option + " " + text + " is not allowed; allowed: " + Units.allowedSpeeds());
+        }
+        return g;
+    }
+
+    @Command(name = "leaf-spine", mixinStandardHelpOptions = true,
+            description = "Two-tier leaf-spine (Clos). Defaults: the classic 4 leaves, 2 spines, 32 servers, 100G host ports, 400G uplinks.")
+    static final class LeafSpine implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @CommandLine.Mixin
+        Output out = new Output();
+
+        @Option(names = "--leaves", defaultValue = "4", description = "Leaf switches (default: ${DEFAULT-VALUE}).")
+        int leaves;
+        @Option(names = "--spines", defaultValue = "2", description = "Spine switches (default: ${DEFAULT-VALUE}).")
+        int spines;
+        @Option(names = "--servers-per-leaf", defaultValue = "8", description = "Servers per leaf (default: ${DEFAULT-VALUE}).")
+        int serversPerLeaf;
+        @Option(names = "--nics-per-server", defaultValue = "1", description = "NICs (GPUs) per server (default: ${DEFAULT-VALUE}).")
+        int nicsPerServer;
+        @Option(names = "--nic-speed", defaultValue = "100G", description = "NIC port speed (default: ${DEFAULT-VALUE}).")
+        String nicSpeed;
+        @Option(names = "--uplinks-per-pair", defaultValue = "1", description = "Links between each leaf and each spine (default: ${DEFAULT-VALUE}).")
+        int uplinksPerPair;
+        @Option(names = "--uplink-speed", defaultValue = "400G", description = "Leaf-spine link speed (default: ${DEFAULT-VALUE}).")
+        String uplinkSpeed;
+        @Option(names = "--server-cable", defaultValue = "3", paramLabel = "METRES", description = "Server-leaf cable length in m (default: ${DEFAULT-VALUE}).")
+        double serverCableM;
+        @Option(names = "--uplink-cable", defaultValue = "30", paramLabel = "METRES", description = "Leaf-spine cable length in m (default: ${DEFAULT-VALUE}).")
+        double uplinkCableM;
+        @Option(names = "--radix", paramLabel = "PORTS", description = "Ports per switch (default: exactly the ports used).")
+        Integer radix;
+
+        @Override
+        public Integer call() throws Exception {
+            LeafSpineParams p;
+            try {
+                p = new LeafSpineParams(leaves, spines, serversPerLeaf, nicsPerServer, speed(nicSpeed, "--nic-speed"),
+                        uplinksPerPair, speed(uplinkSpeed, "--uplink-speed"), serverCableM, uplinkCableM, radix);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage(), e);
+            }
+            return out.write(spec.commandLine(), LeafSpineGenerator.generate(p));
+        }
+    }
+
+    @Command(name = "rail", mixinStandardHelpOptions = true,
+            description = "Rail-optimized scalable units (NIC k of every server to the rail-k leaf), spines, and a core tier past two-tier reach.")
+    static final class Rail implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @CommandLine.Mixin
+        Output out = new Output();
+
+        @Option(names = "--units", defaultValue = "1", description = "Scalable units (default: ${DEFAULT-VALUE}).")
+        int units;
+        @Option(names = "--servers-per-unit", defaultValue = "32", description = "Servers per unit (default: ${DEFAULT-VALUE}).")
+        int serversPerUnit;
+        @Option(names = "--gpus-per-server", defaultValue = "8", description = "GPUs (and NICs, rails) per server (default: ${DEFAULT-VALUE}).")
+        int gpusPerServer;
+        @Option(names = "--radix", defaultValue = "64", description = "Ports per switch (default: ${DEFAULT-VALUE}).")
+        int radix;
+        @Option(names = "--speed", defaultValue = "400G", description = "Speed of every link (default: ${DEFAULT-VALUE}).")
+        String speed;
+        @Option(names = "--leaf-uplinks", paramLabel = "N",
+                description = "Uplinks per rail leaf (default: servers per unit, i.e. non-blocking 1:1).")
+        Integer leafUplinks;
+
+        @Override
+        public Integer call() throws Exception {
+            RailParams d = RailParams.of(Math.max(1, units));
+            RailParams p;
+            try {
+                p = new RailParams(units, serversPerUnit, gpusPerServer, radix, speed(speed, "--speed"),
+                        d.serverCableM(), d.leafSpineCableM(), d.spineCoreCableM(),
+                        leafUplinks == null ? serversPerUnit : leafUplinks, d.unitsPerSpineGroup());
+                return out.write(spec.commandLine(), RailOptimizedGenerator.generate(p));
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage(), e);
+            }
+        }
+    }
+
+    @Command(name = "fat-tree", mixinStandardHelpOptions = true,
+            description = "Three-tier k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 core, k^3/4 hosts.")
+    static final class FatTree implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @CommandLine.Mixin
+        Output out = new Output();
+
+        @Option(names = "-k", defaultValue = "4", description = "Switch radix k, even (default: ${DEFAULT-VALUE}).")
+        int k;
+        @Option(names = "--speed", defaultValue = "100G", description = "Speed of every link (default: ${DEFAULT-VALUE}).")
+        String speed;
+
+        @Override
+        public Integer call() throws Exception {
+            FatTreeParams d = FatTreeParams.of(Math.max(2, k - k % 2));
+            try {
+                FatTreeParams p = new FatTreeParams(k, speed(speed, "--speed"), d.hostCableM(), d.edgeAggCableM(),
+                        d.aggCoreCableM());
+                return out.write(spec.commandLine(), FatTreeGenerator.generate(p));
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.fabriclab.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.fabriclab.model.Fabric;
+import io.fabriclab.topology.Finding;
+import io.fabriclab.topology.Lint;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** `fabriclab validate FILE`: reads the file (every format problem at once) and lints the design. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = {"Check a fabric file: format errors (exit 2, all of them, with file, JSON path and what is allowed)",
+                "and design lint findings (exit 1 when one is at error level)."})
+public final class ValidateCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "Fabric file.")
+    Path file;
+
+    @Override
+    public Integer call() throws Exception {
+        Fabric fabric = Inputs.fabric(file);
+        List<Finding> findings = Lint.check(fabric);
+        PrintWriter out = spec.commandLine().getOut();
+        for (Finding f : findings) {
+            out.printf("%s: %s %s [%s]: %s; fix: %s%n", file, f.severity().name().toLowerCase(Locale.ROOT), f.subject(),
+                    f.code(), f.message(), f.fix());
+        }
+        long errors = findings.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();
+        out.printf("%s: %d devices, %d links; %d findings (%d at error level)%n", file, fabric.devices().size(),
+                fabric.linkCount(), findings.size(), errors);
+        return errors > 0 ? ExitCode.FINDINGS : ExitCode.OK;
+    }
+}

@@ -1,0 +1,125 @@
+package io.fabriclab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fabriclab.topology.ExampleFabrics;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+    @TempDir
+    Path dir;
+
+    private JsonNode analyzeJson(Path file, String... extra) throws Exception {
+        String[] args = new String[3 + extra.length];
+        args[0] = "analyze";
+        args[1] = file.toString();
+        args[2] = "--json";
+        System.arraycopy(extra, 0, args, 3, extra.length);
+        CliRun r = CliRun.of(args);
+        assertTrue(r.code() == 0 || r.code() == 1, r.err());
+        return new ObjectMapper().readTree(r.out());
+    }
+
+    @Test
+    void versionAndHelpOnEveryCommand() {
+        CliRun v = CliRun.of("--version");
+        assertEquals(0, v.code());
+        assertTrue(v.out().startsWith("FabricLab "));
+        for (String cmd : new String[] {"gui", "generate", "analyze", "validate", "convert", "export-config", "bench"}) {
+            CliRun h = CliRun.of(cmd, "--help");
+            assertEquals(0, h.code(), cmd);
+            assertTrue(h.out().contains("Usage: fabriclab " + cmd), cmd + ": " + h.out());
+        }
+        assertEquals(0, CliRun.of("generate", "rail", "--help").code());
+    }
+
+    @Test
+    void generatedClassicFabricAnalysesToTheHandCountedFigures() throws Exception {
+        Path f = dir.resolve("classic.json");
+        assertEquals(0, CliRun.of("generate", "leaf-spine", "-o", f.toString()).code());
+        JsonNode a = analyzeJson(f);
+        // 4 leaves x 8 servers x 1 NIC; every leaf to every spine once: 32 + 4*2 = 40 cables.
+        assertEquals(4, a.at("/counts/switches/leaf").asInt());
+        assertEquals(2, a.at("/counts/switches/spine").asInt());
+        assertEquals(0, a.at("/counts/switches/core").asInt());
+        assertEquals(32, a.at("/counts/servers").asInt());
+        assertEquals(32, a.at("/counts/gpus").asInt());
+        assertEquals(32, a.at("/counts/cablesByTier/server-leaf").asInt());
+        assertEquals(8, a.at("/counts/cablesByTier/leaf-spine").asInt());
+        // Leaf: 8 x 100G down, 2 x 400G up = 800:800 -> 1:1.
+        assertEquals(1.0, a.at("/oversubscription/worstLeaf/ratio").asDouble(), 1e-9);
+        // Half the servers (16 x 100G) against the other half: 1,600 Gb/s, all of it.
+        assertEquals(1600.0, a.at("/bisection/bandwidthGbps").asDouble(), 1e-6);
+        // Different leaves: one path via each spine = 2; same leaf: 1. 32*31 ordered NIC pairs = 992.
+        assertEquals(992, a.at("/ecmpPaths/nicPairs").asLong());
+        assertEquals(2, a.at("/ecmpPaths/max").asLong());
+        assertEquals(4, a.at("/hops/diameter").asInt());
+        assertTrue(a.at("/deadlock/deadlockFree").asBoolean());
+        // A leaf failure cuts its 8 NICs off from the other 24 and each other's peers: 8*24*2 + 8*7 = 440 ordered pairs.
+        assertEquals(440, a.at("/failureImpact/worst/0/nicPairsDisconnected").asLong());
+    }
+
+    @Test
+    void railGeneratorCountsThroughTheCli() throws Exception {
+        Path f = dir.resolve("rail.json");
+        assertEquals(0, CliRun.of("generate", "rail", "--units", "2", "-o", f.toString()).code());
+        JsonNode a = analyzeJson(f, "--no-failure-sweep");
+        // 2 SUs: 8 rail leaves each = 16; 16 leaves x 32 uplinks / 64 ports = 8 spines; 64 servers x 8 GPUs.
+        assertEquals(16, a.at("/counts/switches/leaf").asInt());
+        assertEquals(8, a.at("/counts/switches/spine").asInt());
+        assertEquals(512, a.at("/counts/gpus").asInt());
+        assertEquals(512, a.at("/counts/cablesByTier/leaf-spine").asInt());
+    }
+
+    @Test
+    void deadlockAfterTheNamedFailureExitsWithFindings() throws Exception {
+        Path f = dir.resolve("dl.json");
+        io.fabriclab.io.FabricJson.save(ExampleFabrics.deadlockProne(), f);
+        CliRun healthy = CliRun.of("analyze", f.toString(), "--json");
+        assertFalse(healthy.out().contains("DEADLOCK_CYCLE"));
+        CliRun failed = CliRun.of("analyze", f.toString(), "--fail", ExampleFabrics.DEADLOCK_TRIGGER_LINK);
+        assertEquals(ExitCode.FINDINGS, failed.code());
+        assertTrue(failed.out().contains("DEADLOCK_CYCLE"), failed.out());
+    }
+
+    @Test
+    void badInputExitsTwoWithOneClearMessage() throws Exception {
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, "{\"schemaVersion\": 1, \"name\": 5");
+        CliRun r = CliRun.of("analyze", bad.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code());
+        assertTrue(r.err().contains("bad.json"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+        assertEquals(ExitCode.BAD_INPUT, CliRun.of("validate", dir.resolve("missing.json").toString()).code());
+        Path ok = dir.resolve("ok.json");
+        CliRun.of("generate", "leaf-spine", "-o", ok.toString());
+        CliRun unknown = CliRun.of("analyze", ok.toString(), "--fail", "nosuchlink");
+        assertEquals(ExitCode.BAD_INPUT, unknown.code());
+        assertTrue(unknown.err().contains("--fail nosuchlink"), unknown.err());
+        assertEquals(ExitCode.BAD_INPUT, CliRun.of("generate", "leaf-spine", "--nic-speed", "-100G", "-o", ok.toString()).code());
+        assertEquals(ExitCode.BAD_INPUT, CliRun.of("convert", ok.toString(), dir.resolve("x.txt").toString()).code());
+    }
+
+    @Test
+    void convertRoundTripsThroughContainerlab() throws Exception {
+        Path json = dir.resolve("a.json");
+        Path clab = dir.resolve("a.clab.yml");
+        Path back = dir.resolve("b.json");
+        CliRun.of("generate", "leaf-spine", "-o", json.toString());
+        assertEquals(0, CliRun.of("convert", json.toString(), clab.toString()).code());
+        assertEquals(0, CliRun.of("convert", clab.toString(), back.toString()).code());
+        assertEquals(0, CliRun.of("validate", back.toString()).code());
+        assertEquals(0, CliRun.of("convert", json.toString(), dir.resolve("a.graphml").toString()).code());
+        assertTrue(Files.readString(dir.resolve("a.graphml")).contains("graphml"));
+    }
+}

@@ -38,8 +38,8 @@ public final class DiagramStyle {
     /** Size of device boxes in world units. */
     public static final double SWITCH_WIDTH = 100;
     public static final double SWITCH_HEIGHT = 36;
-    public static final double SERVER_WIDTH = 60;
-    public static final double SERVER_HEIGHT = 30;
+    public static final double SERVER_WIDTH = 48;
+    public static final double SERVER_HEIGHT = 28;
     public static final double CORNER_ARC = 8;
     /** Grid pitch for snapping moved devices, in world units. */
     public static final double GRID = 10;

@@ -33,6 +33,7 @@ public interface Painter {
 
     void strokeRect(double x, double y, double w, double h);
 
+    /** A rectangle with rounded corners of radius {@code arc}. */
     void fillRoundRect(double x, double y, double w, double h, double arc);
 
     void strokeRoundRect(double x, double y, double w, double h, double arc);

@@ -22,7 +22,7 @@ import io.fabriclab.model.Layout;
  */
 public final class TieredLayout {
     /** Centre-to-centre distance of neighbouring servers and switches, in world units. */
-    public static final double SERVER_PITCH = DiagramStyle.SERVER_WIDTH + 14;
+    public static final double SERVER_PITCH = DiagramStyle.SERVER_WIDTH + 12;
     public static final double SWITCH_PITCH = DiagramStyle.SWITCH_WIDTH + 24;
     /** Space between two units / pods. */
     public static final double GROUP_GAP = 80;

@@ -21,7 +21,7 @@ public record DeviceTemplate(DeviceRole role, String idPrefix, String title, Lis
     }
 
     public static DeviceTemplate server8x400() {
-        return new DeviceTemplate(DeviceRole.SERVER, "srv", "GPU server 8 x 400G",
+        return new DeviceTemplate(DeviceRole.SERVER, "srv", "GPU server 8 × 400G",
                 List.of(new PortGroup("nic", 0, 8, 400, true)));
     }
 
@@ -33,7 +33,7 @@ public record DeviceTemplate(DeviceRole role, String idPrefix, String title, Lis
             case SPINE -> "Spine";
             case CORE -> "Core / super-spine";
             case SERVER -> throw new IllegalArgumentException("a server is not a switch");
-        } + " 64 x 400G";
+        } + " 64 × 400G";
         return new DeviceTemplate(role, prefix, title, List.of(new PortGroup("eth", 1, 64, 400, false)));
     }
 

@@ -57,7 +57,7 @@ class FabricPainterTest {
         vp.centreOn(p.x(), p.y(), 400, 300);
         FabricPainter.Stats st = painter.paint(new RecordingPainter(), g, new Selection(), null, vp, 400, 300,
                 FabricPainter.Options.DEFAULT);
-        // A 400 px window at 100 % shows srv1 and a few neighbours (pitch 74), not 38 devices.
+        // A 400 px window at 100 % shows srv1 and a few neighbours (pitch 60), not 38 devices.
         assertTrue(st.devicesDrawn() > 0 && st.devicesDrawn() < 10, "drew " + st.devicesDrawn());
     }
 

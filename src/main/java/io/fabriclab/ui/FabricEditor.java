@@ -1,0 +1,398 @@
+package io.fabriclab.ui;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import javax.imageio.ImageIO;
+
+import org.controlsfx.control.StatusBar;
+import org.controlsfx.control.textfield.TextFields;
+
+import io.fabriclab.diagram.FabricPainter;
+import io.fabriclab.diagram.TieredLayout;
+import io.fabriclab.edit.AddLinkCommand;
+import io.fabriclab.edit.CompoundCommand;
+import io.fabriclab.edit.FabricCommand;
+import io.fabriclab.edit.MoveDevicesCommand;
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckMenuItem;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.RadioMenuItem;
+import javafx.scene.control.Separator;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TitledPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.ToolBar;
+import javafx.scene.control.Tooltip;
+import javafx.scene.image.WritableImage;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+
+/**
+ * The editor window's content: menu bar, toolbar, palette, the fabric canvas, the inspector, a
+ * problems panel and the status bar (devices, links, GPUs, zoom).
+ */
+public final class FabricEditor extends BorderPane {
+    private final FabricDocument doc;
+    private final FabricCanvas canvas;
+    private final InspectorPane inspector;
+    private final PalettePane palette;
+    private final StatusBar status = new StatusBar();
+    private final Label counts = new Label();
+    private final Label zoomLabel = new Label();
+    private final TextField findField = new TextField();
+    private final MenuBar menuBar = new MenuBar();
+    private final MenuItem undoItem = new MenuItem("Undo");
+    private final MenuItem redoItem = new MenuItem("Redo");
+
+    public FabricEditor(FabricDocument doc) {
+        this.doc = doc;
+        this.canvas = new FabricCanvas(doc);
+        this.inspector = new InspectorPane(doc);
+        this.palette = new PalettePane(canvas);
+        canvas.setId("fabric-canvas");
+        canvas.setOnMessage(this::message);
+        inspector.setOnMessage(this::message);
+
+        StackPane canvasHolder = new StackPane(canvas);
+        canvasHolder.setMinSize(0, 0);
+        SplitPane centre = new SplitPane(palette, canvasHolder, inspector);
+        centre.setDividerPositions(0.13, 0.80);
+        SplitPane.setResizableWithParent(palette, false);
+        SplitPane.setResizableWithParent(inspector, false);
+
+        TitledPane problems = problemsPanel();
+        VBox bottom = new VBox(problems, status);
+        VBox top = new VBox(buildMenus(), buildToolBar());
+        setTop(top);
+        setCenter(centre);
+        setBottom(bottom);
+
+        status.getRightItems().addAll(counts, new Separator(Orientation.VERTICAL), zoomLabel);
+        status.setText("Ready. Drag from the palette to add, shift-drag between devices to link.");
+        doc.stack().addListener(this::refreshState);
+        doc.selection().addListener(this::refreshState);
+        zoomLabel.textProperty().bind(Bindings.createStringBinding(
+                () -> String.format("zoom %.0f %%", canvas.zoomProperty().get() * 100), canvas.zoomProperty()));
+        refreshState();
+    }
+
+    public FabricCanvas canvas() {
+        return canvas;
+    }
+
+    public InspectorPane inspector() {
+        return inspector;
+    }
+
+    public PalettePane palette() {
+        return palette;
+    }
+
+    public FabricDocument document() {
+        return doc;
+    }
+
+    public StatusBar statusBar() {
+        return status;
+    }
+
+    public MenuBar menuBar() {
+        return menuBar;
+    }
+
+    /** "FabricLab — name" with a star when there are unsaved changes. */
+    public String windowTitle() {
+        return "FabricLab — " + doc.fabric().name() + (doc.stack().isModified() ? " *" : "");
+    }
+
+    private void message(String m) {
+        status.setText(m);
+    }
+
+    private void refreshState() {
+        Fabric f = doc.fabric();
+        counts.setText(f.devices().size() + " devices · " + f.linkCount() + " links · " + f.gpuCount() + " GPUs");
+        String u = doc.stack().undoDescription();
+        String r = doc.stack().redoDescription();
+        undoItem.setText(u == null ? "Undo" : "Undo " + u);
+        redoItem.setText(r == null ? "Redo" : "Redo " + r);
+        undoItem.setDisable(u == null);
+        redoItem.setDisable(r == null);
+        if (getScene() != null && getScene().getWindow() instanceof javafx.stage.Stage st) {
+            st.setTitle(windowTitle());
+        }
+    }
+
+    // ----- menus -------------------------------------------------------------------------------
+
+    private MenuBar buildMenus() {
+        Menu file = new Menu("File");
+        MenuItem newFromTemplate = disabled("New from Template…", "Shortcut+N");
+        MenuItem open = disabled("Open…", "Shortcut+O");
+        MenuItem save = disabled("Save", "Shortcut+S");
+        MenuItem saveAs = disabled("Save As…", "Shortcut+Shift+S");
+        MenuItem exportPng = new MenuItem("Export PNG…");
+        exportPng.setOnAction(e -> exportPng());
+        MenuItem exportSvg = disabled("Export SVG…", null);
+        MenuItem exit = new MenuItem("Exit");
+        exit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
+        exit.setOnAction(e -> Platform.exit());
+        file.getItems().addAll(newFromTemplate, open, save, saveAs, new SeparatorMenuItem(), exportPng, exportSvg,
+                new SeparatorMenuItem(), exit);
+
+        Menu edit = new Menu("Edit");
+        undoItem.setAccelerator(KeyCombination.keyCombination("Shortcut+Z"));
+        undoItem.setOnAction(e -> doc.undo());
+        redoItem.setAccelerator(KeyCombination.keyCombination("Shortcut+Y"));
+        redoItem.setOnAction(e -> doc.redo());
+        MenuItem redoAlt = new MenuItem("Redo (alternative)");
+        redoAlt.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+Z"));
+        redoAlt.setOnAction(e -> doc.redo());
+        redoAlt.setVisible(false);
+        MenuItem delete = new MenuItem("Delete\t(Del)");
+        delete.setOnAction(e -> canvas.deleteSelection());
+        MenuItem selectAll = new MenuItem("Select All");
+        selectAll.setAccelerator(KeyCombination.keyCombination("Shortcut+A"));
+        selectAll.setOnAction(e -> canvas.selectAll());
+        MenuItem find = new MenuItem("Find Device…");
+        find.setAccelerator(KeyCombination.keyCombination("Shortcut+F"));
+        find.setOnAction(e -> findField.requestFocus());
+        edit.getItems().addAll(undoItem, redoItem, redoAlt, new SeparatorMenuItem(), disabled("Cut", "Shortcut+X"),
+                disabled("Copy", "Shortcut+C"), disabled("Paste", "Shortcut+V"), disabled("Duplicate", "Shortcut+D"),
+                delete, new SeparatorMenuItem(), selectAll, find);
+
+        Menu view = new Menu("View");
+        MenuItem zoomIn = new MenuItem("Zoom In");
+        zoomIn.setAccelerator(new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN));
+        zoomIn.setOnAction(e -> canvas.zoomIn());
+        MenuItem zoomInPlus = new MenuItem("Zoom In (+)");
+        zoomInPlus.setAccelerator(new KeyCodeCombination(KeyCode.ADD, KeyCombination.SHORTCUT_DOWN));
+        zoomInPlus.setOnAction(e -> canvas.zoomIn());
+        zoomInPlus.setVisible(false);
+        MenuItem zoomOut = new MenuItem("Zoom Out");
+        zoomOut.setAccelerator(new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN));
+        zoomOut.setOnAction(e -> canvas.zoomOut());
+        MenuItem fit = new MenuItem("Fit to Window");
+        fit.setAccelerator(new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN));
+        fit.setOnAction(e -> canvas.fitToWindow());
+        MenuItem actual = new MenuItem("Actual Size");
+        actual.setAccelerator(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN));
+        actual.setOnAction(e -> canvas.actualSize());
+        CheckMenuItem labels = new CheckMenuItem("Port Labels");
+        labels.setSelected(true);
+        labels.setAccelerator(KeyCombination.keyCombination("Shortcut+L"));
+        labels.setOnAction(e -> canvas.setOptions(canvas.options().withLabels(labels.isSelected())));
+        CheckMenuItem legend = new CheckMenuItem("Legend");
+        legend.setSelected(true);
+        legend.setOnAction(e -> canvas.setOptions(canvas.options().withLegend(legend.isSelected())));
+        CheckMenuItem grid = new CheckMenuItem("Grid");
+        grid.setSelected(true);
+        grid.setOnAction(e -> canvas.setOptions(canvas.options().withGrid(grid.isSelected())));
+        Menu fold = new Menu("Fold Servers");
+        ToggleGroup foldGroup = new ToggleGroup();
+        for (FabricPainter.FoldMode m : FabricPainter.FoldMode.values()) {
+            RadioMenuItem item = new RadioMenuItem(switch (m) {
+                case AUTO -> "When Zoomed Out";
+                case ALWAYS -> "Always";
+                case NEVER -> "Never";
+            });
+            item.setToggleGroup(foldGroup);
+            item.setSelected(m == FabricPainter.FoldMode.AUTO);
+            item.setOnAction(e -> canvas.setOptions(canvas.options().withFold(m)));
+            fold.getItems().add(item);
+        }
+        view.getItems().addAll(zoomIn, zoomInPlus, zoomOut, fit, actual, new SeparatorMenuItem(), labels, legend, grid,
+                fold, disabled("Minimap", null));
+
+        Menu fabric = new Menu("Fabric");
+        ToggleGroup tools = new ToggleGroup();
+        RadioMenuItem selectTool = new RadioMenuItem("Select Tool");
+        RadioMenuItem linkTool = new RadioMenuItem("Link Tool\t(L)");
+        selectTool.setToggleGroup(tools);
+        linkTool.setToggleGroup(tools);
+        selectTool.setSelected(true);
+        selectTool.setOnAction(e -> canvas.toolProperty().set(EditorTool.SELECT));
+        linkTool.setOnAction(e -> canvas.toolProperty().set(EditorTool.LINK));
+        canvas.toolProperty().addListener((o, a, b) -> (b == EditorTool.LINK ? linkTool : selectTool).setSelected(true));
+        MenuItem connect = new MenuItem("Connect Selected Devices");
+        connect.setAccelerator(KeyCombination.keyCombination("Shortcut+K"));
+        connect.setOnAction(e -> connectSelected());
+        MenuItem autoLayout = new MenuItem("Auto Layout (Tiered)");
+        autoLayout.setOnAction(e -> autoLayout());
+        fabric.getItems().addAll(selectTool, linkTool, new SeparatorMenuItem(), connect,
+                disabled("Bulk Link by Name Pattern…", null), autoLayout, new SeparatorMenuItem(),
+                disabled("Analyse", null), disabled("Simulate…", null), disabled("QoS Profiles…", null));
+
+        menuBar.getMenus().addAll(file, edit, view, fabric);
+        return menuBar;
+    }
+
+    private static MenuItem disabled(String text, String accelerator) {
+        MenuItem m = new MenuItem(text);
+        if (accelerator != null) {
+            m.setAccelerator(KeyCombination.keyCombination(accelerator));
+        }
+        m.setDisable(true);
+        return m;
+    }
+
+    private ToolBar buildToolBar() {
+        Button undo = button("Undo", "Undo (Ctrl+Z)", doc::undo);
+        undo.disableProperty().bind(undoItem.disableProperty());
+        Button redo = button("Redo", "Redo (Ctrl+Y)", doc::redo);
+        redo.disableProperty().bind(redoItem.disableProperty());
+        ToggleGroup tools = new ToggleGroup();
+        ToggleButton select = new ToggleButton("Select");
+        select.setTooltip(new Tooltip("Select and move; shift-drag from a device to link"));
+        ToggleButton link = new ToggleButton("Link");
+        link.setId("tool-link");
+        link.setTooltip(new Tooltip("Drag from one device to another to cable them (L)"));
+        select.setToggleGroup(tools);
+        link.setToggleGroup(tools);
+        select.setSelected(true);
+        select.setOnAction(e -> canvas.toolProperty().set(EditorTool.SELECT));
+        link.setOnAction(e -> canvas.toolProperty().set(link.isSelected() ? EditorTool.LINK : EditorTool.SELECT));
+        canvas.toolProperty().addListener((o, a, b) -> (b == EditorTool.LINK ? link : select).setSelected(true));
+        Button delete = button("Delete", "Delete the selection (Del)", canvas::deleteSelection);
+        Button zoomIn = button("+", "Zoom in (Ctrl +)", canvas::zoomIn);
+        Button zoomOut = button("−", "Zoom out (Ctrl −)", canvas::zoomOut);
+        Button fit = button("Fit", "Fit to window (Ctrl+0)", canvas::fitToWindow);
+        Button layout = button("Auto Layout", "Tiered layout: core, spine, leaf, servers", this::autoLayout);
+        findField.setPromptText("Find device (Ctrl+F)");
+        findField.setId("find-device");
+        findField.setPrefColumnCount(14);
+        findField.setOnAction(e -> {
+            if (canvas.find(findField.getText())) {
+                canvas.requestFocus();
+            }
+        });
+        List<String> ids = new ArrayList<>();
+        TextFields.bindAutoCompletion(findField, req -> {
+            ids.clear();
+            String t = req.getUserText().trim();
+            if (t.isEmpty()) {
+                return ids;
+            }
+            doc.fabric().devices().stream().map(Device::id).filter(id -> id.contains(t)).limit(20).forEach(ids::add);
+            return ids;
+        });
+        ToolBar bar = new ToolBar(undo, redo, new Separator(), select, link, delete, new Separator(), zoomIn, zoomOut, fit,
+                layout, new Separator(), findField);
+        bar.setPadding(new Insets(4, 8, 4, 8));
+        return bar;
+    }
+
+    private static Button button(String text, String tip, Runnable action) {
+        Button b = new Button(text);
+        b.setTooltip(new Tooltip(tip));
+        b.setOnAction(e -> action.run());
+        b.setFocusTraversable(false);
+        return b;
+    }
+
+    private TitledPane problemsPanel() {
+        ListView<String> list = new ListView<>();
+        list.setPlaceholder(new Label("No findings yet: static analysis (oversubscription, PFC headroom, deadlock "
+                + "check, lint) will list its findings here."));
+        list.setPrefHeight(90);
+        TitledPane pane = new TitledPane("Problems", list);
+        pane.setExpanded(false);
+        pane.setAnimated(false);
+        VBox.setVgrow(pane, Priority.NEVER);
+        return pane;
+    }
+
+    // ----- actions -----------------------------------------------------------------------------
+
+    /** Two devices: one link. More: every selected device cabled to every selected device one tier up. */
+    public void connectSelected() {
+        List<Device> sel = new ArrayList<>(doc.selection().devices());
+        if (sel.size() < 2) {
+            message("Select two or more devices to connect");
+            return;
+        }
+        if (sel.size() == 2) {
+            canvas.link(sel.get(0), sel.get(1));
+            return;
+        }
+        sel.sort(Comparator.comparingInt(d -> d.role().tier()));
+        List<FabricCommand> links = new ArrayList<>();
+        Fabric f = doc.fabric();
+        try {
+            // Build the commands one by one against a scratch copy of port use: execute as we go
+            // inside a compound so each choice sees the ports the previous ones took.
+            for (Device low : sel) {
+                for (Device high : sel) {
+                    if (high.role().tier() == low.role().tier() + 1) {
+                        AddLinkCommand c = new AddLinkCommand(f, low, high);
+                        c.execute();
+                        links.add(c);
+                    }
+                }
+            }
+        } catch (IllegalArgumentException ex) {
+            for (int i = links.size() - 1; i >= 0; i--) {
+                links.get(i).undo();
+            }
+            message("Cannot connect: " + ex.getMessage());
+            return;
+        }
+        for (int i = links.size() - 1; i >= 0; i--) {
+            links.get(i).undo();
+        }
+        if (links.isEmpty()) {
+            message("No pair of selected devices sits in adjacent tiers");
+            return;
+        }
+        doc.execute(new CompoundCommand("Connect " + links.size() + " links", links));
+        message("Added " + links.size() + " links between adjacent tiers");
+    }
+
+    public void autoLayout() {
+        doc.execute(MoveDevicesCommand.toLayout(doc.fabric(), "Auto layout",
+                new TieredLayout().layout(doc.fabric())));
+        canvas.fitToWindow();
+    }
+
+    private void exportPng() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export PNG");
+        chooser.setInitialFileName(doc.fabric().name() + ".png");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("PNG image", "*.png"));
+        File f = chooser.showSaveDialog(getScene().getWindow());
+        if (f == null) {
+            return;
+        }
+        WritableImage img = canvas.canvas().snapshot(null, null);
+        try {
+            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", f);
+            message("Exported " + f.getName());
+        } catch (IOException ex) {
+            message("Export failed: " + ex.getMessage());
+        }
+    }
+}

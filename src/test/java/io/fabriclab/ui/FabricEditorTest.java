@@ -1,0 +1,237 @@
+package io.fabriclab.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import io.fabriclab.diagram.DiagramStyle;
+import io.fabriclab.edit.FabricSnapshot;
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Layout;
+import io.fabriclab.model.Link;
+import javafx.geometry.Point2D;
+import javafx.geometry.VerticalDirection;
+import javafx.scene.Scene;
+import javafx.scene.image.WritableImage;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.MouseButton;
+import javafx.scene.paint.Color;
+import javafx.stage.Stage;
+
+@ExtendWith(ApplicationExtension.class)
+class FabricEditorTest {
+
+    private FabricDocument doc;
+    private FabricEditor editor;
+    private FabricCanvas canvas;
+
+    @Start
+    void start(Stage stage) {
+        doc = new FabricDocument(DemoFabric.classic(), null);
+        editor = new FabricEditor(doc);
+        canvas = editor.canvas();
+        stage.setScene(new Scene(editor, 1200, 780));
+        stage.show();
+    }
+
+    private Fabric fabric() {
+        return doc.fabric();
+    }
+
+    /** Screen point of a device's centre. */
+    private Point2D screenOf(String id) {
+        Point2D local = canvas.centreOf(fabric().device(id));
+        return canvas.localToScreen(local);
+    }
+
+    private Point2D screenOfLocal(double x, double y) {
+        return canvas.localToScreen(x, y);
+    }
+
+    /** Shows the canvas at 100 % centred on a device, so boxes are big enough to grab. */
+    private void zoomTo100On(FxRobot robot, String id) {
+        robot.interact(() -> {
+            Layout.Point p = fabric().layout().position(id);
+            canvas.viewport().set(1.0, 0, 0);
+            canvas.viewport().centreOn(p.x(), p.y(), canvas.getWidth(), canvas.getHeight());
+            canvas.redraw();
+        });
+    }
+
+    @Test
+    void draggingAPaletteEntryOntoTheCanvasAddsADeviceWhereItIsDropped(FxRobot robot) {
+        int before = fabric().devices().size();
+        Point2D drop = screenOfLocal(150, 120);
+        robot.drag("#palette-leaf", MouseButton.PRIMARY).dropTo(drop);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(before + 1, fabric().devices().size());
+        Device added = fabric().device("leaf5");
+        assertNotNull(added, "the next free leaf id");
+        assertEquals(64, added.portCount());
+        // The drop point in world units, snapped to the 10-unit grid.
+        Layout.Point p = fabric().layout().position("leaf5");
+        double wx = canvas.viewport().toWorldX(150);
+        double wy = canvas.viewport().toWorldY(120);
+        assertEquals(Math.round(wx / DiagramStyle.GRID) * DiagramStyle.GRID, p.x(), 1e-9);
+        assertEquals(Math.round(wy / DiagramStyle.GRID) * DiagramStyle.GRID, p.y(), 1e-9);
+        assertEquals(Set.of(added), doc.selection().devices(), "the new device is selected");
+        robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNull(fabric().device("leaf5"), "Ctrl+Z removes it again");
+    }
+
+    @Test
+    void dragFromOneDeviceToAnotherWithTheLinkToolCablesThem(FxRobot robot) {
+        int links = fabric().linkCount();
+        robot.clickOn("#tool-link");
+        robot.drag(screenOf("leaf1"), MouseButton.PRIMARY).dropTo(screenOf("spine1"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(links + 1, fabric().linkCount());
+        // leaf1's first free 400G port is eth51 (eth49/50 carry the uplinks); spine1's is eth5.
+        Link l = fabric().findLink("leaf1:eth51");
+        assertNotNull(l);
+        assertEquals("spine1:eth5", l.opposite(l.portOn(fabric().device("leaf1"))).ref());
+        assertEquals(400, l.speedGbps());
+        assertEquals(Set.of(l), doc.selection().links());
+    }
+
+    @Test
+    void shiftDragBetweenDevicesAlsoLinksThem(FxRobot robot) {
+        int links = fabric().linkCount();
+        robot.press(KeyCode.SHIFT);
+        robot.drag(screenOf("leaf2"), MouseButton.PRIMARY).dropTo(screenOf("spine2"));
+        robot.release(KeyCode.SHIFT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(links + 1, fabric().linkCount());
+        assertNotNull(fabric().findLink("leaf2:eth51"));
+    }
+
+    @Test
+    void draggingADeviceMovesItOnTheGridAsOneUndoableStep(FxRobot robot) {
+        zoomTo100On(robot, "leaf1");
+        Layout.Point before = fabric().layout().position("leaf1");
+        Point2D from = screenOf("leaf1");
+        robot.drag(from, MouseButton.PRIMARY).moveBy(20, 0).moveBy(23, 31).drop();
+        WaitForAsyncUtils.waitForFxEvents();
+        Layout.Point after = fabric().layout().position("leaf1");
+        // At 100 % the mouse moved (43, 31) world units; the device snaps to the 10-unit grid.
+        assertEquals(Math.round((before.x() + 43) / 10) * 10.0, after.x(), 1e-9);
+        assertEquals(Math.round((before.y() + 31) / 10) * 10.0, after.y(), 1e-9);
+        assertEquals(1, doc.stack().undoDepth(), "a whole drag is one command");
+        robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(before, fabric().layout().position("leaf1"));
+    }
+
+    @Test
+    void deleteThenUndoRestoresTheFabricExactlyAndRedoDeletesAgain(FxRobot robot) {
+        List<String> before = FabricSnapshot.of(fabric());
+        robot.clickOn(screenOf("leaf3"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(Set.of(fabric().device("leaf3")), doc.selection().devices());
+        robot.type(KeyCode.DELETE);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNull(fabric().device("leaf3"));
+        // leaf3 carried 8 server links and 2 uplinks.
+        assertEquals(40 - 10, fabric().linkCount());
+        assertTrue(doc.stack().isModified());
+        robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(before, FabricSnapshot.of(fabric()));
+        assertFalse(doc.stack().isModified(), "back to the opened state");
+        robot.press(KeyCode.CONTROL, KeyCode.Y).release(KeyCode.Y, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNull(fabric().device("leaf3"));
+        assertEquals(30, fabric().linkCount());
+    }
+
+    @Test
+    void shiftClickAddsToTheSelection(FxRobot robot) {
+        robot.clickOn(screenOf("leaf1"));
+        robot.press(KeyCode.SHIFT).clickOn(screenOf("leaf4")).release(KeyCode.SHIFT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(Set.of("leaf1", "leaf4"), ids(doc.selection().devices()));
+    }
+
+    @Test
+    void aRubberBandSelectsTheDevicesInsideIt(FxRobot robot) {
+        // A band from above-left of leaf1 to below-right of leaf2, above the server row.
+        Point2D l1 = canvas.centreOf(fabric().device("leaf1"));
+        Point2D l2 = canvas.centreOf(fabric().device("leaf2"));
+        double s = canvas.viewport().scale();
+        Point2D start = screenOfLocal(l1.getX() - 70 * s, l1.getY() - 40 * s);
+        Point2D end = screenOfLocal(l2.getX() + 70 * s, l2.getY() + 40 * s);
+        robot.drag(start, MouseButton.PRIMARY).dropTo(end);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(Set.of("leaf1", "leaf2"), ids(doc.selection().devices()));
+        assertTrue(doc.selection().links().isEmpty(), "no link joins leaf1 and leaf2");
+        // A click on empty space clears it.
+        robot.clickOn(start);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(doc.selection().isEmpty());
+    }
+
+    @Test
+    void wheelZoomKeepsThePointUnderTheCursorFixed(FxRobot robot) {
+        Point2D local = canvas.centreOf(fabric().device("leaf2"));
+        double wx = canvas.viewport().toWorldX(local.getX());
+        double wy = canvas.viewport().toWorldY(local.getY());
+        double scale = canvas.viewport().scale();
+        robot.moveTo(canvas.localToScreen(local));
+        robot.scroll(3, VerticalDirection.UP);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNotEquals(scale, canvas.viewport().scale(), 1e-9);
+        // The mouse has not moved, so the world point under it must be the same after zooming
+        // (to within the robot's whole-pixel mouse position: 1 px in world units).
+        double tolerance = 1.0 / canvas.viewport().scale();
+        assertEquals(wx, canvas.viewport().toWorldX(local.getX()), tolerance);
+        assertEquals(wy, canvas.viewport().toWorldY(local.getY()), tolerance);
+    }
+
+    @Test
+    void theCanvasPaintsADeviceAtItsPosition(FxRobot robot) {
+        zoomTo100On(robot, "leaf1");
+        Point2D c = canvas.centreOf(fabric().device("leaf1"));
+        WritableImage[] shot = new WritableImage[1];
+        robot.interact(() -> shot[0] = canvas.canvas().snapshot(null, null));
+        // A leaf box is 100 x 36 at 100 %: 40 px left of the centre and 12 px down lies inside the
+        // box, clear of the centred label.
+        Color inside = shot[0].getPixelReader().getColor((int) (c.getX() - 40), (int) (c.getY() + 12));
+        Color leafFill = FxPainter.fx(new DiagramStyle().fill(fabric().device("leaf1").role()));
+        assertEquals(leafFill.getRed(), inside.getRed(), 0.02, "red of " + inside);
+        assertEquals(leafFill.getGreen(), inside.getGreen(), 0.02, "green of " + inside);
+        assertEquals(leafFill.getBlue(), inside.getBlue(), 0.02, "blue of " + inside);
+        // 60 px above the leaf there is only background (rows are 190 units apart).
+        Color above = shot[0].getPixelReader().getColor((int) c.getX() + 3, (int) (c.getY() - 60));
+        assertNotEquals(leafFill, above);
+    }
+
+    @Test
+    void findSelectsADeviceByNameAndCentresOnIt(FxRobot robot) {
+        robot.clickOn("#find-device").write("srv17").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(Set.of("srv17"), ids(doc.selection().devices()));
+        Point2D c = canvas.centreOf(fabric().device("srv17"));
+        assertEquals(canvas.getWidth() / 2, c.getX(), 1.0);
+        assertEquals(canvas.getHeight() / 2, c.getY(), 1.0);
+    }
+
+    private static Set<String> ids(Set<Device> ds) {
+        return ds.stream().map(Device::id).collect(Collectors.toSet());
+    }
+}

@@ -16,8 +16,8 @@ import io.fabriclab.model.Link;
  * built on the first query, so a drag that changes positions every frame pays only for painting.
  */
 public final class DiagramGeometry {
-    /** Cell size of the hit-test grid: about two server pitches. */
-    private static final double CELL = 150;
+    /** Cell size of the hit-test grid: a few server pitches, so short links file under two or three cells. */
+    private static final double CELL = 240;
 
     private final Fabric fabric;
     private final Layout layout;

@@ -46,7 +46,7 @@ public final class DiagramStyle {
     /** Servers fold into racks / units when a server box would be narrower than this on screen. */
     public static final double FOLD_BELOW_PX = 14;
     /** A unit's leaf and rail switches fold with its servers when a switch box would be narrower than this. */
-    public static final double FOLD_SWITCHES_BELOW_PX = 8;
+    public static final double FOLD_SWITCHES_BELOW_PX = 12;
     /** Below this scale parallel links are drawn as one bundle. */
     public static final double BUNDLE_BELOW_SCALE = 0.35;
 

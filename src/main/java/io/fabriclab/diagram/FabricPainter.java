@@ -58,7 +58,16 @@ public final class FabricPainter {
                         boolean serversFolded) {
     }
 
+    /** Above this many lines on screen, links fade (opacity DENSE_LINES / lines, at least 12 %). */
+    static final int DENSE_LINES = 300;
+
     private final DiagramStyle style;
+    private DetailState cachedState;
+    private Map<Device, FoldGroup> cachedFolds;
+    private List<LinkGroup> cachedGroups;
+    private LegendContent cachedLegend;
+    /** Widest bundle at the current zoom (set per paint). */
+    private double bundleCapPx = 8;
 
     public FabricPainter(DiagramStyle style) {
         this.style = style;
@@ -97,10 +106,35 @@ public final class FabricPainter {
         return mode != FoldMode.NEVER && DiagramStyle.SWITCH_WIDTH * scale < DiagramStyle.FOLD_SWITCHES_BELOW_PX;
     }
 
-    /** Fold groups that apply at this scale (all servers when zoomed out, else the user's folded groups). */
+    /**
+     * Fold groups that apply at this scale (all servers when zoomed out, else the user's folded
+     * groups). Cached with the link grouping until the geometry or the level of detail changes.
+     */
     public Map<Device, FoldGroup> foldGroups(DiagramGeometry g, double scale, FoldMode mode) {
-        boolean all = foldsServersAt(scale, mode);
-        boolean unitSwitches = foldsUnitSwitchesAt(scale, mode);
+        prepare(g, scale, mode);
+        return cachedFolds;
+    }
+
+    /** The level of detail a paint depends on; the same state reuses the same fold groups and link groups. */
+    private record DetailState(DiagramGeometry geometry, boolean servers, boolean unitSwitches, FoldMode mode,
+                               java.util.Set<String> userFolded) {
+    }
+
+    private void prepare(DiagramGeometry g, double scale, FoldMode mode) {
+        DetailState st = new DetailState(g, foldsServersAt(scale, mode), foldsUnitSwitchesAt(scale, mode), mode,
+                java.util.Set.copyOf(g.layout().foldedGroups()));
+        if (!st.equals(cachedState)) {
+            cachedFolds = computeFoldGroups(g, st.servers(), st.unitSwitches(), mode);
+            cachedGroups = groupLinks(g, cachedFolds);
+            if (cachedState == null || cachedState.geometry() != g) {
+                cachedLegend = legendContent(g.fabric());
+            }
+            cachedState = st;
+        }
+    }
+
+    private static Map<Device, FoldGroup> computeFoldGroups(DiagramGeometry g, boolean all, boolean unitSwitches,
+                                                            FoldMode mode) {
         java.util.Set<String> userFolded = g.layout().foldedGroups();
         Map<Device, FoldGroup> out = new IdentityHashMap<>();
         if (!all && (userFolded.isEmpty() || mode == FoldMode.NEVER)) {
@@ -145,8 +179,9 @@ public final class FabricPainter {
         }
         Bounds visible = vp.visibleWorld(w, h).grow(Math.max(DiagramStyle.SWITCH_WIDTH, 24 / s));
         Map<Device, FoldGroup> folded = foldGroups(g, s, o.fold());
+        List<LinkGroup> linkGroups = cachedGroups;
         paintUnits(p, g, vp, visible);
-        int[] counts = paintLinks(p, g, sel, hover, vp, visible, folded, o);
+        int[] counts = paintLinks(p, linkGroups, sel, hover, vp, visible, o);
         int devicesDrawn = 0;
         for (Device d : g.fabric().devices()) {
             if (folded.containsKey(d)) {
@@ -166,7 +201,7 @@ public final class FabricPainter {
             }
         }
         if (o.legend()) {
-            paintLegend(p, g.fabric(), h, !folded.isEmpty());
+            paintLegend(p, cachedLegend, h, !folded.isEmpty());
         }
         p.restore();
         return new Stats(devicesDrawn, counts[0], counts[1], groupsDrawn, !folded.isEmpty());
@@ -233,10 +268,12 @@ public final class FabricPainter {
     private record End(Object what, Bounds box) {
     }
 
-    /** Returns {lines drawn, links represented}. */
-    private int[] paintLinks(Painter p, DiagramGeometry g, Selection sel, Object hover, Viewport vp, Bounds visible,
-                             Map<Device, FoldGroup> folded, Options o) {
-        // Links that share both drawn ends are drawn together (parallel links or a bundle).
+    /** Links drawn together because they share both drawn ends (parallel links, or a bundle to a fold group). */
+    private record LinkGroup(Object first, Object second, Bounds firstBox, Bounds secondBox, Bounds extent,
+                             boolean anyFolded, List<Link> links) {
+    }
+
+    private List<LinkGroup> groupLinks(DiagramGeometry g, Map<Device, FoldGroup> folded) {
         Map<List<Object>, List<Link>> byEnds = new LinkedHashMap<>();
         Map<Object, Bounds> boxes = new IdentityHashMap<>();
         for (Link l : g.fabric().links()) {
@@ -247,28 +284,48 @@ public final class FabricPainter {
             }
             boxes.put(a.what(), a.box());
             boxes.put(b.what(), b.box());
-            Segment seg = DiagramGeometry.between(a.box(), b.box());
-            if (!seg.bounds().intersects(visible)) {
-                continue;
-            }
             List<Object> key = System.identityHashCode(a.what()) <= System.identityHashCode(b.what())
                     ? List.of(a.what(), b.what()) : List.of(b.what(), a.what());
             byEnds.computeIfAbsent(key, k -> new ArrayList<>(1)).add(l);
         }
+        List<LinkGroup> out = new ArrayList<>(byEnds.size());
+        for (Map.Entry<List<Object>, List<Link>> e : byEnds.entrySet()) {
+            Object x = e.getKey().get(0);
+            Object y = e.getKey().get(1);
+            Bounds bx = boxes.get(x);
+            Bounds by = boxes.get(y);
+            out.add(new LinkGroup(x, y, bx, by, DiagramGeometry.between(bx, by).bounds(),
+                    x instanceof FoldGroup || y instanceof FoldGroup, e.getValue()));
+        }
+        return out;
+    }
+
+    /** Returns {lines drawn, links represented}. */
+    private int[] paintLinks(Painter p, List<LinkGroup> groups, Selection sel, Object hover, Viewport vp,
+                             Bounds visible, Options o) {
+        List<LinkGroup> shown = new ArrayList<>();
+        for (LinkGroup lg : groups) {
+            if (lg.extent().intersects(visible)) {
+                shown.add(lg);
+            }
+        }
         double s = vp.scale();
         int lines = 0;
         int represented = 0;
+        // Thousands of lines on screen at once become a haze: draw them translucent so devices stay readable.
+        bundleCapPx = 60 * s;
+        int alpha = (int) Math.max(30, Math.min(255, 255.0 * DENSE_LINES / Math.max(1, shown.size())));
         List<Object[]> portLabels = new ArrayList<>();
-        for (Map.Entry<List<Object>, List<Link>> e : byEnds.entrySet()) {
-            Bounds ba = boxes.get(e.getKey().get(0));
-            Bounds bb = boxes.get(e.getKey().get(1));
+        for (LinkGroup lg : shown) {
+            Bounds ba = lg.firstBox();
+            Bounds bb = lg.secondBox();
             Segment seg = DiagramGeometry.between(ba, bb);
             double x1 = vp.toScreenX(seg.x1());
             double y1 = vp.toScreenY(seg.y1());
             double x2 = vp.toScreenX(seg.x2());
             double y2 = vp.toScreenY(seg.y2());
-            List<Link> ls = e.getValue();
-            boolean anyFolded = e.getKey().get(0) instanceof FoldGroup || e.getKey().get(1) instanceof FoldGroup;
+            List<Link> ls = lg.links();
+            boolean anyFolded = lg.anyFolded();
             represented += ls.size();
             if (ls.size() == 1 || (!anyFolded && s >= DiagramStyle.BUNDLE_BELOW_SCALE)) {
                 int n = ls.size();
@@ -280,14 +337,14 @@ public final class FabricPainter {
                     double off = (i - (n - 1) / 2.0) * spacing;
                     double ox = vertical ? off : 0;
                     double oy = vertical ? 0 : off;
-                    paintLink(p, l, x1 + ox, y1 + oy, x2 + ox, y2 + oy, sel.contains(l), l == hover);
+                    paintLink(p, l, x1 + ox, y1 + oy, x2 + ox, y2 + oy, sel.contains(l), l == hover, alpha);
                     lines++;
                     if (o.labels() && s >= 0.9 && !anyFolded) {
-                        portLabels.add(new Object[] {l, e.getKey().get(0), x1 + ox, y1 + oy, x2 + ox, y2 + oy});
+                        portLabels.add(new Object[] {l, lg.first(), x1 + ox, y1 + oy, x2 + ox, y2 + oy});
                     }
                 }
             } else {
-                paintBundle(p, ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains));
+                paintBundle(p, ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains), alpha);
                 lines++;
             }
         }
@@ -330,14 +387,14 @@ public final class FabricPainter {
     }
 
     private void paintLink(Painter p, Link l, double x1, double y1, double x2, double y2, boolean selected,
-                           boolean hovered) {
+                           boolean hovered, int alpha) {
         double width = style.linkWidthPx(l.speedGbps());
         if (selected || hovered) {
             p.setDash();
             p.setStroke(selected ? DiagramStyle.SELECTION : DiagramStyle.HOVER, width + 4);
             p.line(x1, y1, x2, y2);
         }
-        p.setStroke(linkColour(l), width);
+        p.setStroke(linkColour(l).withAlpha(alpha), width);
         if (l.isUp()) {
             p.setDash();
         } else {
@@ -347,7 +404,8 @@ public final class FabricPainter {
         p.setDash();
     }
 
-    private void paintBundle(Painter p, List<Link> ls, double x1, double y1, double x2, double y2, boolean selected) {
+    private void paintBundle(Painter p, List<Link> ls, double x1, double y1, double x2, double y2, boolean selected,
+                             int alpha) {
         int maxSpeed = 0;
         Rgba colour = null;
         boolean mixed = false;
@@ -362,12 +420,13 @@ public final class FabricPainter {
         if (mixed) {
             colour = style.linkColour(maxSpeed);
         }
-        double width = style.bundleWidthPx(maxSpeed, ls.size());
+        // A bundle is never wider than a third of the gap between device boxes would allow at this zoom.
+        double width = Math.min(style.bundleWidthPx(maxSpeed, ls.size()), Math.max(1.2, bundleCapPx));
         if (selected) {
             p.setStroke(DiagramStyle.SELECTION, width + 4);
             p.line(x1, y1, x2, y2);
         }
-        p.setStroke(allDown ? DiagramStyle.LINK_DOWN : colour, width);
+        p.setStroke((allDown ? DiagramStyle.LINK_DOWN : colour).withAlpha(alpha), width);
         if (allDown) {
             p.setDash(6, 4);
         }
@@ -499,9 +558,16 @@ public final class FabricPainter {
         p.setStroke(style.outline(DeviceRole.SERVER), 1);
         p.strokeRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
         double font = 10;
-        String full = fg.serverCount() + " srv · " + fg.gpus() + " GPU";
+        String full = fg.key() + " · " + fg.serverCount() + " srv · " + fg.gpus() + " GPU";
+        String mid = fg.key() + " · " + fg.gpus() + " GPU";
         String count = String.valueOf(fg.serverCount());
-        String label = p.textWidth(full, font) <= bw - 6 ? full : p.textWidth(count, font) <= bw - 4 ? count : null;
+        String label = null;
+        for (String candidate : List.of(full, mid, fg.key(), count)) {
+            if (p.textWidth(candidate, font) <= bw - 6) {
+                label = candidate;
+                break;
+            }
+        }
         if (label != null && bh >= 10) {
             p.setFill(style.textOn(fill));
             p.setFont(font, false);
@@ -511,7 +577,12 @@ public final class FabricPainter {
 
     // ----- legend ------------------------------------------------------------------------------
 
-    private void paintLegend(Painter p, Fabric f, double h, boolean folded) {
+    /** What the legend lists: roles with counts, link speeds, rails, whether any link is down. */
+    private record LegendContent(Map<DeviceRole, Integer> roles, TreeSet<Integer> speeds, TreeSet<Integer> rails,
+                                 boolean anyDown) {
+    }
+
+    private static LegendContent legendContent(Fabric f) {
         Map<DeviceRole, Integer> roles = new TreeMap<>((a, b) -> Integer.compare(b.tier() * 10 + b.ordinal(),
                 a.tier() * 10 + a.ordinal()));
         for (Device d : f.devices()) {
@@ -529,6 +600,14 @@ public final class FabricPainter {
             }
             anyDown |= !l.isUp();
         }
+        return new LegendContent(roles, speeds, rails, anyDown);
+    }
+
+    private void paintLegend(Painter p, LegendContent c, double h, boolean folded) {
+        Map<DeviceRole, Integer> roles = c.roles();
+        TreeSet<Integer> speeds = c.speeds();
+        TreeSet<Integer> rails = c.rails();
+        boolean anyDown = c.anyDown();
         double row = 17;
         int rows = roles.size() + speeds.size() + (rails.isEmpty() ? 0 : 1) + (anyDown ? 1 : 0) + (folded ? 1 : 0);
         double lw = 178;

@@ -24,10 +24,16 @@ public final class TieredLayout {
     /** Centre-to-centre distance of neighbouring servers and switches, in world units. */
     public static final double SERVER_PITCH = DiagramStyle.SERVER_WIDTH + 12;
     public static final double SWITCH_PITCH = DiagramStyle.SWITCH_WIDTH + 24;
+    /** Extra space between two bands of units when many units wrap into several bands. */
+    public static final double BAND_GAP = 120;
+    /** The picture aims at this width : height, a typical window (16:10). */
+    public static final double TARGET_ASPECT = 1.6;
+    /** Units wrap into bands only when one band would be wider than this many heights. */
+    public static final double WRAP_ABOVE_ASPECT = 8;
     /** Space between two units / pods. */
     public static final double GROUP_GAP = 80;
     /** Vertical distance between rows. */
-    public static final double ROW_GAP = 190;
+    public static final double ROW_GAP = 250;
 
     private static final Comparator<String> IDS = NaturalOrder.INSTANCE;
 
@@ -74,45 +80,66 @@ public final class TieredLayout {
                 && (groupServers.containsKey(groupKey(d)) || groupLeaves.containsKey(groupKey(d))));
         Map<GroupKey, List<Device>> groupSpines = spinesGrouped ? group(spines) : Map.of();
         TreeMap<GroupKey, double[]> spans = new TreeMap<>(GroupKey.ORDER);
+        double columnWidth = 0;
         for (GroupKey g : union(groupServers.keySet(), groupLeaves.keySet())) {
             double w = Math.max(groupServers.getOrDefault(g, List.of()).size() * SERVER_PITCH,
                     groupLeaves.getOrDefault(g, List.of()).size() * SWITCH_PITCH);
             w = Math.max(w, groupSpines.getOrDefault(g, List.of()).size() * SWITCH_PITCH);
             spans.put(g, new double[] {0, w});
+            columnWidth = Math.max(columnWidth, w);
         }
-        double groupsWidth = 0;
-        for (double[] span : spans.values()) {
-            groupsWidth += span[1] + (groupsWidth > 0 ? GROUP_GAP : 0);
+        // Rows above the groups (core, and spines shared by all units) span the whole width; the
+        // grouped rows (unit spines, leaves, servers) repeat in each band of units.
+        List<List<Device>> topRows = new ArrayList<>();
+        List<List<Device>> bandRows = new ArrayList<>();
+        for (List<Device> row : List.of(cores, spines, leaves, servers)) {
+            if (!row.isEmpty()) {
+                (row == cores || (row == spines && !spinesGrouped) ? topRows : bandRows).add(row);
+            }
         }
-        double totalWidth = Math.max(groupsWidth, Math.max(
-                spinesGrouped ? 0 : spines.size() * SWITCH_PITCH, cores.size() * SWITCH_PITCH));
-        double x = (totalWidth - groupsWidth) / 2;
-        for (double[] span : spans.values()) {
-            double w = span[1];
+        int columns = columns(spans.size(), columnWidth, topRows.size(), bandRows.size());
+        double bandPitch = bandRows.size() * ROW_GAP + BAND_GAP;
+        // A single band keeps each group's own width; several bands share one column width so units line up.
+        double bandsWidth = 0;
+        if (columns >= spans.size()) {
+            for (double[] span : spans.values()) {
+                bandsWidth += span[1] + (bandsWidth > 0 ? GROUP_GAP : 0);
+            }
+        } else {
+            bandsWidth = columns * columnWidth + (columns - 1) * GROUP_GAP;
+        }
+        double totalWidth = bandsWidth;
+        for (List<Device> row : topRows) {
+            totalWidth = Math.max(totalWidth, row.size() * SWITCH_PITCH);
+        }
+        double x = (totalWidth - bandsWidth) / 2;
+        Map<GroupKey, Double> bandY = new HashMap<>();
+        int i = 0;
+        for (Map.Entry<GroupKey, double[]> e : spans.entrySet()) {
+            double[] span = e.getValue();
+            int col = i % columns;
+            int band = i / columns;
+            if (col == 0) {
+                x = (totalWidth - bandsWidth) / 2;
+            }
+            double w = columns >= spans.size() ? span[1] : columnWidth;
             span[0] = x;
             span[1] = x + w;
             x += w + GROUP_GAP;
+            bandY.put(e.getKey(), topRows.size() * ROW_GAP + band * bandPitch);
+            i++;
         }
 
-        List<List<Device>> rows = new ArrayList<>();
-        for (List<Device> row : List.of(cores, spines, leaves, servers)) {
-            if (!row.isEmpty()) {
-                rows.add(row);
-            }
-        }
         Layout layout = new Layout();
-        for (int r = 0; r < rows.size(); r++) {
-            List<Device> row = rows.get(r);
-            double y = r * ROW_GAP;
+        for (int r = 0; r < topRows.size(); r++) {
+            spread(layout, topRows.get(r), 0, totalWidth, r * ROW_GAP, SWITCH_PITCH);
+        }
+        for (int r = 0; r < bandRows.size(); r++) {
+            List<Device> row = bandRows.get(r);
             double pitch = row.get(0).role() == DeviceRole.SERVER ? SERVER_PITCH : SWITCH_PITCH;
-            boolean grouped = row != cores && (row != spines || spinesGrouped);
-            if (grouped) {
-                for (Map.Entry<GroupKey, List<Device>> e : group(row).entrySet()) {
-                    double[] span = spans.get(e.getKey());
-                    spread(layout, e.getValue(), span[0], span[1], y, pitch);
-                }
-            } else {
-                spread(layout, row, 0, totalWidth, y, pitch);
+            for (Map.Entry<GroupKey, List<Device>> e : group(row).entrySet()) {
+                double[] span = spans.get(e.getKey());
+                spread(layout, e.getValue(), span[0], span[1], bandY.get(e.getKey()) + r * ROW_GAP, pitch);
             }
         }
         return layout;
@@ -150,6 +177,35 @@ public final class TieredLayout {
             }
         }
         return placed;
+    }
+
+    /**
+     * How many units go side by side before wrapping to a new band: all of them while the picture
+     * stays under {@link #WRAP_ABOVE_ASPECT}, else the count whose picture comes closest to {@link #TARGET_ASPECT}, so a 64-unit fabric is a grid, not a 150,000-unit-wide strip.
+     */
+    static int columns(int groups, double columnWidth, int topRows, int bandRows) {
+        if (groups <= 1) {
+            return 1;
+        }
+        double oneBand = (groups * columnWidth + (groups - 1) * GROUP_GAP)
+                / (Math.max(1, topRows + bandRows - 1) * ROW_GAP);
+        if (oneBand <= WRAP_ABOVE_ASPECT) {
+            // Side by side reads best (links to shared spines never cross another unit) until it gets very wide.
+            return groups;
+        }
+        int best = groups;
+        double bestError = Double.MAX_VALUE;
+        for (int c = 1; c <= groups; c++) {
+            int bands = (groups + c - 1) / c;
+            double width = c * columnWidth + (c - 1) * GROUP_GAP;
+            double height = Math.max(1, topRows + bands * bandRows - 1) * ROW_GAP + (bands - 1) * BAND_GAP;
+            double error = Math.abs(Math.log(width / height / TARGET_ASPECT));
+            if (error < bestError - 1e-9) {
+                bestError = error;
+                best = c;
+            }
+        }
+        return best;
     }
 
     /** Spreads devices evenly over [x0, x1] when they fit at {@code pitch}, else at pitch, centred. */

@@ -38,4 +38,41 @@ public final class DemoFabric {
         }
         return f;
     }
+
+    /**
+     * A rail-optimised cluster for trying the editor at scale: {@code units} scalable units of
+     * {@code serversPerUnit} servers with 8 GPUs and 8 x 400G NICs; NIC k of every server to rail
+     * leaf k of its unit; every rail leaf to each of {@code spines} spines with one 400G uplink.
+     * 64 units of 32 servers give 16,384 GPUs.
+     */
+    public static Fabric railOptimized(int units, int serversPerUnit, int spines) {
+        Fabric f = new Fabric("rail-optimized-" + units * serversPerUnit * 8 + "-gpu");
+        f.setDescription(units + " scalable units x " + serversPerUnit + " servers x 8 GPUs, 8 rails, " + spines
+                + " spines");
+        f.putQosProfile(QosProfile.roceLossless("rdma-lossless", 400));
+        for (int s = 1; s <= spines; s++) {
+            f.addDevice("spine" + s, DeviceRole.SPINE).addPorts("eth", 1, units * 8, 400);
+        }
+        for (int u = 0; u < units; u++) {
+            for (int k = 0; k < 8; k++) {
+                Device leaf = f.addDevice("su" + u + "-rail" + k, DeviceRole.LEAF);
+                leaf.setUnit(u);
+                leaf.setRail(k);
+                leaf.addPorts("eth", 1, serversPerUnit + spines, 400);
+                for (int s = 1; s <= spines; s++) {
+                    f.connect(leaf.port("eth" + (serversPerUnit + s)), f.port("spine" + s + ":eth" + (u * 8 + k + 1)),
+                            400, 30);
+                }
+            }
+            for (int i = 1; i <= serversPerUnit; i++) {
+                Device srv = f.addDevice("su" + u + "-srv" + i, DeviceRole.SERVER);
+                srv.setUnit(u);
+                for (int k = 0; k < 8; k++) {
+                    srv.addPort("nic" + k, 400, k);
+                    f.connect(srv.port("nic" + k), f.port("su" + u + "-rail" + k + ":eth" + i), 400, 3);
+                }
+            }
+        }
+        return f;
+    }
 }

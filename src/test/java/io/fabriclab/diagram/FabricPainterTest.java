@@ -67,7 +67,10 @@ class FabricPainterTest {
         Fabric f = TestFabrics.railUnits(64, 32, 4);
         assertEquals(16_384, f.gpuCount());
         RecordingPainter rec = new RecordingPainter();
-        FabricPainter.Stats st = paintFitted(f, rec, 1600, 900);
+        // The tiered layout wraps the 64 units into 6 columns, about 11,900 x 6,700 units; fitted
+        // into a 1000 x 700 canvas (20 px margins) the scale is min(960 / 11,900, 660 / 6,700) = 0.08,
+        // so a 48-unit server is 4 px wide (< 14: folded) and a 100-unit leaf 8 px (< 12: folded).
+        FabricPainter.Stats st = paintFitted(f, rec, 1000, 700);
         assertTrue(st.serversFolded());
         assertEquals(64, st.foldedGroupsDrawn(), "one box per scalable unit");
         // Leaves fold with their unit too, so only the 4 spines remain as devices, and each unit

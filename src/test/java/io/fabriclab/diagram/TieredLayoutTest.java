@@ -105,4 +105,34 @@ class TieredLayoutTest {
         return f.devices().stream().filter(d -> Integer.valueOf(unit).equals(d.unit()))
                 .mapToDouble(d -> l.position(d.id()).x()).max().orElseThrow();
     }
+
+    @Test
+    void manyUnitsWrapIntoBandsThatKeepThePictureNearWindowShaped() {
+        // 64 units of 32 servers: one band would be 64 x 1,920 + 63 x 80 = 127,920 units wide and
+        // 500 high (aspect 256), so the units wrap into a grid.
+        Fabric f = TestFabrics.railUnits(64, 32, 4);
+        Layout l = tiered.layout(f);
+        DiagramGeometry g = new DiagramGeometry(f, l, style);
+        Bounds e = g.extent();
+        double aspect = e.width() / e.height();
+        assertTrue(aspect > 0.8 && aspect < 3.2, "aspect " + aspect);
+        // Within every unit the rails still run 0..7 left to right, and the leaves sit above their servers.
+        for (int u = 0; u < 64; u++) {
+            for (int k = 1; k < 8; k++) {
+                assertTrue(l.position("su" + u + "-rail" + (k - 1)).x() < l.position("su" + u + "-rail" + k).x());
+            }
+            assertTrue(l.position("su" + u + "-rail0").y() < l.position("su" + u + "-srv1").y());
+        }
+        // Spines stay on top of everything.
+        double spineY = l.position("spine1").y();
+        assertTrue(f.devices().stream().filter(d -> d.role() != DeviceRole.SPINE)
+                .allMatch(d -> l.position(d.id()).y() > spineY));
+    }
+
+    @Test
+    void twoUnitsStaySideBySide() {
+        Fabric f = TestFabrics.railUnits(2, 8, 4);
+        Layout l = tiered.layout(f);
+        assertEquals(l.position("su0-rail0").y(), l.position("su1-rail0").y());
+    }
 }

@@ -216,7 +216,7 @@ class FabricEditorTest {
         assertEquals(leafFill.getRed(), inside.getRed(), 0.02, "red of " + inside);
         assertEquals(leafFill.getGreen(), inside.getGreen(), 0.02, "green of " + inside);
         assertEquals(leafFill.getBlue(), inside.getBlue(), 0.02, "blue of " + inside);
-        // 60 px above the leaf there is only background (rows are 190 units apart).
+        // 60 px above the leaf there is only background (rows are 250 units apart).
         Color above = shot[0].getPixelReader().getColor((int) c.getX() + 3, (int) (c.getY() - 60));
         assertNotEquals(leafFill, above);
     }

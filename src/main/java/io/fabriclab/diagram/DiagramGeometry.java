@@ -59,18 +59,33 @@ public final class DiagramGeometry {
         return between(a, b);
     }
 
-    /** The line joining two boxes: vertical edges when one is above the other, else side edges. */
+    /**
+     * The line joining two boxes: bottom edge to top edge when one is above the other, else side
+     * to side. Each end leaves its box towards the other box (see {@link #fanOut}), so the links of
+     * a leaf spread along its edge and each port label gets its own place.
+     */
     public static Segment between(Bounds a, Bounds b) {
         if (a.maxY() < b.minY()) {
-            return new Segment(a.centreX(), a.maxY(), b.centreX(), b.minY());
+            return new Segment(a.centreX() + fanOut(a, b.centreX()), a.maxY(), b.centreX() + fanOut(b, a.centreX()),
+                    b.minY());
         }
         if (b.maxY() < a.minY()) {
-            return new Segment(a.centreX(), a.minY(), b.centreX(), b.maxY());
+            return new Segment(a.centreX() + fanOut(a, b.centreX()), a.minY(), b.centreX() + fanOut(b, a.centreX()),
+                    b.maxY());
         }
         if (a.centreX() <= b.centreX()) {
             return new Segment(a.maxX(), a.centreY(), b.minX(), b.centreY());
         }
         return new Segment(a.minX(), a.centreY(), b.maxX(), b.centreY());
+    }
+
+    /**
+     * How far from the box centre a link leaves the box: towards the other end, saturating at the
+     * box edge (less a 4-unit corner margin) once the other end is a few box widths away.
+     */
+    static double fanOut(Bounds box, double otherX) {
+        double half = Math.max(0, box.width() / 2 - 4);
+        return half * Math.tanh((otherX - box.centreX()) / (2 * Math.max(1, box.width())));
     }
 
     /** The bounds of every positioned device, or a unit box at the origin when there is none. */

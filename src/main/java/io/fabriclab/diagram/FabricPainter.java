@@ -348,8 +348,10 @@ public final class FabricPainter {
                 lines++;
             }
         }
+        List<Bounds> placed = new ArrayList<>();
         for (Object[] pl : portLabels) {
-            paintPortLabels(p, (Link) pl[0], pl[1], (double) pl[2], (double) pl[3], (double) pl[4], (double) pl[5]);
+            paintPortLabels(p, (Link) pl[0], pl[1], (double) pl[2], (double) pl[3], (double) pl[4], (double) pl[5],
+                    placed);
         }
         return new int[] {lines, represented};
     }
@@ -434,10 +436,14 @@ public final class FabricPainter {
         p.setDash();
     }
 
+    /**
+     * Port names near both ends of a link, 18 px along the line; a label that would overlap one
+     * already placed is left out (names stay readable where links crowd, the tooltip has them all).
+     */
     private static void paintPortLabels(Painter p, Link l, Object startEnd, double x1, double y1, double x2,
-                                        double y2) {
+                                        double y2, List<Bounds> placed) {
         double len = Math.hypot(x2 - x1, y2 - y1);
-        if (len < 60) {
+        if (len < 80) {
             return;
         }
         double ux = (x2 - x1) / len;
@@ -446,8 +452,20 @@ public final class FabricPainter {
         p.setFill(DiagramStyle.TEXT_MUTED);
         Port first = startEnd == l.a().device() ? l.a() : l.b();
         Port second = l.opposite(first);
-        p.text(first.name(), x1 + ux * 16 + 3, y1 + uy * 16, TextAnchor.START);
-        p.text(second.name(), x2 - ux * 16 + 3, y2 - uy * 16, TextAnchor.START);
+        placeLabel(p, first.name(), x1 + ux * 18, y1 + uy * 18, placed);
+        placeLabel(p, second.name(), x2 - ux * 18, y2 - uy * 18, placed);
+    }
+
+    private static void placeLabel(Painter p, String text, double x, double y, List<Bounds> placed) {
+        double w = p.textWidth(text, 9);
+        Bounds b = new Bounds(x + 2, y - 6, x + 4 + w, y + 6);
+        for (Bounds other : placed) {
+            if (other.intersects(b)) {
+                return;
+            }
+        }
+        placed.add(b);
+        p.text(text, x + 3, y, TextAnchor.START);
     }
 
     // ----- devices -------------------------------------------------------------------------------

@@ -129,6 +129,22 @@ public final class FabricEditor extends BorderPane {
         return "FabricLab — " + doc.fabric().name() + (doc.stack().isModified() ? " *" : "");
     }
 
+    /**
+     * Asks before unsaved changes are thrown away (closing the window, opening another fabric);
+     * true when it is fine to go on.
+     */
+    public boolean confirmDiscard() {
+        if (!doc.stack().isModified()) {
+            return true;
+        }
+        javafx.scene.control.Alert a = new javafx.scene.control.Alert(javafx.scene.control.Alert.AlertType.CONFIRMATION,
+                doc.fabric().name() + " has unsaved changes. Discard them?", javafx.scene.control.ButtonType.CANCEL,
+                javafx.scene.control.ButtonType.OK);
+        a.setHeaderText("Unsaved changes");
+        a.initOwner(getScene() == null ? null : getScene().getWindow());
+        return a.showAndWait().filter(b -> b == javafx.scene.control.ButtonType.OK).isPresent();
+    }
+
     private void message(String m) {
         status.setText(m);
     }
@@ -160,7 +176,11 @@ public final class FabricEditor extends BorderPane {
         MenuItem exportSvg = disabled("Export SVG…", null);
         MenuItem exit = new MenuItem("Exit");
         exit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
-        exit.setOnAction(e -> Platform.exit());
+        exit.setOnAction(e -> {
+            if (confirmDiscard()) {
+                Platform.exit();
+            }
+        });
         file.getItems().addAll(newFromTemplate, open, save, saveAs, new SeparatorMenuItem(), exportPng, exportSvg,
                 new SeparatorMenuItem(), exit);
 
@@ -285,13 +305,8 @@ public final class FabricEditor extends BorderPane {
         findField.setPromptText("Find device (Ctrl+F)");
         findField.setId("find-device");
         findField.setPrefColumnCount(14);
-        findField.setOnAction(e -> {
-            if (canvas.find(findField.getText())) {
-                canvas.requestFocus();
-            }
-        });
         List<String> ids = new ArrayList<>();
-        TextFields.bindAutoCompletion(findField, req -> {
+        var completion = TextFields.bindAutoCompletion(findField, req -> {
             ids.clear();
             String t = req.getUserText().trim();
             if (t.isEmpty()) {
@@ -300,6 +315,20 @@ public final class FabricEditor extends BorderPane {
             doc.fabric().devices().stream().map(Device::id).filter(id -> id.contains(t)).limit(20).forEach(ids::add);
             return ids;
         });
+        Runnable find = () -> {
+            completion.getAutoCompletionPopup().hide();
+            if (canvas.find(findField.getText())) {
+                canvas.requestFocus();
+                // Suggestions still on their way would reopen the popup: clear the field once found.
+                Platform.runLater(() -> {
+                    findField.clear();
+                    completion.getAutoCompletionPopup().hide();
+                });
+            }
+        };
+        completion.setDelay(100);
+        findField.setOnAction(e -> find.run());
+        completion.setOnAutoCompleted(e -> find.run());
         ToolBar bar = new ToolBar(undo, redo, new Separator(), select, link, delete, new Separator(), zoomIn, zoomOut, fit,
                 layout, new Separator(), findField);
         bar.setPadding(new Insets(4, 8, 4, 8));

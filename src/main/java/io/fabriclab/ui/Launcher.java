@@ -14,7 +14,9 @@ public final class Launcher {
     /** Options: {@code --demo=classic} (default) or {@code --demo=rail} (a 16,384-GPU rail-optimised fabric) or {@code --demo=rail-small}. */
     public static void main(String[] args) {
         for (String a : args) {
-            if (a.equals("--demo=rail")) {
+            if (!a.startsWith("--")) {
+                FabricLabApp.setRequestedFile(a);
+            } else if (a.equals("--demo=rail")) {
                 FabricLabApp.setInitialFabric(DemoFabric.railOptimized(64, 32, 16));
             } else if (a.startsWith("--demo=rail-small")) {
                 FabricLabApp.setInitialFabric(DemoFabric.railOptimized(2, 8, 4));

@@ -244,7 +244,7 @@ public final class FabricPainter {
                 continue;
             }
             double x = vp.toScreenX(b.minX());
-            double y = vp.toScreenY(b.minY() - 16);
+            double y = vp.toScreenY(b.minY());
             double bw = b.width() * s;
             double bh = (b.height() + 16) * s;
             p.setFill(DiagramStyle.GROUP_FILL);
@@ -257,7 +257,8 @@ public final class FabricPainter {
             if (bw > 60) {
                 p.setFill(DiagramStyle.TEXT_MUTED);
                 p.setFont(font, true);
-                p.text("unit " + e.getKey(), x + 6, y + font * 0.8, TextAnchor.START);
+                // Bottom left: the top edge is where the uplinks arrive.
+                p.text("unit " + e.getKey(), x + 6, y + bh - font * 0.8, TextAnchor.START);
             }
         }
     }

@@ -12,6 +12,7 @@ import org.controlsfx.control.StatusBar;
 import org.controlsfx.control.textfield.TextFields;
 
 import io.fabriclab.diagram.FabricPainter;
+import io.fabriclab.diagram.FabricSvg;
 import io.fabriclab.diagram.TieredLayout;
 import io.fabriclab.edit.AddLinkCommand;
 import io.fabriclab.edit.CompoundCommand;
@@ -173,7 +174,8 @@ public final class FabricEditor extends BorderPane {
         MenuItem saveAs = disabled("Save As…", "Shortcut+Shift+S");
         MenuItem exportPng = new MenuItem("Export PNG…");
         exportPng.setOnAction(e -> exportPng());
-        MenuItem exportSvg = disabled("Export SVG…", null);
+        MenuItem exportSvg = new MenuItem("Export SVG…");
+        exportSvg.setOnAction(e -> exportSvg());
         MenuItem exit = new MenuItem("Exit");
         exit.setAccelerator(KeyCombination.keyCombination("Shortcut+Q"));
         exit.setOnAction(e -> {
@@ -327,7 +329,13 @@ public final class FabricEditor extends BorderPane {
             }
         };
         completion.setDelay(100);
-        findField.setOnAction(e -> find.run());
+        // Enter finds what is typed, even while a suggestion list for an earlier prefix is showing.
+        findField.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.ENTER) {
+                e.consume();
+                find.run();
+            }
+        });
         completion.setOnAutoCompleted(e -> find.run());
         ToolBar bar = new ToolBar(undo, redo, new Separator(), select, link, delete, new Separator(), zoomIn, zoomOut, fit,
                 layout, new Separator(), findField);
@@ -405,6 +413,29 @@ public final class FabricEditor extends BorderPane {
         doc.execute(MoveDevicesCommand.toLayout(doc.fabric(), "Auto layout",
                 new TieredLayout().layout(doc.fabric())));
         canvas.fitToWindow();
+    }
+
+    /** The whole fabric as SVG (the report's picture), written next to the chosen name and moved into place. */
+    private void exportSvg() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export SVG");
+        chooser.setInitialFileName(doc.fabric().name() + ".svg");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("SVG image", "*.svg"));
+        File f = chooser.showSaveDialog(getScene().getWindow());
+        if (f == null) {
+            return;
+        }
+        try {
+            String svg = FabricSvg.render(doc.fabric(), 1600, 1000, canvas.options());
+            java.nio.file.Path target = f.toPath();
+            java.nio.file.Path tmp = java.nio.file.Files.createTempFile(target.toAbsolutePath().getParent(), ".export", ".svg");
+            java.nio.file.Files.writeString(tmp, svg);
+            java.nio.file.Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            message("Exported " + f.getName());
+        } catch (IOException ex) {
+            message("Export failed: " + ex.getMessage());
+        }
     }
 
     private void exportPng() {

@@ -175,8 +175,19 @@ final class FabricProperty<T> implements PropertySheet.Item {
         }
     }
 
+    /** "prop-" and the row name in lower case words joined by '-', e.g. "prop-speed-gb-s" (for tests and styling). */
+    String editorId() {
+        return "prop-" + name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("-$", "");
+    }
+
     /** The editor node for this row. */
     PropertyEditor<?> createEditor() {
+        PropertyEditor<?> e = createEditorNode();
+        e.getEditor().setId(editorId());
+        return e;
+    }
+
+    private PropertyEditor<?> createEditorNode() {
         if (commit == null) {
             Label l = new Label(String.valueOf(getValue()));
             return new SimpleEditor<>(l, () -> l.getText(), v -> l.setText(String.valueOf(v)));

@@ -234,4 +234,65 @@ class FabricEditorTest {
     private static Set<String> ids(Set<Device> ds) {
         return ds.stream().map(Device::id).collect(Collectors.toSet());
     }
+
+    @Test
+    void anInspectorEditIsOneUndoableCommand(FxRobot robot) {
+        robot.clickOn(screenOf("leaf2"));
+        WaitForAsyncUtils.waitForFxEvents();
+        // The inspector's Rail row: type 3 and press Enter.
+        robot.clickOn("#prop-rail").write("3").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(3, fabric().device("leaf2").rail());
+        assertEquals("Set rail of leaf2", doc.stack().undoDescription());
+        robot.interact(doc::undo);
+        assertNull(fabric().device("leaf2").rail());
+    }
+
+    @Test
+    void badInspectorInputChangesNothing(FxRobot robot) {
+        robot.interact(() -> doc.selection().set(List.of(), List.of(fabric().findLink("srv1:nic0"))));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TextField speed = robot.lookup("#prop-speed-gb-s").queryAs(
+                javafx.scene.control.TextField.class);
+        assertEquals("100", speed.getText());
+        // 400G does not fit a link between two 100G ports.
+        robot.clickOn(speed).eraseText(3).write("400").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(100, fabric().findLink("srv1:nic0").speedGbps());
+        assertFalse(doc.stack().canUndo());
+        assertTrue(speed.getStyle().contains("#d62728"), "the field turns red");
+    }
+
+    @Test
+    void connectingASelectionCablesEachDeviceToEverySelectedDeviceOneTierUp(FxRobot robot) {
+        int links = fabric().linkCount();
+        robot.interact(() -> {
+            doc.selection().set(List.of(fabric().device("leaf1"), fabric().device("leaf2"), fabric().device("spine1"),
+                    fabric().device("spine2")), List.of());
+            editor.connectSelected();
+        });
+        // 2 leaves x 2 spines = 4 new 400G links (each leaf already has one link to each spine).
+        assertEquals(links + 4, fabric().linkCount());
+        assertEquals(2, fabric().linksBetween(fabric().device("leaf1"), fabric().device("spine1")).size());
+        robot.interact(doc::undo);
+        assertEquals(links, fabric().linkCount(), "one undo step removes all four");
+    }
+
+    @Test
+    void theTooltipOfALinkNamesItsPortsSpeedAndCable(FxRobot robot) {
+        String text = canvas.describe(fabric().findLink("srv1:nic0"));
+        assertEquals("srv1:nic0 ↔ leaf1:eth1\n100G · 3.0 m dac · up\nport speeds: 100G / 100G", text);
+    }
+
+    @Test
+    void rightDragPansTheView(FxRobot robot) {
+        double ox = canvas.viewport().offsetX();
+        double oy = canvas.viewport().offsetY();
+        Point2D start = screenOfLocal(100, 100);
+        robot.drag(start, MouseButton.SECONDARY).moveBy(30, 0).moveBy(30, 20).drop();
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(ox + 60, canvas.viewport().offsetX(), 1.0);
+        assertEquals(oy + 20, canvas.viewport().offsetY(), 1.0);
+        assertTrue(doc.selection().isEmpty());
+    }
 }

@@ -310,6 +310,10 @@ public final class FabricPainter {
                 shown.add(lg);
             }
         }
+        if (shown.size() > DENSE_LINES) {
+            // Too many lines: keep those with an end on screen; lines that only pass through say little.
+            shown.removeIf(lg -> !lg.firstBox().intersects(visible) && !lg.secondBox().intersects(visible));
+        }
         double s = vp.scale();
         int lines = 0;
         int represented = 0;

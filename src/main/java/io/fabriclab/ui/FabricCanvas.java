@@ -91,6 +91,17 @@ public final class FabricCanvas extends Region {
     private double dropX;
     private double dropY;
 
+    // Minimap: the whole fabric in a corner, re-rendered only when the fabric changes.
+    private static final double MINIMAP_W = 220;
+    private static final double MINIMAP_H = 140;
+    private final Canvas minimap = new Canvas(MINIMAP_W, MINIMAP_H);
+    private final FabricPainter minimapPainter = new FabricPainter(new DiagramStyle());
+    private final Viewport minimapView = new Viewport();
+    private javafx.scene.image.WritableImage minimapImage;
+    private long minimapRevision = -1;
+    private final javafx.beans.property.BooleanProperty minimapVisible =
+            new javafx.beans.property.SimpleBooleanProperty(true);
+
     private final Tooltip tooltip = new Tooltip();
     private final PauseTransition tooltipDelay = new PauseTransition(Duration.millis(450));
     private double tooltipScreenX;
@@ -98,7 +109,15 @@ public final class FabricCanvas extends Region {
 
     public FabricCanvas(FabricDocument doc) {
         this.doc = doc;
-        getChildren().add(canvas);
+        getChildren().addAll(canvas, minimap);
+        minimap.setId("minimap");
+        minimap.visibleProperty().bind(minimapVisible);
+        minimapVisible.addListener((o, a, b) -> requestRedraw());
+        minimap.addEventHandler(MouseEvent.MOUSE_PRESSED, this::onMinimapMouse);
+        minimap.addEventHandler(MouseEvent.MOUSE_DRAGGED, this::onMinimapMouse);
+        minimap.addEventHandler(MouseEvent.MOUSE_RELEASED, MouseEvent::consume);
+        minimap.addEventHandler(MouseEvent.MOUSE_MOVED, MouseEvent::consume);
+        minimap.addEventHandler(ScrollEvent.SCROLL, ScrollEvent::consume);
         setFocusTraversable(true);
         setMinSize(200, 150);
         setPrefSize(1000, 700);
@@ -290,6 +309,7 @@ public final class FabricCanvas extends Region {
     protected void layoutChildren() {
         double w = Math.floor(getWidth());
         double h = Math.floor(getHeight());
+        minimap.relocate(Math.max(0, w - MINIMAP_W - 12), Math.max(0, h - MINIMAP_H - 12));
         if (canvas.getWidth() != w || canvas.getHeight() != h) {
             canvas.setWidth(w);
             canvas.setHeight(h);
@@ -331,6 +351,57 @@ public final class FabricCanvas extends Region {
         FxPainter p = new FxPainter(canvas.getGraphicsContext2D());
         lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, options);
         paintOverlay(p);
+        if (minimapVisible.get()) {
+            paintMinimap();
+        }
+    }
+
+    public javafx.beans.property.BooleanProperty minimapVisibleProperty() {
+        return minimapVisible;
+    }
+
+    /** The minimap node (tests click it). */
+    public Canvas minimap() {
+        return minimap;
+    }
+
+    /** The fabric picture is re-rendered when the fabric changed; the view rectangle on every paint. */
+    private void paintMinimap() {
+        javafx.scene.canvas.GraphicsContext gc = minimap.getGraphicsContext2D();
+        long rev = doc.stack().revision();
+        if (minimapImage == null || rev != minimapRevision) {
+            minimapView.fit(geometry().extent(), MINIMAP_W, MINIMAP_H, 8);
+            FxPainter mp = new FxPainter(gc);
+            minimapPainter.paint(mp, geometry(), new io.fabriclab.diagram.Selection(), null, minimapView, MINIMAP_W,
+                    MINIMAP_H, new FabricPainter.Options(false, false, false, FabricPainter.FoldMode.AUTO));
+            minimapImage = minimap.snapshot(null, null);
+            minimapRevision = rev;
+        }
+        gc.drawImage(minimapImage, 0, 0);
+        Bounds seen = viewport.visibleWorld(canvas.getWidth(), canvas.getHeight());
+        double x = minimapView.toScreenX(seen.minX());
+        double y = minimapView.toScreenY(seen.minY());
+        double rw = seen.width() * minimapView.scale();
+        double rh = seen.height() * minimapView.scale();
+        gc.setFill(FxPainter.fx(DiagramStyle.RUBBER_BAND.withAlpha(30)));
+        gc.fillRect(x, y, rw, rh);
+        gc.setStroke(FxPainter.fx(DiagramStyle.RUBBER_BAND));
+        gc.setLineWidth(1.5);
+        gc.setLineDashes((double[]) null);
+        gc.strokeRect(x, y, rw, rh);
+        gc.setStroke(FxPainter.fx(DiagramStyle.LEGEND_STROKE));
+        gc.setLineWidth(1);
+        gc.strokeRect(0.5, 0.5, MINIMAP_W - 1, MINIMAP_H - 1);
+    }
+
+    /** A click or drag in the minimap centres the main view on that point of the fabric. */
+    private void onMinimapMouse(MouseEvent e) {
+        e.consume();
+        if (e.getButton() != MouseButton.PRIMARY) {
+            return;
+        }
+        viewport.centreOn(minimapView.toWorldX(e.getX()), minimapView.toWorldY(e.getY()), getWidth(), getHeight());
+        viewChanged();
     }
 
     private void paintOverlay(FxPainter p) {

@@ -247,8 +247,12 @@ public final class FabricEditor extends BorderPane {
             item.setOnAction(e -> canvas.setOptions(canvas.options().withFold(m)));
             fold.getItems().add(item);
         }
+        CheckMenuItem minimap = new CheckMenuItem("Minimap");
+        minimap.setSelected(true);
+        minimap.setAccelerator(KeyCombination.keyCombination("Shortcut+M"));
+        minimap.selectedProperty().bindBidirectional(canvas.minimapVisibleProperty());
         view.getItems().addAll(zoomIn, zoomInPlus, zoomOut, fit, actual, new SeparatorMenuItem(), labels, legend, grid,
-                fold, disabled("Minimap", null));
+                fold, minimap);
 
         Menu fabric = new Menu("Fabric");
         ToggleGroup tools = new ToggleGroup();

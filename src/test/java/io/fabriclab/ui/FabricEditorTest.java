@@ -295,4 +295,28 @@ class FabricEditorTest {
         assertEquals(oy + 20, canvas.viewport().offsetY(), 1.0);
         assertTrue(doc.selection().isEmpty());
     }
+
+    @Test
+    void clickingTheMinimapCentresTheViewThere(FxRobot robot) {
+        zoomTo100On(robot, "srv1");
+        WaitForAsyncUtils.waitForFxEvents();
+        // The minimap shows the whole fabric; srv32 is at the right end of the server row.
+        Layout.Point target = fabric().layout().position("srv32");
+        double[] mapPoint = new double[2];
+        robot.interact(() -> {
+            io.fabriclab.diagram.Viewport mv = new io.fabriclab.diagram.Viewport();
+            mv.fit(canvas.geometry().extent(), canvas.minimap().getWidth(), canvas.minimap().getHeight(), 8);
+            mapPoint[0] = mv.toScreenX(target.x());
+            mapPoint[1] = mv.toScreenY(target.y());
+        });
+        robot.clickOn(canvas.minimap().localToScreen(mapPoint[0], mapPoint[1]));
+        WaitForAsyncUtils.waitForFxEvents();
+        // The view now centres on srv32, to within the minimap's resolution (one minimap pixel is
+        // 1 / minimap scale world units; the whole classic fabric is ~1,900 units in 204 px, ~10 units).
+        double cx = canvas.viewport().toWorldX(canvas.getWidth() / 2);
+        double cy = canvas.viewport().toWorldY(canvas.getHeight() / 2);
+        assertEquals(target.x(), cx, 15);
+        assertEquals(target.y(), cy, 15);
+        assertTrue(doc.selection().isEmpty(), "a minimap click does not select what lies under it on the canvas");
+    }
 }

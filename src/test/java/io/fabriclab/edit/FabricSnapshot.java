@@ -9,7 +9,10 @@ import io.fabriclab.model.Layout;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
 
-/** Everything an edit can touch, as sorted text lines, to compare a fabric before and after undo. */
+/**
+ * Everything an edit can touch, as text lines in the fabric's own order (devices, ports, links,
+ * positions, the graph's vertex and per-vertex edge order), to compare a fabric before and after undo.
+ */
 public final class FabricSnapshot {
     private FabricSnapshot() {
     }
@@ -36,7 +39,9 @@ public final class FabricSnapshot {
             lines.add("pos " + e.getKey() + " " + p.x() + "," + p.y());
         }
         lines.add("graph " + f.graph().vertexSet().size() + " vertices " + f.graph().edgeSet().size() + " edges");
-        lines.sort(null);
+        for (Device d : f.graph().vertexSet()) {
+            lines.add("vertex " + d.id() + " edges " + f.graph().edgesOf(d));
+        }
         return lines;
     }
 }

@@ -9,7 +9,6 @@ import java.util.List;
 import javax.imageio.ImageIO;
 
 import org.controlsfx.control.StatusBar;
-import org.controlsfx.control.textfield.TextFields;
 
 import io.fabriclab.diagram.FabricPainter;
 import io.fabriclab.diagram.FabricSvg;
@@ -203,9 +202,17 @@ public final class FabricEditor extends BorderPane {
         MenuItem find = new MenuItem("Find Device…");
         find.setAccelerator(KeyCombination.keyCombination("Shortcut+F"));
         find.setOnAction(e -> findField.requestFocus());
+        MenuItem copy = new MenuItem("Copy");
+        copy.setAccelerator(KeyCombination.keyCombination("Shortcut+C"));
+        copy.setOnAction(e -> copySelection());
+        MenuItem paste = new MenuItem("Paste");
+        paste.setAccelerator(KeyCombination.keyCombination("Shortcut+V"));
+        paste.setOnAction(e -> paste());
+        MenuItem duplicate = new MenuItem("Duplicate");
+        duplicate.setAccelerator(KeyCombination.keyCombination("Shortcut+D"));
+        duplicate.setOnAction(e -> duplicate(doc.selection().devices(), 1));
         edit.getItems().addAll(undoItem, redoItem, redoAlt, new SeparatorMenuItem(), disabled("Cut", "Shortcut+X"),
-                disabled("Copy", "Shortcut+C"), disabled("Paste", "Shortcut+V"), disabled("Duplicate", "Shortcut+D"),
-                delete, new SeparatorMenuItem(), selectAll, find);
+                copy, paste, duplicate, delete, new SeparatorMenuItem(), selectAll, find);
 
         Menu view = new Menu("View");
         MenuItem zoomIn = new MenuItem("Zoom In");
@@ -311,40 +318,38 @@ public final class FabricEditor extends BorderPane {
         findField.setPromptText("Find device (Ctrl+F)");
         findField.setId("find-device");
         findField.setPrefColumnCount(14);
-        List<String> ids = new ArrayList<>();
-        var completion = TextFields.bindAutoCompletion(findField, req -> {
-            ids.clear();
-            String t = req.getUserText().trim();
-            if (t.isEmpty()) {
-                return ids;
-            }
-            doc.fabric().devices().stream().map(Device::id).filter(id -> id.contains(t)).limit(20).forEach(ids::add);
-            return ids;
-        });
-        Runnable find = () -> {
-            completion.getAutoCompletionPopup().hide();
-            if (canvas.find(findField.getText())) {
-                canvas.requestFocus();
-                // Suggestions still on their way would reopen the popup: clear the field once found.
-                Platform.runLater(() -> {
-                    findField.clear();
-                    completion.getAutoCompletionPopup().hide();
-                });
-            }
-        };
-        completion.setDelay(100);
-        // Enter finds what is typed, even while a suggestion list for an earlier prefix is showing.
-        findField.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
-            if (e.getCode() == KeyCode.ENTER) {
-                e.consume();
-                find.run();
+        // Typing lists the matches in the status bar; Enter jumps to the exact name, else to the
+        // next match (press again for the one after), so a long list needs no popup.
+        int[] nextMatch = {0};
+        findField.textProperty().addListener((o, was, now) -> {
+            nextMatch[0] = 0;
+            List<String> m = matches(now);
+            if (!now.isBlank()) {
+                message(m.isEmpty() ? "No device matches \"" + now.trim() + "\"" : m.size() + " match"
+                        + (m.size() == 1 ? "" : "es") + ": " + String.join(", ", m.subList(0, Math.min(8, m.size())))
+                        + (m.size() > 8 ? ", …" : ""));
             }
         });
-        completion.setOnAutoCompleted(e -> find.run());
+        findField.setOnAction(e -> {
+            String t = findField.getText().trim();
+            List<String> m = matches(t);
+            String target = doc.fabric().device(t) != null ? t : m.isEmpty() ? t : m.get(nextMatch[0]++ % m.size());
+            canvas.find(target);
+        });
         ToolBar bar = new ToolBar(undo, redo, new Separator(), select, link, delete, new Separator(), zoomIn, zoomOut, fit,
                 layout, new Separator(), findField);
         bar.setPadding(new Insets(4, 8, 4, 8));
         return bar;
+    }
+
+    /** Device ids containing the text, in natural order ("srv2" before "srv10"). */
+    private List<String> matches(String text) {
+        String t = text.trim();
+        if (t.isEmpty()) {
+            return List.of();
+        }
+        return doc.fabric().devices().stream().map(Device::id).filter(id -> id.contains(t))
+                .sorted(io.fabriclab.diagram.NaturalOrder.INSTANCE).toList();
     }
 
     private static Button button(String text, String tip, Runnable action) {
@@ -368,6 +373,38 @@ public final class FabricEditor extends BorderPane {
     }
 
     // ----- actions -----------------------------------------------------------------------------
+
+    /** Devices copied with Ctrl+C; paste duplicates those still in the fabric, links among them included. */
+    private List<Device> clipboard = List.of();
+    private int pasteCount;
+
+    public void copySelection() {
+        clipboard = List.copyOf(doc.selection().devices());
+        pasteCount = 0;
+        message(clipboard.isEmpty() ? "Nothing selected to copy" : "Copied " + clipboard.size() + " devices");
+    }
+
+    public void paste() {
+        List<Device> still = clipboard.stream().filter(d -> doc.fabric().device(d.id()) == d).toList();
+        if (still.isEmpty()) {
+            message("Nothing to paste");
+            return;
+        }
+        duplicate(still, ++pasteCount);
+    }
+
+    /** Copies devices and the links among them, offset down-right by n grid steps of 4. */
+    public void duplicate(java.util.Collection<Device> devices, int n) {
+        if (devices.isEmpty()) {
+            message("Select devices to duplicate");
+            return;
+        }
+        double off = 4 * io.fabriclab.diagram.DiagramStyle.GRID * n;
+        io.fabriclab.edit.DuplicateCommand c = new io.fabriclab.edit.DuplicateCommand(doc.fabric(), devices, off, off);
+        doc.execute(c);
+        doc.selection().set(c.copies(), c.copiedLinks());
+        message(c.description() + " (" + c.copiedLinks().size() + " links kept)");
+    }
 
     /** Two devices: one link. More: every selected device cabled to every selected device one tier up. */
     public void connectSelected() {

@@ -182,4 +182,28 @@ class FabricCommandsTest {
         stack.undo();
         assertEquals(before, FabricSnapshot.of(f));
     }
+
+    @Test
+    void duplicatingKeepsTheLinksAmongTheCopiesAndUndoRemovesEverything() {
+        Fabric f = laidOut(TestFabrics.classic());
+        List<String> before = FabricSnapshot.of(f);
+        f.device("leaf1").setModel("TH4");
+        List<String> withModel = FabricSnapshot.of(f);
+        // leaf1 with its first two servers: 3 devices and the 2 links among them; leaf1's uplinks
+        // go to spines outside the selection and are not copied.
+        DuplicateCommand dup = new DuplicateCommand(f, List.of(f.device("leaf1"), f.device("srv1"), f.device("srv2")),
+                0, 400);
+        CommandStack stack = new CommandStack();
+        stack.execute(dup);
+        assertEquals(List.of("leaf5", "srv33", "srv34"), dup.copies().stream().map(Device::id).toList());
+        assertEquals("TH4", f.device("leaf5").model());
+        assertEquals(10, f.device("leaf5").portCount());
+        assertEquals(List.of("srv33:nic0--leaf5:eth1", "srv34:nic0--leaf5:eth2"),
+                dup.copiedLinks().stream().map(Link::id).toList());
+        assertEquals(f.layout().position("leaf1").y() + 400, f.layout().position("leaf5").y());
+        assertEquals(42, f.linkCount());
+        stack.undo();
+        assertEquals(withModel, FabricSnapshot.of(f));
+        assertEquals(before.size(), withModel.size());
+    }
 }

@@ -222,6 +222,21 @@ class FabricEditorTest {
     }
 
     @Test
+    void enterInTheFindFieldStepsThroughPartialMatches(FxRobot robot) {
+        // "srv3" matches srv3 exactly: found at once, even though srv30..srv32 also contain it.
+        robot.clickOn("#find-device").write("srv3").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(Set.of("srv3"), ids(doc.selection().devices()));
+        // "eaf" matches leaf1..leaf4 and nothing exactly: Enter steps leaf1, then leaf2.
+        robot.doubleClickOn("#find-device").eraseText(4).write("eaf").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(Set.of("leaf1"), ids(doc.selection().devices()));
+        robot.clickOn("#find-device").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(Set.of("leaf2"), ids(doc.selection().devices()));
+    }
+
+    @Test
     void findSelectsADeviceByNameAndCentresOnIt(FxRobot robot) {
         robot.clickOn("#find-device").write("srv17").type(KeyCode.ENTER);
         WaitForAsyncUtils.waitForFxEvents();
@@ -318,5 +333,18 @@ class FabricEditorTest {
         assertEquals(target.x(), cx, 15);
         assertEquals(target.y(), cy, 15);
         assertTrue(doc.selection().isEmpty(), "a minimap click does not select what lies under it on the canvas");
+    }
+
+    @Test
+    void ctrlDDuplicatesTheSelectionWithTheLinksAmongIt(FxRobot robot) {
+        robot.interact(() -> doc.selection().set(List.of(fabric().device("leaf4"), fabric().device("srv32")), List.of()));
+        robot.interact(canvas::requestFocus);
+        robot.press(KeyCode.CONTROL, KeyCode.D).release(KeyCode.D, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNotNull(fabric().device("leaf5"));
+        assertNotNull(fabric().device("srv33"));
+        // srv32 is on leaf4's eth8, so the copy srv33 is on leaf5's eth8.
+        assertNotNull(fabric().findLink("srv33:nic0--leaf5:eth8"));
+        assertEquals(Set.of("leaf5", "srv33"), ids(doc.selection().devices()));
     }
 }

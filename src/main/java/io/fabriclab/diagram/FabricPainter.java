@@ -32,26 +32,37 @@ public final class FabricPainter {
         NEVER
     }
 
-    /** What to draw besides the fabric itself. Labels means port names and device details. */
-    public record Options(boolean labels, boolean legend, boolean grid, FoldMode fold) {
-        public static final Options DEFAULT = new Options(true, true, true, FoldMode.AUTO);
+    /**
+     * What to draw besides the fabric itself. Labels means port names and device details. Draft
+     * is for frames drawn while the user pans, zooms or drags a big fabric: at most
+     * {@link #DRAFT_LINES} lines and no port labels, so the picture keeps up with the hand.
+     */
+    public record Options(boolean labels, boolean legend, boolean grid, FoldMode fold, boolean draft) {
+        public static final Options DEFAULT = new Options(true, true, true, FoldMode.AUTO, false);
 
         public Options withLabels(boolean on) {
-            return new Options(on, legend, grid, fold);
+            return new Options(on, legend, grid, fold, draft);
         }
 
         public Options withLegend(boolean on) {
-            return new Options(labels, on, grid, fold);
+            return new Options(labels, on, grid, fold, draft);
         }
 
         public Options withGrid(boolean on) {
-            return new Options(labels, legend, on, fold);
+            return new Options(labels, legend, on, fold, draft);
         }
 
         public Options withFold(FoldMode mode) {
-            return new Options(labels, legend, grid, mode);
+            return new Options(labels, legend, grid, mode, draft);
+        }
+
+        public Options withDraft(boolean on) {
+            return new Options(labels, legend, grid, fold, on);
         }
     }
+
+    /** Most lines a draft frame draws (an even sample of those on screen). */
+    public static final int DRAFT_LINES = 600;
 
     /** What one paint drew (for tests, the status bar and benchmarks). */
     public record Stats(int devicesDrawn, int linesDrawn, int linksRepresented, int foldedGroupsDrawn,
@@ -314,6 +325,14 @@ public final class FabricPainter {
             // Too many lines: keep those with an end on screen; lines that only pass through say little.
             shown.removeIf(lg -> !lg.firstBox().intersects(visible) && !lg.secondBox().intersects(visible));
         }
+        if (o.draft() && shown.size() > DRAFT_LINES) {
+            List<LinkGroup> sample = new ArrayList<>(DRAFT_LINES);
+            double step = shown.size() / (double) DRAFT_LINES;
+            for (int i = 0; i < DRAFT_LINES; i++) {
+                sample.add(shown.get((int) (i * step)));
+            }
+            shown = sample;
+        }
         double s = vp.scale();
         int lines = 0;
         int represented = 0;
@@ -344,7 +363,7 @@ public final class FabricPainter {
                     double oy = vertical ? 0 : off;
                     paintLink(p, l, x1 + ox, y1 + oy, x2 + ox, y2 + oy, sel.contains(l), l == hover, alpha);
                     lines++;
-                    if (o.labels() && s >= 0.9 && !anyFolded) {
+                    if (o.labels() && !o.draft() && s >= 0.9 && !anyFolded) {
                         portLabels.add(new Object[] {l, lg.first(), x1 + ox, y1 + oy, x2 + ox, y2 + oy});
                     }
                 }

@@ -102,6 +102,12 @@ public final class FabricCanvas extends Region {
     private final javafx.beans.property.BooleanProperty minimapVisible =
             new javafx.beans.property.SimpleBooleanProperty(true);
 
+    /** A paint slower than this during a pan, zoom or drag switches to draft frames until the hand stops. */
+    private static final long DRAFT_ABOVE_NANOS = 35_000_000L;
+    private long lastPaintNanos;
+    private boolean interacting;
+    private final PauseTransition interactionEnd = new PauseTransition(Duration.millis(200));
+
     private final Tooltip tooltip = new Tooltip();
     private final PauseTransition tooltipDelay = new PauseTransition(Duration.millis(450));
     private double tooltipScreenX;
@@ -131,6 +137,10 @@ public final class FabricCanvas extends Region {
         addEventHandler(ScrollEvent.SCROLL, this::onScroll);
         addEventHandler(KeyEvent.KEY_PRESSED, this::onKeyPressed);
         addEventHandler(KeyEvent.KEY_RELEASED, this::onKeyReleased);
+        interactionEnd.setOnFinished(e -> {
+            interacting = false;
+            requestRedraw();
+        });
         tooltip.setWrapText(true);
         tooltip.setMaxWidth(420);
         tooltipDelay.setOnFinished(e -> {
@@ -349,7 +359,12 @@ public final class FabricCanvas extends Region {
             return;
         }
         FxPainter p = new FxPainter(canvas.getGraphicsContext2D());
-        lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, options);
+        boolean draft = interacting && lastPaintNanos > DRAFT_ABOVE_NANOS;
+        long t0 = System.nanoTime();
+        lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, options.withDraft(draft));
+        if (!draft) {
+            lastPaintNanos = System.nanoTime() - t0;
+        }
         paintOverlay(p);
         if (minimapVisible.get()) {
             paintMinimap();
@@ -373,7 +388,7 @@ public final class FabricCanvas extends Region {
             minimapView.fit(geometry().extent(), MINIMAP_W, MINIMAP_H, 8);
             FxPainter mp = new FxPainter(gc);
             minimapPainter.paint(mp, geometry(), new io.fabriclab.diagram.Selection(), null, minimapView, MINIMAP_W,
-                    MINIMAP_H, new FabricPainter.Options(false, false, false, FabricPainter.FoldMode.AUTO));
+                    MINIMAP_H, new FabricPainter.Options(false, false, false, FabricPainter.FoldMode.AUTO, false));
             minimapImage = minimap.snapshot(null, null);
             minimapRevision = rev;
         }
@@ -534,11 +549,13 @@ public final class FabricCanvas extends Region {
         lastY = e.getY();
         switch (gesture) {
             case PAN -> {
+                markInteracting();
                 viewport.pan(dx, dy);
                 viewChanged();
             }
             case MOVE -> {
                 if (dragged) {
+                    markInteracting();
                     moveSelection(e.getX(), e.getY(), !e.isAltDown());
                 }
             }
@@ -575,6 +592,12 @@ public final class FabricCanvas extends Region {
         }
         geometry = null;
         requestRedraw();
+    }
+
+    /** Frames drawn from now until 200 ms after the last pan, zoom or drag step may be drafts. */
+    private void markInteracting() {
+        interacting = true;
+        interactionEnd.playFromStart();
     }
 
     private void onReleased(MouseEvent e) {
@@ -722,6 +745,7 @@ public final class FabricCanvas extends Region {
         if (e.getDeltaY() == 0) {
             return;
         }
+        markInteracting();
         zoomAt(e.getX(), e.getY(), Math.pow(ZOOM_PER_NOTCH, e.getDeltaY() / 40.0));
         e.consume();
     }

@@ -109,4 +109,22 @@ class FabricPainterTest {
         assertEquals(2.2, style.linkWidthPx(400), 1e-9);
         assertTrue(style.linkWidthPx(800) > style.linkWidthPx(400));
     }
+
+    @Test
+    void aDraftFrameDrawsAtMostTheDraftBudgetOfLines() {
+        Fabric f = TestFabrics.railUnits(64, 32, 4);
+        Layout l = new TieredLayout().layout(f);
+        DiagramGeometry g = new DiagramGeometry(f, l, style);
+        Viewport vp = new Viewport();
+        // Servers folded but leaves shown (scale between 0.12 and 0.29): thousands of lines.
+        vp.fit(g.extent(), 1000, 700, 20);
+        vp.zoomAt(500, 350, 0.2 / vp.scale());
+        FabricPainter.Stats full = painter.paint(new RecordingPainter(), g, new Selection(), null, vp, 1000, 700,
+                FabricPainter.Options.DEFAULT);
+        FabricPainter.Stats draft = painter.paint(new RecordingPainter(), g, new Selection(), null, vp, 1000, 700,
+                FabricPainter.Options.DEFAULT.withDraft(true));
+        assertTrue(full.linesDrawn() > FabricPainter.DRAFT_LINES, "full frame drew " + full.linesDrawn());
+        assertEquals(FabricPainter.DRAFT_LINES, draft.linesDrawn());
+        assertEquals(full.devicesDrawn(), draft.devicesDrawn(), "devices are never dropped");
+    }
 }

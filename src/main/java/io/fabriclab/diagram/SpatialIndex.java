@@ -15,7 +15,7 @@ import java.util.Set;
  * linear in the item count.
  */
 public final class SpatialIndex<T> {
-    public static final int MAX_CELLS_PER_ITEM = 64;
+    public static final int MAX_CELLS_PER_ITEM = 16;
 
     private record Entry<T>(T item, Bounds box) {
     }
@@ -66,6 +66,10 @@ public final class SpatialIndex<T> {
         size++;
         long c0 = cell(box.minX());
         long c1 = cell(box.maxX());
+        if (c1 - c0 + 1 > MAX_CELLS_PER_ITEM || cell(box.maxY()) - cell(box.minY()) + 1 > MAX_CELLS_PER_ITEM) {
+            overflow.add(e);
+            return;
+        }
         List<long[]> hits = new ArrayList<>();
         for (long c = c0; c <= c1; c++) {
             // The segment's y range inside this column (clamped to the segment's own x range).

@@ -195,6 +195,18 @@ final class FabricProperty<T> implements PropertySheet.Item {
         if (choices != null) {
             ComboBox<T> box = new ComboBox<>(FXCollections.observableArrayList(choices));
             box.setMaxWidth(Double.MAX_VALUE);
+            // Show enum values the way files spell them ("up", "mmf", "leaf").
+            box.setConverter(new javafx.util.StringConverter<T>() {
+                @Override
+                public String toString(T v) {
+                    return v == null ? "" : v.toString().toLowerCase(java.util.Locale.ROOT);
+                }
+
+                @Override
+                public T fromString(String text) {
+                    return null;
+                }
+            });
             box.setValue(getter.get());
             box.setOnAction(e -> {
                 if (box.getValue() != null && box.getValue() != getter.get()) {

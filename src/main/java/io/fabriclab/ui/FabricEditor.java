@@ -277,11 +277,62 @@ public final class FabricEditor extends BorderPane {
         MenuItem autoLayout = new MenuItem("Auto Layout (Tiered)");
         autoLayout.setOnAction(e -> autoLayout());
         fabric.getItems().addAll(selectTool, linkTool, new SeparatorMenuItem(), connect,
-                disabled("Bulk Link by Name Pattern…", null), autoLayout, new SeparatorMenuItem(),
+                bulkLinkItem(), autoLayout, new SeparatorMenuItem(),
                 disabled("Analyse", null), disabled("Simulate…", null), disabled("QoS Profiles…", null));
 
         menuBar.getMenus().addAll(file, edit, view, fabric);
         return menuBar;
+    }
+
+    private MenuItem bulkLinkItem() {
+        MenuItem m = new MenuItem("Bulk Link by Name Pattern…");
+        m.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+K"));
+        m.setOnAction(e -> bulkLinkDialog());
+        return m;
+    }
+
+    /** Two name patterns and a count; the dialog says how many links that makes before anything changes. */
+    private void bulkLinkDialog() {
+        javafx.scene.control.Dialog<javafx.scene.control.ButtonType> d = new javafx.scene.control.Dialog<>();
+        d.setTitle("Bulk link by name pattern");
+        d.setHeaderText("Cable every device matching the first pattern to every device matching the second\n"
+                + "(* any characters, ? one character), on the first free ports of equal speed.");
+        d.initOwner(getScene().getWindow());
+        TextField from = new TextField("leaf*");
+        TextField to = new TextField("spine*");
+        javafx.scene.control.Spinner<Integer> perPair = new javafx.scene.control.Spinner<>(1, 64, 1);
+        Label count = new Label();
+        Runnable update = () -> {
+            int a = io.fabriclab.edit.BulkLinkCommand.matching(doc.fabric(), from.getText()).size();
+            int b = io.fabriclab.edit.BulkLinkCommand.matching(doc.fabric(), to.getText()).size();
+            count.setText(a + " × " + b + " devices × " + perPair.getValue() + " = " + a * b * perPair.getValue()
+                    + " links");
+        };
+        from.textProperty().addListener((o, x, y) -> update.run());
+        to.textProperty().addListener((o, x, y) -> update.run());
+        perPair.valueProperty().addListener((o, x, y) -> update.run());
+        update.run();
+        javafx.scene.layout.GridPane grid = new javafx.scene.layout.GridPane();
+        grid.setHgap(8);
+        grid.setVgap(8);
+        grid.addRow(0, new Label("From"), from);
+        grid.addRow(1, new Label("To"), to);
+        grid.addRow(2, new Label("Links per pair"), perPair);
+        grid.add(count, 1, 3);
+        d.getDialogPane().setContent(grid);
+        d.getDialogPane().getButtonTypes().addAll(javafx.scene.control.ButtonType.CANCEL,
+                javafx.scene.control.ButtonType.OK);
+        d.showAndWait().filter(b -> b == javafx.scene.control.ButtonType.OK).ifPresent(b -> {
+            try {
+                io.fabriclab.edit.BulkLinkCommand c = io.fabriclab.edit.BulkLinkCommand.byPattern(doc.fabric(),
+                        from.getText(), to.getText(), perPair.getValue());
+                doc.execute(c);
+                doc.selection().set(List.of(), c.links());
+                message(c.description());
+            } catch (IllegalArgumentException ex) {
+                message("Nothing linked: " + ex.getMessage());
+            }
+        });
     }
 
     private static MenuItem disabled(String text, String accelerator) {

@@ -206,4 +206,41 @@ class FabricCommandsTest {
         assertEquals(withModel, FabricSnapshot.of(f));
         assertEquals(before.size(), withModel.size());
     }
+
+    @Test
+    void bulkLinkingCablesEveryMatchingPairOnFreePorts() {
+        Fabric f = TestFabrics.classic();
+        // Give each spine 8 more 400G ports and each leaf 2 more, then add a second uplink per pair.
+        for (String s : List.of("spine1", "spine2")) {
+            f.device(s).addPorts("eth", 5, 8, 400);
+        }
+        for (int l = 1; l <= 4; l++) {
+            f.device("leaf" + l).addPorts("eth", 11, 2, 400);
+        }
+        List<String> before = FabricSnapshot.of(f);
+        BulkLinkCommand bulk = BulkLinkCommand.byPattern(f, "leaf*", "spine?", 1);
+        assertEquals(before, FabricSnapshot.of(f), "planning changes nothing");
+        CommandStack stack = new CommandStack();
+        stack.execute(bulk);
+        // 4 leaves x 2 spines x 1 = 8 links; leaf1 takes eth11 (eth9/10 are used) then eth12.
+        assertEquals(8, bulk.links().size());
+        assertEquals(48, f.linkCount());
+        assertEquals("leaf1:eth11--spine1:eth5", bulk.links().get(0).id());
+        assertEquals("leaf1:eth12--spine2:eth5", bulk.links().get(1).id());
+        stack.undo();
+        assertEquals(before, FabricSnapshot.of(f));
+    }
+
+    @Test
+    void bulkLinkingWithTooFewPortsAddsNothing() {
+        Fabric f = TestFabrics.classic();
+        List<String> before = FabricSnapshot.of(f);
+        // Every leaf 400G port and every spine port is already in use.
+        assertThrows(IllegalArgumentException.class, () -> BulkLinkCommand.byPattern(f, "leaf*", "spine*", 1));
+        assertEquals(before, FabricSnapshot.of(f));
+        assertEquals(List.of("leaf1", "leaf2", "leaf3", "leaf4"),
+                BulkLinkCommand.matching(f, "leaf?").stream().map(Device::id).toList());
+        assertEquals(List.of("srv1"), BulkLinkCommand.matching(f, "srv1").stream().map(Device::id).toList(),
+                "no wildcard: the exact name only");
+    }
 }

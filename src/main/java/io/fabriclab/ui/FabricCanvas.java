@@ -135,6 +135,7 @@ public final class FabricCanvas extends Region {
         addEventHandler(MouseEvent.MOUSE_MOVED, this::onMoved);
         addEventHandler(MouseEvent.MOUSE_EXITED, e -> setHover(null, e));
         addEventHandler(ScrollEvent.SCROLL, this::onScroll);
+        addEventHandler(MouseEvent.MOUSE_CLICKED, this::onClicked);
         addEventHandler(KeyEvent.KEY_PRESSED, this::onKeyPressed);
         addEventHandler(KeyEvent.KEY_RELEASED, this::onKeyReleased);
         interactionEnd.setOnFinished(e -> {
@@ -495,7 +496,11 @@ public final class FabricCanvas extends Region {
                 gesture = Gesture.NONE;
                 return;
             }
-            if (!doc.selection().contains(d)) {
+            FoldGroup group = foldGroupAt(wx, wy);
+            if (group != null && !doc.selection().devices().containsAll(group.members())) {
+                // A folded box stands for all its servers: select and move them together.
+                doc.selection().set(group.members(), List.of());
+            } else if (group == null && !doc.selection().contains(d)) {
                 doc.selection().set(List.of(d), List.of());
             }
             gesture = Gesture.MOVE;
@@ -519,6 +524,19 @@ public final class FabricCanvas extends Region {
             return;
         }
         gesture = Gesture.RUBBER_BAND;
+    }
+
+    /** The fold group drawn at a world point, or null. */
+    private FoldGroup foldGroupAt(double wx, double wy) {
+        for (FoldGroup g : new java.util.LinkedHashSet<>(painter.foldGroups(geometry(), viewport.scale(),
+                options.fold()).values())) {
+            if (g.bounds().contains(wx, wy) && (geometry().deviceAt(wx, wy) == null
+                    || painter.foldGroups(geometry(), viewport.scale(), options.fold())
+                    .containsKey(geometry().deviceAt(wx, wy)))) {
+                return g;
+            }
+        }
+        return null;
     }
 
     /** The device under a world point; at low zoom a folded unit box picks its first member. */
@@ -608,7 +626,8 @@ public final class FabricCanvas extends Region {
             case MOVE -> {
                 if (dragged) {
                     finishMove();
-                } else if (!additive && doc.selection().size() > 1) {
+                } else if (!additive && doc.selection().size() > 1
+                        && foldGroupAt(viewport.toWorldX(pressX), viewport.toWorldY(pressY)) == null) {
                     doc.selection().set(List.of(pressedDevice), List.of());
                 }
             }
@@ -666,6 +685,29 @@ public final class FabricCanvas extends Region {
                     + " devices", moveStart, to));
         }
         moveStart.clear();
+    }
+
+    /** Double-click on a folded unit or rack zooms in until its servers unfold. */
+    private void onClicked(MouseEvent e) {
+        if (e.getButton() != MouseButton.PRIMARY || e.getClickCount() != 2) {
+            return;
+        }
+        double wx = viewport.toWorldX(e.getX());
+        double wy = viewport.toWorldY(e.getY());
+        for (FoldGroup g : new java.util.LinkedHashSet<>(painter.foldGroups(geometry(), viewport.scale(),
+                options.fold()).values())) {
+            if (g.bounds().contains(wx, wy)) {
+                viewport.fit(g.bounds().grow(40), getWidth(), getHeight(), 40);
+                if (FabricPainter.foldsServersAt(viewport.scale(), options.fold())) {
+                    viewport.zoomAt(getWidth() / 2, getHeight() / 2,
+                            DiagramStyle.FOLD_BELOW_PX / DiagramStyle.SERVER_WIDTH * 1.05 / viewport.scale());
+                }
+                doc.selection().set(g.members(), List.of());
+                messages.accept(g.key() + ": " + g.serverCount() + " servers, " + g.gpus() + " GPUs");
+                viewChanged();
+                return;
+            }
+        }
     }
 
     private void onMoved(MouseEvent e) {

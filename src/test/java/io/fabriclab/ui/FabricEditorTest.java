@@ -347,4 +347,19 @@ class FabricEditorTest {
         assertNotNull(fabric().findLink("srv33:nic0--leaf5:eth8"));
         assertEquals(Set.of("leaf5", "srv33"), ids(doc.selection().devices()));
     }
+
+    @Test
+    void doubleClickingAFoldedRackZoomsInUntilItsServersUnfold(FxRobot robot) {
+        // Zoom out until the servers fold (a 48-unit server narrower than 14 px: scale < 0.29).
+        robot.interact(() -> canvas.zoomAt(canvas.getWidth() / 2, canvas.getHeight() / 2, 0.2 / canvas.viewport().scale()));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(canvas.lastStats().serversFolded());
+        Point2D rack = canvas.centreOf(fabric().device("srv12")); // in leaf2's rack
+        robot.doubleClickOn(canvas.localToScreen(rack));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertFalse(io.fabriclab.diagram.FabricPainter.foldsServersAt(canvas.viewport().scale(),
+                io.fabriclab.diagram.FabricPainter.FoldMode.AUTO), "zoomed in to " + canvas.viewport().scale());
+        assertEquals(8, doc.selection().devices().size(), "the rack's 8 servers are selected");
+        assertTrue(doc.selection().contains(fabric().device("srv12")));
+    }
 }

@@ -73,6 +73,7 @@ public final class FabricPainter {
     static final int DENSE_LINES = 300;
 
     private final DiagramStyle style;
+    private LinkLoad linkLoad;
     private DetailState cachedState;
     private Map<Device, FoldGroup> cachedFolds;
     private List<LinkGroup> cachedGroups;
@@ -389,10 +390,24 @@ public final class FabricPainter {
         return b == null ? null : new End(d, b);
     }
 
-    /** The colour a link is drawn in: down red, rail colour from a server to a rail switch, else by speed. */
+    /** Colours links by load from now on (null: back to rails and speed). */
+    public void setLinkLoad(LinkLoad load) {
+        this.linkLoad = load;
+    }
+
+    /**
+     * The colour a link is drawn in: down red; with a {@link LinkLoad}, its load (green, amber,
+     * red); else the rail colour from a server to a rail switch, else by speed.
+     */
     public Rgba linkColour(Link l) {
         if (!l.isUp()) {
             return DiagramStyle.LINK_DOWN;
+        }
+        if (linkLoad != null) {
+            double u = linkLoad.fraction(l);
+            if (!Double.isNaN(u)) {
+                return style.utilisationColour(u);
+            }
         }
         Integer rail = railOf(l);
         return rail != null ? style.railColour(rail) : style.linkColour(l.speedGbps());
@@ -651,7 +666,8 @@ public final class FabricPainter {
         TreeSet<Integer> rails = c.rails();
         boolean anyDown = c.anyDown();
         double row = 17;
-        int rows = roles.size() + speeds.size() + (rails.isEmpty() ? 0 : 1) + (anyDown ? 1 : 0) + (folded ? 1 : 0);
+        int rows = roles.size() + speeds.size() + (rails.isEmpty() ? 0 : 1) + (anyDown ? 1 : 0) + (folded ? 1 : 0)
+                + (linkLoad != null ? 1 : 0);
         double lw = 178;
         double lh = 24 + rows * row;
         double x = 12;
@@ -695,6 +711,15 @@ public final class FabricPainter {
             }
             p.setFill(DiagramStyle.TEXT);
             p.text("rails " + rails.first() + "–" + rails.last(), x + 100, cy, TextAnchor.START);
+            cy += row;
+        }
+        if (linkLoad != null) {
+            for (int i = 0; i < 13; i++) {
+                p.setStroke(style.utilisationColour(i / 12.0), 3);
+                p.line(x + 10 + i * 2, cy, x + 12 + i * 2, cy);
+            }
+            p.setFill(DiagramStyle.TEXT);
+            p.text("load 0 – 100 %", x + 44, cy, TextAnchor.START);
             cy += row;
         }
         if (anyDown) {

@@ -127,4 +127,26 @@ class FabricPainterTest {
         assertEquals(FabricPainter.DRAFT_LINES, draft.linesDrawn());
         assertEquals(full.devicesDrawn(), draft.devicesDrawn(), "devices are never dropped");
     }
+
+    @Test
+    void withALoadLinksTakeTheUtilisationColourAndUnknownOnesKeepTheirUsualOne() {
+        Fabric f = TestFabrics.railUnits(1, 2, 1);
+        Link busy = f.findLink("su0-rail5--spine1");
+        Link quiet = f.findLink("su0-srv1:nic5");
+        painter.setLinkLoad(l -> l == busy ? 1.0 : Double.NaN);
+        // Full load is the red end of the ramp; the quiet link has no figure and stays rail-coloured.
+        assertEquals(style.utilisationColour(1.0), painter.linkColour(busy));
+        assertEquals(Rgba.hex("#d7191c"), painter.linkColour(busy));
+        assertEquals(style.railColour(5), painter.linkColour(quiet));
+        painter.setLinkLoad(null);
+        assertEquals(style.linkColour(400), painter.linkColour(busy));
+    }
+
+    @Test
+    void theUtilisationRampRunsGreenAmberRed() {
+        assertEquals(Rgba.hex("#2ca25f"), style.utilisationColour(0));
+        assertEquals(Rgba.hex("#fdae61"), style.utilisationColour(0.5));
+        assertEquals(Rgba.hex("#d7191c"), style.utilisationColour(1.0));
+        assertEquals(style.utilisationColour(1.0), style.utilisationColour(3.0), "clamped above full");
+    }
 }

@@ -67,6 +67,7 @@ public final class FabricEditor extends BorderPane {
     private final MenuBar menuBar = new MenuBar();
     private final MenuItem undoItem = new MenuItem("Undo");
     private final MenuItem redoItem = new MenuItem("Redo");
+    private DialogService dialogs = DialogService.fx(() -> getScene() == null ? null : getScene().getWindow());
 
     public FabricEditor(FabricDocument doc) {
         this.doc = doc;
@@ -134,15 +135,13 @@ public final class FabricEditor extends BorderPane {
      * true when it is fine to go on.
      */
     public boolean confirmDiscard() {
-        if (!doc.stack().isModified()) {
-            return true;
-        }
-        javafx.scene.control.Alert a = new javafx.scene.control.Alert(javafx.scene.control.Alert.AlertType.CONFIRMATION,
-                doc.fabric().name() + " has unsaved changes. Discard them?", javafx.scene.control.ButtonType.CANCEL,
-                javafx.scene.control.ButtonType.OK);
-        a.setHeaderText("Unsaved changes");
-        a.initOwner(getScene() == null ? null : getScene().getWindow());
-        return a.showAndWait().filter(b -> b == javafx.scene.control.ButtonType.OK).isPresent();
+        return !doc.stack().isModified()
+                || dialogs.confirm("Unsaved changes", doc.fabric().name() + " has unsaved changes. Discard them?");
+    }
+
+    /** Replaces the dialogs (tests answer questions themselves). */
+    public void setDialogService(DialogService d) {
+        dialogs = d;
     }
 
     private void message(String m) {

@@ -362,4 +362,40 @@ class FabricEditorTest {
         assertEquals(8, doc.selection().devices().size(), "the rack's 8 servers are selected");
         assertTrue(doc.selection().contains(fabric().device("srv12")));
     }
+
+    @Test
+    void closingAsksOnlyWhenThereAreUnsavedChanges(FxRobot robot) {
+        List<String> asked = new java.util.ArrayList<>();
+        boolean[] answer = {false};
+        editor.setDialogService((header, text) -> {
+            asked.add(header);
+            return answer[0];
+        });
+        assertTrue(editor.confirmDiscard(), "nothing changed: no question");
+        assertTrue(asked.isEmpty());
+        robot.interact(() -> canvas.deleteSelection()); // empty selection: still nothing changed
+        robot.interact(() -> doc.selection().set(List.of(fabric().device("srv5")), List.of()));
+        robot.interact(() -> canvas.deleteSelection());
+        assertFalse(editor.confirmDiscard(), "the user said no");
+        answer[0] = true;
+        assertTrue(editor.confirmDiscard());
+        assertEquals(List.of("Unsaved changes", "Unsaved changes"), asked);
+        robot.interact(doc::undo);
+        assertTrue(editor.confirmDiscard(), "undone back to the opened state");
+        assertEquals(2, asked.size());
+    }
+
+    @Test
+    void holdingSpaceTurnsALeftDragIntoAPan(FxRobot robot) {
+        double ox = canvas.viewport().offsetX();
+        Point2D start = canvas.localToScreen(canvas.centreOf(fabric().device("leaf1")));
+        Layout.Point leafBefore = fabric().layout().position("leaf1");
+        robot.clickOn(screenOfLocal(20, 20)); // focus the canvas on empty space
+        robot.press(KeyCode.SPACE);
+        robot.drag(start, MouseButton.PRIMARY).moveBy(25, 0).moveBy(25, 0).drop();
+        robot.release(KeyCode.SPACE);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(ox + 50, canvas.viewport().offsetX(), 1.0);
+        assertEquals(leafBefore, fabric().layout().position("leaf1"), "the device under the cursor did not move");
+    }
 }

@@ -18,16 +18,26 @@ public final class DemoFabric {
         Fabric f = new Fabric("classic-4-leaf-2-spine");
         f.setDescription("4 leaves, 2 spines, 32 GPU servers; 100G host ports, 400G uplinks; PFC + ECN on priority 3");
         f.putQosProfile(QosProfile.roceLossless("rdma-lossless", 100));
+        // 400G ports get ECN thresholds for 400G and more PFC headroom: lint (topology.Lint) computes
+        // 204,324 B in flight after XOFF on a 400G, 30 m link, so reserve 256 KB rather than the default 200 KB.
+        QosProfile fast = QosProfile.roceLossless("rdma-lossless-400g", 400);
+        io.fabriclab.model.PfcConfig pfc = fast.pfc();
+        f.putQosProfile(fast.withPfc(new io.fabriclab.model.PfcConfig(pfc.enabled(), pfc.priorities(), pfc.xoffBytes(),
+                pfc.xonBytes(), 256_000, pfc.watchdogUs(), pfc.watchdogAction())));
         for (int s = 1; s <= 2; s++) {
             Device spine = f.addDevice("spine" + s, DeviceRole.SPINE);
             spine.setModel("32 x 400G");
             spine.addPorts("eth", 1, 32, 400);
+            spine.setQosProfile("rdma-lossless-400g");
         }
         for (int l = 1; l <= 4; l++) {
             Device leaf = f.addDevice("leaf" + l, DeviceRole.LEAF);
             leaf.setModel("48 x 100G + 8 x 400G");
             leaf.addPorts("eth", 1, 48, 100);
             leaf.addPorts("eth", 49, 8, 400);
+            for (int p = 49; p <= 56; p++) {
+                leaf.port("eth" + p).setQosProfile("rdma-lossless-400g");
+            }
             f.connect(leaf.port("eth49"), f.port("spine1:eth" + l), 400, 30);
             f.connect(leaf.port("eth50"), f.port("spine2:eth" + l), 400, 30);
         }

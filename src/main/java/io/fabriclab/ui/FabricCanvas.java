@@ -264,6 +264,22 @@ public final class FabricCanvas extends Region {
         return true;
     }
 
+    /** Centres the view on a device without changing the zoom (unless it is too small to read). */
+    public void reveal(Device d) {
+        if (d == null) {
+            return;
+        }
+        Layout.Point p = doc.fabric().layout().position(d.id());
+        if (p == null) {
+            return;
+        }
+        if (viewport.scale() < 0.6) {
+            viewport.set(1.0, viewport.offsetX(), viewport.offsetY());
+        }
+        viewport.centreOn(p.x(), p.y(), getWidth(), getHeight());
+        viewChanged();
+    }
+
     /** Deletes the selected devices (with their links) and links as one undoable step. */
     public void deleteSelection() {
         if (doc.selection().isEmpty()) {

@@ -27,7 +27,6 @@ import javafx.geometry.Orientation;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckMenuItem;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListView;
 import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
@@ -36,7 +35,6 @@ import javafx.scene.control.Separator;
 import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TextField;
-import javafx.scene.control.TitledPane;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.ToolBar;
@@ -46,7 +44,6 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.Priority;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
@@ -65,6 +62,7 @@ public final class FabricEditor extends BorderPane {
     private final Label zoomLabel = new Label();
     private final TextField findField = new TextField();
     private final MenuBar menuBar = new MenuBar();
+    private final ProblemsPane problems;
     private final MenuItem undoItem = new MenuItem("Undo");
     private final MenuItem redoItem = new MenuItem("Redo");
     private DialogService dialogs = DialogService.fx(() -> getScene() == null ? null : getScene().getWindow());
@@ -85,7 +83,8 @@ public final class FabricEditor extends BorderPane {
         SplitPane.setResizableWithParent(palette, false);
         SplitPane.setResizableWithParent(inspector, false);
 
-        TitledPane problems = problemsPanel();
+        problems = new ProblemsPane(doc);
+        problems.setOnReveal(id -> canvas.reveal(doc.fabric().device(id)));
         VBox bottom = new VBox(problems, status);
         VBox top = new VBox(buildMenus(), buildToolBar());
         setTop(top);
@@ -167,9 +166,15 @@ public final class FabricEditor extends BorderPane {
     private MenuBar buildMenus() {
         Menu file = new Menu("File");
         MenuItem newFromTemplate = disabled("New from Template…", "Shortcut+N");
-        MenuItem open = disabled("Open…", "Shortcut+O");
-        MenuItem save = disabled("Save", "Shortcut+S");
-        MenuItem saveAs = disabled("Save As…", "Shortcut+Shift+S");
+        MenuItem open = new MenuItem("Open…");
+        open.setAccelerator(KeyCombination.keyCombination("Shortcut+O"));
+        open.setOnAction(e -> openDialog());
+        MenuItem save = new MenuItem("Save");
+        save.setAccelerator(KeyCombination.keyCombination("Shortcut+S"));
+        save.setOnAction(e -> save());
+        MenuItem saveAs = new MenuItem("Save As…");
+        saveAs.setAccelerator(KeyCombination.keyCombination("Shortcut+Shift+S"));
+        saveAs.setOnAction(e -> saveAs());
         MenuItem exportPng = new MenuItem("Export PNG…");
         exportPng.setOnAction(e -> exportPng());
         MenuItem exportSvg = new MenuItem("Export SVG…");
@@ -410,16 +415,8 @@ public final class FabricEditor extends BorderPane {
         return b;
     }
 
-    private TitledPane problemsPanel() {
-        ListView<String> list = new ListView<>();
-        list.setPlaceholder(new Label("No findings yet: static analysis (oversubscription, PFC headroom, deadlock "
-                + "check, lint) will list its findings here."));
-        list.setPrefHeight(90);
-        TitledPane pane = new TitledPane("Problems", list);
-        pane.setExpanded(false);
-        pane.setAnimated(false);
-        VBox.setVgrow(pane, Priority.NEVER);
-        return pane;
+    public ProblemsPane problems() {
+        return problems;
     }
 
     // ----- actions -----------------------------------------------------------------------------
@@ -504,6 +501,101 @@ public final class FabricEditor extends BorderPane {
         doc.execute(MoveDevicesCommand.toLayout(doc.fabric(), "Auto layout",
                 new TieredLayout().layout(doc.fabric())));
         canvas.fitToWindow();
+    }
+
+    // ----- files -------------------------------------------------------------------------------
+
+    private FileChooser fabricChooser(String title) {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle(title);
+        chooser.getExtensionFilters().addAll(
+                new FileChooser.ExtensionFilter("FabricLab fabric (*.json)", "*.json"),
+                new FileChooser.ExtensionFilter("containerlab topology (*.clab.yml)", "*.clab.yml", "*.clab.yaml"));
+        if (doc.file() != null && doc.file().toAbsolutePath().getParent() != null) {
+            chooser.setInitialDirectory(doc.file().toAbsolutePath().getParent().toFile());
+        }
+        return chooser;
+    }
+
+    private void openDialog() {
+        if (!confirmDiscard()) {
+            return;
+        }
+        File f = fabricChooser("Open fabric").showOpenDialog(getScene().getWindow());
+        if (f != null) {
+            open(f.toPath());
+        }
+    }
+
+    /**
+     * Reads a fabric file off the FX thread, then shows it in this window in place of the current
+     * one; a bad file leaves everything as it was and the status bar says what is wrong and where.
+     */
+    public void open(java.nio.file.Path file) {
+        message("Opening " + file.getFileName() + "…");
+        javafx.concurrent.Task<Fabric> load = new javafx.concurrent.Task<>() {
+            @Override
+            protected Fabric call() throws Exception {
+                return io.fabriclab.io.FabricFiles.load(file);
+            }
+        };
+        load.setOnSucceeded(e -> {
+            FabricEditor next = new FabricEditor(new FabricDocument(load.getValue(), file));
+            next.setDialogService(dialogs);
+            javafx.scene.Scene scene = getScene();
+            scene.setRoot(next);
+            if (scene.getWindow() instanceof javafx.stage.Stage st) {
+                st.setTitle(next.windowTitle());
+            }
+            next.message("Opened " + file);
+        });
+        load.setOnFailed(e -> message("Cannot open " + file.getFileName() + ": "
+                + firstLine(load.getException().getMessage())));
+        Thread t = new Thread(load, "open " + file.getFileName());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl) + " …";
+    }
+
+    /** Saves to the document's file (atomically, in the format its name selects), or asks for one. */
+    public boolean save() {
+        if (doc.file() == null) {
+            return saveAs();
+        }
+        return saveTo(doc.file());
+    }
+
+    public boolean saveAs() {
+        FileChooser chooser = fabricChooser("Save fabric as");
+        chooser.setInitialFileName(doc.file() != null ? doc.file().getFileName().toString() : doc.fabric().name() + ".json");
+        File f = chooser.showSaveDialog(getScene().getWindow());
+        return f != null && saveTo(f.toPath());
+    }
+
+    /**
+     * Writes the fabric on the FX thread: the model is edited on this thread, so writing here
+     * means the file never mixes two states. Returns false (and says why) when it fails.
+     */
+    public boolean saveTo(java.nio.file.Path file) {
+        try {
+            io.fabriclab.io.FabricFiles.save(doc.fabric(), file);
+            doc.setFile(file);
+            doc.stack().markSaved();
+            message("Saved " + file);
+            return true;
+        } catch (io.fabriclab.io.InputException ex) {
+            message("Not saved: " + firstLine(ex.getMessage()));
+        } catch (IOException ex) {
+            message("Not saved: " + ex.getMessage());
+        }
+        return false;
     }
 
     /** The whole fabric as SVG (the report's picture), written next to the chosen name and moved into place. */

@@ -15,7 +15,14 @@ public final class Launcher {
     public static void main(String[] args) {
         for (String a : args) {
             if (!a.startsWith("--")) {
-                FabricLabApp.setRequestedFile(a);
+                java.nio.file.Path file = java.nio.file.Path.of(a);
+                try {
+                    FabricLabApp.setInitialFabric(io.fabriclab.io.FabricFiles.load(file), file);
+                } catch (io.fabriclab.io.InputException e) {
+                    // The file is the user's mistake: say what is wrong and where, open nothing (exit code 2, bad input).
+                    System.err.println("fabriclab gui: " + e.getMessage());
+                    System.exit(2);
+                }
             } else if (a.equals("--demo=rail")) {
                 FabricLabApp.setInitialFabric(DemoFabric.railOptimized(64, 32, 16));
             } else if (a.startsWith("--demo=rail-small")) {

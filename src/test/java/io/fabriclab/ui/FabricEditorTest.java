@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -397,5 +398,56 @@ class FabricEditorTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertEquals(ox + 50, canvas.viewport().offsetX(), 1.0);
         assertEquals(leafBefore, fabric().layout().position("leaf1"), "the device under the cursor did not move");
+    }
+
+    @Test
+    void saveWritesTheFileMarksTheDocumentCleanAndOpenShowsItAgain(FxRobot robot) throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("fabriclab-ui");
+        java.nio.file.Path file = dir.resolve("classic.json");
+        robot.interact(() -> doc.selection().set(List.of(fabric().device("srv5")), List.of()));
+        robot.interact(canvas::deleteSelection);
+        assertTrue(doc.stack().isModified());
+        boolean[] saved = new boolean[1];
+        robot.interact(() -> saved[0] = editor.saveTo(file));
+        assertTrue(saved[0]);
+        assertFalse(doc.stack().isModified(), "saved: clean");
+        assertEquals(file, doc.file());
+        Fabric back = io.fabriclab.io.FabricFiles.load(file);
+        assertEquals(37, back.devices().size(), "38 - srv5");
+        assertEquals(39, back.linkCount());
+        assertEquals(fabric().layout().position("leaf2"), back.layout().position("leaf2"), "positions are saved");
+
+        Scene scene = editor.getScene();
+        robot.interact(() -> editor.open(file));
+        WaitForAsyncUtils.waitFor(10, java.util.concurrent.TimeUnit.SECONDS, () -> scene.getRoot() != editor);
+        FabricEditor reopened = (FabricEditor) scene.getRoot();
+        assertEquals(37, reopened.document().fabric().devices().size());
+        assertEquals(file, reopened.document().file());
+        assertFalse(reopened.document().stack().isModified());
+    }
+
+    @Test
+    void aBadFileLeavesTheEditorAsItWasAndSaysWhy(FxRobot robot) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("broken", ".json");
+        java.nio.file.Files.writeString(file, "{ \"schemaVersion\": ");
+        Scene scene = editor.getScene();
+        robot.interact(() -> editor.open(file));
+        WaitForAsyncUtils.waitFor(10, java.util.concurrent.TimeUnit.SECONDS,
+                () -> editor.statusBar().getText().startsWith("Cannot open"));
+        assertSame(editor, scene.getRoot());
+        assertTrue(editor.statusBar().getText().contains(file.getFileName().toString()));
+    }
+
+    @Test
+    void theProblemsPanelShowsLintFindingsAfterAnEdit(FxRobot robot) throws Exception {
+        robot.interact(() -> doc.selection().set(List.of(), List.of(fabric().findLink("leaf1:eth49"))));
+        robot.interact(canvas::deleteSelection);
+        // Re-checked half a second after the last edit.
+        // leaf1 now has 800G down and 400G up: lint warns that it is oversubscribed (it did not before).
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+                () -> editor.problems().findings().stream().anyMatch(f -> f.code().equals("OVERSUBSCRIBED")
+                        && f.subject().equals("leaf1")));
+        assertEquals(io.fabriclab.topology.Lint.check(fabric()), editor.problems().findings());
+        assertTrue(editor.problems().getText().startsWith("Problems: "));
     }
 }

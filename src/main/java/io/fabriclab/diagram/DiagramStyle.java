@@ -1,0 +1,137 @@
+package io.fabriclab.diagram;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import io.fabriclab.model.DeviceRole;
+
+/**
+ * The visual language of a fabric drawing, shared by the editor, the live view and the report:
+ * colours per role, one colour per rail index, link width and colour by speed (and later by
+ * utilisation), selection, sizes of device boxes in world units and when servers fold.
+ */
+public final class DiagramStyle {
+    private final Map<DeviceRole, Rgba> roleFill = new EnumMap<>(DeviceRole.class);
+
+    /**
+     * Rail colours: Tableau 10, chosen for telling many series apart (also under common colour
+     * blindness); rail k uses entry k mod 10, so rail 3 has the same colour everywhere.
+     */
+    private static final List<Rgba> RAILS = List.of(Rgba.hex("#4e79a7"), Rgba.hex("#f28e2b"), Rgba.hex("#e15759"),
+            Rgba.hex("#76b7b2"), Rgba.hex("#59a14f"), Rgba.hex("#edc948"), Rgba.hex("#b07aa1"), Rgba.hex("#ff9da7"),
+            Rgba.hex("#9c755f"), Rgba.hex("#bab0ac"));
+
+    public static final Rgba BACKGROUND = Rgba.hex("#f6f7f9");
+    public static final Rgba GRID_LINE = Rgba.hex("#e6e9ee");
+    public static final Rgba TEXT = Rgba.hex("#1f2933");
+    public static final Rgba TEXT_MUTED = Rgba.hex("#52606d");
+    public static final Rgba SELECTION = Rgba.hex("#ff7f0e");
+    public static final Rgba HOVER = Rgba.hex("#ffbb78");
+    public static final Rgba LINK_DOWN = Rgba.hex("#d62728");
+    public static final Rgba GROUP_FILL = Rgba.hex("#dfe7f1a0");
+    public static final Rgba GROUP_STROKE = Rgba.hex("#b6c3d3");
+    public static final Rgba LEGEND_FILL = Rgba.hex("#ffffffe6");
+    public static final Rgba LEGEND_STROKE = Rgba.hex("#c3cad3");
+    public static final Rgba RUBBER_BAND = Rgba.hex("#1f77b4");
+
+    /** Size of device boxes in world units. */
+    public static final double SWITCH_WIDTH = 100;
+    public static final double SWITCH_HEIGHT = 36;
+    public static final double SERVER_WIDTH = 48;
+    public static final double SERVER_HEIGHT = 28;
+    public static final double CORNER_ARC = 8;
+    /** Grid pitch for snapping moved devices, in world units. */
+    public static final double GRID = 10;
+    /** Servers fold into racks / units when a server box would be narrower than this on screen. */
+    public static final double FOLD_BELOW_PX = 14;
+    /** A unit's leaf and rail switches fold with its servers when a switch box would be narrower than this. */
+    public static final double FOLD_SWITCHES_BELOW_PX = 12;
+    /** Below this scale parallel links are drawn as one bundle. */
+    public static final double BUNDLE_BELOW_SCALE = 0.35;
+
+    public DiagramStyle() {
+        roleFill.put(DeviceRole.CORE, Rgba.hex("#5b3f8c"));
+        roleFill.put(DeviceRole.SPINE, Rgba.hex("#1d5b8f"));
+        roleFill.put(DeviceRole.LEAF, Rgba.hex("#23867b"));
+        roleFill.put(DeviceRole.RAIL, Rgba.hex("#3f7f3a"));
+        roleFill.put(DeviceRole.SERVER, Rgba.hex("#59636e"));
+    }
+
+    public Rgba fill(DeviceRole role) {
+        return roleFill.get(role);
+    }
+
+    public Rgba outline(DeviceRole role) {
+        return roleFill.get(role).darker(0.35);
+    }
+
+    /** Text colour that reads on the given fill. */
+    public Rgba textOn(Rgba fill) {
+        return fill.luma() < 0.6 ? new Rgba(255, 255, 255, 255) : TEXT;
+    }
+
+    public double width(DeviceRole role) {
+        return role == DeviceRole.SERVER ? SERVER_WIDTH : SWITCH_WIDTH;
+    }
+
+    public double height(DeviceRole role) {
+        return role == DeviceRole.SERVER ? SERVER_HEIGHT : SWITCH_HEIGHT;
+    }
+
+    /** The colour of rail k (k >= 0), the same in every view. */
+    public Rgba railColour(int rail) {
+        return RAILS.get(Math.floorMod(rail, RAILS.size()));
+    }
+
+    /** How many distinct rail colours exist before they repeat. */
+    public int railColourCount() {
+        return RAILS.size();
+    }
+
+    /**
+     * Link colour by speed: slower links lighter, faster darker, so the uplinks of a Clos stand
+     * out from host links without a legend lookup.
+     */
+    public Rgba linkColour(int speedGbps) {
+        if (speedGbps >= 1600) {
+            return Rgba.hex("#2d1e5a");
+        }
+        if (speedGbps >= 800) {
+            return Rgba.hex("#4a3a8c");
+        }
+        if (speedGbps >= 400) {
+            return Rgba.hex("#2f5d8a");
+        }
+        if (speedGbps >= 200) {
+            return Rgba.hex("#5b7896");
+        }
+        if (speedGbps >= 100) {
+            return Rgba.hex("#7f8ea0");
+        }
+        return Rgba.hex("#a8b3bf");
+    }
+
+    /** Link width on screen in pixels: 1 px at 100G plus 0.6 px per doubling (400G: 2.2 px). */
+    public double linkWidthPx(int speedGbps) {
+        double doublings = Math.log(Math.max(1, speedGbps) / 100.0) / Math.log(2);
+        return Math.max(0.8, Math.min(4.0, 1.0 + 0.6 * doublings));
+    }
+
+    /** Width of a bundle of {@code count} links: the single width plus 0.8 px per doubling of the count. */
+    public double bundleWidthPx(int speedGbps, int count) {
+        return Math.min(8.0, linkWidthPx(speedGbps) + 0.8 * Math.log(Math.max(1, count)) / Math.log(2));
+    }
+
+    /**
+     * Utilisation (or queue fill) 0..1 as green, through amber at half, to red when full; used by
+     * the live view and the report for queue depth / utilisation colouring.
+     */
+    public Rgba utilisationColour(double fraction) {
+        Rgba green = Rgba.hex("#2ca25f");
+        Rgba amber = Rgba.hex("#fdae61");
+        Rgba red = Rgba.hex("#d7191c");
+        double f = Math.max(0, Math.min(1, fraction));
+        return f < 0.5 ? green.mix(amber, f * 2) : amber.mix(red, (f - 0.5) * 2);
+    }
+}

@@ -1,0 +1,743 @@
+package io.fabriclab.diagram;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.Port;
+
+/**
+ * Draws a fabric through a {@link Painter} in screen pixels: unit groups, links (rail-coloured from
+ * servers to rail leaves, else by speed; dashed red when down), device boxes, selection, port
+ * labels and the legend. Level of detail: when a server box would be narrower than
+ * {@link DiagramStyle#FOLD_BELOW_PX}, servers fold into one box per unit or rack and their links into
+ * bundles, and below {@link DiagramStyle#BUNDLE_BELOW_SCALE} parallel links merge, so a
+ * 16,384-GPU fabric stays readable. Only what intersects the screen is drawn.
+ */
+public final class FabricPainter {
+
+    public enum FoldMode {
+        /** Fold servers when they get too small to read. */
+        AUTO,
+        ALWAYS,
+        NEVER
+    }
+
+    /**
+     * What to draw besides the fabric itself. Labels means port names and device details. Draft
+     * is for frames drawn while the user pans, zooms or drags a big fabric: at most
+     * {@link #DRAFT_LINES} lines and no port labels, so the picture keeps up with the hand.
+     */
+    public record Options(boolean labels, boolean legend, boolean grid, FoldMode fold, boolean draft) {
+        public static final Options DEFAULT = new Options(true, true, true, FoldMode.AUTO, false);
+
+        public Options withLabels(boolean on) {
+            return new Options(on, legend, grid, fold, draft);
+        }
+
+        public Options withLegend(boolean on) {
+            return new Options(labels, on, grid, fold, draft);
+        }
+
+        public Options withGrid(boolean on) {
+            return new Options(labels, legend, on, fold, draft);
+        }
+
+        public Options withFold(FoldMode mode) {
+            return new Options(labels, legend, grid, mode, draft);
+        }
+
+        public Options withDraft(boolean on) {
+            return new Options(labels, legend, grid, fold, on);
+        }
+    }
+
+    /** Most lines a draft frame draws (an even sample of those on screen). */
+    public static final int DRAFT_LINES = 600;
+
+    /** What one paint drew (for tests, the status bar and benchmarks). */
+    public record Stats(int devicesDrawn, int linesDrawn, int linksRepresented, int foldedGroupsDrawn,
+                        boolean serversFolded) {
+    }
+
+    /** Above this many lines on screen, links fade (opacity DENSE_LINES / lines, at least 12 %). */
+    static final int DENSE_LINES = 300;
+
+    private final DiagramStyle style;
+    private LinkLoad linkLoad;
+    private DetailState cachedState;
+    private Map<Device, FoldGroup> cachedFolds;
+    private List<LinkGroup> cachedGroups;
+    private LegendContent cachedLegend;
+    /** Widest bundle at the current zoom (set per paint). */
+    private double bundleCapPx = 8;
+
+    public FabricPainter(DiagramStyle style) {
+        this.style = style;
+    }
+
+    public DiagramStyle style() {
+        return style;
+    }
+
+    /** True when servers are drawn folded at this scale. */
+    public static boolean foldsServersAt(double scale, FoldMode mode) {
+        return switch (mode) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case AUTO -> DiagramStyle.SERVER_WIDTH * scale < DiagramStyle.FOLD_BELOW_PX;
+        };
+    }
+
+    /** The group a server folds into: its unit, else the rack of its first switch (by id). */
+    public static String foldKey(Fabric fabric, Device server) {
+        if (server.unit() != null) {
+            return "unit " + server.unit();
+        }
+        String first = null;
+        for (Link l : fabric.linksOf(server)) {
+            Device o = l.other(server);
+            if (o.role().isSwitch() && (first == null || NaturalOrder.INSTANCE.compare(o.id(), first) < 0)) {
+                first = o.id();
+            }
+        }
+        return first == null ? "unlinked" : "rack " + first;
+    }
+
+    /** True when the leaf and rail switches of each unit fold into the unit's box too. */
+    public static boolean foldsUnitSwitchesAt(double scale, FoldMode mode) {
+        return mode != FoldMode.NEVER && DiagramStyle.SWITCH_WIDTH * scale < DiagramStyle.FOLD_SWITCHES_BELOW_PX;
+    }
+
+    /**
+     * Fold groups that apply at this scale (all servers when zoomed out, else the user's folded
+     * groups). Cached with the link grouping until the geometry or the level of detail changes.
+     */
+    public Map<Device, FoldGroup> foldGroups(DiagramGeometry g, double scale, FoldMode mode) {
+        prepare(g, scale, mode);
+        return cachedFolds;
+    }
+
+    /** The level of detail a paint depends on; the same state reuses the same fold groups and link groups. */
+    private record DetailState(DiagramGeometry geometry, boolean servers, boolean unitSwitches, FoldMode mode,
+                               java.util.Set<String> userFolded) {
+    }
+
+    private void prepare(DiagramGeometry g, double scale, FoldMode mode) {
+        DetailState st = new DetailState(g, foldsServersAt(scale, mode), foldsUnitSwitchesAt(scale, mode), mode,
+                java.util.Set.copyOf(g.layout().foldedGroups()));
+        if (!st.equals(cachedState)) {
+            cachedFolds = computeFoldGroups(g, st.servers(), st.unitSwitches(), mode);
+            cachedGroups = groupLinks(g, cachedFolds);
+            if (cachedState == null || cachedState.geometry() != g) {
+                cachedLegend = legendContent(g.fabric());
+            }
+            cachedState = st;
+        }
+    }
+
+    private static Map<Device, FoldGroup> computeFoldGroups(DiagramGeometry g, boolean all, boolean unitSwitches,
+                                                            FoldMode mode) {
+        java.util.Set<String> userFolded = g.layout().foldedGroups();
+        Map<Device, FoldGroup> out = new IdentityHashMap<>();
+        if (!all && (userFolded.isEmpty() || mode == FoldMode.NEVER)) {
+            return out;
+        }
+        Map<String, FoldGroup> byKey = new HashMap<>();
+        for (Device s : g.fabric().servers()) {
+            Bounds b = g.box(s);
+            if (b == null) {
+                continue;
+            }
+            String key = foldKey(g.fabric(), s);
+            if (all || userFolded.contains(key)) {
+                FoldGroup fg = byKey.computeIfAbsent(key, FoldGroup::new);
+                fg.add(s, b);
+                out.put(s, fg);
+            }
+        }
+        if (unitSwitches) {
+            for (Device d : g.fabric().devices()) {
+                Bounds b = g.box(d);
+                if (d.role().tier() == 1 && d.unit() != null && b != null) {
+                    FoldGroup fg = byKey.computeIfAbsent("unit " + d.unit(), FoldGroup::new);
+                    fg.add(d, b);
+                    out.put(d, fg);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Paints everything onto a screen of w x h pixels. {@code hover} is a Device, a Link or null. */
+    public Stats paint(Painter p, DiagramGeometry g, Selection sel, Object hover, Viewport vp, double w, double h,
+                       Options o) {
+        double s = vp.scale();
+        p.save();
+        p.setDash();
+        p.setFill(DiagramStyle.BACKGROUND);
+        p.fillRect(0, 0, w, h);
+        if (o.grid()) {
+            paintGrid(p, vp, w, h);
+        }
+        Bounds visible = vp.visibleWorld(w, h).grow(Math.max(DiagramStyle.SWITCH_WIDTH, 24 / s));
+        Map<Device, FoldGroup> folded = foldGroups(g, s, o.fold());
+        List<LinkGroup> linkGroups = cachedGroups;
+        paintUnits(p, g, vp, visible);
+        int[] counts = paintLinks(p, linkGroups, sel, hover, vp, visible, o);
+        int devicesDrawn = 0;
+        for (Device d : g.fabric().devices()) {
+            if (folded.containsKey(d)) {
+                continue;
+            }
+            Bounds b = g.box(d);
+            if (b != null && b.intersects(visible)) {
+                paintDevice(p, d, b, vp, sel.contains(d), d == hover, o);
+                devicesDrawn++;
+            }
+        }
+        int groupsDrawn = 0;
+        for (FoldGroup fg : new java.util.LinkedHashSet<>(folded.values())) {
+            if (fg.bounds().intersects(visible)) {
+                paintFoldGroup(p, fg, vp, fg.members().stream().anyMatch(sel::contains));
+                groupsDrawn++;
+            }
+        }
+        if (o.legend()) {
+            paintLegend(p, cachedLegend, h, !folded.isEmpty());
+        }
+        p.restore();
+        return new Stats(devicesDrawn, counts[0], counts[1], groupsDrawn, !folded.isEmpty());
+    }
+
+    // ----- background --------------------------------------------------------------------------
+
+    private static void paintGrid(Painter p, Viewport vp, double w, double h) {
+        double step = DiagramStyle.GRID;
+        while (step * vp.scale() < 24) {
+            step *= (String.valueOf((long) step).startsWith("1") ? 5 : 2);
+        }
+        double px = step * vp.scale();
+        p.setStroke(DiagramStyle.GRID_LINE, 1);
+        double x0 = vp.toScreenX(Math.floor(vp.toWorldX(0) / step) * step);
+        for (double x = x0; x <= w; x += px) {
+            p.line(Math.round(x) + 0.5, 0, Math.round(x) + 0.5, h);
+        }
+        double y0 = vp.toScreenY(Math.floor(vp.toWorldY(0) / step) * step);
+        for (double y = y0; y <= h; y += px) {
+            p.line(0, Math.round(y) + 0.5, w, Math.round(y) + 0.5);
+        }
+    }
+
+    /** Boxes around the switches and servers of each scalable unit, labelled "unit n". */
+    private void paintUnits(Painter p, DiagramGeometry g, Viewport vp, Bounds visible) {
+        Map<Integer, Bounds> units = new TreeMap<>();
+        for (Device d : g.fabric().devices()) {
+            if (d.unit() != null && (d.role() == DeviceRole.SERVER || d.role().tier() == 1)) {
+                Bounds b = g.box(d);
+                if (b != null) {
+                    units.merge(d.unit(), b, Bounds::union);
+                }
+            }
+        }
+        double s = vp.scale();
+        for (Map.Entry<Integer, Bounds> e : units.entrySet()) {
+            Bounds b = e.getValue().grow(22);
+            if (!b.intersects(visible)) {
+                continue;
+            }
+            double x = vp.toScreenX(b.minX());
+            double y = vp.toScreenY(b.minY());
+            double bw = b.width() * s;
+            double bh = (b.height() + 16) * s;
+            p.setFill(DiagramStyle.GROUP_FILL);
+            p.fillRoundRect(x, y, bw, bh, 12);
+            p.setStroke(DiagramStyle.GROUP_STROKE, 1);
+            p.setDash(5, 3);
+            p.strokeRoundRect(x, y, bw, bh, 12);
+            p.setDash();
+            double font = clamp(12 * s, 9, 13);
+            if (bw > 60) {
+                p.setFill(DiagramStyle.TEXT_MUTED);
+                p.setFont(font, true);
+                // Bottom left: the top edge is where the uplinks arrive.
+                p.text("unit " + e.getKey(), x + 6, y + bh - font * 0.8, TextAnchor.START);
+            }
+        }
+    }
+
+    // ----- links ---------------------------------------------------------------------------------
+
+    /** One end of a drawn line: a device or a fold group. */
+    private record End(Object what, Bounds box) {
+    }
+
+    /** Links drawn together because they share both drawn ends (parallel links, or a bundle to a fold group). */
+    private record LinkGroup(Object first, Object second, Bounds firstBox, Bounds secondBox, Bounds extent,
+                             boolean anyFolded, List<Link> links) {
+    }
+
+    private List<LinkGroup> groupLinks(DiagramGeometry g, Map<Device, FoldGroup> folded) {
+        Map<List<Object>, List<Link>> byEnds = new LinkedHashMap<>();
+        Map<Object, Bounds> boxes = new IdentityHashMap<>();
+        for (Link l : g.fabric().links()) {
+            End a = end(g, l.a().device(), folded);
+            End b = end(g, l.b().device(), folded);
+            if (a == null || b == null || a.what() == b.what()) {
+                continue;
+            }
+            boxes.put(a.what(), a.box());
+            boxes.put(b.what(), b.box());
+            List<Object> key = System.identityHashCode(a.what()) <= System.identityHashCode(b.what())
+                    ? List.of(a.what(), b.what()) : List.of(b.what(), a.what());
+            byEnds.computeIfAbsent(key, k -> new ArrayList<>(1)).add(l);
+        }
+        List<LinkGroup> out = new ArrayList<>(byEnds.size());
+        for (Map.Entry<List<Object>, List<Link>> e : byEnds.entrySet()) {
+            Object x = e.getKey().get(0);
+            Object y = e.getKey().get(1);
+            Bounds bx = boxes.get(x);
+            Bounds by = boxes.get(y);
+            out.add(new LinkGroup(x, y, bx, by, DiagramGeometry.between(bx, by).bounds(),
+                    x instanceof FoldGroup || y instanceof FoldGroup, e.getValue()));
+        }
+        return out;
+    }
+
+    /** Returns {lines drawn, links represented}. */
+    private int[] paintLinks(Painter p, List<LinkGroup> groups, Selection sel, Object hover, Viewport vp,
+                             Bounds visible, Options o) {
+        List<LinkGroup> shown = new ArrayList<>();
+        for (LinkGroup lg : groups) {
+            if (lg.extent().intersects(visible)) {
+                shown.add(lg);
+            }
+        }
+        if (shown.size() > DENSE_LINES) {
+            // Too many lines: keep those with an end on screen; lines that only pass through say little.
+            shown.removeIf(lg -> !lg.firstBox().intersects(visible) && !lg.secondBox().intersects(visible));
+        }
+        if (o.draft() && shown.size() > DRAFT_LINES) {
+            List<LinkGroup> sample = new ArrayList<>(DRAFT_LINES);
+            double step = shown.size() / (double) DRAFT_LINES;
+            for (int i = 0; i < DRAFT_LINES; i++) {
+                sample.add(shown.get((int) (i * step)));
+            }
+            shown = sample;
+        }
+        double s = vp.scale();
+        int lines = 0;
+        int represented = 0;
+        // Thousands of lines on screen at once become a haze: draw them translucent so devices stay readable.
+        bundleCapPx = 60 * s;
+        int alpha = (int) Math.max(30, Math.min(255, 255.0 * DENSE_LINES / Math.max(1, shown.size())));
+        List<Object[]> portLabels = new ArrayList<>();
+        for (LinkGroup lg : shown) {
+            Bounds ba = lg.firstBox();
+            Bounds bb = lg.secondBox();
+            Segment seg = DiagramGeometry.between(ba, bb);
+            double x1 = vp.toScreenX(seg.x1());
+            double y1 = vp.toScreenY(seg.y1());
+            double x2 = vp.toScreenX(seg.x2());
+            double y2 = vp.toScreenY(seg.y2());
+            List<Link> ls = lg.links();
+            boolean anyFolded = lg.anyFolded();
+            represented += ls.size();
+            if (ls.size() == 1 || (!anyFolded && s >= DiagramStyle.BUNDLE_BELOW_SCALE)) {
+                int n = ls.size();
+                // Parallel links fan out across the box edge, at most 6 px apart.
+                double spacing = Math.min(6, Math.min(ba.width(), bb.width()) * s * 0.8 / Math.max(1, n));
+                boolean vertical = seg.y1() != seg.y2();
+                for (int i = 0; i < n; i++) {
+                    Link l = ls.get(i);
+                    double off = (i - (n - 1) / 2.0) * spacing;
+                    double ox = vertical ? off : 0;
+                    double oy = vertical ? 0 : off;
+                    paintLink(p, l, x1 + ox, y1 + oy, x2 + ox, y2 + oy, sel.contains(l), l == hover, alpha);
+                    lines++;
+                    if (o.labels() && !o.draft() && s >= 0.9 && !anyFolded) {
+                        portLabels.add(new Object[] {l, lg.first(), x1 + ox, y1 + oy, x2 + ox, y2 + oy});
+                    }
+                }
+            } else {
+                paintBundle(p, ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains), alpha);
+                lines++;
+            }
+        }
+        List<Bounds> placed = new ArrayList<>();
+        for (Object[] pl : portLabels) {
+            paintPortLabels(p, (Link) pl[0], pl[1], (double) pl[2], (double) pl[3], (double) pl[4], (double) pl[5],
+                    placed);
+        }
+        return new int[] {lines, represented};
+    }
+
+    private End end(DiagramGeometry g, Device d, Map<Device, FoldGroup> folded) {
+        FoldGroup fg = folded.get(d);
+        if (fg != null) {
+            return new End(fg, fg.bounds());
+        }
+        Bounds b = g.box(d);
+        return b == null ? null : new End(d, b);
+    }
+
+    /** Colours links by load from now on (null: back to rails and speed). */
+    public void setLinkLoad(LinkLoad load) {
+        this.linkLoad = load;
+    }
+
+    /**
+     * The colour a link is drawn in: down red; with a {@link LinkLoad}, its load (green, amber,
+     * red); else the rail colour from a server to a rail switch, else by speed.
+     */
+    public Rgba linkColour(Link l) {
+        if (!l.isUp()) {
+            return DiagramStyle.LINK_DOWN;
+        }
+        if (linkLoad != null) {
+            double u = linkLoad.fraction(l);
+            if (!Double.isNaN(u)) {
+                return style.utilisationColour(u);
+            }
+        }
+        Integer rail = railOf(l);
+        return rail != null ? style.railColour(rail) : style.linkColour(l.speedGbps());
+    }
+
+    /** The rail a server link belongs to: the rail of its switch end, or the NIC index for a rail-only switch. */
+    public static Integer railOf(Link l) {
+        Port server = l.a().device().role() == DeviceRole.SERVER ? l.a()
+                : l.b().device().role() == DeviceRole.SERVER ? l.b() : null;
+        if (server == null) {
+            return null;
+        }
+        Device sw = l.opposite(server).device();
+        if (sw.rail() != null) {
+            return sw.rail();
+        }
+        return sw.role() == DeviceRole.RAIL ? server.nic() : null;
+    }
+
+    private void paintLink(Painter p, Link l, double x1, double y1, double x2, double y2, boolean selected,
+                           boolean hovered, int alpha) {
+        double width = style.linkWidthPx(l.speedGbps());
+        if (selected || hovered) {
+            p.setDash();
+            p.setStroke(selected ? DiagramStyle.SELECTION : DiagramStyle.HOVER, width + 4);
+            p.line(x1, y1, x2, y2);
+        }
+        p.setStroke(linkColour(l).withAlpha(alpha), width);
+        if (l.isUp()) {
+            p.setDash();
+        } else {
+            p.setDash(6, 4);
+        }
+        p.line(x1, y1, x2, y2);
+        p.setDash();
+    }
+
+    private void paintBundle(Painter p, List<Link> ls, double x1, double y1, double x2, double y2, boolean selected,
+                             int alpha) {
+        int maxSpeed = 0;
+        Rgba colour = null;
+        boolean mixed = false;
+        boolean allDown = true;
+        for (Link l : ls) {
+            maxSpeed = Math.max(maxSpeed, l.speedGbps());
+            Rgba c = linkColour(l);
+            mixed |= colour != null && !colour.equals(c);
+            colour = c;
+            allDown &= !l.isUp();
+        }
+        if (mixed) {
+            colour = style.linkColour(maxSpeed);
+        }
+        // A bundle is never wider than a third of the gap between device boxes would allow at this zoom.
+        double width = Math.min(style.bundleWidthPx(maxSpeed, ls.size()), Math.max(1.2, bundleCapPx));
+        if (selected) {
+            p.setStroke(DiagramStyle.SELECTION, width + 4);
+            p.line(x1, y1, x2, y2);
+        }
+        p.setStroke((allDown ? DiagramStyle.LINK_DOWN : colour).withAlpha(alpha), width);
+        if (allDown) {
+            p.setDash(6, 4);
+        }
+        p.line(x1, y1, x2, y2);
+        p.setDash();
+    }
+
+    /**
+     * Port names near both ends of a link, 18 px along the line; a label that would overlap one
+     * already placed is left out (names stay readable where links crowd, the tooltip has them all).
+     */
+    private static void paintPortLabels(Painter p, Link l, Object startEnd, double x1, double y1, double x2,
+                                        double y2, List<Bounds> placed) {
+        double len = Math.hypot(x2 - x1, y2 - y1);
+        if (len < 80) {
+            return;
+        }
+        double ux = (x2 - x1) / len;
+        double uy = (y2 - y1) / len;
+        p.setFont(9, false);
+        p.setFill(DiagramStyle.TEXT_MUTED);
+        Port first = startEnd == l.a().device() ? l.a() : l.b();
+        Port second = l.opposite(first);
+        placeLabel(p, first.name(), x1 + ux * 18, y1 + uy * 18, placed);
+        placeLabel(p, second.name(), x2 - ux * 18, y2 - uy * 18, placed);
+    }
+
+    private static void placeLabel(Painter p, String text, double x, double y, List<Bounds> placed) {
+        double w = p.textWidth(text, 9);
+        Bounds b = new Bounds(x + 2, y - 6, x + 4 + w, y + 6);
+        for (Bounds other : placed) {
+            if (other.intersects(b)) {
+                return;
+            }
+        }
+        placed.add(b);
+        p.text(text, x + 3, y, TextAnchor.START);
+    }
+
+    // ----- devices -------------------------------------------------------------------------------
+
+    private void paintDevice(Painter p, Device d, Bounds b, Viewport vp, boolean selected, boolean hovered,
+                             Options o) {
+        double s = vp.scale();
+        double x = vp.toScreenX(b.minX());
+        double y = vp.toScreenY(b.minY());
+        double bw = b.width() * s;
+        double bh = b.height() * s;
+        Rgba fill = style.fill(d.role());
+        if (bw < 4) {
+            p.setFill(selected ? DiagramStyle.SELECTION : fill);
+            p.fillRect(x, y, Math.max(1, bw), Math.max(1, bh));
+            return;
+        }
+        double arc = Math.min(DiagramStyle.CORNER_ARC * s, bh / 2);
+        if (selected || hovered) {
+            p.setStroke(selected ? DiagramStyle.SELECTION : DiagramStyle.HOVER, 3);
+            p.strokeRoundRect(x - 3, y - 3, bw + 6, bh + 6, arc + 3);
+        }
+        p.setFill(fill);
+        p.fillRoundRect(x, y, bw, bh, arc);
+        if (d.rail() != null) {
+            // A rail switch carries its rail's colour as a band along its top edge.
+            p.setFill(style.railColour(d.rail()));
+            p.fillRect(x + arc / 2, y, bw - arc, Math.max(2, bh * 0.18));
+        }
+        p.setStroke(style.outline(d.role()), 1);
+        p.strokeRoundRect(x, y, bw, bh, arc);
+
+        boolean server = d.role() == DeviceRole.SERVER;
+        double font = server ? clamp(11 * s, 9, 13) : clamp(13 * s, 10, 15);
+        String label = fitLabel(p, d.id(), font, bw - 6);
+        if (label == null) {
+            return;
+        }
+        String detail = o.labels() && bh >= font * 2.6 ? detail(d) : null;
+        if (detail != null && p.textWidth(detail, font * 0.8) > bw - 6) {
+            detail = null;
+        }
+        p.setFill(style.textOn(fill));
+        p.setFont(font, !server);
+        double cy = y + bh / 2;
+        if (detail == null) {
+            p.text(label, x + bw / 2, cy, TextAnchor.MIDDLE);
+        } else {
+            p.text(label, x + bw / 2, cy - font * 0.5, TextAnchor.MIDDLE);
+            p.setFont(font * 0.8, false);
+            p.text(detail, x + bw / 2, cy + font * 0.6, TextAnchor.MIDDLE);
+        }
+    }
+
+    /** The id if it fits, else its trailing number ("srv-17" gives "17"), else null. */
+    private static String fitLabel(Painter p, String id, double font, double room) {
+        if (p.textWidth(id, font) <= room) {
+            return id;
+        }
+        int i = id.length();
+        while (i > 0 && Character.isDigit(id.charAt(i - 1))) {
+            i--;
+        }
+        String tail = id.substring(i);
+        return !tail.isEmpty() && p.textWidth(tail, font) <= room ? tail : null;
+    }
+
+    /** A second line: "8 GPU" on servers, the main port group ("64x400G") on switches. */
+    static String detail(Device d) {
+        if (d.role() == DeviceRole.SERVER) {
+            return d.gpus() + " GPU";
+        }
+        Map<Integer, Integer> bySpeed = new TreeMap<>();
+        for (Port port : d.ports()) {
+            bySpeed.merge(port.speedGbps(), 1, Integer::sum);
+        }
+        if (bySpeed.isEmpty()) {
+            return "no ports";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<Integer, Integer> e : bySpeed.entrySet()) {
+            if (sb.length() > 0) {
+                sb.append(" + ");
+            }
+            sb.append(e.getValue()).append('x').append(speedText(e.getKey()));
+        }
+        return sb.toString();
+    }
+
+    /** "400G", "1.6T". */
+    public static String speedText(int gbps) {
+        return gbps >= 1000 && gbps % 100 == 0 ? (gbps / 1000.0 + "T").replace(".0T", "T") : gbps + "G";
+    }
+
+    private void paintFoldGroup(Painter p, FoldGroup fg, Viewport vp, boolean selected) {
+        Bounds b = fg.bounds();
+        double x = vp.toScreenX(b.minX());
+        double y = vp.toScreenY(b.minY());
+        double bw = Math.max(3, b.width() * vp.scale());
+        double bh = Math.max(3, b.height() * vp.scale());
+        Rgba fill = style.fill(DeviceRole.SERVER);
+        if (selected) {
+            p.setStroke(DiagramStyle.SELECTION, 3);
+            p.strokeRoundRect(x - 3, y - 3, bw + 6, bh + 6, 6);
+        }
+        p.setFill(fill);
+        p.fillRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
+        p.setStroke(style.outline(DeviceRole.SERVER), 1);
+        p.strokeRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
+        double font = 10;
+        String full = fg.key() + " · " + fg.serverCount() + " srv · " + fg.gpus() + " GPU";
+        String mid = fg.key() + " · " + fg.gpus() + " GPU";
+        String count = String.valueOf(fg.serverCount());
+        String label = null;
+        for (String candidate : List.of(full, mid, fg.key(), count)) {
+            if (p.textWidth(candidate, font) <= bw - 6) {
+                label = candidate;
+                break;
+            }
+        }
+        if (label != null && bh >= 10) {
+            p.setFill(style.textOn(fill));
+            p.setFont(font, false);
+            p.text(label, x + bw / 2, y + bh / 2, TextAnchor.MIDDLE);
+        }
+    }
+
+    // ----- legend ------------------------------------------------------------------------------
+
+    /** What the legend lists: roles with counts, link speeds, rails, whether any link is down. */
+    private record LegendContent(Map<DeviceRole, Integer> roles, TreeSet<Integer> speeds, TreeSet<Integer> rails,
+                                 boolean anyDown) {
+    }
+
+    private static LegendContent legendContent(Fabric f) {
+        Map<DeviceRole, Integer> roles = new TreeMap<>((a, b) -> Integer.compare(b.tier() * 10 + b.ordinal(),
+                a.tier() * 10 + a.ordinal()));
+        for (Device d : f.devices()) {
+            roles.merge(d.role(), 1, Integer::sum);
+        }
+        TreeSet<Integer> speeds = new TreeSet<>();
+        TreeSet<Integer> rails = new TreeSet<>();
+        boolean anyDown = false;
+        for (Link l : f.links()) {
+            Integer r = railOf(l);
+            if (r != null) {
+                rails.add(r);
+            } else {
+                speeds.add(l.speedGbps());
+            }
+            anyDown |= !l.isUp();
+        }
+        return new LegendContent(roles, speeds, rails, anyDown);
+    }
+
+    private void paintLegend(Painter p, LegendContent c, double h, boolean folded) {
+        Map<DeviceRole, Integer> roles = c.roles();
+        TreeSet<Integer> speeds = c.speeds();
+        TreeSet<Integer> rails = c.rails();
+        boolean anyDown = c.anyDown();
+        double row = 17;
+        int rows = roles.size() + speeds.size() + (rails.isEmpty() ? 0 : 1) + (anyDown ? 1 : 0) + (folded ? 1 : 0)
+                + (linkLoad != null ? 1 : 0);
+        double lw = 178;
+        double lh = 24 + rows * row;
+        double x = 12;
+        double y = h - 12 - lh;
+        p.setFill(DiagramStyle.LEGEND_FILL);
+        p.fillRoundRect(x, y, lw, lh, 8);
+        p.setStroke(DiagramStyle.LEGEND_STROKE, 1);
+        p.strokeRoundRect(x, y, lw, lh, 8);
+        p.setFill(DiagramStyle.TEXT);
+        p.setFont(11, true);
+        p.text("Legend", x + 10, y + 12, TextAnchor.START);
+        double cy = y + 12 + row;
+        p.setFont(11, false);
+        for (Map.Entry<DeviceRole, Integer> e : roles.entrySet()) {
+            p.setFill(style.fill(e.getKey()));
+            p.fillRoundRect(x + 10, cy - 6, 26, 12, 4);
+            p.setFill(DiagramStyle.TEXT);
+            p.text(e.getKey().jsonName() + "  ×" + e.getValue(), x + 44, cy, TextAnchor.START);
+            cy += row;
+        }
+        for (int speed : speeds.descendingSet()) {
+            p.setStroke(style.linkColour(speed), style.linkWidthPx(speed));
+            p.line(x + 10, cy, x + 36, cy);
+            p.setFill(DiagramStyle.TEXT);
+            p.text(speedText(speed) + " link", x + 44, cy, TextAnchor.START);
+            cy += row;
+        }
+        if (!rails.isEmpty()) {
+            double rx = x + 10;
+            int shown = 0;
+            for (int r : rails) {
+                if (shown == 8) {
+                    p.setFill(DiagramStyle.TEXT);
+                    p.text("…", rx, cy, TextAnchor.START);
+                    break;
+                }
+                p.setStroke(style.railColour(r), 3);
+                p.line(rx, cy, rx + 8, cy);
+                rx += 10;
+                shown++;
+            }
+            p.setFill(DiagramStyle.TEXT);
+            p.text("rails " + rails.first() + "–" + rails.last(), x + 100, cy, TextAnchor.START);
+            cy += row;
+        }
+        if (linkLoad != null) {
+            for (int i = 0; i < 13; i++) {
+                p.setStroke(style.utilisationColour(i / 12.0), 3);
+                p.line(x + 10 + i * 2, cy, x + 12 + i * 2, cy);
+            }
+            p.setFill(DiagramStyle.TEXT);
+            p.text("load 0 – 100 %", x + 44, cy, TextAnchor.START);
+            cy += row;
+        }
+        if (anyDown) {
+            p.setStroke(DiagramStyle.LINK_DOWN, 2);
+            p.setDash(6, 4);
+            p.line(x + 10, cy, x + 36, cy);
+            p.setDash();
+            p.setFill(DiagramStyle.TEXT);
+            p.text("link down", x + 44, cy, TextAnchor.START);
+            cy += row;
+        }
+        if (folded) {
+            p.setFill(DiagramStyle.TEXT_MUTED);
+            p.text("servers folded: zoom in", x + 10, cy, TextAnchor.START);
+        }
+    }
+
+    private static double clamp(double v, double lo, double hi) {
+        return Math.max(lo, Math.min(hi, v));
+    }
+}

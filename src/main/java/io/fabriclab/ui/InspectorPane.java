@@ -1,0 +1,198 @@
+package io.fabriclab.ui;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.controlsfx.control.PropertySheet;
+import org.controlsfx.property.editor.DefaultPropertyEditorFactory;
+
+import io.fabriclab.diagram.FabricPainter;
+import io.fabriclab.edit.SetPropertyCommand;
+import io.fabriclab.model.CableType;
+import io.fabriclab.model.Device;
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.LinkState;
+import io.fabriclab.model.Port;
+import io.fabriclab.model.Units;
+import javafx.application.Platform;
+import javafx.geometry.Insets;
+import javafx.scene.control.Label;
+import javafx.scene.layout.BorderPane;
+
+/**
+ * The properties of the selection (or of the fabric when nothing is selected) in a ControlsFX
+ * PropertySheet. Every change is a {@link SetPropertyCommand} on the document's stack, so it can
+ * be undone like any drawing edit.
+ */
+public final class InspectorPane extends BorderPane {
+    private final FabricDocument doc;
+    private final PropertySheet sheet = new PropertySheet();
+    private final Label title = new Label();
+    private Consumer<String> messages = m -> { };
+    private boolean refreshPending;
+
+    public InspectorPane(FabricDocument doc) {
+        this.doc = doc;
+        title.getStyleClass().add("inspector-title");
+        title.setPadding(new Insets(6, 8, 6, 8));
+        title.setStyle("-fx-font-weight: bold;");
+        setTop(title);
+        setCenter(sheet);
+        sheet.setMode(PropertySheet.Mode.NAME);
+        sheet.setModeSwitcherVisible(false);
+        sheet.setSearchBoxVisible(false);
+        DefaultPropertyEditorFactory fallback = new DefaultPropertyEditorFactory();
+        sheet.setPropertyEditorFactory(item -> item instanceof FabricProperty<?> fp ? fp.createEditor()
+                : fallback.call(item));
+        setPrefWidth(300);
+        doc.selection().addListener(this::requestRefresh);
+        doc.stack().addListener(this::requestRefresh);
+        refresh();
+    }
+
+    public void setOnMessage(Consumer<String> c) {
+        messages = c;
+    }
+
+    public PropertySheet sheet() {
+        return sheet;
+    }
+
+    /** Rebuilds after the current event: an editor may be committing when the stack changes. */
+    private void requestRefresh() {
+        if (!refreshPending) {
+            refreshPending = true;
+            Platform.runLater(() -> {
+                refreshPending = false;
+                refresh();
+            });
+        }
+    }
+
+    public void refresh() {
+        List<PropertySheet.Item> items = new ArrayList<>();
+        var sel = doc.selection();
+        if (sel.devices().size() == 1 && sel.links().isEmpty()) {
+            Device d = sel.devices().iterator().next();
+            title.setText("Device " + d.id());
+            deviceItems(d, items);
+        } else if (sel.links().size() == 1 && sel.devices().isEmpty()) {
+            Link l = sel.links().iterator().next();
+            title.setText("Link");
+            linkItems(l, items);
+        } else if (!sel.isEmpty()) {
+            title.setText("Selection");
+            int gpus = sel.devices().stream().mapToInt(Device::gpus).sum();
+            items.add(FabricProperty.readOnly("Selection", "Devices", "selected devices",
+                    () -> String.valueOf(sel.devices().size())));
+            items.add(FabricProperty.readOnly("Selection", "Links", "selected links",
+                    () -> String.valueOf(sel.links().size())));
+            items.add(FabricProperty.readOnly("Selection", "GPUs", "GPUs in the selected servers",
+                    () -> String.valueOf(gpus)));
+        } else {
+            title.setText("Fabric " + doc.fabric().name());
+            fabricItems(doc.fabric(), items);
+        }
+        sheet.getItems().setAll(items);
+    }
+
+    private void fabricItems(Fabric f, List<PropertySheet.Item> items) {
+        items.add(FabricProperty.text("Fabric", "Name", "fabric name", f::name,
+                v -> edit("Rename fabric", f::name, f::setName, v), FabricProperty::nonEmpty, s -> s));
+        items.add(FabricProperty.text("Fabric", "Description", "free text", f::description,
+                v -> edit("Edit description", f::description, f::setDescription, v), s -> s, s -> s));
+        items.add(FabricProperty.text("Fabric", "MTU (bytes)", "largest frame on the wire, headers included",
+                f::mtuBytes, v -> edit("Set MTU", f::mtuBytes, f::setMtuBytes, v),
+                s -> FabricProperty.intIn(s, 1500, 9216), String::valueOf));
+        items.add(FabricProperty.readOnly("Counts", "Devices", "", () -> String.valueOf(f.devices().size())));
+        items.add(FabricProperty.readOnly("Counts", "Links", "", () -> String.valueOf(f.linkCount())));
+        items.add(FabricProperty.readOnly("Counts", "GPUs", "", () -> String.valueOf(f.gpuCount())));
+        items.add(FabricProperty.readOnly("Counts", "QoS profiles", "",
+                () -> String.join(", ", f.qosProfiles().keySet())));
+    }
+
+    private void deviceItems(Device d, List<PropertySheet.Item> items) {
+        Fabric f = doc.fabric();
+        items.add(FabricProperty.readOnly("Device", "Id", "unique name", d::id));
+        items.add(FabricProperty.choice("Device", "Role", "what the device is in the fabric", d::role,
+                v -> edit("Set role of " + d.id(), d::role, d::setRole, v), DeviceRole.values()));
+        items.add(FabricProperty.text("Device", "Model", "hardware model / SKU", d::model,
+                v -> edit("Set model of " + d.id(), d::model, d::setModel, v), FabricProperty::nullIfBlank,
+                FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("Placement", "Unit", "scalable unit (or pod), 0-based; empty for none", d::unit,
+                v -> edit("Set unit of " + d.id(), d::unit, d::setUnit, v), FabricProperty::optionalIndex,
+                FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("Placement", "Rail", "rail index of a rail leaf, 0-based; empty for none", d::rail,
+                v -> edit("Set rail of " + d.id(), d::rail, d::setRail, v), FabricProperty::optionalIndex,
+                FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("Placement", "Pod", "pod of a three-tier fabric, 0-based; empty for none", d::pod,
+                v -> edit("Set pod of " + d.id(), d::pod, d::setPod, v), FabricProperty::optionalIndex,
+                FabricProperty::blankIfNull));
+        if (d.role() == DeviceRole.SERVER) {
+            items.add(FabricProperty.text("Device", "GPUs", "GPU count; empty = one per NIC", d::gpusOverride,
+                    v -> edit("Set GPUs of " + d.id(), d::gpusOverride, d::setGpus, v), FabricProperty::optionalIndex,
+                    FabricProperty::blankIfNull));
+        }
+        items.add(FabricProperty.text("QoS", "QoS profile", "profile name; empty inherits the fabric default "
+                        + f.defaultQosProfile(), d::qosProfile,
+                v -> edit("Set QoS of " + d.id(), d::qosProfile, d::setQosProfile, v), s -> qosName(f, s),
+                FabricProperty::blankIfNull));
+        int free = f.freePorts(d).size();
+        items.add(FabricProperty.readOnly("Ports", "Ports", "ports by speed", () -> portSummary(d)));
+        items.add(FabricProperty.readOnly("Ports", "In use", "ports carrying a link",
+                () -> (d.portCount() - free) + " used, " + free + " free"));
+        items.add(FabricProperty.readOnly("Ports", "Neighbours", "devices cabled to this one",
+                () -> String.valueOf(f.neighbors(d).size())));
+    }
+
+    private void linkItems(Link l, List<PropertySheet.Item> items) {
+        items.add(FabricProperty.readOnly("Link", "End A", "", () -> l.a().ref()));
+        items.add(FabricProperty.readOnly("Link", "End B", "", () -> l.b().ref()));
+        int maxSpeed = Math.min(l.a().speedGbps(), l.b().speedGbps());
+        items.add(FabricProperty.text("Link", "Speed (Gb/s)", "allowed: " + Units.allowedSpeeds() + ", at most "
+                        + FabricPainter.speedText(maxSpeed) + " (the slower port)", l::speedGbps,
+                v -> edit("Set speed of " + l.id(), l::speedGbps, l::setSpeedGbps, v),
+                s -> FabricProperty.speed(s, maxSpeed), String::valueOf));
+        items.add(FabricProperty.text("Cable", "Length (m)", "cable length; propagation 5 ns per metre",
+                l::cableLengthM, v -> edit("Set cable length of " + l.id(), l::cableLengthM, l::setCableLengthM, v),
+                FabricProperty::length, String::valueOf));
+        items.add(FabricProperty.choice("Cable", "Type", "DAC up to 3 m, AOC 30 m, MMF 100 m, SMF beyond",
+                l::cableType, v -> edit("Set cable type of " + l.id(), l::cableType, l::setCableType, v),
+                CableType.values()));
+        items.add(FabricProperty.choice("Link", "State", "a down link stays in the drawing, dashed red", l::state,
+                v -> edit((v == LinkState.DOWN ? "Fail " : "Restore ") + l.id(), l::state, l::setState, v),
+                LinkState.values()));
+    }
+
+    private <T> void edit(String what, Supplier<T> getter, Consumer<T> setter, T value) {
+        SetPropertyCommand<T> c = new SetPropertyCommand<>(what, getter, setter, value);
+        if (!c.isNoOp()) {
+            doc.execute(c);
+            messages.accept(what);
+        }
+    }
+
+    private static String qosName(Fabric f, String s) {
+        String v = FabricProperty.nullIfBlank(s);
+        if (v != null && f.qosProfile(v) == null) {
+            throw new IllegalArgumentException("no QoS profile named " + v + "; have " + f.qosProfiles().keySet());
+        }
+        return v;
+    }
+
+    private static String portSummary(Device d) {
+        Map<Integer, Integer> bySpeed = new TreeMap<>();
+        for (Port p : d.ports()) {
+            bySpeed.merge(p.speedGbps(), 1, Integer::sum);
+        }
+        List<String> parts = new ArrayList<>();
+        bySpeed.forEach((speed, n) -> parts.add(n + " × " + FabricPainter.speedText(speed)));
+        return parts.isEmpty() ? "none" : String.join(" + ", parts);
+    }
+}

@@ -1,0 +1,119 @@
+package io.fabriclab.ui;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.Port;
+import io.fabriclab.topology.Finding;
+import io.fabriclab.topology.Lint;
+import javafx.animation.PauseTransition;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TitledPane;
+import javafx.util.Duration;
+
+/**
+ * The fabric's lint findings (topology.Lint), re-checked half a second after the last edit.
+ * Clicking a finding selects what it is about and shows it. The check runs on the FX thread,
+ * which owns the model, so it never reads a half-edited fabric.
+ */
+public final class ProblemsPane extends TitledPane {
+    private final FabricDocument doc;
+    private final ListView<Finding> list = new ListView<>();
+    private final PauseTransition debounce = new PauseTransition(Duration.millis(500));
+    private Consumer<String> reveal = id -> { };
+    private long lastCheckMillis;
+    /** Lint re-runs by itself after edits only while a check takes at most this long (big fabrics: on request). */
+    static final long AUTO_CHECK_MAX_MILLIS = 100;
+
+    public ProblemsPane(FabricDocument doc) {
+        this.doc = doc;
+        setText("Problems");
+        setContent(list);
+        setAnimated(false);
+        setExpanded(false);
+        list.setId("problems");
+        list.setPrefHeight(130);
+        list.setPlaceholder(new Label("No findings: lint found nothing to report."));
+        list.setCellFactory(v -> new ListCell<>() {
+            @Override
+            protected void updateItem(Finding f, boolean empty) {
+                super.updateItem(f, empty);
+                if (empty || f == null) {
+                    setText(null);
+                    setStyle("");
+                } else {
+                    setText(f.severity() + "  " + f.code() + "  [" + f.subject() + "]  " + f.message() + "  — fix: "
+                            + f.fix());
+                    setStyle(switch (f.severity()) {
+                        case ERROR -> "-fx-text-fill: #b00020;";
+                        case WARNING -> "-fx-text-fill: #8a5a00;";
+                        case INFO -> "";
+                    });
+                }
+            }
+        });
+        list.getSelectionModel().selectedItemProperty().addListener((o, was, f) -> {
+            if (f != null) {
+                select(f.subject());
+            }
+        });
+        debounce.setOnFinished(e -> check());
+        doc.stack().addListener(() -> {
+            if (lastCheckMillis <= AUTO_CHECK_MAX_MILLIS) {
+                debounce.playFromStart();
+            } else {
+                setText("Problems: fabric changed since the last check (" + lastCheckMillis
+                        + " ms) — expand and press Check");
+            }
+        });
+        javafx.scene.control.Button again = new javafx.scene.control.Button("Check");
+        again.setOnAction(e -> check());
+        setGraphic(again);
+        check();
+    }
+
+    /** Called with the id of a device to centre on when a finding is clicked. */
+    public void setOnReveal(Consumer<String> c) {
+        reveal = c;
+    }
+
+    public List<Finding> findings() {
+        return List.copyOf(list.getItems());
+    }
+
+    /** Runs lint now. */
+    public void check() {
+        long t0 = System.nanoTime();
+        List<Finding> found = Lint.check(doc.fabric());
+        lastCheckMillis = (System.nanoTime() - t0) / 1_000_000;
+        list.getItems().setAll(found);
+        long errors = found.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();
+        long warnings = found.stream().filter(f -> f.severity() == Finding.Severity.WARNING).count();
+        setText("Problems: " + errors + " errors, " + warnings + " warnings, " + (found.size() - errors - warnings)
+                + " notes (lint " + lastCheckMillis + " ms)");
+    }
+
+    /** A finding's subject: a device id, a port "device:port", or a link id. */
+    private void select(String subject) {
+        Fabric f = doc.fabric();
+        Device d = f.device(subject);
+        Link l = f.link(subject);
+        Port p = d == null && l == null ? f.port(subject) : null;
+        if (d != null) {
+            doc.selection().set(List.of(d), List.of());
+            reveal.accept(d.id());
+        } else if (l != null) {
+            doc.selection().set(List.of(), List.of(l));
+            reveal.accept(l.a().device().id());
+        } else if (p != null) {
+            Link on = f.linkAt(p);
+            doc.selection().set(List.of(p.device()), on == null ? List.of() : List.of(on));
+            reveal.accept(p.device().id());
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.fabriclab.edit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class CommandStackTest {
+
+    /** Appends its name to a shared log on execute and removes it on undo. */
+    private static FabricCommand append(List<String> log, String name) {
+        return new FabricCommand() {
+            public String description() {
+                return "append " + name;
+            }
+
+            public void execute() {
+                log.add(name);
+            }
+
+            public void undo() {
+                assertEquals(name, log.remove(log.size() - 1), "undo runs newest first");
+            }
+        };
+    }
+
+    @Test
+    void undoAndRedoReplayCommandsInStackOrder() {
+        List<String> log = new ArrayList<>();
+        CommandStack stack = new CommandStack();
+        stack.execute(append(log, "a"));
+        stack.execute(append(log, "b"));
+        assertEquals("append b", stack.undoDescription());
+        assertTrue(stack.undo());
+        assertEquals(List.of("a"), log);
+        assertEquals("append b", stack.redoDescription());
+        assertTrue(stack.redo());
+        assertEquals(List.of("a", "b"), log);
+        assertTrue(stack.undo());
+        assertTrue(stack.undo());
+        assertFalse(stack.undo(), "nothing left to undo");
+        assertEquals(List.of(), log);
+        assertEquals(2, stack.redoDepth());
+    }
+
+    @Test
+    void aNewCommandAfterUndoDiscardsTheRedoStack() {
+        List<String> log = new ArrayList<>();
+        CommandStack stack = new CommandStack();
+        stack.execute(append(log, "a"));
+        stack.undo();
+        stack.execute(append(log, "c"));
+        assertFalse(stack.canRedo());
+        assertEquals(List.of("c"), log);
+    }
+
+    @Test
+    void revisionCountsEveryExecuteUndoAndRedo() {
+        CommandStack stack = new CommandStack();
+        List<String> log = new ArrayList<>();
+        long r0 = stack.revision();
+        stack.execute(append(log, "a")); // +1
+        stack.undo();                    // +1
+        stack.redo();                    // +1
+        stack.undo();                    // +1
+        stack.undo();                    // nothing to undo: +0
+        assertEquals(r0 + 4, stack.revision());
+    }
+
+    @Test
+    void unsavedChangesFollowTheSavedPointThroughUndoAndRedo() {
+        List<String> log = new ArrayList<>();
+        CommandStack stack = new CommandStack();
+        assertFalse(stack.isModified(), "a fresh document is clean");
+        stack.execute(append(log, "a"));
+        assertTrue(stack.isModified());
+        stack.markSaved();
+        assertFalse(stack.isModified());
+        stack.undo();
+        assertTrue(stack.isModified(), "undo past the save point");
+        stack.redo();
+        assertFalse(stack.isModified(), "redo back to the saved state is clean again");
+        stack.undo();
+        stack.execute(append(log, "b"));
+        assertTrue(stack.isModified(), "the saved state can no longer be reached");
+    }
+
+    @Test
+    void aCommandThatThrowsIsNotPushed() {
+        CommandStack stack = new CommandStack();
+        FabricCommand failing = new FabricCommand() {
+            public String description() {
+                return "fail";
+            }
+
+            public void execute() {
+                throw new IllegalArgumentException("refused");
+            }
+
+            public void undo() {
+            }
+        };
+        assertThrows(IllegalArgumentException.class, () -> stack.execute(failing));
+        assertFalse(stack.canUndo());
+        assertNull(stack.undoDescription());
+        assertFalse(stack.isModified());
+    }
+
+    @Test
+    void theOldestCommandsFallOffBeyondTheLimitAndTheDocumentStaysModified() {
+        List<String> log = new ArrayList<>();
+        CommandStack stack = new CommandStack(2);
+        stack.execute(append(log, "a"));
+        stack.execute(append(log, "b"));
+        stack.execute(append(log, "c"));
+        assertEquals(2, stack.undoDepth());
+        stack.undo();
+        stack.undo();
+        assertFalse(stack.undo(), "a fell off the bottom");
+        assertEquals(List.of("a"), log);
+        assertTrue(stack.isModified(), "the empty saved state cannot be reached any more");
+    }
+
+    @Test
+    void listenersHearEveryChange() {
+        CommandStack stack = new CommandStack();
+        int[] heard = {0};
+        stack.addListener(() -> heard[0]++);
+        stack.execute(append(new ArrayList<>(), "a"));
+        stack.undo();
+        stack.markSaved();
+        assertEquals(3, heard[0]);
+    }
+}

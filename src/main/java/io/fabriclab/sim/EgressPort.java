@@ -1,0 +1,131 @@
+package io.fabriclab.sim;
+
+import java.util.Arrays;
+
+import io.fabriclab.model.Link;
+import io.fabriclab.model.Port;
+import io.fabriclab.model.WredEcn;
+
+/**
+ * One direction of a link, seen from the device that sends into it: the egress queues (8 traffic
+ * classes plus MAC control), the scheduler state, the PFC pause state the peer imposes on it,
+ * and, because the same physical port also receives, the ingress priority-group accounting of
+ * what arrives on it. Mutable simulation state; owned by the simulator thread.
+ */
+final class EgressPort {
+    static final int CLASSES = 8;
+    /** Queue index of MAC control frames (PFC), which no pause stops. */
+    static final int CONTROL = 8;
+
+    final int id;
+    final Port port;
+    final Port peerPort;
+    final Link link;
+    final long rateBps;
+    final long propagationPs;
+    /** Switch state of the owner, or null when the owner is a NIC. */
+    final SwitchState sw;
+    /** NIC state of the owner, or null when the owner is a switch. */
+    final Nic nic;
+
+    final int[] head = new int[CLASSES + 1];
+    final int[] tail = new int[CLASSES + 1];
+    final long[] queueBytes = new long[CLASSES + 1];
+    int queuedPackets;
+    boolean busy;
+    long wakeAtPs = -1;
+    int lastWireBytes = -1;
+    long lastSerializationPs;
+
+    // Pause imposed by the peer on this egress, per priority.
+    final long[] pausedUntilPs = new long[CLASSES];
+    final long[] pauseStartPs = new long[CLASSES];
+    final boolean[] stormed = new boolean[CLASSES];
+    final int[] watchdogGeneration = new int[CLASSES];
+    long watchdogPs;
+    boolean watchdogDrops;
+
+    // Scheduler.
+    final boolean[] strict = new boolean[CLASSES];
+    final long[] quantum = new long[CLASSES];
+    final long[] deficit = new long[CLASSES];
+    int roundRobin;
+    boolean freshVisit = true;
+
+    // ECN on this egress.
+    final WredEcn[] wred = new WredEcn[CLASSES];
+    boolean markAtEnqueue;
+
+    // PFC on this port as an ingress.
+    final boolean[] lossless = new boolean[CLASSES];
+    long xoffBytes;
+    long xonBytes;
+    long headroomBytes;
+    final long[] ingressBytes = new long[CLASSES];
+    final long[] maxIngressBytes = new long[CLASSES];
+    final boolean[] xoffSent = new boolean[CLASSES];
+    final int[] refreshGeneration = new int[CLASSES];
+
+    // Telemetry.
+    boolean touched;
+    final long[] maxQueueBytes = new long[CLASSES];
+    final long[] intervalMaxBytes = new long[CLASSES];
+    final long[] enqueuedPackets = new long[CLASSES];
+    final long[] enqueuedBytes = new long[CLASSES];
+    final long[] dequeuedPackets = new long[CLASSES];
+    final long[] ecnMarked = new long[CLASSES];
+    final long[] dropsBuffer = new long[CLASSES];
+    final long[] dropsHeadroom = new long[CLASSES];
+    final long[] dropsWatchdog = new long[CLASSES];
+    final long[] latencySumPs = new long[CLASSES];
+    final long[] latencyMaxPs = new long[CLASSES];
+    final long[] pauseFramesSent = new long[CLASSES];
+    final long[] resumeFramesSent = new long[CLASSES];
+    final long[] pauseFramesReceived = new long[CLASSES];
+    final long[] pausedPs = new long[CLASSES];
+    final long[] watchdogStorms = new long[CLASSES];
+    final long[] firstDropPs = new long[CLASSES];
+    long txFrames;
+    long txFrameBytes;
+    long txWireBytes;
+    long wireBytesAtLastSample;
+    final TimeSeries[] depthSeries = new TimeSeries[CLASSES];
+    TimeSeries utilizationSeries;
+
+    EgressPort(int id, Port port, Port peerPort, Link link, SwitchState sw, Nic nic) {
+        this.id = id;
+        this.port = port;
+        this.peerPort = peerPort;
+        this.link = link;
+        this.rateBps = link.rateBps();
+        this.propagationPs = link.propagationPs();
+        this.sw = sw;
+        this.nic = nic;
+        Arrays.fill(head, -1);
+        Arrays.fill(tail, -1);
+        Arrays.fill(pauseStartPs, -1);
+        Arrays.fill(firstDropPs, -1);
+    }
+
+    boolean isNic() {
+        return nic != null;
+    }
+
+    /** True when the peer's PFC currently stops priority {@code c} here (and no watchdog overrides it). */
+    boolean paused(int c, long nowPs) {
+        return pausedUntilPs[c] > nowPs && !stormed[c];
+    }
+
+    /** Time to put one frame on this wire, cached for the last size seen (most frames are MTU-sized). */
+    long serializationPs(int wireBytes) {
+        if (wireBytes != lastWireBytes) {
+            lastWireBytes = wireBytes;
+            lastSerializationPs = io.fabriclab.model.Units.serializationPs(wireBytes, rateBps);
+        }
+        return lastSerializationPs;
+    }
+
+    String ref() {
+        return port.ref();
+    }
+}

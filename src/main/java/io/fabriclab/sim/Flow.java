@@ -1,0 +1,87 @@
+package io.fabriclab.sim;
+
+import io.fabriclab.workload.FlowSpec;
+
+/**
+ * One queue pair in a run: requester (sender) state with go-back-N and DCQCN reaction point,
+ * responder (receiver) state with the DCQCN notification point, and the flow's statistics.
+ */
+final class Flow {
+    final int id;
+    final FlowSpec spec;
+    final EgressPort srcPort;
+    final EgressPort dstPort;
+    /** Egress port ids of the data path (source NIC first) and of the reverse path (ACK, NAK, CNP). */
+    final int[] forwardPath;
+    final int[] reversePath;
+    final int udpSourcePort;
+    final int priority;
+    final int totalPackets;
+    final int lastPayload;
+    final ReactionPoint rp;
+    final boolean notificationPoint;
+    final long cnpIntervalPs;
+    final long startPs;
+
+    // Requester.
+    int activeSlot = -1;
+    int sndNxt;
+    int sndUna;
+    /** Highest PSN sent so far + 1: a PSN below it is a retransmission. */
+    int maxSent;
+    long nextSendPs;
+    long lastProgressPs;
+    boolean started;
+    boolean senderDone;
+    boolean inRecovery;
+    long recoveryStartPs;
+    int recoverTo;
+
+    // Responder.
+    int expected;
+    boolean nakSent;
+    int sinceAck;
+    long lastCnpPs = Long.MIN_VALUE;
+    boolean done;
+    long finishPs = -1;
+
+    // Statistics.
+    long retransmittedPackets;
+    long retransmittedBytes;
+    long naks;
+    long timeouts;
+    long stallPs;
+    long cnpsSent;
+    long ceReceived;
+    long outOfOrder;
+    long minRateBps;
+    TimeSeries rateSeries;
+
+    Flow(int id, FlowSpec spec, EgressPort srcPort, EgressPort dstPort, int[] forwardPath, int[] reversePath,
+         int udpSourcePort, int maxPayload, ReactionPoint rp, boolean notificationPoint, long cnpIntervalPs) {
+        this.id = id;
+        this.spec = spec;
+        this.srcPort = srcPort;
+        this.dstPort = dstPort;
+        this.forwardPath = forwardPath;
+        this.reversePath = reversePath;
+        this.udpSourcePort = udpSourcePort;
+        this.priority = spec.priority();
+        long packets = (spec.bytes() + maxPayload - 1) / maxPayload;
+        if (packets > Integer.MAX_VALUE / 2) {
+            throw new IllegalArgumentException("flow of " + spec.bytes() + " B is too large for 31-bit PSNs");
+        }
+        this.totalPackets = (int) packets;
+        long rest = spec.bytes() - (packets - 1) * maxPayload;
+        this.lastPayload = (int) rest;
+        this.rp = rp;
+        this.notificationPoint = notificationPoint;
+        this.cnpIntervalPs = cnpIntervalPs;
+        this.startPs = spec.startPs();
+        this.minRateBps = rp.currentRateBps();
+    }
+
+    int payloadOf(int psn, int maxPayload) {
+        return psn == totalPackets - 1 ? lastPayload : maxPayload;
+    }
+}

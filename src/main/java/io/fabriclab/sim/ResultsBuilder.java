@@ -1,0 +1,131 @@
+package io.fabriclab.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Turns the simulator's counters into an immutable {@link SimResults}, in a deterministic order. */
+final class ResultsBuilder {
+    private final Simulator sim;
+
+    ResultsBuilder(Simulator sim) {
+        this.sim = sim;
+    }
+
+    SimResults build(SimResults.StopReason reason, long wallNanos) {
+        long end = sim.now();
+        Flow[] flows = sim.flows();
+        EgressPort[] ports = sim.ports();
+
+        List<SimResults.FlowResult> flowResults = new ArrayList<>(flows.length);
+        List<Long> fcts = new ArrayList<>();
+        double throughputSum = 0;
+        long retransmitted = 0;
+        long cnpsSent = 0;
+        long cnpsReceived = 0;
+        for (Flow f : flows) {
+            long fct = f.done ? f.finishPs - f.startPs : -1;
+            double gbps = f.done && fct > 0 ? f.spec.bytes() * 8.0 / fct * 1000.0 : 0;
+            if (f.done) {
+                fcts.add(fct);
+                throughputSum += gbps;
+            }
+            retransmitted += f.retransmittedBytes;
+            cnpsSent += f.cnpsSent;
+            cnpsReceived += f.rp.cnps();
+            List<String> path = new ArrayList<>(f.forwardPath.length);
+            for (int p : f.forwardPath) {
+                path.add(ports[p].ref());
+            }
+            long stall = f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0);
+            flowResults.add(new SimResults.FlowResult(f.id, f.spec.src(), f.spec.dst(), f.priority, f.spec.label(),
+                    f.spec.bytes(), f.startPs, f.finishPs, fct, gbps, f.udpSourcePort, f.retransmittedPackets,
+                    f.retransmittedBytes, f.naks, f.timeouts, stall, f.ceReceived, f.cnpsSent, f.rp.cnps(),
+                    f.rp.cuts(), f.minRateBps / 1e9, f.rp.currentRateBps() / 1e9, path,
+                    SimResults.Series.of(f.rateSeries, "Gb/s")));
+        }
+
+        List<SimResults.QueueResult> queues = new ArrayList<>();
+        List<SimResults.PfcResult> pfc = new ArrayList<>();
+        List<SimResults.LinkResult> links = new ArrayList<>();
+        long drops = 0;
+        long headroomDrops = 0;
+        long bufferDrops = 0;
+        long watchdogDrops = 0;
+        long marks = 0;
+        long pausesSent = 0;
+        long resumesSent = 0;
+        long pausedTotal = 0;
+        long storms = 0;
+        long maxQueue = 0;
+        String maxQueueName = null;
+        for (EgressPort p : ports) {
+            if (!p.touched) {
+                continue;
+            }
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                boolean used = p.enqueuedPackets[c] > 0 || p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] > 0;
+                if (used) {
+                    double meanNs = p.dequeuedPackets[c] == 0 ? 0 : p.latencySumPs[c] / 1000.0 / p.dequeuedPackets[c];
+                    queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.maxQueueBytes[c],
+                            p.enqueuedPackets[c], p.enqueuedBytes[c], p.ecnMarked[c], p.dropsBuffer[c],
+                            p.dropsHeadroom[c], p.dropsWatchdog[c], p.firstDropPs[c], meanNs,
+                            p.latencyMaxPs[c] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
+                    if (p.maxQueueBytes[c] > maxQueue) {
+                        maxQueue = p.maxQueueBytes[c];
+                        maxQueueName = p.ref() + " tc" + c;
+                    }
+                }
+                drops += p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c];
+                headroomDrops += p.dropsHeadroom[c];
+                bufferDrops += p.dropsBuffer[c];
+                watchdogDrops += p.dropsWatchdog[c];
+                marks += p.ecnMarked[c];
+                long paused = p.pausedPs[c];
+                if (p.pauseStartPs[c] >= 0) {
+                    paused += Math.min(p.pausedUntilPs[c], end) - p.pauseStartPs[c];
+                }
+                if (p.pauseFramesSent[c] + p.resumeFramesSent[c] + p.pauseFramesReceived[c] + p.watchdogStorms[c] > 0) {
+                    pfc.add(new SimResults.PfcResult(p.ref(), c, p.pauseFramesSent[c], p.resumeFramesSent[c],
+                            p.pauseFramesReceived[c], paused, p.maxIngressBytes[c],
+                            p.lossless[c] ? p.xoffBytes : 0, p.lossless[c] ? p.headroomBytes : 0,
+                            p.watchdogStorms[c]));
+                }
+                pausesSent += p.pauseFramesSent[c];
+                resumesSent += p.resumeFramesSent[c];
+                pausedTotal += paused;
+                storms += p.watchdogStorms[c];
+            }
+            double util = end <= 0 ? 0 : p.txWireBytes * 8.0 * 1e12 / ((double) p.rateBps * end);
+            links.add(new SimResults.LinkResult(p.ref(), p.peerPort.ref(), p.link.speedGbps(), p.txFrames,
+                    p.txFrameBytes, util, SimResults.Series.of(p.utilizationSeries, "fraction")));
+        }
+        List<SimResults.NicResult> nics = new ArrayList<>();
+        for (EgressPort p : sim.nicPorts()) {
+            if (p.nic.cnpsSent + p.nic.cnpsReceived > 0) {
+                nics.add(new SimResults.NicResult(p.ref(), p.nic.cnpsSent, p.nic.cnpsReceived));
+            }
+        }
+        long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(sorted);
+        SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, marks,
+                cnpsSent, cnpsReceived, pausesSent, resumesSent, pausedTotal, storms, retransmitted, maxQueue,
+                maxQueueName, percentileUs(sorted, 0.50), percentileUs(sorted, 0.99),
+                sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6,
+                sorted.length == 0 ? 0 : throughputSum / sorted.length);
+        double evps = wallNanos <= 0 ? 0 : sim.eventCount() * 1e9 / wallNanos;
+        SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
+                evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
+                sim.config().sampleIntervalPs());
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics);
+    }
+
+    /** Nearest-rank percentile, in microseconds; 0 when there is no value. */
+    static double percentileUs(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1e6;
+    }
+}

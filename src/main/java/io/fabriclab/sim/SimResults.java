@@ -1,0 +1,74 @@
+package io.fabriclab.sim;
+
+import java.util.List;
+
+/**
+ * Everything a run measured: run metadata, a summary, and per flow, queue, PFC port/priority,
+ * link direction and NIC detail. Immutable; {@code io.ResultsJson} writes it.
+ */
+public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
+                         List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics) {
+
+    /** Why the run stopped. */
+    public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
+
+    /**
+     * @param wallNanos        wall-clock time of the event loop (the only field that differs between identical runs)
+     * @param eventsPerSecond  events / wall time (also differs between runs)
+     */
+    public record RunInfo(long seed, StopReason stopReason, long simulatedPs, long events, long wallNanos,
+                          double eventsPerSecond, int flows, int flowsCompleted, int maxPacketsInFlight,
+                          long sampleIntervalPs) {
+    }
+
+    public record Summary(long drops, long headroomOverflowDrops, long bufferDrops, long watchdogDrops,
+                          long ecnMarked, long cnpsSent, long cnpsReceived, long pauseFramesSent,
+                          long resumeFramesSent, long pausedPs, long watchdogStorms, long retransmittedBytes,
+                          long maxQueueBytes, String maxQueue, double fctP50Us, double fctP99Us,
+                          double fctMaxUs, double meanThroughputGbps) {
+    }
+
+    /** A downsampled time series: each value covers {@code stride} samples of the run's interval. */
+    public record Series(String unit, int stride, long[] timesPs, double[] values) {
+        static Series of(TimeSeries ts, String unit) {
+            return ts == null ? null : new Series(unit, ts.stride(), ts.timesPs(), ts.values());
+        }
+    }
+
+    /**
+     * @param finishPs     when the receiver had every byte in order; -1 if the flow did not complete
+     * @param fctPs        flow completion time finish - start; -1 if not completed
+     * @param stallPs      time spent recovering from losses (go-back-N until the lost data was re-acknowledged)
+     * @param path         egress ports of the data path, source NIC first
+     */
+    public record FlowResult(int id, String src, String dst, int priority, String label, long bytes, long startPs,
+                             long finishPs, long fctPs, double throughputGbps, int udpSourcePort,
+                             long retransmittedPackets, long retransmittedBytes, long naks, long timeouts,
+                             long stallPs, long ceMarkedReceived, long cnpsSent, long cnpsReceived, long rateCuts,
+                             double minRateGbps, double finalRateGbps, List<String> path, Series rateGbps) {
+    }
+
+    /** One egress queue (port, traffic class). Latency is the time from enqueue to dequeue. */
+    public record QueueResult(String port, String peer, int trafficClass, long maxBytes, long enqueuedPackets,
+                              long enqueuedBytes, long ecnMarked, long dropsBuffer, long dropsHeadroomOverflow,
+                              long dropsWatchdog, long firstDropPs, double meanLatencyNs, double maxLatencyNs,
+                              Series depthBytes) {
+    }
+
+    /**
+     * PFC of one port and priority. Sent frames are XOFF (including refreshes) and resumes from this
+     * port's ingress; received frames and paused time are for this port's egress.
+     */
+    public record PfcResult(String port, int priority, long pauseFramesSent, long resumeFramesSent,
+                            long pauseFramesReceived, long pausedPs, long maxIngressBytes, long xoffBytes,
+                            long headroomBytes, long watchdogStorms) {
+    }
+
+    /** One link direction: bytes on the wire (preamble and gap included) over the run. */
+    public record LinkResult(String from, String to, int speedGbps, long frames, long frameBytes,
+                             double meanUtilization, Series utilization) {
+    }
+
+    public record NicResult(String port, long cnpsSent, long cnpsReceived) {
+    }
+}

@@ -1,0 +1,988 @@
+package io.fabriclab.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.PfcConfig;
+import io.fabriclab.model.Port;
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.SchedulerConfig;
+import io.fabriclab.model.Units;
+import io.fabriclab.model.WredEcn;
+import io.fabriclab.routing.EcmpHash;
+import io.fabriclab.routing.Routing;
+import io.fabriclab.workload.FlowSpec;
+
+/**
+ * The packet-level discrete-event simulator of a RoCEv2 fabric (docs/model.md). Build it from a
+ * fabric (whose QoS profiles are in force), the flows to run and the run settings, then
+ * {@link #run()} once on one thread.
+ *
+ * <p>Hot path: events are primitives in a heap ({@link EventQueue}), packets are ids into
+ * parallel arrays ({@link PacketPool}), queues are intrusive lists through the packet arrays; no
+ * object is allocated per packet or per event.
+ */
+public final class Simulator {
+    /** Receives progress every few hundred thousand events (for a progress bar). */
+    public interface Progress {
+        void update(long simulatedPs, long endPs, long events, long wallNanos, int flowsCompleted, int flows);
+    }
+
+    static final int EV_TX_DONE = 0;
+    static final int EV_ARRIVE = 1;
+    static final int EV_FLOW_START = 2;
+    static final int EV_NIC_WAKE = 3;
+    static final int EV_PAUSE_EXPIRE = 4;
+    static final int EV_PFC_REFRESH = 5;
+    static final int EV_RATE_TIMER = 6;
+    static final int EV_RTO = 7;
+    static final int EV_SAMPLE = 8;
+    static final int EV_WATCHDOG = 9;
+
+    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
+
+    private final Fabric fabric;
+    private final SimConfig cfg;
+    private final Routing routing;
+    private final EcmpHash ecmp;
+    private final EgressPort[] ports;
+    private final List<SwitchState> switches = new ArrayList<>();
+    private final List<EgressPort> nicPorts = new ArrayList<>();
+    private final Flow[] flows;
+    private final int maxPayload;
+    private final EventQueue events;
+    private final PacketPool pkts;
+    private final SplittableRandom ecnRandom;
+    private final List<EgressPort> touchedPorts = new ArrayList<>();
+    private SimTrace trace;
+    private volatile boolean stopRequested;
+    private boolean ran;
+
+    private long now;
+    private long eventCount;
+    private int flowsRemaining;
+
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg) {
+        this.fabric = fabric;
+        this.cfg = cfg;
+        this.routing = Routing.compute(fabric);
+        this.ecmp = new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed());
+        this.maxPayload = RoceFraming.maxPayload(fabric.mtuBytes());
+        SplittableRandom root = new SplittableRandom(cfg.seed());
+        SplittableRandom portRandom = root.split();
+        this.ecnRandom = root.split();
+
+        // Switch buffers, by device.
+        Map<Device, SwitchState> swByDevice = new IdentityHashMap<>();
+        for (Device d : fabric.switches()) {
+            SwitchState s = new SwitchState(d, switches.size(), deviceQos(d).buffer());
+            switches.add(s);
+            swByDevice.put(d, s);
+        }
+        // NIC addresses, in fabric order.
+        Map<Port, Nic> nicByPort = new IdentityHashMap<>();
+        int address = 0;
+        for (Device s : fabric.servers()) {
+            for (Port p : s.ports()) {
+                nicByPort.put(p, new Nic(address++));
+            }
+        }
+        // Two egress ports per link: 2i sends a->b, 2i+1 sends b->a.
+        List<Link> links = new ArrayList<>(fabric.links());
+        ports = new EgressPort[links.size() * 2];
+        for (int i = 0; i < links.size(); i++) {
+            Link l = links.get(i);
+            ports[2 * i] = makePort(2 * i, l.a(), l.b(), l, swByDevice, nicByPort);
+            ports[2 * i + 1] = makePort(2 * i + 1, l.b(), l.a(), l, swByDevice, nicByPort);
+        }
+        Map<Link, Integer> linkIndex = new IdentityHashMap<>();
+        for (int i = 0; i < links.size(); i++) {
+            linkIndex.put(links.get(i), i);
+        }
+
+        // Flows with their ECMP paths.
+        flows = new Flow[flowSpecs.size()];
+        Map<Long, List<Link>> hopCache = new HashMap<>();
+        for (int i = 0; i < flows.length; i++) {
+            FlowSpec spec = flowSpecs.get(i);
+            Port src = resolveNic(spec.src(), "src", i);
+            Port dst = resolveNic(spec.dst(), "dst", i);
+            if (src == dst) {
+                throw new IllegalArgumentException("flow " + i + ": source and destination are the same NIC " + src.ref());
+            }
+            int udp = 49152 + portRandom.nextInt(16384);
+            Nic srcNic = nicByPort.get(src);
+            Nic dstNic = nicByPort.get(dst);
+            int[] fwd = path(src, dst, srcNic.address, dstNic.address, udp, linkIndex, hopCache, i);
+            int[] rev = path(dst, src, dstNic.address, srcNic.address, udp, linkIndex, hopCache, i);
+            EgressPort sp = ports[fwd[0]];
+            EgressPort dp = ports[rev[0]];
+            QosProfile sq = portQos(src);
+            QosProfile dq = portQos(dst);
+            ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps, spec.startPs());
+            long cnpInterval = Math.round(dq.dcqcn().cnpIntervalUs() * Units.PS_PER_US);
+            flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
+        }
+        events = new EventQueue(Math.max(1024, flows.length * 4));
+        pkts = new PacketPool(4096);
+        flowsRemaining = flows.length;
+    }
+
+    public void setTrace(SimTrace trace) {
+        this.trace = trace;
+    }
+
+    /** Asks a running simulation to stop after the current event (any thread). */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    public Routing routing() {
+        return routing;
+    }
+
+    // ----- construction helpers ------------------------------------------------------------------
+
+    private QosProfile portQos(Port p) {
+        QosProfile q = fabric.qosFor(p);
+        return q != null ? q : QosProfile.roceLossless("default", p.speedGbps());
+    }
+
+    private QosProfile deviceQos(Device d) {
+        String n = d.qosProfile() != null ? d.qosProfile() : fabric.defaultQosProfile();
+        QosProfile q = n == null ? null : fabric.qosProfile(n);
+        if (q != null) {
+            return q;
+        }
+        int speed = d.ports().stream().mapToInt(Port::speedGbps).max().orElse(100);
+        return QosProfile.roceLossless("default", speed);
+    }
+
+    private EgressPort makePort(int id, Port self, Port peer, Link l, Map<Device, SwitchState> swByDevice,
+                                Map<Port, Nic> nicByPort) {
+        Device d = self.device();
+        SwitchState sw = d.role().isSwitch() ? swByDevice.get(d) : null;
+        Nic nic = d.role() == DeviceRole.SERVER ? nicByPort.get(self) : null;
+        EgressPort p = new EgressPort(id, self, peer, l, sw, nic);
+        QosProfile q = portQos(self);
+        SchedulerConfig sched = q.scheduler();
+        for (int c = 0; c < EgressPort.CLASSES; c++) {
+            p.strict[c] = sched.strictPriorityClasses().contains(c);
+            int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
+            p.quantum[c] = (long) w * fabric.mtuBytes();
+            p.wred[c] = q.ecn().forClass(c);
+        }
+        p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
+        PfcConfig pfc = q.pfc();
+        if (sw != null) {
+            // A switch port as ingress runs PFC; NICs never send PAUSE (they drain at line rate).
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                p.lossless[c] = pfc.isLossless(c);
+            }
+            p.xoffBytes = pfc.xoffBytes();
+            p.xonBytes = pfc.xonBytes();
+            p.headroomBytes = pfc.headroomBytes();
+            p.watchdogPs = pfc.enabled() ? pfc.watchdogUs() * Units.PS_PER_US : 0;
+            p.watchdogDrops = pfc.watchdogAction() == PfcConfig.WatchdogAction.DROP;
+        } else {
+            nicPorts.add(p);
+        }
+        return p;
+    }
+
+    private Port resolveNic(String ref, String which, int flow) {
+        Port p = fabric.port(ref);
+        if (p == null) {
+            int i = ref.lastIndexOf(':');
+            if (i > 0 && ref.substring(i + 1).startsWith("nic")) {
+                Device d = fabric.device(ref.substring(0, i));
+                try {
+                    int k = Integer.parseInt(ref.substring(i + 4));
+                    if (d != null) {
+                        p = d.ports().stream().filter(x -> x.nic() != null && x.nic() == k).findFirst().orElse(null);
+                    }
+                } catch (NumberFormatException e) {
+                    p = null;
+                }
+            }
+        }
+        if (p == null) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref
+                    + "' not found (use server:port or server:nicK)");
+        }
+        if (p.device().role() != DeviceRole.SERVER) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " '" + ref + "' is a switch port, not a NIC");
+        }
+        if (routing.edgeSwitch(p) == null) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref + "' is not connected to a switch");
+        }
+        return p;
+    }
+
+    /** Egress ports from NIC {@code from} to NIC {@code to}: the ECMP choice of each switch on the way. */
+    private int[] path(Port from, Port to, int fromAddr, int toAddr, int udp, Map<Link, Integer> linkIndex,
+                       Map<Long, List<Link>> hopCache, int flow) {
+        List<Integer> out = new ArrayList<>();
+        Link access = routing.accessLink(from);
+        out.add(portId(access, from.device(), linkIndex));
+        Device sw = routing.edgeSwitch(from);
+        Device last = routing.edgeSwitch(to);
+        int guard = 0;
+        while (sw != last) {
+            int a = routing.indexOf(sw);
+            int b = routing.indexOf(last);
+            Device at = sw;
+            List<Link> hops = hopCache.computeIfAbsent(((long) a << 32) | b, k -> routing.nextHops(at, last));
+            if (hops.isEmpty() || ++guard > 64) {
+                throw new IllegalArgumentException("flow " + flow + ": no route from " + from.ref() + " to " + to.ref());
+            }
+            Link l = hops.get(ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.size()));
+            out.add(portId(l, sw, linkIndex));
+            sw = l.other(sw);
+        }
+        out.add(portId(routing.accessLink(to), last, linkIndex));
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int portId(Link l, Device from, Map<Link, Integer> linkIndex) {
+        int i = linkIndex.get(l);
+        return l.a().device() == from ? 2 * i : 2 * i + 1;
+    }
+
+    // ----- the event loop ------------------------------------------------------------------------
+
+    public SimResults run() {
+        return run(null);
+    }
+
+    public SimResults run(Progress progress) {
+        if (ran) {
+            throw new IllegalStateException("a Simulator runs once");
+        }
+        ran = true;
+        long wallStart = System.nanoTime();
+        for (Flow f : flows) {
+            events.push(f.startPs, EV_FLOW_START, f.id, 0);
+        }
+        events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
+        boolean completion = cfg.durationPs() == 0;
+        long end = completion ? cfg.maxTimePs() : cfg.durationPs();
+        SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
+        if (completion && flowsRemaining == 0) {
+            reason = SimResults.StopReason.COMPLETED;
+        } else {
+            final EventQueue q = events;
+            while (true) {
+                if (q.isEmpty()) {
+                    reason = SimResults.StopReason.NO_EVENTS;
+                    break;
+                }
+                if (q.peekTime() > end) {
+                    now = end;
+                    reason = completion ? SimResults.StopReason.TIME_LIMIT : SimResults.StopReason.DURATION_REACHED;
+                    break;
+                }
+                q.pop();
+                now = q.topTime;
+                eventCount++;
+                dispatch(q.topType, q.topTarget, q.topArg);
+                if (completion && flowsRemaining == 0) {
+                    reason = SimResults.StopReason.COMPLETED;
+                    break;
+                }
+                if ((eventCount & 0x3FFFF) == 0) {
+                    if (progress != null) {
+                        progress.update(now, end, eventCount, System.nanoTime() - wallStart,
+                                flows.length - flowsRemaining, flows.length);
+                    }
+                    if (stopRequested) {
+                        reason = SimResults.StopReason.STOPPED;
+                        break;
+                    }
+                }
+            }
+        }
+        long wall = System.nanoTime() - wallStart;
+        if (progress != null) {
+            progress.update(now, end, eventCount, wall, flows.length - flowsRemaining, flows.length);
+        }
+        return new ResultsBuilder(this).build(reason, wall);
+    }
+
+    private void dispatch(int type, int target, int arg) {
+        switch (type) {
+            case EV_TX_DONE -> {
+                EgressPort p = ports[target];
+                p.busy = false;
+                transmit(p);
+            }
+            case EV_ARRIVE -> arrive(target);
+            case EV_FLOW_START -> startFlow(flows[target]);
+            case EV_NIC_WAKE -> {
+                EgressPort p = ports[target];
+                if (p.wakeAtPs == now) {
+                    p.wakeAtPs = -1;
+                }
+                transmit(p);
+            }
+            case EV_PAUSE_EXPIRE -> transmit(ports[target]);
+            case EV_PFC_REFRESH -> pfcRefresh(ports[target >>> 3], target & 7, arg);
+            case EV_RATE_TIMER -> rateTimer(flows[target], arg);
+            case EV_RTO -> retransmitTimeout(flows[target]);
+            case EV_SAMPLE -> sample();
+            case EV_WATCHDOG -> watchdog(ports[target >>> 3], target & 7, arg);
+            default -> throw new IllegalStateException("unknown event type " + type);
+        }
+    }
+
+    // ----- transmission ------------------------------------------------------------------------
+
+    private void transmit(EgressPort p) {
+        if (p.busy) {
+            return;
+        }
+        if (p.nic != null) {
+            nicTransmit(p);
+        } else {
+            switchTransmit(p);
+        }
+    }
+
+    private void switchTransmit(EgressPort p) {
+        int pkt;
+        if (p.head[EgressPort.CONTROL] >= 0) {
+            pkt = pop(p, EgressPort.CONTROL);
+        } else {
+            int c = schedule(p);
+            if (c < 0) {
+                return;
+            }
+            pkt = pop(p, c);
+            leaveSwitch(p, c, pkt);
+        }
+        startTx(p, pkt);
+    }
+
+    /**
+     * The class to serve next: strict-priority classes highest first, then DWRR over the others
+     * (Shreedhar and Varghese): a queue's deficit grows by its quantum (weight x MTU) on each visit
+     * and it sends while its head fits in the deficit. Paused classes are skipped. -1 if none.
+     */
+    private int schedule(EgressPort p) {
+        final long t = now;
+        for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
+            if (p.strict[c] && p.head[c] >= 0 && !p.paused(c, t)) {
+                return c;
+            }
+        }
+        for (int i = 0; i < 2 * EgressPort.CLASSES + 1; i++) {
+            int c = p.roundRobin;
+            int h = p.head[c];
+            if (!p.strict[c] && h >= 0 && !p.paused(c, t)) {
+                if (p.freshVisit) {
+                    p.deficit[c] += p.quantum[c];
+                    p.freshVisit = false;
+                }
+                int size = pkts.frameBytes[h];
+                if (size <= p.deficit[c]) {
+                    p.deficit[c] -= size;
+                    return c;
+                }
+            } else if (h < 0) {
+                p.deficit[c] = 0;
+            }
+            p.roundRobin = (c + 1) & 7;
+            p.freshVisit = true;
+        }
+        return -1;
+    }
+
+    private void startTx(EgressPort p, int pkt) {
+        int frame = pkts.frameBytes[pkt];
+        int wire = frame + RoceFraming.WIRE_OVERHEAD_BYTES;
+        long ser = p.serializationPs(wire);
+        p.busy = true;
+        p.txFrames++;
+        p.txFrameBytes += frame;
+        p.txWireBytes += wire;
+        if (!p.touched) {
+            touch(p);
+        }
+        pkts.port[pkt] = p.id;
+        if (trace != null) {
+            trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind[pkt]], pkts.priority[pkt], pkts.flow[pkt], pkts.psn[pkt]);
+        }
+        events.push(now + ser, EV_TX_DONE, p.id, 0);
+        events.push(now + ser + p.propagationPs, EV_ARRIVE, pkt, 0);
+    }
+
+    private void touch(EgressPort p) {
+        p.touched = true;
+        touchedPorts.add(p);
+        p.utilizationSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
+    }
+
+    private void enqueue(EgressPort p, int c, int pkt) {
+        int bytes = pkts.frameBytes[pkt];
+        pkts.next[pkt] = -1;
+        pkts.enqueuedPs[pkt] = now;
+        if (p.tail[c] >= 0) {
+            pkts.next[p.tail[c]] = pkt;
+        } else {
+            p.head[c] = pkt;
+        }
+        p.tail[c] = pkt;
+        p.queuedPackets++;
+        long q = p.queueBytes[c] += bytes;
+        if (c < EgressPort.CLASSES) {
+            p.enqueuedPackets[c]++;
+            p.enqueuedBytes[c] += bytes;
+            if (q > p.maxQueueBytes[c]) {
+                p.maxQueueBytes[c] = q;
+            }
+            if (q > p.intervalMaxBytes[c]) {
+                p.intervalMaxBytes[c] = q;
+            }
+            if (p.depthSeries[c] == null) {
+                if (!p.touched) {
+                    touch(p);
+                }
+                p.depthSeries[c] = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MAX);
+            }
+        }
+    }
+
+    private int pop(EgressPort p, int c) {
+        int pkt = p.head[c];
+        int nx = pkts.next[pkt];
+        p.head[c] = nx;
+        if (nx < 0) {
+            p.tail[c] = -1;
+        }
+        p.queuedPackets--;
+        p.queueBytes[c] -= pkts.frameBytes[pkt];
+        return pkt;
+    }
+
+    /** A packet leaves a switch's egress queue: buffer and ingress accounting, ECN at dequeue, latency. */
+    private void leaveSwitch(EgressPort p, int c, int pkt) {
+        int bytes = pkts.frameBytes[pkt];
+        p.sw.occupiedBytes -= bytes;
+        long latency = now - pkts.enqueuedPs[pkt];
+        p.dequeuedPackets[c]++;
+        p.latencySumPs[c] += latency;
+        if (latency > p.latencyMaxPs[c]) {
+            p.latencyMaxPs[c] = latency;
+        }
+        releaseIngress(pkt, c, bytes);
+        if (!p.markAtEnqueue && p.wred[c] != null && pkts.ecn[pkt] == PacketPool.ECT) {
+            // At dequeue the packet sees the queue that is still behind it.
+            markEcn(p, c, pkt, p.queueBytes[c]);
+        }
+    }
+
+    private void releaseIngress(int pkt, int c, int bytes) {
+        int in = pkts.ingress[pkt];
+        if (in < 0) {
+            return;
+        }
+        EgressPort ip = ports[in];
+        long occ = ip.ingressBytes[c] -= bytes;
+        if (ip.xoffSent[c] && occ <= ip.xonBytes) {
+            ip.xoffSent[c] = false;
+            ip.refreshGeneration[c]++;
+            sendPfc(ip, c, 0);
+        }
+    }
+
+    private void markEcn(EgressPort p, int c, int pkt, long queueBytes) {
+        WredEcn w = p.wred[c];
+        if (queueBytes < w.kminBytes()) {
+            return;
+        }
+        double prob = w.markProbability(queueBytes);
+        boolean mark = prob >= 1.0 || ecnRandom.nextDouble() < prob;
+        if (mark) {
+            pkts.ecn[pkt] = PacketPool.CE;
+            p.ecnMarked[c]++;
+        }
+        if (trace != null) {
+            trace.ecnDecision(now, p.ref(), c, queueBytes, prob, mark);
+        }
+    }
+
+    // ----- arrival and switching -----------------------------------------------------------------
+
+    private void arrive(int pkt) {
+        EgressPort in = ports[pkts.port[pkt] ^ 1];
+        byte kind = pkts.kind[pkt];
+        if (kind == PacketPool.PAUSE) {
+            receivePfc(in, pkts.priority[pkt], pkts.psn[pkt]);
+            pkts.free(pkt);
+            return;
+        }
+        if (in.nic != null) {
+            nicReceive(in, pkt, kind);
+            return;
+        }
+        Flow f = flows[pkts.flow[pkt]];
+        int[] path = kind == PacketPool.DATA ? f.forwardPath : f.reversePath;
+        int h = pkts.hop[pkt] + 1;
+        pkts.hop[pkt] = h;
+        EgressPort out = ports[path[h]];
+        int c = pkts.priority[pkt];
+        int bytes = pkts.frameBytes[pkt];
+        SwitchState sw = in.sw;
+        if (out.stormed[c] && out.watchdogDrops) {
+            drop(out, c, pkt, 2);
+            return;
+        }
+        boolean lossless = in.lossless[c];
+        if (lossless) {
+            if (in.ingressBytes[c] + bytes > in.xoffBytes + in.headroomBytes) {
+                drop(out, c, pkt, 1);
+                return;
+            }
+        } else if (!sw.admitsLossy(out.queueBytes[c], bytes)) {
+            drop(out, c, pkt, 0);
+            return;
+        }
+        long occ = in.ingressBytes[c] += bytes;
+        if (occ > in.maxIngressBytes[c]) {
+            in.maxIngressBytes[c] = occ;
+        }
+        sw.occupiedBytes += bytes;
+        if (sw.occupiedBytes > sw.maxOccupiedBytes) {
+            sw.maxOccupiedBytes = sw.occupiedBytes;
+        }
+        pkts.ingress[pkt] = in.id;
+        if (lossless && !in.xoffSent[c] && occ > in.xoffBytes) {
+            in.xoffSent[c] = true;
+            int gen = ++in.refreshGeneration[c];
+            sendPfc(in, c, RoceFraming.XOFF_QUANTA);
+            events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, EV_PFC_REFRESH, in.id * 8 + c, gen);
+        }
+        if (out.markAtEnqueue && out.wred[c] != null && pkts.ecn[pkt] == PacketPool.ECT) {
+            // At enqueue the packet sees the queue ahead of it.
+            markEcn(out, c, pkt, out.queueBytes[c]);
+        }
+        enqueue(out, c, pkt);
+        if (!out.busy) {
+            switchTransmit(out);
+        }
+    }
+
+    private static final String[] DROP_CAUSES = {"buffer", "headroom-overflow", "watchdog"};
+
+    private void drop(EgressPort at, int c, int pkt, int cause) {
+        switch (cause) {
+            case 0 -> at.dropsBuffer[c]++;
+            case 1 -> at.dropsHeadroom[c]++;
+            default -> at.dropsWatchdog[c]++;
+        }
+        if (at.firstDropPs[c] < 0) {
+            at.firstDropPs[c] = now;
+        }
+        if (!at.touched) {
+            touch(at);
+        }
+        if (trace != null) {
+            trace.drop(now, at.ref(), c, DROP_CAUSES[cause]);
+        }
+        pkts.free(pkt);
+    }
+
+    // ----- PFC -----------------------------------------------------------------------------------
+
+    static long quantaPs(int quanta, long rateBps) {
+        return Units.serializationPs((long) quanta * RoceFraming.BITS_PER_QUANTUM / 8, rateBps);
+    }
+
+    /** Queues a PFC frame for priority {@code c} on switch port {@code p}, toward its upstream peer. */
+    private void sendPfc(EgressPort p, int c, int quanta) {
+        int pkt = pkts.allocate(PacketPool.PAUSE, -1, quanta, RoceFraming.PFC_FRAME_BYTES, c, PacketPool.NOT_ECT);
+        enqueue(p, EgressPort.CONTROL, pkt);
+        if (quanta > 0) {
+            p.pauseFramesSent[c]++;
+        } else {
+            p.resumeFramesSent[c]++;
+        }
+        if (!p.touched) {
+            touch(p);
+        }
+        if (trace != null) {
+            trace.pfcSent(now, p.ref(), c, quanta, p.ingressBytes[c]);
+        }
+        transmit(p);
+    }
+
+    private void pfcRefresh(EgressPort p, int c, int gen) {
+        if (gen != p.refreshGeneration[c] || !p.xoffSent[c]) {
+            return;
+        }
+        // Still above XON: refresh the pause before the peer's timer runs out.
+        sendPfc(p, c, RoceFraming.XOFF_QUANTA);
+        events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, EV_PFC_REFRESH, p.id * 8 + c, gen);
+    }
+
+    /** A PFC frame for priority {@code c} reached egress port {@code r} (the peer's frame pauses r). */
+    private void receivePfc(EgressPort r, int c, int quanta) {
+        r.pauseFramesReceived[c]++;
+        boolean pausedBefore = r.pausedUntilPs[c] > now;
+        if (!pausedBefore && r.pauseStartPs[c] >= 0) {
+            // The previous pause ran out on its own: close its interval.
+            r.pausedPs[c] += r.pausedUntilPs[c] - r.pauseStartPs[c];
+            r.pauseStartPs[c] = -1;
+        }
+        if (quanta == 0) {
+            if (pausedBefore) {
+                r.pausedPs[c] += now - r.pauseStartPs[c];
+                r.pauseStartPs[c] = -1;
+                r.pausedUntilPs[c] = now;
+                transmit(r);
+            }
+            return;
+        }
+        long until = now + quantaPs(quanta, r.rateBps);
+        if (!pausedBefore) {
+            r.pauseStartPs[c] = now;
+            if (r.watchdogPs > 0 && !r.stormed[c]) {
+                int gen = ++r.watchdogGeneration[c];
+                events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
+            }
+        }
+        r.pausedUntilPs[c] = until;
+        events.push(until, EV_PAUSE_EXPIRE, r.id, 0);
+    }
+
+    /** PFC watchdog (as SONiC's): a queue paused continuously for the interval is stormed until pauses stop. */
+    private void watchdog(EgressPort r, int c, int gen) {
+        if (gen != r.watchdogGeneration[c]) {
+            return;
+        }
+        if (!r.stormed[c]) {
+            if (r.pausedUntilPs[c] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
+                r.stormed[c] = true;
+                r.watchdogStorms[c]++;
+                if (r.watchdogDrops) {
+                    while (r.head[c] >= 0) {
+                        int pkt = pop(r, c);
+                        r.sw.occupiedBytes -= pkts.frameBytes[pkt];
+                        releaseIngress(pkt, c, pkts.frameBytes[pkt]);
+                        drop(r, c, pkt, 2);
+                    }
+                }
+                events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
+                transmit(r);
+            }
+        } else if (r.pausedUntilPs[c] <= now) {
+            r.stormed[c] = false;
+            transmit(r);
+        } else {
+            events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
+        }
+    }
+
+    // ----- NIC: requester ------------------------------------------------------------------------
+
+    private void startFlow(Flow f) {
+        f.started = true;
+        f.nextSendPs = now;
+        f.lastProgressPs = now;
+        f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
+        f.srcPort.nic.activate(f);
+        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
+        transmit(f.srcPort);
+    }
+
+    private void nicTransmit(EgressPort p) {
+        if (p.queuedPackets > 0) {
+            // ACK, NAK and CNP go before data, highest class first.
+            for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
+                if (p.head[c] >= 0 && !p.paused(c, now)) {
+                    startTx(p, pop(p, c));
+                    return;
+                }
+            }
+        }
+        Nic nic = p.nic;
+        int n = nic.activeCount;
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            int idx = nic.roundRobin + i;
+            if (idx >= n) {
+                idx -= n;
+            }
+            Flow f = nic.active[idx];
+            if (f.sndNxt >= f.totalPackets || p.paused(f.priority, now)) {
+                continue;
+            }
+            if (f.nextSendPs <= now) {
+                nic.roundRobin = idx + 1 >= n ? 0 : idx + 1;
+                sendData(p, f);
+                return;
+            }
+            if (f.nextSendPs < earliest) {
+                earliest = f.nextSendPs;
+            }
+        }
+        if (earliest != Long.MAX_VALUE && (p.wakeAtPs < 0 || p.wakeAtPs > earliest || p.wakeAtPs < now)) {
+            p.wakeAtPs = earliest;
+            events.push(earliest, EV_NIC_WAKE, p.id, 0);
+        }
+    }
+
+    private void sendData(EgressPort p, Flow f) {
+        int psn = f.sndNxt++;
+        int payload = f.payloadOf(psn, maxPayload);
+        if (psn < f.maxSent) {
+            f.retransmittedPackets++;
+            f.retransmittedBytes += payload;
+        } else {
+            f.maxSent = psn + 1;
+        }
+        int frame = payload + RoceFraming.DATA_HEADER_BYTES;
+        int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
+                cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
+        ReactionPoint rp = f.rp;
+        long rate = rp.currentRateBps();
+        // Pacing at the current DCQCN rate; at line rate this is exactly the serialization time.
+        f.nextSendPs = now + Units.serializationPs(frame + RoceFraming.WIRE_OVERHEAD_BYTES, rate);
+        if (rp.onBytesSent(frame)) {
+            noteRate(f);
+        }
+        startTx(p, pkt);
+    }
+
+    private void noteRate(Flow f) {
+        long r = f.rp.currentRateBps();
+        if (r < f.minRateBps) {
+            f.minRateBps = r;
+        }
+    }
+
+    private void rateTimer(Flow f, int gen) {
+        ReactionPoint rp = f.rp;
+        if (gen != rp.timerGeneration() || f.senderDone) {
+            return;
+        }
+        rp.onIncreaseTimer();
+        if (rp.limited()) {
+            events.push(now + rp.increaseTimerPs(), EV_RATE_TIMER, f.id, gen);
+        }
+    }
+
+    private void retransmitTimeout(Flow f) {
+        if (f.senderDone) {
+            return;
+        }
+        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
+        if (now < deadline) {
+            events.push(deadline, EV_RTO, f.id, 0);
+            return;
+        }
+        if (f.sndUna < f.maxSent) {
+            f.timeouts++;
+            beginRecovery(f, f.lastProgressPs);
+            f.sndNxt = f.sndUna;
+            transmit(f.srcPort);
+        }
+        f.lastProgressPs = now;
+        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
+    }
+
+    private void beginRecovery(Flow f, long stallStartPs) {
+        if (!f.inRecovery) {
+            f.inRecovery = true;
+            f.recoveryStartPs = stallStartPs;
+            f.recoverTo = f.maxSent;
+        }
+    }
+
+    private void acknowledged(Flow f, int cumulative) {
+        if (cumulative <= f.sndUna) {
+            return;
+        }
+        f.sndUna = cumulative;
+        if (f.sndNxt < cumulative) {
+            f.sndNxt = cumulative;
+        }
+        f.lastProgressPs = now;
+        if (f.inRecovery && f.sndUna >= f.recoverTo) {
+            f.stallPs += now - f.recoveryStartPs;
+            f.inRecovery = false;
+        }
+        if (f.sndUna >= f.totalPackets && !f.senderDone) {
+            f.senderDone = true;
+            f.srcPort.nic.deactivate(f);
+        }
+    }
+
+    private void nicReceive(EgressPort in, int pkt, byte kind) {
+        Flow f = flows[pkts.flow[pkt]];
+        int psn = pkts.psn[pkt];
+        switch (kind) {
+            case PacketPool.DATA -> {
+                boolean ce = pkts.ecn[pkt] == PacketPool.CE;
+                int payload = pkts.frameBytes[pkt] - RoceFraming.DATA_HEADER_BYTES;
+                pkts.free(pkt);
+                responderData(in, f, psn, ce, payload);
+            }
+            case PacketPool.ACK -> {
+                pkts.free(pkt);
+                acknowledged(f, psn + 1);
+            }
+            case PacketPool.NAK -> {
+                pkts.free(pkt);
+                // A NAK acknowledges everything before the expected PSN and asks for go-back-N from it.
+                acknowledged(f, psn);
+                f.naks++;
+                if (f.sndNxt > psn && !f.senderDone) {
+                    beginRecovery(f, now);
+                    f.sndNxt = psn;
+                    transmit(f.srcPort);
+                }
+            }
+            case PacketPool.CNP -> {
+                pkts.free(pkt);
+                in.nic.cnpsReceived++;
+                if (f.rp.onCnp(now)) {
+                    noteRate(f);
+                    events.push(now + f.rp.increaseTimerPs(), EV_RATE_TIMER, f.id, f.rp.timerGeneration());
+                }
+                if (trace != null) {
+                    trace.cnpReceived(now, f.id, f.rp.currentRateBps());
+                }
+            }
+            default -> throw new IllegalStateException("unexpected packet kind " + kind);
+        }
+    }
+
+    // ----- NIC: responder ------------------------------------------------------------------------
+
+    private void responderData(EgressPort in, Flow f, int psn, boolean ce, int payload) {
+        if (ce) {
+            f.ceReceived++;
+            // Notification point: at most one CNP per QP per CNP interval.
+            if (f.notificationPoint && (f.lastCnpPs == Long.MIN_VALUE || now - f.lastCnpPs >= f.cnpIntervalPs)) {
+                f.lastCnpPs = now;
+                f.cnpsSent++;
+                in.nic.cnpsSent++;
+                sendControl(in, f, PacketPool.CNP, 0, RoceFraming.CNP_FRAME_BYTES);
+            }
+        }
+        if (psn == f.expected) {
+            f.expected++;
+            f.nakSent = false;
+            if (f.expected == f.totalPackets) {
+                if (!f.done) {
+                    f.done = true;
+                    f.finishPs = now;
+                    flowsRemaining--;
+                }
+                f.sinceAck = 0;
+                sendControl(in, f, PacketPool.ACK, psn, RoceFraming.ACK_FRAME_BYTES);
+            } else if (++f.sinceAck >= cfg.ackEveryPackets()) {
+                f.sinceAck = 0;
+                sendControl(in, f, PacketPool.ACK, psn, RoceFraming.ACK_FRAME_BYTES);
+            }
+        } else if (psn > f.expected) {
+            f.outOfOrder++;
+            if (!f.nakSent) {
+                f.nakSent = true;
+                sendControl(in, f, PacketPool.NAK, f.expected, RoceFraming.ACK_FRAME_BYTES);
+            }
+        } else {
+            // A duplicate (the sender went back further than needed): re-acknowledge what we have.
+            sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
+        }
+    }
+
+    /** ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model does. */
+    private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
+        int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
+        enqueue(p, QosProfile.CNP_PRIORITY, pkt);
+        if (!p.busy) {
+            nicTransmit(p);
+        }
+    }
+
+    // ----- telemetry sampling --------------------------------------------------------------------
+
+    private void sample() {
+        long interval = cfg.sampleIntervalPs();
+        for (EgressPort p : touchedPorts) {
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                TimeSeries s = p.depthSeries[c];
+                if (s != null) {
+                    s.add(now, p.intervalMaxBytes[c]);
+                    p.intervalMaxBytes[c] = p.queueBytes[c];
+                }
+            }
+            long wire = p.txWireBytes - p.wireBytesAtLastSample;
+            p.wireBytesAtLastSample = p.txWireBytes;
+            p.utilizationSeries.add(now, wire * 8.0 * Units.PS_PER_S / ((double) p.rateBps * interval));
+        }
+        for (Flow f : flows) {
+            if (f.started && !f.done) {
+                f.rateSeries.add(now, f.rp.currentRateBps() / 1e9);
+            }
+        }
+        events.push(now + interval, EV_SAMPLE, 0, 0);
+    }
+
+    // ----- accessors for the results builder -----------------------------------------------------
+
+    Flow[] flows() {
+        return flows;
+    }
+
+    EgressPort[] ports() {
+        return ports;
+    }
+
+    List<EgressPort> touchedPorts() {
+        return touchedPorts;
+    }
+
+    List<EgressPort> nicPorts() {
+        return nicPorts;
+    }
+
+    List<SwitchState> switchStates() {
+        return switches;
+    }
+
+    SimConfig config() {
+        return cfg;
+    }
+
+    long now() {
+        return now;
+    }
+
+    long eventCount() {
+        return eventCount;
+    }
+
+    int maxPacketsInFlight() {
+        return pkts.maxLive();
+    }
+
+    int flowsRemaining() {
+        return flowsRemaining;
+    }
+
+    static int[] copy(int[] a) {
+        return Arrays.copyOf(a, a.length);
+    }
+}

@@ -32,7 +32,10 @@ final class EgressPort {
     final int[] tail = new int[CLASSES + 1];
     final long[] queueBytes = new long[CLASSES + 1];
     int queuedPackets;
-    boolean busy;
+    /** The wire is busy until this time (the frame being serialized ends then). */
+    long busyUntilPs;
+    /** A TX_DONE event is scheduled at busyUntilPs (only when something waits for the wire). */
+    boolean txDonePending;
     long wakeAtPs = -1;
     int lastWireBytes = -1;
     long lastSerializationPs;

@@ -3,18 +3,27 @@ package io.fabriclab.sim;
 import java.util.Arrays;
 
 /**
- * The pending events of a run: a 4-ary min-heap over primitive arrays keyed by (time, insertion
- * sequence), so events at the same picosecond run in the order they were scheduled and a run is
- * deterministic. No object is allocated per event.
+ * The pending events of a run: a 4-ary min-heap keyed by (time, insertion sequence), so events at
+ * the same picosecond run in the order they were scheduled and a run is deterministic. A heap
+ * entry is two longs side by side (time; sequence << 24 | slot), so the four children of a node
+ * share about one cache line; the event's type, target and argument sit in a slot array that does
+ * not move. No object is allocated per event.
  */
 final class EventQueue {
-    private long[] time;
-    private long[] seq;
+    private static final int SLOT_BITS = 24;
+    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+
+    /** heap[2i] = time, heap[2i+1] = seq << SLOT_BITS | slot. */
+    private long[] heap;
+    private int size;
+    private long nextSeq;
+
     private int[] type;
     private int[] target;
     private int[] arg;
-    private int size;
-    private long nextSeq;
+    private int[] freeSlots;
+    private int freeCount;
+    private int slotsUsed;
 
     /** The event last removed by {@link #pop()}. */
     long topTime;
@@ -24,11 +33,11 @@ final class EventQueue {
 
     EventQueue(int initialCapacity) {
         int c = Math.max(16, initialCapacity);
-        time = new long[c];
-        seq = new long[c];
+        heap = new long[2 * c];
         type = new int[c];
         target = new int[c];
         arg = new int[c];
+        freeSlots = new int[c];
     }
 
     int size() {
@@ -41,47 +50,61 @@ final class EventQueue {
 
     /** Time of the earliest event; only valid when not empty. */
     long peekTime() {
-        return time[0];
+        return heap[0];
     }
 
     void push(long t, int eventType, int eventTarget, int eventArg) {
-        if (size == time.length) {
-            grow();
+        int slot;
+        if (freeCount > 0) {
+            slot = freeSlots[--freeCount];
+        } else {
+            if (slotsUsed == type.length) {
+                growSlots();
+            }
+            slot = slotsUsed++;
         }
-        long s = nextSeq++;
+        type[slot] = eventType;
+        target[slot] = eventTarget;
+        arg[slot] = eventArg;
+        long key = (nextSeq++ << SLOT_BITS) | slot;
+        if (2 * size == heap.length) {
+            heap = Arrays.copyOf(heap, heap.length * 2);
+        }
+        long[] h = heap;
         int i = size++;
-        // Sift the hole up, then drop the new event into it.
         while (i > 0) {
             int parent = (i - 1) >>> 2;
-            if (less(t, s, time[parent], seq[parent])) {
-                move(parent, i);
+            long pt = h[2 * parent];
+            if (t < pt || (t == pt && key < h[2 * parent + 1])) {
+                h[2 * i] = pt;
+                h[2 * i + 1] = h[2 * parent + 1];
                 i = parent;
             } else {
                 break;
             }
         }
-        time[i] = t;
-        seq[i] = s;
-        type[i] = eventType;
-        target[i] = eventTarget;
-        arg[i] = eventArg;
+        h[2 * i] = t;
+        h[2 * i + 1] = key;
     }
 
     /** Removes the earliest event into the top* fields. */
     void pop() {
-        topTime = time[0];
-        topType = type[0];
-        topTarget = target[0];
-        topArg = arg[0];
+        long[] h = heap;
+        topTime = h[0];
+        int slot = (int) (h[1] & SLOT_MASK);
+        topType = type[slot];
+        topTarget = target[slot];
+        topArg = arg[slot];
+        if (freeCount == freeSlots.length) {
+            freeSlots = Arrays.copyOf(freeSlots, freeSlots.length * 2);
+        }
+        freeSlots[freeCount++] = slot;
         int last = --size;
         if (last == 0) {
             return;
         }
-        long t = time[last];
-        long s = seq[last];
-        int ty = type[last];
-        int ta = target[last];
-        int ar = arg[last];
+        long t = h[2 * last];
+        long k = h[2 * last + 1];
         int i = 0;
         while (true) {
             int first = (i << 2) + 1;
@@ -89,42 +112,34 @@ final class EventQueue {
                 break;
             }
             int best = first;
+            long bt = h[2 * first];
+            long bk = h[2 * first + 1];
             int end = Math.min(first + 4, last);
             for (int c = first + 1; c < end; c++) {
-                if (less(time[c], seq[c], time[best], seq[best])) {
+                long ct = h[2 * c];
+                if (ct < bt || (ct == bt && h[2 * c + 1] < bk)) {
                     best = c;
+                    bt = ct;
+                    bk = h[2 * c + 1];
                 }
             }
-            if (less(time[best], seq[best], t, s)) {
-                move(best, i);
+            if (bt < t || (bt == t && bk < k)) {
+                h[2 * i] = bt;
+                h[2 * i + 1] = bk;
                 i = best;
             } else {
                 break;
             }
         }
-        time[i] = t;
-        seq[i] = s;
-        type[i] = ty;
-        target[i] = ta;
-        arg[i] = ar;
+        h[2 * i] = t;
+        h[2 * i + 1] = k;
     }
 
-    private static boolean less(long t1, long s1, long t2, long s2) {
-        return t1 < t2 || (t1 == t2 && s1 < s2);
-    }
-
-    private void move(int from, int to) {
-        time[to] = time[from];
-        seq[to] = seq[from];
-        type[to] = type[from];
-        target[to] = target[from];
-        arg[to] = arg[from];
-    }
-
-    private void grow() {
-        int c = time.length * 2;
-        time = Arrays.copyOf(time, c);
-        seq = Arrays.copyOf(seq, c);
+    private void growSlots() {
+        int c = type.length * 2;
+        if (c > (1 << SLOT_BITS)) {
+            throw new IllegalStateException("more than " + (1 << SLOT_BITS) + " pending events");
+        }
         type = Arrays.copyOf(type, c);
         target = Arrays.copyOf(target, c);
         arg = Arrays.copyOf(arg, c);

@@ -322,7 +322,7 @@ public final class Simulator {
         switch (type) {
             case EV_TX_DONE -> {
                 EgressPort p = ports[target];
-                p.busy = false;
+                p.txDonePending = false;
                 transmit(p);
             }
             case EV_ARRIVE -> arrive(target);
@@ -347,7 +347,7 @@ public final class Simulator {
     // ----- transmission ------------------------------------------------------------------------
 
     private void transmit(EgressPort p) {
-        if (p.busy) {
+        if (p.busyUntilPs > now) {
             return;
         }
         if (p.nic != null) {
@@ -410,7 +410,8 @@ public final class Simulator {
         int frame = pkts.frameBytes[pkt];
         int wire = frame + RoceFraming.WIRE_OVERHEAD_BYTES;
         long ser = p.serializationPs(wire);
-        p.busy = true;
+        long done = now + ser;
+        p.busyUntilPs = done;
         p.txFrames++;
         p.txFrameBytes += frame;
         p.txWireBytes += wire;
@@ -421,8 +422,13 @@ public final class Simulator {
         if (trace != null) {
             trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind[pkt]], pkts.priority[pkt], pkts.flow[pkt], pkts.psn[pkt]);
         }
-        events.push(now + ser, EV_TX_DONE, p.id, 0);
-        events.push(now + ser + p.propagationPs, EV_ARRIVE, pkt, 0);
+        events.push(done + p.propagationPs, EV_ARRIVE, pkt, 0);
+        // The end of a frame is an event only when something may wait for the wire: a switch queue
+        // that is not empty, or a NIC (its queue pairs generate the next frame).
+        if (p.nic != null || p.queuedPackets > 0) {
+            events.push(done, EV_TX_DONE, p.id, 0);
+            p.txDonePending = true;
+        }
     }
 
     private void touch(EgressPort p) {
@@ -442,6 +448,10 @@ public final class Simulator {
         }
         p.tail[c] = pkt;
         p.queuedPackets++;
+        if (!p.txDonePending && p.busyUntilPs > now) {
+            events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
+            p.txDonePending = true;
+        }
         long q = p.queueBytes[c] += bytes;
         if (c < EgressPort.CLASSES) {
             p.enqueuedPackets[c]++;
@@ -576,7 +586,7 @@ public final class Simulator {
             markEcn(out, c, pkt, out.queueBytes[c]);
         }
         enqueue(out, c, pkt);
-        if (!out.busy) {
+        if (out.busyUntilPs <= now) {
             switchTransmit(out);
         }
     }
@@ -911,7 +921,7 @@ public final class Simulator {
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
         int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
         enqueue(p, QosProfile.CNP_PRIORITY, pkt);
-        if (!p.busy) {
+        if (p.busyUntilPs <= now) {
             nicTransmit(p);
         }
     }

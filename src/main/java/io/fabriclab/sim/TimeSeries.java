@@ -13,8 +13,8 @@ public final class TimeSeries {
 
     private final Merge merge;
     private final int capacity;
-    private final long[] timesPs;
-    private final double[] values;
+    private long[] timesPs;
+    private double[] values;
     private int size;
     /** Raw samples per stored point. */
     private int stride = 1;
@@ -28,8 +28,9 @@ public final class TimeSeries {
         }
         this.capacity = capacity;
         this.merge = merge;
-        timesPs = new long[capacity];
-        values = new double[capacity];
+        // Grows on demand up to the capacity: most queues of a large fabric carry little.
+        timesPs = new long[Math.min(capacity, 32)];
+        values = new double[Math.min(capacity, 32)];
     }
 
     public void add(long timePs, double value) {
@@ -46,6 +47,10 @@ public final class TimeSeries {
         pendingCount = 0;
         if (size == capacity) {
             compact();
+        } else if (size == timesPs.length) {
+            int c = Math.min(capacity, size * 2);
+            timesPs = Arrays.copyOf(timesPs, c);
+            values = Arrays.copyOf(values, c);
         }
         timesPs[size] = pendingTime;
         values[size] = v;

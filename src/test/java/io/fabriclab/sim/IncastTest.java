@@ -77,15 +77,16 @@ class IncastTest {
         Fabric f = TestFabrics.star(n + 1, 100, 1.0, lossyStatic(500_000));
         SimResults r = new Simulator(f, incast(n, 200 * 4138L), SimConfig.defaults()).run();
 
-        // Batches of 8 packets reach leaf0 every 337,600 ps from t1 = 337,600 + 5,000; the egress to s0
-        // drains one per batch, so after batch k (k >= 0) it holds 7 (k + 1) packets of 4200 B. The
-        // 500,000 B static limit holds 119 packets: batch k's j-th packet is refused when
-        // 7k + j > 119, first at k = 16, j = 8. (The fluid estimate 500 KB / (7 x 12.5 GB/s) + t1
-        // = 6.06 us agrees within one batch.)
-        long predicted = SER_FULL_100G + PROP_1M + 16 * SER_FULL_100G;
+        // Batches of 8 packets reach leaf0 every 337,600 ps from t1 = 337,600 + 5,000. The wire to s0
+        // frees exactly as batch k (k >= 1) lands, so the batch's first packet sends the head of the
+        // queue on its way: the queue grows by 7 packets per batch and holds 7k before batch k. The
+        // static limit of 500,000 B holds 119 frames of 4200 B (queue + 4200 <= 500,000 while the
+        // queue holds at most 118); the first arrival of batch 17 finds 7 * 17 = 119 and is refused.
+        // (The fluid estimate 500 KB / (7 x 12.5 GB/s) + t1 = 6.06 us agrees within one batch.)
+        long predicted = SER_FULL_100G + PROP_1M + 17 * SER_FULL_100G;
         SimResults.QueueResult q = r.queues().stream()
                 .filter(x -> x.port().equals("leaf0:eth0") && x.trafficClass() == 3).findFirst().orElseThrow();
-        assertEquals(5_744_200, predicted);
+        assertEquals(6_081_800, predicted);
         assertEquals(predicted, q.firstDropPs());
         assertTrue(q.dropsBuffer() > 0);
         assertTrue(q.maxBytes() <= 500_000);

@@ -44,15 +44,22 @@ public final class TimeSeries {
             return;
         }
         double v = merge == Merge.MAX ? pendingValue : pendingValue / pendingCount;
+        long t = pendingTime;
         pendingCount = 0;
         if (size == capacity) {
+            // Halve the resolution; the new point becomes the first half of the next merged pair.
             compact();
-        } else if (size == timesPs.length) {
+            pendingTime = t;
+            pendingValue = v;
+            pendingCount = 1;
+            return;
+        }
+        if (size == timesPs.length) {
             int c = Math.min(capacity, size * 2);
             timesPs = Arrays.copyOf(timesPs, c);
             values = Arrays.copyOf(values, c);
         }
-        timesPs[size] = pendingTime;
+        timesPs[size] = t;
         values[size] = v;
         size++;
     }

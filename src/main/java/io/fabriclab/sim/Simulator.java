@@ -51,6 +51,7 @@ public final class Simulator {
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
 
     private final Fabric fabric;
+    private final QosResolver qos;
     private final SimConfig cfg;
     private final Routing routing;
     private final EcmpHash ecmp;
@@ -72,7 +73,13 @@ public final class Simulator {
     private int flowsRemaining;
 
     public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg) {
+        this(fabric, flowSpecs, cfg, QosResolver.of(fabric));
+    }
+
+    /** A run whose QoS comes from {@code qos} (e.g. a named profile and scenario overrides). */
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos) {
         this.fabric = fabric;
+        this.qos = qos;
         this.cfg = cfg;
         this.routing = Routing.compute(fabric);
         this.ecmp = new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed());
@@ -153,18 +160,17 @@ public final class Simulator {
     // ----- construction helpers ------------------------------------------------------------------
 
     private QosProfile portQos(Port p) {
-        QosProfile q = fabric.qosFor(p);
-        return q != null ? q : QosProfile.roceLossless("default", p.speedGbps());
+        return qos.qosFor(p);
     }
 
+    /** A switch's buffer comes from the profile of its first connected port (buffers are per device). */
     private QosProfile deviceQos(Device d) {
-        String n = d.qosProfile() != null ? d.qosProfile() : fabric.defaultQosProfile();
-        QosProfile q = n == null ? null : fabric.qosProfile(n);
-        if (q != null) {
-            return q;
+        for (Port p : d.ports()) {
+            if (fabric.linkAt(p) != null) {
+                return qos.qosFor(p);
+            }
         }
-        int speed = d.ports().stream().mapToInt(Port::speedGbps).max().orElse(100);
-        return QosProfile.roceLossless("default", speed);
+        return QosProfile.roceLossless("default", 100);
     }
 
     private EgressPort makePort(int id, Port self, Port peer, Link l, Map<Device, SwitchState> swByDevice,

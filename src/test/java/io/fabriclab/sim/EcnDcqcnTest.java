@@ -74,6 +74,10 @@ class EcnDcqcnTest {
                     "bin " + b + ": marked " + marked[b] + ", expected " + expected[b] + " +- " + sd);
             total += marked[b];
         }
+        for (int b = 0; b < bins; b++) {
+            System.out.printf("WRED bin %d: %d decisions, marked %d, expected %.1f +- %.1f%n", b, decisions[b], marked[b],
+                    expected[b], Math.sqrt(variance[b]));
+        }
         // At or above Kmax every ECT packet is marked.
         assertEquals(aboveKmax[0], aboveKmax[1]);
         assertEquals(total + aboveKmax[1], r.summary().ecnMarked());

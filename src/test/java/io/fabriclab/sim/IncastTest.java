@@ -66,6 +66,8 @@ class IncastTest {
         // after exactly n * 242 serializations plus one propagation delay.
         long lastFinish = r.flows().stream().mapToLong(SimResults.FlowResult::finishPs).max().orElseThrow();
         long expected = SER_FULL_100G + PROP_1M + n * packets * SER_FULL_100G + PROP_1M;
+        System.out.printf("incast PFC: max ingress %d B (XOFF+headroom 150000), pauses %d, resumes %d, last finish %d ps (expected %d)%n",
+                maxIngress, r.summary().pauseFramesSent(), r.summary().resumeFramesSent(), lastFinish, expected);
         assertEquals(expected, lastFinish);
         SimResults.LinkResult down = r.links().stream().filter(l -> l.from().equals("leaf0:eth0")).findFirst().orElseThrow();
         assertEquals(n * packets, down.frames());
@@ -87,6 +89,9 @@ class IncastTest {
         SimResults.QueueResult q = r.queues().stream()
                 .filter(x -> x.port().equals("leaf0:eth0") && x.trafficClass() == 3).findFirst().orElseThrow();
         assertEquals(6_081_800, predicted);
+        System.out.printf("incast lossy: first drop %d ps (predicted %d), drops %d, retransmitted %d B, max stall %d ps%n",
+                q.firstDropPs(), predicted, q.dropsBuffer(), r.summary().retransmittedBytes(),
+                r.flows().stream().mapToLong(SimResults.FlowResult::stallPs).max().orElse(0));
         assertEquals(predicted, q.firstDropPs());
         assertTrue(q.dropsBuffer() > 0);
         assertTrue(q.maxBytes() <= 500_000);
@@ -140,6 +145,8 @@ class IncastTest {
         // takes 84 B * 80 ps = 6,720 ps to send and 5,000 ps to cross; s1 then finishes the frame in
         // flight. So s1's last start is within a frame time + PFC frame + one-way delay of the XOFF...
         long bound = SER_FULL_100G + 6_720 + PROP_1M;
+        System.out.printf("pause reaction: XOFF at %d ps, s1 last start %d ps (%+d ps), resumed %d ps after XOFF%n",
+                tx, lastStart, lastStart - tx, resumed - tx);
         assertTrue(lastStart - tx <= bound, "s1 kept starting frames " + (lastStart - tx) + " ps after XOFF");
         // ...and that frame lands in leaf0 within one round trip plus two frame times of the XOFF.
         long landed = lastStart + SER_FULL_100G + PROP_1M;

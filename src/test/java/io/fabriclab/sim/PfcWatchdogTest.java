@@ -30,7 +30,11 @@ class PfcWatchdogTest {
         f.linkAt(f.port("s1_0:nic0")).setSpeedGbps(10);
         List<FlowSpec> flows = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", 1_000_000, 0, 3),
                 new FlowSpec("s0_1:nic0", "s1_0:nic0", 1_000_000, 0, 3));
-        return new Simulator(f, flows, SimConfig.defaults()).run();
+        SimResults r = new Simulator(f, flows, SimConfig.defaults()).run();
+        System.out.printf("watchdog %s: storms %d, watchdog drops %d, headroom drops %d, retransmitted %d B%n", action,
+                r.summary().watchdogStorms(), r.summary().watchdogDrops(), r.summary().headroomOverflowDrops(),
+                r.summary().retransmittedBytes());
+        return r;
     }
 
     static SimResults.PfcResult at(SimResults r, String port) {

@@ -31,6 +31,9 @@ class ScaleTest {
         assertEquals(1000, r.run().flowsCompleted());
         assertEquals(0, r.summary().headroomOverflowDrops());
         // 64 MB through one 100G port takes at least 64e6 * (4220 / 4138) * 8 / 100e9 = 5.22 ms.
+        System.out.printf("1000-flow incast: %d events, max FCT %.1f us, pauses %d, marks %d, CNPs %d, drops %d%n",
+                r.run().events(), r.summary().fctMaxUs(), r.summary().pauseFramesSent(), r.summary().ecnMarked(),
+                r.summary().cnpsSent(), r.summary().drops());
         assertTrue(r.summary().fctMaxUs() >= 5_221);
     }
 
@@ -46,6 +49,9 @@ class ScaleTest {
         SimResults r = new Simulator(f, flows, SimConfig.defaults()).run();
         assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
         assertEquals(1000, r.run().flowsCompleted());
+        System.out.printf("1000-flow permutation: %d events, FCT p50 %.1f us, p99 %.1f us, pauses %d, marks %d, drops %d%n",
+                r.run().events(), r.summary().fctP50Us(), r.summary().fctP99Us(), r.summary().pauseFramesSent(),
+                r.summary().ecnMarked(), r.summary().drops());
         assertEquals(0, r.summary().drops());
     }
 }

@@ -72,6 +72,7 @@ public final class ResultsJson {
         root.set("pfc", MAPPER.valueToTree(r.pfc()));
         root.set("links", MAPPER.valueToTree(r.links()));
         root.set("nics", MAPPER.valueToTree(r.nics()));
+        root.set("ecmp", MAPPER.valueToTree(r.ecmp()));
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

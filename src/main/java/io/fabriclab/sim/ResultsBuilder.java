@@ -106,6 +106,18 @@ final class ResultsBuilder {
                 nics.add(new SimResults.NicResult(p.ref(), p.nic.cnpsSent, p.nic.cnpsReceived));
             }
         }
+        int[] flowsPerPort = new int[ports.length];
+        for (Flow f : flows) {
+            for (int i = 1; i < f.forwardPath.length - 1; i++) {
+                flowsPerPort[f.forwardPath[i]]++;
+            }
+        }
+        List<SimResults.EcmpResult> ecmp = new ArrayList<>();
+        for (EgressPort p : ports) {
+            if (flowsPerPort[p.id] > 0) {
+                ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
+            }
+        }
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
         SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, marks,
@@ -117,7 +129,7 @@ final class ResultsBuilder {
         SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
                 evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
                 sim.config().sampleIntervalPs());
-        return new SimResults(run, summary, flowResults, queues, pfc, links, nics);
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp);
     }
 
     /** Nearest-rank percentile, in microseconds; 0 when there is no value. */

@@ -7,7 +7,7 @@ import java.util.List;
  * link direction and NIC detail. Immutable; {@code io.ResultsJson} writes it.
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
-                         List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics) {
+                         List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp) {
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
@@ -70,5 +70,12 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
     }
 
     public record NicResult(String port, long cnpsSent, long cnpsReceived) {
+    }
+
+    /**
+     * ECMP distribution: how many flows' data paths a switch egress port carries, for every
+     * switch-to-switch port that carries at least one (hash collisions and polarization show here).
+     */
+    public record EcmpResult(String device, String port, String peer, int flows) {
     }
 }

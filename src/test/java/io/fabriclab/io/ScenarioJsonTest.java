@@ -79,6 +79,17 @@ class ScenarioJsonTest {
     }
 
     @Test
+    void ecnOverridesReplaceTheCurveAndTheMarkingPoint() {
+        Scenario s = ScenarioJson.parse(INCAST.replace("\"qos\": {", "\"qos\": {\"ecn\": {\"markAt\": \"ENQUEUE\", "
+                + "\"classes\": {\"3\": {\"kminBytes\": 1000, \"kmaxBytes\": 9000, \"pmax\": 0.5}}}, "), "x.json", null,
+                star(7), null);
+        QosProfile q = s.qos().qosFor(s.fabric().port("leaf0:eth0"));
+        assertEquals(io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE, q.ecn().markAt());
+        assertEquals(new io.fabriclab.model.WredEcn(1000, 9000, 0.5), q.ecn().forClass(3));
+        assertTrue(run(s).summary().ecnMarked() > 0);
+    }
+
+    @Test
     void theSameScenarioAndSeedGiveByteIdenticalResults() {
         Scenario a = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);
         Scenario b = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);

@@ -53,5 +53,10 @@ class ScaleTest {
                 r.run().events(), r.summary().fctP50Us(), r.summary().fctP99Us(), r.summary().pauseFramesSent(),
                 r.summary().ecnMarked(), r.summary().drops());
         assertEquals(0, r.summary().drops());
+        // ECMP distribution: every flow leaving its edge switch crosses exactly one edge uplink.
+        int edgeUplinkFlows = r.ecmp().stream().filter(e -> e.device().startsWith("edge") && e.port().contains(":up"))
+                .mapToInt(SimResults.EcmpResult::flows).sum();
+        long interEdge = r.flows().stream().filter(x -> x.path().size() > 2).count();
+        assertEquals(interEdge, edgeUplinkFlows);
     }
 }

@@ -28,9 +28,20 @@ final class EgressPort {
     /** NIC state of the owner, or null when the owner is a switch. */
     final Nic nic;
 
+    // Hot per-class counters interleaved, eight longs (one cache line) per class:
+    // cls[(c << 3) + FIELD]. Class 8 (CONTROL) uses QUEUE_BYTES only.
+    static final int QUEUE_BYTES = 0;
+    static final int INGRESS_BYTES = 1;
+    static final int PAUSED_UNTIL = 2;
+    static final int MAX_QUEUE = 3;
+    static final int INTERVAL_MAX = 4;
+    static final int ENQ_PACKETS = 5;
+    static final int ENQ_BYTES = 6;
+    static final int MAX_INGRESS = 7;
+    final long[] cls = new long[(CLASSES + 1) << 3];
+
     final int[] head = new int[CLASSES + 1];
     final int[] tail = new int[CLASSES + 1];
-    final long[] queueBytes = new long[CLASSES + 1];
     int queuedPackets;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
@@ -41,7 +52,6 @@ final class EgressPort {
     long lastSerializationPs;
 
     // Pause imposed by the peer on this egress, per priority.
-    final long[] pausedUntilPs = new long[CLASSES];
     final long[] pauseStartPs = new long[CLASSES];
     final boolean[] stormed = new boolean[CLASSES];
     final int[] watchdogGeneration = new int[CLASSES];
@@ -64,17 +74,11 @@ final class EgressPort {
     long xoffBytes;
     long xonBytes;
     long headroomBytes;
-    final long[] ingressBytes = new long[CLASSES];
-    final long[] maxIngressBytes = new long[CLASSES];
     final boolean[] xoffSent = new boolean[CLASSES];
     final int[] refreshGeneration = new int[CLASSES];
 
     // Telemetry.
     boolean touched;
-    final long[] maxQueueBytes = new long[CLASSES];
-    final long[] intervalMaxBytes = new long[CLASSES];
-    final long[] enqueuedPackets = new long[CLASSES];
-    final long[] enqueuedBytes = new long[CLASSES];
     final long[] dequeuedPackets = new long[CLASSES];
     final long[] ecnMarked = new long[CLASSES];
     final long[] dropsBuffer = new long[CLASSES];
@@ -116,7 +120,7 @@ final class EgressPort {
 
     /** True when the peer's PFC currently stops priority {@code c} here (and no watchdog overrides it). */
     boolean paused(int c, long nowPs) {
-        return pausedUntilPs[c] > nowPs && !stormed[c];
+        return cls[(c << 3) + PAUSED_UNTIL] > nowPs && !stormed[c];
     }
 
     /** Time to put one frame on this wire, cached for the last size seen (most frames are MTU-sized). */

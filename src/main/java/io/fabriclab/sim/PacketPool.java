@@ -20,20 +20,26 @@ final class PacketPool {
     static final byte ECT = 2;
     static final byte CE = 3;
 
-    byte[] kind;
-    byte[] priority;
-    byte[] ecn;
-    int[] flow;
-    int[] psn;
-    int[] frameBytes;
+    /** Fields of a packet, interleaved: f[id * STRIDE + FIELD] (one or two cache lines per packet). */
+    static final int KIND = 0;
+    static final int PRIORITY = 1;
+    /** ECN field. */
+    static final int ECN = 2;
+    static final int FLOW = 3;
+    /** PSN of data, ACK and NAK; pause quanta of a PFC frame. */
+    static final int PSN = 4;
+    static final int FRAME = 5;
     /** Index of the hop in the flow's path whose egress port the packet is queued at or leaving. */
-    int[] hop;
+    static final int HOP = 6;
     /** The egress port the packet was last sent from. */
-    int[] port;
+    static final int PORT = 7;
     /** The switch ingress port it was admitted through (-1 at a NIC), for PFC accounting. */
-    int[] ingress;
+    static final int INGRESS = 8;
     /** Next packet in the same queue (intrusive FIFO), or -1. */
-    int[] next;
+    static final int NEXT = 9;
+    static final int STRIDE = 10;
+
+    int[] f;
     long[] enqueuedPs;
 
     private int freeHead = -1;
@@ -43,16 +49,7 @@ final class PacketPool {
 
     PacketPool(int capacity) {
         int c = Math.max(64, capacity);
-        kind = new byte[c];
-        priority = new byte[c];
-        ecn = new byte[c];
-        flow = new int[c];
-        psn = new int[c];
-        frameBytes = new int[c];
-        hop = new int[c];
-        port = new int[c];
-        ingress = new int[c];
-        next = new int[c];
+        f = new int[c * STRIDE];
         enqueuedPs = new long[c];
     }
 
@@ -60,23 +57,24 @@ final class PacketPool {
         int id;
         if (freeHead >= 0) {
             id = freeHead;
-            freeHead = next[id];
+            freeHead = f[id * STRIDE + NEXT];
         } else {
-            if (used == kind.length) {
+            if (used == enqueuedPs.length) {
                 grow();
             }
             id = used++;
         }
-        kind[id] = packetKind;
-        flow[id] = flowId;
-        psn[id] = seq;
-        frameBytes[id] = bytes;
-        priority[id] = (byte) prio;
-        ecn[id] = ecnField;
-        hop[id] = 0;
-        port[id] = -1;
-        ingress[id] = -1;
-        next[id] = -1;
+        int b = id * STRIDE;
+        f[b + KIND] = packetKind;
+        f[b + PRIORITY] = prio;
+        f[b + ECN] = ecnField;
+        f[b + FLOW] = flowId;
+        f[b + PSN] = seq;
+        f[b + FRAME] = bytes;
+        f[b + HOP] = 0;
+        f[b + PORT] = -1;
+        f[b + INGRESS] = -1;
+        f[b + NEXT] = -1;
         enqueuedPs[id] = 0;
         if (++live > maxLive) {
             maxLive = live;
@@ -85,9 +83,89 @@ final class PacketPool {
     }
 
     void free(int id) {
-        next[id] = freeHead;
+        f[id * STRIDE + NEXT] = freeHead;
         freeHead = id;
         live--;
+    }
+
+    int kind(int id) {
+        return f[id * STRIDE + KIND];
+    }
+
+    void setKind(int id, int v) {
+        f[id * STRIDE + KIND] = v;
+    }
+
+    int priority(int id) {
+        return f[id * STRIDE + PRIORITY];
+    }
+
+    void setPriority(int id, int v) {
+        f[id * STRIDE + PRIORITY] = v;
+    }
+
+    int ecn(int id) {
+        return f[id * STRIDE + ECN];
+    }
+
+    void setEcn(int id, int v) {
+        f[id * STRIDE + ECN] = v;
+    }
+
+    int flow(int id) {
+        return f[id * STRIDE + FLOW];
+    }
+
+    void setFlow(int id, int v) {
+        f[id * STRIDE + FLOW] = v;
+    }
+
+    int psn(int id) {
+        return f[id * STRIDE + PSN];
+    }
+
+    void setPsn(int id, int v) {
+        f[id * STRIDE + PSN] = v;
+    }
+
+    int frameBytes(int id) {
+        return f[id * STRIDE + FRAME];
+    }
+
+    void setFrameBytes(int id, int v) {
+        f[id * STRIDE + FRAME] = v;
+    }
+
+    int hop(int id) {
+        return f[id * STRIDE + HOP];
+    }
+
+    void setHop(int id, int v) {
+        f[id * STRIDE + HOP] = v;
+    }
+
+    int port(int id) {
+        return f[id * STRIDE + PORT];
+    }
+
+    void setPort(int id, int v) {
+        f[id * STRIDE + PORT] = v;
+    }
+
+    int ingress(int id) {
+        return f[id * STRIDE + INGRESS];
+    }
+
+    void setIngress(int id, int v) {
+        f[id * STRIDE + INGRESS] = v;
+    }
+
+    int next(int id) {
+        return f[id * STRIDE + NEXT];
+    }
+
+    void setNext(int id, int v) {
+        f[id * STRIDE + NEXT] = v;
     }
 
     int live() {
@@ -99,17 +177,8 @@ final class PacketPool {
     }
 
     private void grow() {
-        int c = kind.length * 2;
-        kind = Arrays.copyOf(kind, c);
-        priority = Arrays.copyOf(priority, c);
-        ecn = Arrays.copyOf(ecn, c);
-        flow = Arrays.copyOf(flow, c);
-        psn = Arrays.copyOf(psn, c);
-        frameBytes = Arrays.copyOf(frameBytes, c);
-        hop = Arrays.copyOf(hop, c);
-        port = Arrays.copyOf(port, c);
-        ingress = Arrays.copyOf(ingress, c);
-        next = Arrays.copyOf(next, c);
+        int c = enqueuedPs.length * 2;
+        f = Arrays.copyOf(f, c * STRIDE);
         enqueuedPs = Arrays.copyOf(enqueuedPs, c);
     }
 }

@@ -64,15 +64,15 @@ final class ResultsBuilder {
                 continue;
             }
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                boolean used = p.enqueuedPackets[c] > 0 || p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] > 0;
+                boolean used = p.cls[(c << 3) + EgressPort.ENQ_PACKETS] > 0 || p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] > 0;
                 if (used) {
                     double meanNs = p.dequeuedPackets[c] == 0 ? 0 : p.latencySumPs[c] / 1000.0 / p.dequeuedPackets[c];
-                    queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.maxQueueBytes[c],
-                            p.enqueuedPackets[c], p.enqueuedBytes[c], p.ecnMarked[c], p.dropsBuffer[c],
+                    queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls[(c << 3) + EgressPort.MAX_QUEUE],
+                            p.cls[(c << 3) + EgressPort.ENQ_PACKETS], p.cls[(c << 3) + EgressPort.ENQ_BYTES], p.ecnMarked[c], p.dropsBuffer[c],
                             p.dropsHeadroom[c], p.dropsWatchdog[c], p.firstDropPs[c], meanNs,
                             p.latencyMaxPs[c] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
-                    if (p.maxQueueBytes[c] > maxQueue) {
-                        maxQueue = p.maxQueueBytes[c];
+                    if (p.cls[(c << 3) + EgressPort.MAX_QUEUE] > maxQueue) {
+                        maxQueue = p.cls[(c << 3) + EgressPort.MAX_QUEUE];
                         maxQueueName = p.ref() + " tc" + c;
                     }
                 }
@@ -83,11 +83,11 @@ final class ResultsBuilder {
                 marks += p.ecnMarked[c];
                 long paused = p.pausedPs[c];
                 if (p.pauseStartPs[c] >= 0) {
-                    paused += Math.min(p.pausedUntilPs[c], end) - p.pauseStartPs[c];
+                    paused += Math.min(p.cls[(c << 3) + EgressPort.PAUSED_UNTIL], end) - p.pauseStartPs[c];
                 }
                 if (p.pauseFramesSent[c] + p.resumeFramesSent[c] + p.pauseFramesReceived[c] + p.watchdogStorms[c] > 0) {
                     pfc.add(new SimResults.PfcResult(p.ref(), c, p.pauseFramesSent[c], p.resumeFramesSent[c],
-                            p.pauseFramesReceived[c], paused, p.maxIngressBytes[c],
+                            p.pauseFramesReceived[c], paused, p.cls[(c << 3) + EgressPort.MAX_INGRESS],
                             p.lossless[c] ? p.xoffBytes : 0, p.lossless[c] ? p.headroomBytes : 0,
                             p.watchdogStorms[c]));
                 }

@@ -398,7 +398,7 @@ public final class Simulator {
                     p.deficit[c] += p.quantum[c];
                     p.freshVisit = false;
                 }
-                int size = pkts.frameBytes[h];
+                int size = pkts.frameBytes(h);
                 if (size <= p.deficit[c]) {
                     p.deficit[c] -= size;
                     return c;
@@ -413,7 +413,7 @@ public final class Simulator {
     }
 
     private void startTx(EgressPort p, int pkt) {
-        int frame = pkts.frameBytes[pkt];
+        int frame = pkts.frameBytes(pkt);
         int wire = frame + RoceFraming.WIRE_OVERHEAD_BYTES;
         long ser = p.serializationPs(wire);
         long done = now + ser;
@@ -424,9 +424,9 @@ public final class Simulator {
         if (!p.touched) {
             touch(p);
         }
-        pkts.port[pkt] = p.id;
+        pkts.setPort(pkt, p.id);
         if (trace != null) {
-            trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind[pkt]], pkts.priority[pkt], pkts.flow[pkt], pkts.psn[pkt]);
+            trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind(pkt)], pkts.priority(pkt), pkts.flow(pkt), pkts.psn(pkt));
         }
         events.push(done + p.propagationPs, EV_ARRIVE, pkt, 0);
         // The end of a frame is an event only when something may wait for the wire: a switch queue
@@ -444,11 +444,11 @@ public final class Simulator {
     }
 
     private void enqueue(EgressPort p, int c, int pkt) {
-        int bytes = pkts.frameBytes[pkt];
-        pkts.next[pkt] = -1;
+        int bytes = pkts.frameBytes(pkt);
+        pkts.setNext(pkt, -1);
         pkts.enqueuedPs[pkt] = now;
         if (p.tail[c] >= 0) {
-            pkts.next[p.tail[c]] = pkt;
+            pkts.setNext(p.tail[c], pkt);
         } else {
             p.head[c] = pkt;
         }
@@ -458,15 +458,15 @@ public final class Simulator {
             events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
             p.txDonePending = true;
         }
-        long q = p.queueBytes[c] += bytes;
+        long q = p.cls[(c << 3) + EgressPort.QUEUE_BYTES] += bytes;
         if (c < EgressPort.CLASSES) {
-            p.enqueuedPackets[c]++;
-            p.enqueuedBytes[c] += bytes;
-            if (q > p.maxQueueBytes[c]) {
-                p.maxQueueBytes[c] = q;
+            p.cls[(c << 3) + EgressPort.ENQ_PACKETS]++;
+            p.cls[(c << 3) + EgressPort.ENQ_BYTES] += bytes;
+            if (q > p.cls[(c << 3) + EgressPort.MAX_QUEUE]) {
+                p.cls[(c << 3) + EgressPort.MAX_QUEUE] = q;
             }
-            if (q > p.intervalMaxBytes[c]) {
-                p.intervalMaxBytes[c] = q;
+            if (q > p.cls[(c << 3) + EgressPort.INTERVAL_MAX]) {
+                p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = q;
             }
             if (p.depthSeries[c] == null) {
                 if (!p.touched) {
@@ -479,19 +479,19 @@ public final class Simulator {
 
     private int pop(EgressPort p, int c) {
         int pkt = p.head[c];
-        int nx = pkts.next[pkt];
+        int nx = pkts.next(pkt);
         p.head[c] = nx;
         if (nx < 0) {
             p.tail[c] = -1;
         }
         p.queuedPackets--;
-        p.queueBytes[c] -= pkts.frameBytes[pkt];
+        p.cls[(c << 3) + EgressPort.QUEUE_BYTES] -= pkts.frameBytes(pkt);
         return pkt;
     }
 
     /** A packet leaves a switch's egress queue: buffer and ingress accounting, ECN at dequeue, latency. */
     private void leaveSwitch(EgressPort p, int c, int pkt) {
-        int bytes = pkts.frameBytes[pkt];
+        int bytes = pkts.frameBytes(pkt);
         p.sw.occupiedBytes -= bytes;
         long latency = now - pkts.enqueuedPs[pkt];
         p.dequeuedPackets[c]++;
@@ -500,19 +500,19 @@ public final class Simulator {
             p.latencyMaxPs[c] = latency;
         }
         releaseIngress(pkt, c, bytes);
-        if (!p.markAtEnqueue && p.wred[c] != null && pkts.ecn[pkt] == PacketPool.ECT) {
+        if (!p.markAtEnqueue && p.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
             // At dequeue the packet sees the queue that is still behind it.
-            markEcn(p, c, pkt, p.queueBytes[c]);
+            markEcn(p, c, pkt, p.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
         }
     }
 
     private void releaseIngress(int pkt, int c, int bytes) {
-        int in = pkts.ingress[pkt];
+        int in = pkts.ingress(pkt);
         if (in < 0) {
             return;
         }
         EgressPort ip = ports[in];
-        long occ = ip.ingressBytes[c] -= bytes;
+        long occ = ip.cls[(c << 3) + EgressPort.INGRESS_BYTES] -= bytes;
         if (ip.xoffSent[c] && occ <= ip.xonBytes) {
             ip.xoffSent[c] = false;
             ip.refreshGeneration[c]++;
@@ -528,7 +528,7 @@ public final class Simulator {
         double prob = w.markProbability(queueBytes);
         boolean mark = prob >= 1.0 || ecnRandom.nextDouble() < prob;
         if (mark) {
-            pkts.ecn[pkt] = PacketPool.CE;
+            pkts.setEcn(pkt, PacketPool.CE);
             p.ecnMarked[c]++;
         }
         if (trace != null) {
@@ -539,10 +539,10 @@ public final class Simulator {
     // ----- arrival and switching -----------------------------------------------------------------
 
     private void arrive(int pkt) {
-        EgressPort in = ports[pkts.port[pkt] ^ 1];
-        byte kind = pkts.kind[pkt];
+        EgressPort in = ports[pkts.port(pkt) ^ 1];
+        byte kind = (byte) pkts.kind(pkt);
         if (kind == PacketPool.PAUSE) {
-            receivePfc(in, pkts.priority[pkt], pkts.psn[pkt]);
+            receivePfc(in, pkts.priority(pkt), pkts.psn(pkt));
             pkts.free(pkt);
             return;
         }
@@ -550,13 +550,13 @@ public final class Simulator {
             nicReceive(in, pkt, kind);
             return;
         }
-        Flow f = flows[pkts.flow[pkt]];
+        Flow f = flows[pkts.flow(pkt)];
         int[] path = kind == PacketPool.DATA ? f.forwardPath : f.reversePath;
-        int h = pkts.hop[pkt] + 1;
-        pkts.hop[pkt] = h;
+        int h = pkts.hop(pkt) + 1;
+        pkts.setHop(pkt, h);
         EgressPort out = ports[path[h]];
-        int c = pkts.priority[pkt];
-        int bytes = pkts.frameBytes[pkt];
+        int c = pkts.priority(pkt);
+        int bytes = pkts.frameBytes(pkt);
         SwitchState sw = in.sw;
         if (out.stormed[c] && out.watchdogDrops) {
             drop(out, c, pkt, 2);
@@ -564,32 +564,32 @@ public final class Simulator {
         }
         boolean lossless = in.lossless[c];
         if (lossless) {
-            if (in.ingressBytes[c] + bytes > in.xoffBytes + in.headroomBytes) {
+            if (in.cls[(c << 3) + EgressPort.INGRESS_BYTES] + bytes > in.xoffBytes + in.headroomBytes) {
                 drop(out, c, pkt, 1);
                 return;
             }
-        } else if (!sw.admitsLossy(out.queueBytes[c], bytes)) {
+        } else if (!sw.admitsLossy(out.cls[(c << 3) + EgressPort.QUEUE_BYTES], bytes)) {
             drop(out, c, pkt, 0);
             return;
         }
-        long occ = in.ingressBytes[c] += bytes;
-        if (occ > in.maxIngressBytes[c]) {
-            in.maxIngressBytes[c] = occ;
+        long occ = in.cls[(c << 3) + EgressPort.INGRESS_BYTES] += bytes;
+        if (occ > in.cls[(c << 3) + EgressPort.MAX_INGRESS]) {
+            in.cls[(c << 3) + EgressPort.MAX_INGRESS] = occ;
         }
         sw.occupiedBytes += bytes;
         if (sw.occupiedBytes > sw.maxOccupiedBytes) {
             sw.maxOccupiedBytes = sw.occupiedBytes;
         }
-        pkts.ingress[pkt] = in.id;
+        pkts.setIngress(pkt, in.id);
         if (lossless && !in.xoffSent[c] && occ > in.xoffBytes) {
             in.xoffSent[c] = true;
             int gen = ++in.refreshGeneration[c];
             sendPfc(in, c, RoceFraming.XOFF_QUANTA);
             events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, EV_PFC_REFRESH, in.id * 8 + c, gen);
         }
-        if (out.markAtEnqueue && out.wred[c] != null && pkts.ecn[pkt] == PacketPool.ECT) {
+        if (out.markAtEnqueue && out.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
             // At enqueue the packet sees the queue ahead of it.
-            markEcn(out, c, pkt, out.queueBytes[c]);
+            markEcn(out, c, pkt, out.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
         }
         enqueue(out, c, pkt);
         if (out.busyUntilPs <= now) {
@@ -636,7 +636,7 @@ public final class Simulator {
             touch(p);
         }
         if (trace != null) {
-            trace.pfcSent(now, p.ref(), c, quanta, p.ingressBytes[c]);
+            trace.pfcSent(now, p.ref(), c, quanta, p.cls[(c << 3) + EgressPort.INGRESS_BYTES]);
         }
         transmit(p);
     }
@@ -653,17 +653,17 @@ public final class Simulator {
     /** A PFC frame for priority {@code c} reached egress port {@code r} (the peer's frame pauses r). */
     private void receivePfc(EgressPort r, int c, int quanta) {
         r.pauseFramesReceived[c]++;
-        boolean pausedBefore = r.pausedUntilPs[c] > now;
+        boolean pausedBefore = r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now;
         if (!pausedBefore && r.pauseStartPs[c] >= 0) {
             // The previous pause ran out on its own: close its interval.
-            r.pausedPs[c] += r.pausedUntilPs[c] - r.pauseStartPs[c];
+            r.pausedPs[c] += r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] - r.pauseStartPs[c];
             r.pauseStartPs[c] = -1;
         }
         if (quanta == 0) {
             if (pausedBefore) {
                 r.pausedPs[c] += now - r.pauseStartPs[c];
                 r.pauseStartPs[c] = -1;
-                r.pausedUntilPs[c] = now;
+                r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] = now;
                 transmit(r);
             }
             return;
@@ -676,7 +676,7 @@ public final class Simulator {
                 events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
             }
         }
-        r.pausedUntilPs[c] = until;
+        r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] = until;
         events.push(until, EV_PAUSE_EXPIRE, r.id, 0);
     }
 
@@ -686,21 +686,21 @@ public final class Simulator {
             return;
         }
         if (!r.stormed[c]) {
-            if (r.pausedUntilPs[c] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
+            if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
                 r.stormed[c] = true;
                 r.watchdogStorms[c]++;
                 if (r.watchdogDrops) {
                     while (r.head[c] >= 0) {
                         int pkt = pop(r, c);
-                        r.sw.occupiedBytes -= pkts.frameBytes[pkt];
-                        releaseIngress(pkt, c, pkts.frameBytes[pkt]);
+                        r.sw.occupiedBytes -= pkts.frameBytes(pkt);
+                        releaseIngress(pkt, c, pkts.frameBytes(pkt));
                         drop(r, c, pkt, 2);
                     }
                 }
                 events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
                 transmit(r);
             }
-        } else if (r.pausedUntilPs[c] <= now) {
+        } else if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] <= now) {
             r.stormed[c] = false;
             transmit(r);
         } else {
@@ -844,12 +844,12 @@ public final class Simulator {
     }
 
     private void nicReceive(EgressPort in, int pkt, byte kind) {
-        Flow f = flows[pkts.flow[pkt]];
-        int psn = pkts.psn[pkt];
+        Flow f = flows[pkts.flow(pkt)];
+        int psn = pkts.psn(pkt);
         switch (kind) {
             case PacketPool.DATA -> {
-                boolean ce = pkts.ecn[pkt] == PacketPool.CE;
-                int payload = pkts.frameBytes[pkt] - RoceFraming.DATA_HEADER_BYTES;
+                boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                int payload = pkts.frameBytes(pkt) - RoceFraming.DATA_HEADER_BYTES;
                 pkts.free(pkt);
                 responderData(in, f, psn, ce, payload);
             }
@@ -940,8 +940,8 @@ public final class Simulator {
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 TimeSeries s = p.depthSeries[c];
                 if (s != null) {
-                    s.add(now, p.intervalMaxBytes[c]);
-                    p.intervalMaxBytes[c] = p.queueBytes[c];
+                    s.add(now, p.cls[(c << 3) + EgressPort.INTERVAL_MAX]);
+                    p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
                 }
             }
             long wire = p.txWireBytes - p.wireBytesAtLastSample;

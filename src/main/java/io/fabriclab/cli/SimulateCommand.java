@@ -79,7 +79,7 @@ public final class SimulateCommand implements Callable<Integer> {
         SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
         Simulator sim;
         try {
-            sim = new Simulator(scenario.fabric(), scenario.flows(), cfg, scenario.qos());
+            sim = scenario.simulator(cfg);
         } catch (IllegalArgumentException e) {
             err.println("error: " + scenarioFile + ": " + e.getMessage());
             return 2;
@@ -123,8 +123,9 @@ public final class SimulateCommand implements Callable<Integer> {
         sb.append(String.format(Locale.ROOT, "ECN marked %,d; CNPs sent %,d, received %,d; PFC pauses sent %,d, resumes %,d, "
                         + "paused %.1f us in total; watchdog storms %d%n", s.ecnMarked(), s.cnpsSent(), s.cnpsReceived(),
                 s.pauseFramesSent(), s.resumeFramesSent(), s.pausedPs() / 1e6, s.watchdogStorms()));
-        sb.append(String.format(Locale.ROOT, "drops %,d (buffer %,d, headroom overflow %,d, watchdog %,d); retransmitted %,d B%n",
-                s.drops(), s.bufferDrops(), s.headroomOverflowDrops(), s.watchdogDrops(), s.retransmittedBytes()));
+        sb.append(String.format(Locale.ROOT, "drops %,d (buffer %,d, headroom overflow %,d, watchdog %,d, link down %,d); "
+                        + "retransmitted %,d B; reroutes %d%n", s.drops(), s.bufferDrops(), s.headroomOverflowDrops(),
+                s.watchdogDrops(), s.linkDownDrops(), s.retransmittedBytes(), run.reroutes()));
 
         List<SimResults.QueueResult> queues = new ArrayList<>(r.queues());
         queues.sort(Comparator.comparingLong(SimResults.QueueResult::maxBytes).reversed());
@@ -132,7 +133,7 @@ public final class SimulateCommand implements Callable<Integer> {
         for (SimResults.QueueResult q : queues.subList(0, Math.min(8, queues.size()))) {
             rows.add(new String[] {q.port() + " -> " + q.peer(), String.valueOf(q.trafficClass()),
                     String.format(Locale.ROOT, "%.1f", q.maxBytes() / 1000.0), String.valueOf(q.ecnMarked()),
-                    String.valueOf(q.dropsBuffer() + q.dropsHeadroomOverflow() + q.dropsWatchdog()),
+                    String.valueOf(q.dropsBuffer() + q.dropsHeadroomOverflow() + q.dropsWatchdog() + q.dropsLinkDown()),
                     String.format(Locale.ROOT, "%.2f", q.maxLatencyNs() / 1000)});
         }
         if (!rows.isEmpty()) {

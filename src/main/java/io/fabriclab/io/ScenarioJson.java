@@ -24,10 +24,12 @@ import io.fabriclab.model.BufferConfig;
 import io.fabriclab.model.DcqcnConfig;
 import io.fabriclab.model.EcnConfig;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
 import io.fabriclab.model.PfcConfig;
 import io.fabriclab.model.QosProfile;
 import io.fabriclab.model.SchedulerConfig;
 import io.fabriclab.model.Units;
+import io.fabriclab.sim.LinkFailure;
 import io.fabriclab.sim.QosResolver;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimProfiles;
@@ -48,7 +50,7 @@ public final class ScenarioJson {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     private static final Set<String> TOP = Set.of("schemaVersion", "name", "description", "fabric", "profile", "qos",
-            "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads");
+            "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs");
 
     private final String file;
     private final Path baseDir;
@@ -190,8 +192,33 @@ public final class ScenarioJson {
             workloads.add(w);
             flows.addAll(fl);
         }
+        List<LinkFailure> failures = new ArrayList<>();
+        JsonNode fs = root.get("failures");
+        if (fs != null) {
+            if (!fs.isArray()) {
+                throw error("$.failures", fs, "an array of link failures");
+            }
+            for (int i = 0; i < fs.size(); i++) {
+                String fp = "$.failures[" + i + "]";
+                JsonNode f = fs.get(i);
+                checkFields(f, fp, Set.of("link", "downAtUs", "upAtUs"));
+                String spec = requiredText(f, "link", fp);
+                Link l = fabric.findLink(spec);
+                if (l == null) {
+                    throw error(fp + ".link", f.get("link"), "a link id, one of its ports (device:port) or devA--devB");
+                }
+                long down = psOf(f.get("downAtUs"), fp + ".downAtUs", true);
+                long up = f.has("upAtUs") ? psOf(f.get("upAtUs"), fp + ".upAtUs", false) : 0;
+                if (f.has("upAtUs") && up <= down) {
+                    throw error(fp + ".upAtUs", f.get("upAtUs"), "a time after downAtUs");
+                }
+                failures.add(new LinkFailure(l, down, up));
+            }
+        }
+        long reconvergence = root.has("reconvergenceUs") ? psOf(root.get("reconvergenceUs"), "$.reconvergenceUs", true)
+                : 50 * Units.PS_PER_US;
         return new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows), cfg,
-                sha256(bytes));
+                sha256(bytes), List.copyOf(failures), reconvergence);
     }
 
     private static boolean nicIndexRef(Fabric fabric, String ref) {

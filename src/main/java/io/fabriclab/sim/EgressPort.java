@@ -47,6 +47,8 @@ final class EgressPort {
     long busyUntilPs;
     /** A TX_DONE event is scheduled at busyUntilPs (only when something waits for the wire). */
     boolean txDonePending;
+    /** The link is down: nothing is sent, what was queued or on the wire is lost. */
+    boolean down;
     long wakeAtPs = -1;
     int lastWireBytes = -1;
     long lastSerializationPs;
@@ -84,6 +86,7 @@ final class EgressPort {
     final long[] dropsBuffer = new long[CLASSES];
     final long[] dropsHeadroom = new long[CLASSES];
     final long[] dropsWatchdog = new long[CLASSES];
+    final long[] dropsLinkDown = new long[CLASSES];
     final long[] latencySumPs = new long[CLASSES];
     final long[] latencyMaxPs = new long[CLASSES];
     final long[] pauseFramesSent = new long[CLASSES];

@@ -11,9 +11,14 @@ final class Flow {
     final FlowSpec spec;
     final EgressPort srcPort;
     final EgressPort dstPort;
-    /** Egress port ids of the data path (source NIC first) and of the reverse path (ACK, NAK, CNP). */
-    final int[] forwardPath;
-    final int[] reversePath;
+    /**
+     * Egress port ids of the data path (source NIC first) and of the reverse path (ACK, NAK, CNP),
+     * one version per routing state: a packet keeps the version it was sent with, so a reroute
+     * after a failure does not move packets already in the network.
+     */
+    int[][] forwardPaths = new int[2][];
+    int[][] reversePaths = new int[2][];
+    int pathVersion;
     final int udpSourcePort;
     final int priority;
     final int totalPackets;
@@ -63,8 +68,8 @@ final class Flow {
         this.spec = spec;
         this.srcPort = srcPort;
         this.dstPort = dstPort;
-        this.forwardPath = forwardPath;
-        this.reversePath = reversePath;
+        this.forwardPaths[0] = forwardPath;
+        this.reversePaths[0] = reversePath;
         this.udpSourcePort = udpSourcePort;
         this.priority = spec.priority();
         long packets = (spec.bytes() + maxPayload - 1) / maxPayload;
@@ -79,6 +84,21 @@ final class Flow {
         this.cnpIntervalPs = cnpIntervalPs;
         this.startPs = spec.startPs();
         this.minRateBps = rp.currentRateBps();
+    }
+
+    int[] forwardPath() {
+        return forwardPaths[pathVersion];
+    }
+
+    /** Adds the paths of a new routing state; later packets use them. */
+    void reroute(int[] forward, int[] reverse) {
+        if (pathVersion + 1 == forwardPaths.length) {
+            forwardPaths = java.util.Arrays.copyOf(forwardPaths, forwardPaths.length * 2);
+            reversePaths = java.util.Arrays.copyOf(reversePaths, reversePaths.length * 2);
+        }
+        pathVersion++;
+        forwardPaths[pathVersion] = forward;
+        reversePaths[pathVersion] = reverse;
     }
 
     int payloadOf(int psn, int maxPayload) {

@@ -37,7 +37,9 @@ final class PacketPool {
     static final int INGRESS = 8;
     /** Next packet in the same queue (intrusive FIFO), or -1. */
     static final int NEXT = 9;
-    static final int STRIDE = 10;
+    /** Version of the flow's paths the packet follows (see Flow.reroute). */
+    static final int PATH_VERSION = 10;
+    static final int STRIDE = 11;
 
     int[] f;
     long[] enqueuedPs;
@@ -75,6 +77,7 @@ final class PacketPool {
         f[b + PORT] = -1;
         f[b + INGRESS] = -1;
         f[b + NEXT] = -1;
+        f[b + PATH_VERSION] = 0;
         enqueuedPs[id] = 0;
         if (++live > maxLive) {
             maxLive = live;
@@ -166,6 +169,14 @@ final class PacketPool {
 
     void setNext(int id, int v) {
         f[id * STRIDE + NEXT] = v;
+    }
+
+    int pathVersion(int id) {
+        return f[id * STRIDE + PATH_VERSION];
+    }
+
+    void setPathVersion(int id, int v) {
+        f[id * STRIDE + PATH_VERSION] = v;
     }
 
     int live() {

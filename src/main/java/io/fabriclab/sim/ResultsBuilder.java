@@ -33,8 +33,8 @@ final class ResultsBuilder {
             retransmitted += f.retransmittedBytes;
             cnpsSent += f.cnpsSent;
             cnpsReceived += f.rp.cnps();
-            List<String> path = new ArrayList<>(f.forwardPath.length);
-            for (int p : f.forwardPath) {
+            List<String> path = new ArrayList<>(f.forwardPath().length);
+            for (int p : f.forwardPath()) {
                 path.add(ports[p].ref());
             }
             long stall = f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0);
@@ -52,6 +52,7 @@ final class ResultsBuilder {
         long headroomDrops = 0;
         long bufferDrops = 0;
         long watchdogDrops = 0;
+        long linkDownDrops = 0;
         long marks = 0;
         long pausesSent = 0;
         long resumesSent = 0;
@@ -64,19 +65,21 @@ final class ResultsBuilder {
                 continue;
             }
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                boolean used = p.cls[(c << 3) + EgressPort.ENQ_PACKETS] > 0 || p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] > 0;
+                long dropped = p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
+                boolean used = p.cls[(c << 3) + EgressPort.ENQ_PACKETS] > 0 || dropped > 0;
                 if (used) {
                     double meanNs = p.dequeuedPackets[c] == 0 ? 0 : p.latencySumPs[c] / 1000.0 / p.dequeuedPackets[c];
                     queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls[(c << 3) + EgressPort.MAX_QUEUE],
                             p.cls[(c << 3) + EgressPort.ENQ_PACKETS], p.cls[(c << 3) + EgressPort.ENQ_BYTES], p.ecnMarked[c], p.dropsBuffer[c],
-                            p.dropsHeadroom[c], p.dropsWatchdog[c], p.firstDropPs[c], meanNs,
+                            p.dropsHeadroom[c], p.dropsWatchdog[c], p.dropsLinkDown[c], p.firstDropPs[c], meanNs,
                             p.latencyMaxPs[c] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
                     if (p.cls[(c << 3) + EgressPort.MAX_QUEUE] > maxQueue) {
                         maxQueue = p.cls[(c << 3) + EgressPort.MAX_QUEUE];
                         maxQueueName = p.ref() + " tc" + c;
                     }
                 }
-                drops += p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c];
+                drops += dropped;
+                linkDownDrops += p.dropsLinkDown[c];
                 headroomDrops += p.dropsHeadroom[c];
                 bufferDrops += p.dropsBuffer[c];
                 watchdogDrops += p.dropsWatchdog[c];
@@ -108,8 +111,8 @@ final class ResultsBuilder {
         }
         int[] flowsPerPort = new int[ports.length];
         for (Flow f : flows) {
-            for (int i = 1; i < f.forwardPath.length - 1; i++) {
-                flowsPerPort[f.forwardPath[i]]++;
+            for (int i = 1; i < f.forwardPath().length - 1; i++) {
+                flowsPerPort[f.forwardPath()[i]]++;
             }
         }
         List<SimResults.EcmpResult> ecmp = new ArrayList<>();
@@ -120,7 +123,7 @@ final class ResultsBuilder {
         }
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
-        SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, marks,
+        SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, linkDownDrops, marks,
                 cnpsSent, cnpsReceived, pausesSent, resumesSent, pausedTotal, storms, retransmitted, maxQueue,
                 maxQueueName, percentileUs(sorted, 0.50), percentileUs(sorted, 0.99),
                 sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6,
@@ -128,7 +131,7 @@ final class ResultsBuilder {
         double evps = wallNanos <= 0 ? 0 : sim.eventCount() * 1e9 / wallNanos;
         SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
                 evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
-                sim.config().sampleIntervalPs());
+                sim.config().sampleIntervalPs(), sim.reroutes());
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp);
     }
 

@@ -18,10 +18,10 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      */
     public record RunInfo(long seed, StopReason stopReason, long simulatedPs, long events, long wallNanos,
                           double eventsPerSecond, int flows, int flowsCompleted, int maxPacketsInFlight,
-                          long sampleIntervalPs) {
+                          long sampleIntervalPs, int reroutes) {
     }
 
-    public record Summary(long drops, long headroomOverflowDrops, long bufferDrops, long watchdogDrops,
+    public record Summary(long drops, long headroomOverflowDrops, long bufferDrops, long watchdogDrops, long linkDownDrops,
                           long ecnMarked, long cnpsSent, long cnpsReceived, long pauseFramesSent,
                           long resumeFramesSent, long pausedPs, long watchdogStorms, long retransmittedBytes,
                           long maxQueueBytes, String maxQueue, double fctP50Us, double fctP99Us,
@@ -51,7 +51,7 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
     /** One egress queue (port, traffic class). Latency is the time from enqueue to dequeue. */
     public record QueueResult(String port, String peer, int trafficClass, long maxBytes, long enqueuedPackets,
                               long enqueuedBytes, long ecnMarked, long dropsBuffer, long dropsHeadroomOverflow,
-                              long dropsWatchdog, long firstDropPs, double meanLatencyNs, double maxLatencyNs,
+                              long dropsWatchdog, long dropsLinkDown, long firstDropPs, double meanLatencyNs, double maxLatencyNs,
                               Series depthBytes) {
     }
 

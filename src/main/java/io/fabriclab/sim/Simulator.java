@@ -47,13 +47,23 @@ public final class Simulator {
     static final int EV_RTO = 7;
     static final int EV_SAMPLE = 8;
     static final int EV_WATCHDOG = 9;
+    static final int EV_LINK_DOWN = 10;
+    static final int EV_LINK_UP = 11;
+    static final int EV_REROUTE = 12;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
 
     private final Fabric fabric;
     private final QosResolver qos;
     private final SimConfig cfg;
-    private final Routing routing;
+    private Routing routing;
+    private final List<Link> links;
+    private final Map<Link, Integer> linkIndex = new IdentityHashMap<>();
+    private final Map<Long, List<Link>> hopCache = new HashMap<>();
+    private final java.util.Set<Link> downLinks = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private final List<LinkFailure> failures = new ArrayList<>();
+    private long reconvergencePs = 50 * Units.PS_PER_US;
+    private int reroutes;
     private final EcmpHash ecmp;
     private final EgressPort[] ports;
     private final List<SwitchState> switches = new ArrayList<>();
@@ -104,21 +114,19 @@ public final class Simulator {
             }
         }
         // Two egress ports per link: 2i sends a->b, 2i+1 sends b->a.
-        List<Link> links = new ArrayList<>(fabric.links());
+        links = new ArrayList<>(fabric.links());
         ports = new EgressPort[links.size() * 2];
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
             ports[2 * i] = makePort(2 * i, l.a(), l.b(), l, swByDevice, nicByPort);
             ports[2 * i + 1] = makePort(2 * i + 1, l.b(), l.a(), l, swByDevice, nicByPort);
         }
-        Map<Link, Integer> linkIndex = new IdentityHashMap<>();
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
         }
 
         // Flows with their ECMP paths.
         flows = new Flow[flowSpecs.size()];
-        Map<Long, List<Link>> hopCache = new HashMap<>();
         for (int i = 0; i < flows.length; i++) {
             FlowSpec spec = flowSpecs.get(i);
             Port src = resolveNic(spec.src(), "src", i);
@@ -129,8 +137,11 @@ public final class Simulator {
             int udp = 49152 + portRandom.nextInt(16384);
             Nic srcNic = nicByPort.get(src);
             Nic dstNic = nicByPort.get(dst);
-            int[] fwd = path(src, dst, srcNic.address, dstNic.address, udp, linkIndex, hopCache, i);
-            int[] rev = path(dst, src, dstNic.address, srcNic.address, udp, linkIndex, hopCache, i);
+            int[] fwd = path(src, dst, srcNic.address, dstNic.address, udp, i);
+            int[] rev = path(dst, src, dstNic.address, srcNic.address, udp, i);
+            if (fwd == null || rev == null) {
+                throw new IllegalArgumentException("flow " + i + ": no route between " + src.ref() + " and " + dst.ref());
+            }
             EgressPort sp = ports[fwd[0]];
             EgressPort dp = ports[rev[0]];
             QosProfile sq = portQos(src);
@@ -235,13 +246,16 @@ public final class Simulator {
     }
 
     /** Egress ports from NIC {@code from} to NIC {@code to}: the ECMP choice of each switch on the way. */
-    private int[] path(Port from, Port to, int fromAddr, int toAddr, int udp, Map<Link, Integer> linkIndex,
-                       Map<Long, List<Link>> hopCache, int flow) {
+    /** Egress ports from NIC {@code from} to NIC {@code to} under the current routing, or null if unreachable. */
+    private int[] path(Port from, Port to, int fromAddr, int toAddr, int udp, int flow) {
         List<Integer> out = new ArrayList<>();
         Link access = routing.accessLink(from);
-        out.add(portId(access, from.device(), linkIndex));
         Device sw = routing.edgeSwitch(from);
         Device last = routing.edgeSwitch(to);
+        if (access == null || sw == null || last == null || routing.accessLink(to) == null) {
+            return null;
+        }
+        out.add(portId(access, from.device(), linkIndex));
         int guard = 0;
         while (sw != last) {
             int a = routing.indexOf(sw);
@@ -249,7 +263,7 @@ public final class Simulator {
             Device at = sw;
             List<Link> hops = hopCache.computeIfAbsent(((long) a << 32) | b, k -> routing.nextHops(at, last));
             if (hops.isEmpty() || ++guard > 64) {
-                throw new IllegalArgumentException("flow " + flow + ": no route from " + from.ref() + " to " + to.ref());
+                return null;
             }
             Link l = hops.get(ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.size()));
             out.add(portId(l, sw, linkIndex));
@@ -280,6 +294,13 @@ public final class Simulator {
             events.push(f.startPs, EV_FLOW_START, f.id, 0);
         }
         events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
+        for (LinkFailure lf : failures) {
+            int li = linkIndex.get(lf.link());
+            events.push(lf.downPs(), EV_LINK_DOWN, li, 0);
+            if (lf.upPs() > lf.downPs()) {
+                events.push(lf.upPs(), EV_LINK_UP, li, 0);
+            }
+        }
         boolean completion = cfg.durationPs() == 0;
         long end = completion ? cfg.maxTimePs() : cfg.durationPs();
         SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
@@ -346,6 +367,9 @@ public final class Simulator {
             case EV_RTO -> retransmitTimeout(flows[target]);
             case EV_SAMPLE -> sample();
             case EV_WATCHDOG -> watchdog(ports[target >>> 3], target & 7, arg);
+            case EV_LINK_DOWN -> linkDown(target);
+            case EV_LINK_UP -> linkUp(target);
+            case EV_REROUTE -> reroute();
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -353,7 +377,7 @@ public final class Simulator {
     // ----- transmission ------------------------------------------------------------------------
 
     private void transmit(EgressPort p) {
-        if (p.busyUntilPs > now) {
+        if (p.busyUntilPs > now || p.down) {
             return;
         }
         if (p.nic != null) {
@@ -539,7 +563,13 @@ public final class Simulator {
     // ----- arrival and switching -----------------------------------------------------------------
 
     private void arrive(int pkt) {
-        EgressPort in = ports[pkts.port(pkt) ^ 1];
+        EgressPort from = ports[pkts.port(pkt)];
+        if (from.down) {
+            // The link failed while the frame was on the wire.
+            drop(from, Math.min(pkts.priority(pkt), EgressPort.CLASSES - 1), pkt, 3);
+            return;
+        }
+        EgressPort in = ports[from.id ^ 1];
         byte kind = (byte) pkts.kind(pkt);
         if (kind == PacketPool.PAUSE) {
             receivePfc(in, pkts.priority(pkt), pkts.psn(pkt));
@@ -551,13 +581,18 @@ public final class Simulator {
             return;
         }
         Flow f = flows[pkts.flow(pkt)];
-        int[] path = kind == PacketPool.DATA ? f.forwardPath : f.reversePath;
+        int v = pkts.pathVersion(pkt);
+        int[] path = kind == PacketPool.DATA ? f.forwardPaths[v] : f.reversePaths[v];
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
         EgressPort out = ports[path[h]];
         int c = pkts.priority(pkt);
         int bytes = pkts.frameBytes(pkt);
         SwitchState sw = in.sw;
+        if (out.down) {
+            drop(out, c, pkt, 3);
+            return;
+        }
         if (out.stormed[c] && out.watchdogDrops) {
             drop(out, c, pkt, 2);
             return;
@@ -597,13 +632,14 @@ public final class Simulator {
         }
     }
 
-    private static final String[] DROP_CAUSES = {"buffer", "headroom-overflow", "watchdog"};
+    private static final String[] DROP_CAUSES = {"buffer", "headroom-overflow", "watchdog", "link-down"};
 
     private void drop(EgressPort at, int c, int pkt, int cause) {
         switch (cause) {
             case 0 -> at.dropsBuffer[c]++;
             case 1 -> at.dropsHeadroom[c]++;
-            default -> at.dropsWatchdog[c]++;
+            case 2 -> at.dropsWatchdog[c]++;
+            default -> at.dropsLinkDown[c]++;
         }
         if (at.firstDropPs[c] < 0) {
             at.firstDropPs[c] = now;
@@ -625,6 +661,9 @@ public final class Simulator {
 
     /** Queues a PFC frame for priority {@code c} on switch port {@code p}, toward its upstream peer. */
     private void sendPfc(EgressPort p, int c, int quanta) {
+        if (p.down) {
+            return;
+        }
         int pkt = pkts.allocate(PacketPool.PAUSE, -1, quanta, RoceFraming.PFC_FRAME_BYTES, c, PacketPool.NOT_ECT);
         enqueue(p, EgressPort.CONTROL, pkt);
         if (quanta > 0) {
@@ -769,6 +808,7 @@ public final class Simulator {
         int frame = payload + RoceFraming.DATA_HEADER_BYTES;
         int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
                 cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
+        pkts.setPathVersion(pkt, f.pathVersion);
         ReactionPoint rp = f.rp;
         long rate = rp.currentRateBps();
         // Pacing at the current DCQCN rate; at line rate this is exactly the serialization time.
@@ -926,10 +966,85 @@ public final class Simulator {
     /** ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model does. */
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
         int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
+        pkts.setPathVersion(pkt, f.pathVersion);
         enqueue(p, QosProfile.CNP_PRIORITY, pkt);
         if (p.busyUntilPs <= now) {
             nicTransmit(p);
         }
+    }
+
+    // ----- link failures ---------------------------------------------------------------------------
+
+    /**
+     * Fails a link at {@code downPs} and, if {@code upPs > downPs}, restores it then. Call before
+     * {@link #run()}. Routing reconverges {@link #setReconvergencePs reconvergence} after each change.
+     */
+    public void scheduleFailure(LinkFailure failure) {
+        if (!linkIndex.containsKey(failure.link())) {
+            throw new IllegalArgumentException("link " + failure.link().id() + " is not in fabric " + fabric.name());
+        }
+        failures.add(failure);
+    }
+
+    /** Time from a link change until routing uses the new topology (BFD detection plus BGP convergence). */
+    public void setReconvergencePs(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("reconvergence must be >= 0");
+        }
+        this.reconvergencePs = ps;
+    }
+
+    private void linkDown(int li) {
+        Link l = links.get(li);
+        downLinks.add(l);
+        for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
+            p.down = true;
+            // Everything queued for the dead wire is lost.
+            for (int c = 0; c <= EgressPort.CLASSES; c++) {
+                while (p.head[c] >= 0) {
+                    int pkt = pop(p, c);
+                    if (c < EgressPort.CLASSES && p.sw != null) {
+                        p.sw.occupiedBytes -= pkts.frameBytes(pkt);
+                        releaseIngress(pkt, c, pkts.frameBytes(pkt));
+                    }
+                    drop(p, pkts.priority(pkt), pkt, 3);
+                }
+            }
+        }
+        events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
+    }
+
+    private void linkUp(int li) {
+        downLinks.remove(links.get(li));
+        ports[2 * li].down = false;
+        ports[2 * li + 1].down = false;
+        events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
+        transmit(ports[2 * li]);
+        transmit(ports[2 * li + 1]);
+    }
+
+    /** Routing reconverges: new ECMP paths for every unfinished flow (unreachable flows keep theirs). */
+    private void reroute() {
+        routing = Routing.compute(fabric, java.util.Set.of(), downLinks);
+        hopCache.clear();
+        reroutes++;
+        for (Flow f : flows) {
+            if (f.done && f.senderDone) {
+                continue;
+            }
+            int srcAddr = f.srcPort.nic.address;
+            int dstAddr = f.dstPort.nic.address;
+            int[] fwd = path(f.srcPort.port, f.dstPort.port, srcAddr, dstAddr, f.udpSourcePort, f.id);
+            int[] rev = path(f.dstPort.port, f.srcPort.port, dstAddr, srcAddr, f.udpSourcePort, f.id);
+            if (fwd != null && rev != null && (!Arrays.equals(fwd, f.forwardPath())
+                    || !Arrays.equals(rev, f.reversePaths[f.pathVersion]))) {
+                f.reroute(fwd, rev);
+            }
+        }
+    }
+
+    int reroutes() {
+        return reroutes;
     }
 
     // ----- telemetry sampling --------------------------------------------------------------------
@@ -998,7 +1113,4 @@ public final class Simulator {
         return flowsRemaining;
     }
 
-    static int[] copy(int[] a) {
-        return Arrays.copyOf(a, a.length);
-    }
 }

@@ -55,7 +55,7 @@ class ScenarioJsonTest {
             """;
 
     static SimResults run(Scenario s) {
-        return new Simulator(s.fabric(), s.flows(), s.config(), s.qos()).run();
+        return s.simulator(s.config()).run();
     }
 
     @Test

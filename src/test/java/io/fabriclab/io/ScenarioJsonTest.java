@@ -90,6 +90,22 @@ class ScenarioJsonTest {
     }
 
     @Test
+    void failuresNameALinkAndItsTimes() {
+        Scenario s = ScenarioJson.parse(INCAST.replace("\"seed\": 7,", "\"seed\": 7, \"reconvergenceUs\": 20, "
+                + "\"failures\": [{\"link\": \"s5:nic0\", \"downAtUs\": 1, \"upAtUs\": 30}],"), "f.json", null, star(7), null);
+        assertEquals(1, s.failures().size());
+        assertEquals("s5:nic0--leaf0:eth5", s.failures().get(0).link().id());
+        assertEquals(30_000_000, s.failures().get(0).upPs());
+        assertEquals(20_000_000, s.reconvergencePs());
+        SimResults r = run(s);
+        assertEquals(5, r.run().flowsCompleted());
+        assertEquals(2, r.run().reroutes());
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(INCAST.replace("\"seed\": 7,",
+                "\"seed\": 7, \"failures\": [{\"link\": \"nowhere\", \"downAtUs\": 1}],"), "f.json", null, star(7), null));
+        assertTrue(e.getMessage().startsWith("f.json: $.failures[0].link: found \"nowhere\""), e.getMessage());
+    }
+
+    @Test
     void theSameScenarioAndSeedGiveByteIdenticalResults() {
         Scenario a = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);
         Scenario b = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);

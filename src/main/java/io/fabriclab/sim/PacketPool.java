@@ -3,16 +3,16 @@ package io.fabriclab.sim;
 import java.util.Arrays;
 
 /**
- * Every packet in flight, as parallel primitive arrays indexed by packet id (struct of arrays). Ids
- * are recycled through a free list, so a run allocates only when the number of packets in flight
- * reaches a new maximum.
+ * Every packet in flight, as records of 16 ints in one array indexed by packet id (the fields a
+ * hop touches share one cache line). Ids are recycled through a free list, so a run allocates only
+ * when the number of packets in flight reaches a new maximum.
  */
 final class PacketPool {
     static final byte DATA = 0;
     static final byte ACK = 1;
     static final byte NAK = 2;
     static final byte CNP = 3;
-    /** An IEEE 802.1Qbb PFC frame; {@link #psn} holds its pause quanta. */
+    /** An IEEE 802.1Qbb PFC frame; its PSN field holds the pause quanta. */
     static final byte PAUSE = 4;
 
     /** ECN field values (RFC 3168): not ECN-capable, ECT(0), CE. */
@@ -20,39 +20,36 @@ final class PacketPool {
     static final byte ECT = 2;
     static final byte CE = 3;
 
-    /** Fields of a packet, interleaved: f[id * STRIDE + FIELD] (one or two cache lines per packet). */
-    static final int KIND = 0;
-    static final int PRIORITY = 1;
-    /** ECN field. */
-    static final int ECN = 2;
-    static final int FLOW = 3;
+    // Record layout (ints): kind | priority << 8 | ecn << 16, then one int per field.
+    private static final int HEADER = 0;
+    private static final int FLOW = 1;
     /** PSN of data, ACK and NAK; pause quanta of a PFC frame. */
-    static final int PSN = 4;
-    static final int FRAME = 5;
+    private static final int PSN = 2;
+    private static final int FRAME = 3;
     /** Index of the hop in the flow's path whose egress port the packet is queued at or leaving. */
-    static final int HOP = 6;
+    private static final int HOP = 4;
     /** The egress port the packet was last sent from. */
-    static final int PORT = 7;
+    private static final int PORT = 5;
     /** The switch ingress port it was admitted through (-1 at a NIC), for PFC accounting. */
-    static final int INGRESS = 8;
-    /** Next packet in the same queue (intrusive FIFO), or -1. */
-    static final int NEXT = 9;
+    private static final int INGRESS = 6;
+    /** Next packet in the same queue (intrusive FIFO) or in the free list, or -1. */
+    private static final int NEXT = 7;
     /** Version of the flow's paths the packet follows (see Flow.reroute). */
-    static final int PATH_VERSION = 10;
-    static final int STRIDE = 11;
+    private static final int PATH_VERSION = 8;
+    private static final int ENQUEUED_LO = 9;
+    private static final int ENQUEUED_HI = 10;
+    private static final int STRIDE = 16;
 
-    int[] f;
-    long[] enqueuedPs;
-
+    private int[] f;
+    private int capacity;
     private int freeHead = -1;
     private int used;
     private int live;
     private int maxLive;
 
-    PacketPool(int capacity) {
-        int c = Math.max(64, capacity);
-        f = new int[c * STRIDE];
-        enqueuedPs = new long[c];
+    PacketPool(int initialCapacity) {
+        capacity = Math.max(64, initialCapacity);
+        f = new int[capacity * STRIDE];
     }
 
     int allocate(byte packetKind, int flowId, int seq, int bytes, int prio, byte ecnField) {
@@ -61,15 +58,14 @@ final class PacketPool {
             id = freeHead;
             freeHead = f[id * STRIDE + NEXT];
         } else {
-            if (used == enqueuedPs.length) {
-                grow();
+            if (used == capacity) {
+                capacity *= 2;
+                f = Arrays.copyOf(f, capacity * STRIDE);
             }
             id = used++;
         }
         int b = id * STRIDE;
-        f[b + KIND] = packetKind;
-        f[b + PRIORITY] = prio;
-        f[b + ECN] = ecnField;
+        f[b + HEADER] = (packetKind & 0xFF) | (prio & 0xFF) << 8 | (ecnField & 0xFF) << 16;
         f[b + FLOW] = flowId;
         f[b + PSN] = seq;
         f[b + FRAME] = bytes;
@@ -78,7 +74,8 @@ final class PacketPool {
         f[b + INGRESS] = -1;
         f[b + NEXT] = -1;
         f[b + PATH_VERSION] = 0;
-        enqueuedPs[id] = 0;
+        f[b + ENQUEUED_LO] = 0;
+        f[b + ENQUEUED_HI] = 0;
         if (++live > maxLive) {
             maxLive = live;
         }
@@ -92,51 +89,32 @@ final class PacketPool {
     }
 
     int kind(int id) {
-        return f[id * STRIDE + KIND];
-    }
-
-    void setKind(int id, int v) {
-        f[id * STRIDE + KIND] = v;
+        return f[id * STRIDE + HEADER] & 0xFF;
     }
 
     int priority(int id) {
-        return f[id * STRIDE + PRIORITY];
-    }
-
-    void setPriority(int id, int v) {
-        f[id * STRIDE + PRIORITY] = v;
+        return (f[id * STRIDE + HEADER] >>> 8) & 0xFF;
     }
 
     int ecn(int id) {
-        return f[id * STRIDE + ECN];
+        return (f[id * STRIDE + HEADER] >>> 16) & 0xFF;
     }
 
     void setEcn(int id, int v) {
-        f[id * STRIDE + ECN] = v;
+        int b = id * STRIDE + HEADER;
+        f[b] = (f[b] & ~0xFF0000) | (v & 0xFF) << 16;
     }
 
     int flow(int id) {
         return f[id * STRIDE + FLOW];
     }
 
-    void setFlow(int id, int v) {
-        f[id * STRIDE + FLOW] = v;
-    }
-
     int psn(int id) {
         return f[id * STRIDE + PSN];
     }
 
-    void setPsn(int id, int v) {
-        f[id * STRIDE + PSN] = v;
-    }
-
     int frameBytes(int id) {
         return f[id * STRIDE + FRAME];
-    }
-
-    void setFrameBytes(int id, int v) {
-        f[id * STRIDE + FRAME] = v;
     }
 
     int hop(int id) {
@@ -179,17 +157,22 @@ final class PacketPool {
         f[id * STRIDE + PATH_VERSION] = v;
     }
 
+    long enqueuedPs(int id) {
+        int b = id * STRIDE;
+        return ((long) f[b + ENQUEUED_HI] << 32) | (f[b + ENQUEUED_LO] & 0xFFFFFFFFL);
+    }
+
+    void setEnqueuedPs(int id, long t) {
+        int b = id * STRIDE;
+        f[b + ENQUEUED_LO] = (int) t;
+        f[b + ENQUEUED_HI] = (int) (t >>> 32);
+    }
+
     int live() {
         return live;
     }
 
     int maxLive() {
         return maxLive;
-    }
-
-    private void grow() {
-        int c = enqueuedPs.length * 2;
-        f = Arrays.copyOf(f, c * STRIDE);
-        enqueuedPs = Arrays.copyOf(enqueuedPs, c);
     }
 }

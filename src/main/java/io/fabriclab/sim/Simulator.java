@@ -470,7 +470,7 @@ public final class Simulator {
     private void enqueue(EgressPort p, int c, int pkt) {
         int bytes = pkts.frameBytes(pkt);
         pkts.setNext(pkt, -1);
-        pkts.enqueuedPs[pkt] = now;
+        pkts.setEnqueuedPs(pkt, now);
         if (p.tail[c] >= 0) {
             pkts.setNext(p.tail[c], pkt);
         } else {
@@ -517,7 +517,7 @@ public final class Simulator {
     private void leaveSwitch(EgressPort p, int c, int pkt) {
         int bytes = pkts.frameBytes(pkt);
         p.sw.occupiedBytes -= bytes;
-        long latency = now - pkts.enqueuedPs[pkt];
+        long latency = now - pkts.enqueuedPs(pkt);
         p.dequeuedPackets[c]++;
         p.latencySumPs[c] += latency;
         if (latency > p.latencyMaxPs[c]) {

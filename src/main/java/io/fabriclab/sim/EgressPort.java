@@ -40,8 +40,15 @@ final class EgressPort {
     static final int MAX_INGRESS = 7;
     final long[] cls = new long[(CLASSES + 1) << 3];
 
+    /** Front packet of each queue, or -1. */
     final int[] head = new int[CLASSES + 1];
-    final int[] tail = new int[CLASSES + 1];
+    /**
+     * Each queue is a ring of packet ids (power-of-two length, grown on demand): appending touches
+     * only the ring, not the previous packet's record, which is cold by then.
+     */
+    private final int[][] ring = new int[CLASSES + 1][];
+    private final int[] ringStart = new int[CLASSES + 1];
+    private final int[] ringCount = new int[CLASSES + 1];
     int queuedPackets;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
@@ -112,13 +119,48 @@ final class EgressPort {
         this.sw = sw;
         this.nic = nic;
         Arrays.fill(head, -1);
-        Arrays.fill(tail, -1);
         Arrays.fill(pauseStartPs, -1);
         Arrays.fill(firstDropPs, -1);
     }
 
     boolean isNic() {
         return nic != null;
+    }
+
+    void offer(int c, int pkt) {
+        int[] r = ring[c];
+        int n = ringCount[c];
+        if (r == null || n == r.length) {
+            r = growRing(c);
+        }
+        r[(ringStart[c] + n) & (r.length - 1)] = pkt;
+        ringCount[c] = n + 1;
+        if (n == 0) {
+            head[c] = pkt;
+        }
+    }
+
+    /** Removes and returns the front packet of queue {@code c} (which must not be empty). */
+    int poll(int c) {
+        int pkt = head[c];
+        int[] r = ring[c];
+        int start = (ringStart[c] + 1) & (r.length - 1);
+        ringStart[c] = start;
+        int n = --ringCount[c];
+        head[c] = n > 0 ? r[start] : -1;
+        return pkt;
+    }
+
+    private int[] growRing(int c) {
+        int[] old = ring[c];
+        int n = ringCount[c];
+        int[] r = new int[old == null ? 16 : old.length * 2];
+        for (int i = 0; i < n; i++) {
+            r[i] = old[(ringStart[c] + i) & (old.length - 1)];
+        }
+        ring[c] = r;
+        ringStart[c] = 0;
+        return r;
     }
 
     /** True when the peer's PFC currently stops priority {@code c} here (and no watchdog overrides it). */

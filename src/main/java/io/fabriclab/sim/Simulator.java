@@ -469,14 +469,8 @@ public final class Simulator {
 
     private void enqueue(EgressPort p, int c, int pkt) {
         int bytes = pkts.frameBytes(pkt);
-        pkts.setNext(pkt, -1);
         pkts.setEnqueuedPs(pkt, now);
-        if (p.tail[c] >= 0) {
-            pkts.setNext(p.tail[c], pkt);
-        } else {
-            p.head[c] = pkt;
-        }
-        p.tail[c] = pkt;
+        p.offer(c, pkt);
         p.queuedPackets++;
         if (!p.txDonePending && p.busyUntilPs > now) {
             events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
@@ -502,12 +496,7 @@ public final class Simulator {
     }
 
     private int pop(EgressPort p, int c) {
-        int pkt = p.head[c];
-        int nx = pkts.next(pkt);
-        p.head[c] = nx;
-        if (nx < 0) {
-            p.tail[c] = -1;
-        }
+        int pkt = p.poll(c);
         p.queuedPackets--;
         p.cls[(c << 3) + EgressPort.QUEUE_BYTES] -= pkts.frameBytes(pkt);
         return pkt;

@@ -50,6 +50,7 @@ public final class Simulator {
     static final int EV_LINK_DOWN = 10;
     static final int EV_LINK_UP = 11;
     static final int EV_REROUTE = 12;
+    static final int EV_SNAPSHOT = 13;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
 
@@ -64,6 +65,16 @@ public final class Simulator {
     private final List<LinkFailure> failures = new ArrayList<>();
     private long reconvergencePs = 50 * Units.PS_PER_US;
     private int reroutes;
+    private java.util.function.Consumer<SimSnapshot> snapshotSink;
+    private long snapshotEveryPs;
+    private List<String> portRefs;
+    private long[] lastMarks;
+    private long[] lastDrops;
+    private long[] lastWire;
+    private long lastCnps;
+    private long lastPauses;
+    private final java.util.concurrent.ConcurrentLinkedQueue<java.util.function.Consumer<Control>> commands =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final EcmpHash ecmp;
     private final EgressPort[] ports;
     private final List<SwitchState> switches = new ArrayList<>();
@@ -301,6 +312,10 @@ public final class Simulator {
                 events.push(lf.upPs(), EV_LINK_UP, li, 0);
             }
         }
+        if (snapshotSink != null) {
+            events.push(snapshotEveryPs, EV_SNAPSHOT, 0, 0);
+        }
+        applyCommands();
         boolean completion = cfg.durationPs() == 0;
         long end = completion ? cfg.maxTimePs() : cfg.durationPs();
         SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
@@ -325,6 +340,9 @@ public final class Simulator {
                 if (completion && flowsRemaining == 0) {
                     reason = SimResults.StopReason.COMPLETED;
                     break;
+                }
+                if ((eventCount & 0xFFF) == 0 && !commands.isEmpty()) {
+                    applyCommands();
                 }
                 if ((eventCount & 0x3FFFF) == 0) {
                     if (progress != null) {
@@ -370,6 +388,7 @@ public final class Simulator {
             case EV_LINK_DOWN -> linkDown(target);
             case EV_LINK_UP -> linkUp(target);
             case EV_REROUTE -> reroute();
+            case EV_SNAPSHOT -> snapshot();
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -1034,6 +1053,135 @@ public final class Simulator {
 
     int reroutes() {
         return reroutes;
+    }
+
+    // ----- live view: snapshots out, commands in --------------------------------------------------
+
+    /**
+     * Publishes a {@link SimSnapshot} to {@code sink} every {@code everyPs} of simulated time, on
+     * the simulator thread (the sink should only store it, e.g. in an AtomicReference). Call before
+     * {@link #run()}.
+     */
+    public void setSnapshotSink(java.util.function.Consumer<SimSnapshot> sink, long everyPs) {
+        if (everyPs <= 0) {
+            throw new IllegalArgumentException("snapshot interval must be > 0");
+        }
+        this.snapshotSink = sink;
+        this.snapshotEveryPs = everyPs;
+    }
+
+    /** What a command may change between events. */
+    public interface Control {
+        long nowPs();
+
+        /** Fails a link now (as a scheduled failure would). */
+        void failLink(Link link);
+
+        /** Brings a failed link back now. */
+        void restoreLink(Link link);
+
+        /** Replaces the ECN curve of one egress queue ("device:port", class); null switches marking off. */
+        void setWred(String port, int trafficClass, WredEcn curve);
+    }
+
+    /**
+     * Queues a command from any thread; it runs on the simulator thread between events: before the
+     * first event, at every snapshot and at least every 4096 events.
+     */
+    public void submit(java.util.function.Consumer<Control> command) {
+        commands.add(command);
+    }
+
+    private void applyCommands() {
+        Control control = new Control() {
+            @Override
+            public long nowPs() {
+                return now;
+            }
+
+            @Override
+            public void failLink(Link link) {
+                Integer li = linkIndex.get(link);
+                if (li != null && !ports[2 * li].down) {
+                    linkDown(li);
+                }
+            }
+
+            @Override
+            public void restoreLink(Link link) {
+                Integer li = linkIndex.get(link);
+                if (li != null && ports[2 * li].down) {
+                    linkUp(li);
+                }
+            }
+
+            @Override
+            public void setWred(String port, int trafficClass, WredEcn curve) {
+                for (EgressPort p : ports) {
+                    if (p.ref().equals(port)) {
+                        p.wred[trafficClass] = curve;
+                        return;
+                    }
+                }
+                throw new IllegalArgumentException("no egress port " + port);
+            }
+        };
+        java.util.function.Consumer<Control> c;
+        while ((c = commands.poll()) != null) {
+            c.accept(control);
+        }
+    }
+
+    private void snapshot() {
+        applyCommands();
+        int n = ports.length;
+        if (portRefs == null) {
+            List<String> refs = new ArrayList<>(n);
+            for (EgressPort p : ports) {
+                refs.add(p.ref());
+            }
+            portRefs = List.copyOf(refs);
+            lastMarks = new long[n];
+            lastDrops = new long[n];
+            lastWire = new long[n];
+        }
+        long[] queue = new long[n];
+        int[] paused = new int[n];
+        long[] marks = new long[n];
+        long[] dropped = new long[n];
+        double[] util = new double[n];
+        long cnps = 0;
+        long pauses = 0;
+        for (int i = 0; i < n; i++) {
+            EgressPort p = ports[i];
+            long m = 0;
+            long d = 0;
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                queue[i] += p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
+                if (p.paused(c, now)) {
+                    paused[i] |= 1 << c;
+                }
+                m += p.ecnMarked[c];
+                d += p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
+                pauses += p.pauseFramesSent[c];
+            }
+            marks[i] = m - lastMarks[i];
+            lastMarks[i] = m;
+            dropped[i] = d - lastDrops[i];
+            lastDrops[i] = d;
+            util[i] = (p.txWireBytes - lastWire[i]) * 8.0 * Units.PS_PER_S / ((double) p.rateBps * snapshotEveryPs);
+            lastWire[i] = p.txWireBytes;
+        }
+        double[] rates = new double[flows.length];
+        for (Flow f : flows) {
+            rates[f.id] = f.started && !f.done ? f.rp.currentRateBps() / 1e9 : 0;
+            cnps += f.cnpsSent;
+        }
+        snapshotSink.accept(new SimSnapshot(now, eventCount, flows.length - flowsRemaining, portRefs, queue, paused,
+                marks, dropped, util, rates, cnps - lastCnps, pauses - lastPauses));
+        lastCnps = cnps;
+        lastPauses = pauses;
+        events.push(now + snapshotEveryPs, EV_SNAPSHOT, 0, 0);
     }
 
     // ----- telemetry sampling --------------------------------------------------------------------

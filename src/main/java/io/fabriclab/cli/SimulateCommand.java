@@ -127,6 +127,12 @@ public final class SimulateCommand implements Callable<Integer> {
                         + "retransmitted %,d B; reroutes %d%n", s.drops(), s.bufferDrops(), s.headroomOverflowDrops(),
                 s.watchdogDrops(), s.linkDownDrops(), s.retransmittedBytes(), run.reroutes()));
 
+        for (SimResults.CollectiveResult c : r.collectives()) {
+            sb.append(String.format(Locale.ROOT, "%s %s over %d ranks, %,d B: %s%n", c.kind(), c.name(), c.ranks(), c.bytes(),
+                    c.timePs() < 0 ? "did not complete"
+                            : String.format(Locale.ROOT, "%.1f us, algbw %.2f GB/s, busbw %.2f GB/s", c.timePs() / 1e6,
+                            c.algbwGBps(), c.busbwGBps())));
+        }
         List<SimResults.QueueResult> queues = new ArrayList<>(r.queues());
         queues.sort(Comparator.comparingLong(SimResults.QueueResult::maxBytes).reversed());
         List<String[]> rows = new ArrayList<>();

@@ -73,6 +73,7 @@ public final class ResultsJson {
         root.set("links", MAPPER.valueToTree(r.links()));
         root.set("nics", MAPPER.valueToTree(r.nics()));
         root.set("ecmp", MAPPER.valueToTree(r.ecmp()));
+        root.set("collectives", MAPPER.valueToTree(r.collectives()));
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

@@ -37,6 +37,7 @@ import io.fabriclab.workload.FlowList;
 import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.Incast;
 import io.fabriclab.workload.Permutation;
+import io.fabriclab.workload.RingAllReduce;
 import io.fabriclab.workload.Workload;
 
 /**
@@ -54,6 +55,7 @@ public final class ScenarioJson {
 
     private final String file;
     private final Path baseDir;
+    private Fabric fabricForWorkloads;
 
     private ScenarioJson(String file, Path baseDir) {
         this.file = file;
@@ -106,6 +108,7 @@ public final class ScenarioJson {
         String description = text(root, "description", "$", "");
 
         Fabric fabric = fabricOverride != null ? fabricOverride : readFabric(root.get("fabric"), fabrics);
+        fabricForWorkloads = fabric;
 
         String profile = null;
         if (root.hasNonNull("profile")) {
@@ -274,11 +277,18 @@ public final class ScenarioJson {
                     if (!f.isObject()) {
                         throw error(fp, f, "a flow object");
                     }
-                    checkFields(f, fp, Set.of("src", "dst", "bytes", "startUs", "priority", "label"));
+                    checkFields(f, fp, Set.of("src", "dst", "bytes", "startUs", "priority", "label", "id", "after"));
+                    List<String> after = new ArrayList<>();
+                    if (f.has("after")) {
+                        if (!f.get("after").isArray()) {
+                            throw error(fp + ".after", f.get("after"), "an array of flow ids");
+                        }
+                        f.get("after").forEach(x -> after.add(x.asText()));
+                    }
                     out.add(new FlowSpec(requiredText(f, "src", fp), requiredText(f, "dst", fp),
                             longValue(f.get("bytes"), fp + ".bytes", 1),
                             f.has("startUs") ? psOf(f.get("startUs"), fp + ".startUs", true) : 0,
-                            priority(f, fp), text(f, "label", fp, "")));
+                            priority(f, fp), text(f, "label", fp, ""), text(f, "id", fp, ""), after));
                     if (out.get(i).src().equals(out.get(i).dst())) {
                         throw error(fp + ".dst", f.get("dst"), "a NIC other than the source");
                     }
@@ -313,7 +323,26 @@ public final class ScenarioJson {
                         w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path),
                         w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE) : scenarioSeed);
             }
-            default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation");
+            case "allreduce" -> {
+                checkFields(w, path, Set.of("type", "name", "ranks", "bytes", "startUs", "priority"));
+                List<String> ranks = new ArrayList<>();
+                if (w.has("ranks")) {
+                    if (!w.get("ranks").isArray()) {
+                        throw error(path + ".ranks", w.get("ranks"), "an array of NICs in ring order (omit for all NICs)");
+                    }
+                    w.get("ranks").forEach(x -> ranks.add(x.asText()));
+                } else {
+                    ranks.addAll(io.fabriclab.workload.Nics.all(fabricForWorkloads));
+                }
+                try {
+                    return new RingAllReduce(text(w, "name", path, "allreduce" + path.replaceAll("\\D", "")), ranks,
+                            longValue(w.get("bytes"), path + ".bytes", 1),
+                            w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path));
+                } catch (IllegalArgumentException e) {
+                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                }
+            }
+            default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation, allreduce");
         }
     }
 

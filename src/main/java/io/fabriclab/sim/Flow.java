@@ -28,6 +28,13 @@ final class Flow {
     final long cnpIntervalPs;
     final long startPs;
 
+    // Dependencies (collective steps).
+    int waitingFor;
+    Flow[] dependents = new Flow[0];
+    int dependentCount;
+    /** When the flow actually started (its start time, or when its last dependency completed). */
+    long startedPs = -1;
+
     // Requester.
     int activeSlot = -1;
     int sndNxt;
@@ -84,6 +91,13 @@ final class Flow {
         this.cnpIntervalPs = cnpIntervalPs;
         this.startPs = spec.startPs();
         this.minRateBps = rp.currentRateBps();
+    }
+
+    void addDependent(Flow f) {
+        if (dependentCount == dependents.length) {
+            dependents = java.util.Arrays.copyOf(dependents, Math.max(2, dependentCount * 2));
+        }
+        dependents[dependentCount++] = f;
     }
 
     int[] forwardPath() {

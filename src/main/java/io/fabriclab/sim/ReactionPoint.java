@@ -57,6 +57,11 @@ public final class ReactionPoint {
         this.alphaSincePs = startPs;
     }
 
+    /** The QP starts sending now: the alpha period runs from here. */
+    public void startAt(long nowPs) {
+        alphaSincePs = nowPs;
+    }
+
     public boolean enabled() {
         return enabled;
     }

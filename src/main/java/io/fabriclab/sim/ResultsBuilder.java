@@ -24,7 +24,8 @@ final class ResultsBuilder {
         long cnpsSent = 0;
         long cnpsReceived = 0;
         for (Flow f : flows) {
-            long fct = f.done ? f.finishPs - f.startPs : -1;
+            long started = f.startedPs >= 0 ? f.startedPs : f.startPs;
+            long fct = f.done ? f.finishPs - started : -1;
             double gbps = f.done && fct > 0 ? f.spec.bytes() * 8.0 / fct * 1000.0 : 0;
             if (f.done) {
                 fcts.add(fct);
@@ -39,7 +40,7 @@ final class ResultsBuilder {
             }
             long stall = f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0);
             flowResults.add(new SimResults.FlowResult(f.id, f.spec.src(), f.spec.dst(), f.priority, f.spec.label(),
-                    f.spec.bytes(), f.startPs, f.finishPs, fct, gbps, f.udpSourcePort, f.retransmittedPackets,
+                    f.spec.bytes(), started, f.finishPs, fct, gbps, f.udpSourcePort, f.retransmittedPackets,
                     f.retransmittedBytes, f.naks, f.timeouts, stall, f.ceReceived, f.cnpsSent, f.rp.cnps(),
                     f.rp.cuts(), f.minRateBps / 1e9, f.rp.currentRateBps() / 1e9, path,
                     SimResults.Series.of(f.rateSeries, "Gb/s")));
@@ -121,6 +122,7 @@ final class ResultsBuilder {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
+        List<SimResults.CollectiveResult> collectives = collectives(flows);
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
         SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, linkDownDrops, marks,
@@ -132,7 +134,33 @@ final class ResultsBuilder {
         SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
                 evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
                 sim.config().sampleIntervalPs(), sim.reroutes());
-        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp);
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives);
+    }
+
+    /** Ring all-reduce results, from the flows labelled "allreduce:NAME", in order of first appearance. */
+    private static List<SimResults.CollectiveResult> collectives(Flow[] flows) {
+        java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
+        for (Flow f : flows) {
+            if (f.spec.label().startsWith("allreduce:")) {
+                groups.computeIfAbsent(f.spec.label().substring("allreduce:".length()), k -> new ArrayList<>()).add(f);
+            }
+        }
+        List<SimResults.CollectiveResult> out = new ArrayList<>();
+        for (var e : groups.entrySet()) {
+            List<Flow> fl = e.getValue();
+            int n = (int) fl.stream().map(f -> f.spec.src()).distinct().count();
+            long total = fl.stream().mapToLong(f -> f.spec.bytes()).sum();
+            // 2(n-1) steps of n chunks: S = n * chunk = total / (2(n-1)).
+            long s = total / (2L * (n - 1));
+            long start = fl.stream().mapToLong(f -> f.startPs).min().orElse(0);
+            boolean done = fl.stream().allMatch(f -> f.done);
+            long finish = done ? fl.stream().mapToLong(f -> f.finishPs).max().orElse(-1) : -1;
+            long t = done ? finish - start : -1;
+            double algbw = done && t > 0 ? s / (t / 1e12) / 1e9 : 0;
+            double busbw = algbw * 2.0 * (n - 1) / n;
+            out.add(new SimResults.CollectiveResult(e.getKey(), "ring-allreduce", n, s, start, finish, t, algbw, busbw));
+        }
+        return out;
     }
 
     /** Nearest-rank percentile, in microseconds; 0 when there is no value. */

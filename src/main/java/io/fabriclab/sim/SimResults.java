@@ -7,7 +7,8 @@ import java.util.List;
  * link direction and NIC detail. Immutable; {@code io.ResultsJson} writes it.
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
-                         List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp) {
+                         List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
+                         List<CollectiveResult> collectives) {
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
@@ -76,6 +77,15 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      * ECMP distribution: how many flows' data paths a switch egress port carries, for every
      * switch-to-switch port that carries at least one (hash collisions and polarization show here).
      */
+    /**
+     * A collective (flows labelled "allreduce:NAME"): completion time from its first start to its
+     * last arrival, algorithm bandwidth S / t and bus bandwidth algbw * 2(n-1)/n as nccl-tests
+     * define them, in GB/s (10^9 bytes per second). Not complete: finishPs -1 and bandwidths 0.
+     */
+    public record CollectiveResult(String name, String kind, int ranks, long bytes, long startPs, long finishPs,
+                                   long timePs, double algbwGBps, double busbwGBps) {
+    }
+
     public record EcmpResult(String device, String port, String peer, int flows) {
     }
 }

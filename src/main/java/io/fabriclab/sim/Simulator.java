@@ -161,6 +161,24 @@ public final class Simulator {
             long cnpInterval = Math.round(dq.dcqcn().cnpIntervalUs() * Units.PS_PER_US);
             flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
         }
+        // Dependencies: a flow that names others in "after" starts when their data has all arrived.
+        Map<String, Integer> byId = new HashMap<>();
+        for (int i = 0; i < flows.length; i++) {
+            String id = flowSpecs.get(i).id();
+            if (!id.isEmpty() && byId.put(id, i) != null) {
+                throw new IllegalArgumentException("flow " + i + ": flow id '" + id + "' is used twice");
+            }
+        }
+        for (int i = 0; i < flows.length; i++) {
+            for (String dep : flowSpecs.get(i).after()) {
+                Integer d = byId.get(dep);
+                if (d == null) {
+                    throw new IllegalArgumentException("flow " + i + ": waits for unknown flow id '" + dep + "'");
+                }
+                flows[d].addDependent(flows[i]);
+                flows[i].waitingFor++;
+            }
+        }
         events = new EventQueue(Math.max(1024, flows.length * 4));
         pkts = new PacketPool(4096);
         flowsRemaining = flows.length;
@@ -302,7 +320,9 @@ public final class Simulator {
         ran = true;
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
-            events.push(f.startPs, EV_FLOW_START, f.id, 0);
+            if (f.waitingFor == 0) {
+                events.push(f.startPs, EV_FLOW_START, f.id, 0);
+            }
         }
         events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
         for (LinkFailure lf : failures) {
@@ -759,6 +779,8 @@ public final class Simulator {
 
     private void startFlow(Flow f) {
         f.started = true;
+        f.startedPs = now;
+        f.rp.startAt(now);
         f.nextSendPs = now;
         f.lastProgressPs = now;
         f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
@@ -952,6 +974,12 @@ public final class Simulator {
                     f.done = true;
                     f.finishPs = now;
                     flowsRemaining--;
+                    for (int i = 0; i < f.dependentCount; i++) {
+                        Flow d = f.dependents[i];
+                        if (--d.waitingFor == 0) {
+                            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
+                        }
+                    }
                 }
                 f.sinceAck = 0;
                 sendControl(in, f, PacketPool.ACK, psn, RoceFraming.ACK_FRAME_BYTES);

@@ -1,5 +1,6 @@
 package io.fabriclab.workload;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -8,11 +9,14 @@ import java.util.Objects;
  * @param src      source NIC as "server:port" or "server:nicK" (K = the port's NIC index)
  * @param dst      destination NIC, same form
  * @param bytes    RDMA payload bytes to move
- * @param startPs  when the sender posts the transfer, in picoseconds
+ * @param startPs  when the sender posts the transfer, in picoseconds (the earliest start when it waits for others)
  * @param priority traffic class / PFC priority (0-7); RDMA is conventionally 3
  * @param label    free text that groups flows in results (e.g. "incast"), may be empty
+ * @param id       name other flows can wait for; may be empty
+ * @param after    ids of flows whose data must all have arrived before this one starts (collective steps)
  */
-public record FlowSpec(String src, String dst, long bytes, long startPs, int priority, String label) {
+public record FlowSpec(String src, String dst, long bytes, long startPs, int priority, String label, String id,
+                       List<String> after) {
     public FlowSpec {
         Objects.requireNonNull(src, "src");
         Objects.requireNonNull(dst, "dst");
@@ -26,9 +30,15 @@ public record FlowSpec(String src, String dst, long bytes, long startPs, int pri
             throw new IllegalArgumentException("flow " + src + " -> " + dst + ": priority must be 0-7, got " + priority);
         }
         label = label == null ? "" : label;
+        id = id == null ? "" : id;
+        after = List.copyOf(after == null ? List.of() : after);
+    }
+
+    public FlowSpec(String src, String dst, long bytes, long startPs, int priority, String label) {
+        this(src, dst, bytes, startPs, priority, label, "", List.of());
     }
 
     public FlowSpec(String src, String dst, long bytes, long startPs, int priority) {
-        this(src, dst, bytes, startPs, priority, "");
+        this(src, dst, bytes, startPs, priority, "", "", List.of());
     }
 }

@@ -106,6 +106,23 @@ class ScenarioJsonTest {
     }
 
     @Test
+    void anAllReduceWorkloadReportsItsCollectiveBandwidth() {
+        String json = """
+                {"schemaVersion": 1, "fabric": {}, "profile": "nic-firmware",
+                 "workloads": [{"type": "allreduce", "name": "grad", "ranks": ["s0:nic0", "s1:nic0", "s2:nic0", "s3:nic0"],
+                                "bytes": 4000000}]}
+                """;
+        Scenario s = ScenarioJson.parse(json, "ar.json", null, star(4), null);
+        assertEquals(2 * 3 * 4, s.flows().size());
+        SimResults r = run(s);
+        SimResults.CollectiveResult c = r.collectives().get(0);
+        assertEquals("grad", c.name());
+        assertTrue(c.busbwGBps() > 10 && c.busbwGBps() < 12.5, "busbw " + c.busbwGBps());
+        assertTrue(ResultsJson.toJson(r, new ResultsJson.Metadata("t", "x", "x", "x", "x", null), true)
+                .contains("\"busbwGBps\""));
+    }
+
+    @Test
     void theSameScenarioAndSeedGiveByteIdenticalResults() {
         Scenario a = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);
         Scenario b = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);

@@ -3,27 +3,41 @@ package io.fabriclab.sim;
 import java.util.Arrays;
 
 /**
- * The pending events of a run: a 4-ary min-heap keyed by (time, insertion sequence), so events at
- * the same picosecond run in the order they were scheduled and a run is deterministic. A heap
- * entry is two longs side by side (time; sequence << 24 | slot), so the four children of a node
- * share about one cache line; the event's type, target and argument sit in a slot array that does
- * not move. No object is allocated per event.
+ * The pending events of a run, ordered by (time, insertion sequence) so that events at the same
+ * picosecond run in the order they were scheduled and a run is deterministic.
+ *
+ * <p>A calendar of 2^15 buckets of 16.384 ns (a horizon of 537 us) holds the near future as
+ * unsorted lists; the bucket being consumed is a small binary heap; events beyond the horizon wait
+ * in an overflow heap and join when their bucket comes up. Most events of a packet simulation lie
+ * within a few microseconds, so push and pop touch a few cache lines instead of a deep heap. No
+ * object is allocated per event; slots are recycled.
  */
 final class EventQueue {
-    private static final int SLOT_BITS = 24;
-    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    private static final int SHIFT = 14;
+    private static final int BUCKETS = 1 << 15;
+    private static final int MASK = BUCKETS - 1;
 
-    /** heap[2i] = time, heap[2i+1] = seq << SLOT_BITS | slot. */
-    private long[] heap;
-    private int size;
-    private long nextSeq;
-
+    // Event slots.
+    private long[] time;
+    private long[] seq;
     private int[] type;
     private int[] target;
     private int[] arg;
+    private int[] next;
     private int[] freeSlots;
     private int freeCount;
     private int slotsUsed;
+    private long nextSeq;
+
+    private final int[] bucketHead = new int[BUCKETS];
+    private int wheelCount;
+    /** Bucket number (time >> SHIFT) whose events are in the active heap. */
+    private long current;
+    private int[] active = new int[64];
+    private int activeSize;
+    private int[] overflow = new int[64];
+    private int overflowSize;
+    private int size;
 
     /** The event last removed by {@link #pop()}. */
     long topTime;
@@ -33,11 +47,14 @@ final class EventQueue {
 
     EventQueue(int initialCapacity) {
         int c = Math.max(16, initialCapacity);
-        heap = new long[2 * c];
+        time = new long[c];
+        seq = new long[c];
         type = new int[c];
         target = new int[c];
         arg = new int[c];
+        next = new int[c];
         freeSlots = new int[c];
+        Arrays.fill(bucketHead, -1);
     }
 
     int size() {
@@ -50,7 +67,10 @@ final class EventQueue {
 
     /** Time of the earliest event; only valid when not empty. */
     long peekTime() {
-        return heap[0];
+        if (activeSize == 0) {
+            advance();
+        }
+        return time[active[0]];
     }
 
     void push(long t, int eventType, int eventTarget, int eventArg) {
@@ -58,40 +78,38 @@ final class EventQueue {
         if (freeCount > 0) {
             slot = freeSlots[--freeCount];
         } else {
-            if (slotsUsed == type.length) {
+            if (slotsUsed == time.length) {
                 growSlots();
             }
             slot = slotsUsed++;
         }
+        time[slot] = t;
+        seq[slot] = nextSeq++;
         type[slot] = eventType;
         target[slot] = eventTarget;
         arg[slot] = eventArg;
-        long key = (nextSeq++ << SLOT_BITS) | slot;
-        if (2 * size == heap.length) {
-            heap = Arrays.copyOf(heap, heap.length * 2);
+        size++;
+        long b = t >> SHIFT;
+        if (b <= current) {
+            active = heapPush(active, activeSize++, slot);
+        } else if (b < current + BUCKETS) {
+            int i = (int) (b & MASK);
+            next[slot] = bucketHead[i];
+            bucketHead[i] = slot;
+            wheelCount++;
+        } else {
+            overflow = heapPush(overflow, overflowSize++, slot);
         }
-        long[] h = heap;
-        int i = size++;
-        while (i > 0) {
-            int parent = (i - 1) >>> 2;
-            long pt = h[2 * parent];
-            if (t < pt || (t == pt && key < h[2 * parent + 1])) {
-                h[2 * i] = pt;
-                h[2 * i + 1] = h[2 * parent + 1];
-                i = parent;
-            } else {
-                break;
-            }
-        }
-        h[2 * i] = t;
-        h[2 * i + 1] = key;
     }
 
     /** Removes the earliest event into the top* fields. */
     void pop() {
-        long[] h = heap;
-        topTime = h[0];
-        int slot = (int) (h[1] & SLOT_MASK);
+        if (activeSize == 0) {
+            advance();
+        }
+        int slot = active[0];
+        heapRemoveTop(active, --activeSize);
+        topTime = time[slot];
         topType = type[slot];
         topTarget = target[slot];
         topArg = arg[slot];
@@ -99,49 +117,97 @@ final class EventQueue {
             freeSlots = Arrays.copyOf(freeSlots, freeSlots.length * 2);
         }
         freeSlots[freeCount++] = slot;
-        int last = --size;
-        if (last == 0) {
-            return;
+        size--;
+    }
+
+    /** Moves to the next bucket that holds events (calendar or overflow) and makes it active. */
+    private void advance() {
+        long wheelBucket = Long.MAX_VALUE;
+        if (wheelCount > 0) {
+            long b = current + 1;
+            while (bucketHead[(int) (b & MASK)] < 0) {
+                b++;
+            }
+            wheelBucket = b;
         }
-        long t = h[2 * last];
-        long k = h[2 * last + 1];
-        int i = 0;
-        while (true) {
-            int first = (i << 2) + 1;
-            if (first >= last) {
-                break;
+        long overflowBucket = overflowSize > 0 ? time[overflow[0]] >> SHIFT : Long.MAX_VALUE;
+        long b = Math.min(wheelBucket, overflowBucket);
+        current = b;
+        if (b == wheelBucket) {
+            int i = (int) (b & MASK);
+            int s = bucketHead[i];
+            bucketHead[i] = -1;
+            while (s >= 0) {
+                int nx = next[s];
+                active = heapPush(active, activeSize++, s);
+                wheelCount--;
+                s = nx;
             }
-            int best = first;
-            long bt = h[2 * first];
-            long bk = h[2 * first + 1];
-            int end = Math.min(first + 4, last);
-            for (int c = first + 1; c < end; c++) {
-                long ct = h[2 * c];
-                if (ct < bt || (ct == bt && h[2 * c + 1] < bk)) {
-                    best = c;
-                    bt = ct;
-                    bk = h[2 * c + 1];
-                }
-            }
-            if (bt < t || (bt == t && bk < k)) {
-                h[2 * i] = bt;
-                h[2 * i + 1] = bk;
-                i = best;
+        }
+        while (overflowSize > 0 && time[overflow[0]] >> SHIFT == b) {
+            int s = overflow[0];
+            heapRemoveTop(overflow, --overflowSize);
+            active = heapPush(active, activeSize++, s);
+        }
+    }
+
+    private boolean less(int a, int b) {
+        long ta = time[a];
+        long tb = time[b];
+        return ta < tb || (ta == tb && seq[a] < seq[b]);
+    }
+
+    /** Adds slot {@code s} to the binary heap {@code h} of {@code n} entries; returns the (possibly grown) array. */
+    private int[] heapPush(int[] h, int n, int s) {
+        if (n == h.length) {
+            h = Arrays.copyOf(h, n * 2);
+        }
+        int i = n;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (less(s, h[parent])) {
+                h[i] = h[parent];
+                i = parent;
             } else {
                 break;
             }
         }
-        h[2 * i] = t;
-        h[2 * i + 1] = k;
+        h[i] = s;
+        return h;
+    }
+
+    /** Removes the top of heap {@code h}, whose new size is {@code n}. */
+    private void heapRemoveTop(int[] h, int n) {
+        if (n == 0) {
+            return;
+        }
+        int s = h[n];
+        int i = 0;
+        while (true) {
+            int c = 2 * i + 1;
+            if (c >= n) {
+                break;
+            }
+            if (c + 1 < n && less(h[c + 1], h[c])) {
+                c++;
+            }
+            if (less(h[c], s)) {
+                h[i] = h[c];
+                i = c;
+            } else {
+                break;
+            }
+        }
+        h[i] = s;
     }
 
     private void growSlots() {
-        int c = type.length * 2;
-        if (c > (1 << SLOT_BITS)) {
-            throw new IllegalStateException("more than " + (1 << SLOT_BITS) + " pending events");
-        }
+        int c = time.length * 2;
+        time = Arrays.copyOf(time, c);
+        seq = Arrays.copyOf(seq, c);
         type = Arrays.copyOf(type, c);
         target = Arrays.copyOf(target, c);
         arg = Arrays.copyOf(arg, c);
+        next = Arrays.copyOf(next, c);
     }
 }

@@ -19,6 +19,9 @@ final class Flow {
     int[][] forwardPaths = new int[2][];
     int[][] reversePaths = new int[2][];
     int pathVersion;
+    /** Offsets of the current paths in the simulator's path store (what new packets carry). */
+    int forwardBase;
+    int reverseBase;
     final int udpSourcePort;
     final int priority;
     final int totalPackets;

@@ -34,8 +34,8 @@ final class PacketPool {
     private static final int INGRESS = 6;
     /** Next packet in the same queue (intrusive FIFO) or in the free list, or -1. */
     private static final int NEXT = 7;
-    /** Version of the flow's paths the packet follows (see Flow.reroute). */
-    private static final int PATH_VERSION = 8;
+    /** Offset of the packet's path (egress port ids, hop by hop) in the simulator's path store. */
+    private static final int PATH_BASE = 8;
     private static final int ENQUEUED_LO = 9;
     private static final int ENQUEUED_HI = 10;
     private static final int STRIDE = 16;
@@ -73,7 +73,7 @@ final class PacketPool {
         f[b + PORT] = -1;
         f[b + INGRESS] = -1;
         f[b + NEXT] = -1;
-        f[b + PATH_VERSION] = 0;
+        f[b + PATH_BASE] = 0;
         f[b + ENQUEUED_LO] = 0;
         f[b + ENQUEUED_HI] = 0;
         if (++live > maxLive) {
@@ -149,12 +149,12 @@ final class PacketPool {
         f[id * STRIDE + NEXT] = v;
     }
 
-    int pathVersion(int id) {
-        return f[id * STRIDE + PATH_VERSION];
+    int pathBase(int id) {
+        return f[id * STRIDE + PATH_BASE];
     }
 
-    void setPathVersion(int id, int v) {
-        f[id * STRIDE + PATH_VERSION] = v;
+    void setPathBase(int id, int v) {
+        f[id * STRIDE + PATH_BASE] = v;
     }
 
     long enqueuedPs(int id) {

@@ -65,6 +65,10 @@ public final class Simulator {
     private final List<LinkFailure> failures = new ArrayList<>();
     private long reconvergencePs = 50 * Units.PS_PER_US;
     private int reroutes;
+    private int downLinkCount;
+    /** Every path of every flow, back to back; a packet holds the offset of its path. */
+    private int[] pathStore = new int[1024];
+    private int pathStoreSize;
     private java.util.function.Consumer<SimSnapshot> snapshotSink;
     private long snapshotEveryPs;
     private List<String> portRefs;
@@ -160,6 +164,8 @@ public final class Simulator {
             ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps, spec.startPs());
             long cnpInterval = Math.round(dq.dcqcn().cnpIntervalUs() * Units.PS_PER_US);
             flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
+            flows[i].forwardBase = storePath(fwd);
+            flows[i].reverseBase = storePath(rev);
         }
         // Dependencies: a flow that names others in "after" starts when their data has all arrived.
         Map<String, Integer> byId = new HashMap<>();
@@ -300,6 +306,17 @@ public final class Simulator {
         }
         out.add(portId(routing.accessLink(to), last, linkIndex));
         return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Appends a path to the path store; returns its offset. */
+    private int storePath(int[] path) {
+        if (pathStoreSize + path.length > pathStore.length) {
+            pathStore = Arrays.copyOf(pathStore, Math.max(pathStore.length * 2, pathStoreSize + path.length));
+        }
+        System.arraycopy(path, 0, pathStore, pathStoreSize, path.length);
+        int base = pathStoreSize;
+        pathStoreSize += path.length;
+        return base;
     }
 
     private static int portId(Link l, Device from, Map<Link, Integer> linkIndex) {
@@ -591,13 +608,13 @@ public final class Simulator {
     // ----- arrival and switching -----------------------------------------------------------------
 
     private void arrive(int pkt) {
-        EgressPort from = ports[pkts.port(pkt)];
-        if (from.down) {
+        int fromId = pkts.port(pkt);
+        if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame was on the wire.
-            drop(from, Math.min(pkts.priority(pkt), EgressPort.CLASSES - 1), pkt, 3);
+            drop(ports[fromId], pkts.priority(pkt), pkt, 3);
             return;
         }
-        EgressPort in = ports[from.id ^ 1];
+        EgressPort in = ports[fromId ^ 1];
         byte kind = (byte) pkts.kind(pkt);
         if (kind == PacketPool.PAUSE) {
             receivePfc(in, pkts.priority(pkt), pkts.psn(pkt));
@@ -608,12 +625,10 @@ public final class Simulator {
             nicReceive(in, pkt, kind);
             return;
         }
-        Flow f = flows[pkts.flow(pkt)];
-        int v = pkts.pathVersion(pkt);
-        int[] path = kind == PacketPool.DATA ? f.forwardPaths[v] : f.reversePaths[v];
+        // The packet carries where its path starts in the path store: no flow object on this path.
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        EgressPort out = ports[path[h]];
+        EgressPort out = ports[pathStore[pkts.pathBase(pkt) + h]];
         int c = pkts.priority(pkt);
         int bytes = pkts.frameBytes(pkt);
         SwitchState sw = in.sw;
@@ -838,7 +853,7 @@ public final class Simulator {
         int frame = payload + RoceFraming.DATA_HEADER_BYTES;
         int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
                 cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
-        pkts.setPathVersion(pkt, f.pathVersion);
+        pkts.setPathBase(pkt, f.forwardBase);
         ReactionPoint rp = f.rp;
         long rate = rp.currentRateBps();
         // Pacing at the current DCQCN rate; at line rate this is exactly the serialization time.
@@ -1002,7 +1017,7 @@ public final class Simulator {
     /** ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model does. */
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
         int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
-        pkts.setPathVersion(pkt, f.pathVersion);
+        pkts.setPathBase(pkt, f.reverseBase);
         enqueue(p, QosProfile.CNP_PRIORITY, pkt);
         if (p.busyUntilPs <= now) {
             nicTransmit(p);
@@ -1032,7 +1047,9 @@ public final class Simulator {
 
     private void linkDown(int li) {
         Link l = links.get(li);
-        downLinks.add(l);
+        if (downLinks.add(l)) {
+            downLinkCount++;
+        }
         for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
             p.down = true;
             // Everything queued for the dead wire is lost.
@@ -1051,7 +1068,9 @@ public final class Simulator {
     }
 
     private void linkUp(int li) {
-        downLinks.remove(links.get(li));
+        if (downLinks.remove(links.get(li))) {
+            downLinkCount--;
+        }
         ports[2 * li].down = false;
         ports[2 * li + 1].down = false;
         events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
@@ -1075,6 +1094,8 @@ public final class Simulator {
             if (fwd != null && rev != null && (!Arrays.equals(fwd, f.forwardPath())
                     || !Arrays.equals(rev, f.reversePaths[f.pathVersion]))) {
                 f.reroute(fwd, rev);
+                f.forwardBase = storePath(fwd);
+                f.reverseBase = storePath(rev);
             }
         }
     }

@@ -37,7 +37,7 @@ import io.fabriclab.workload.FlowList;
 import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.Incast;
 import io.fabriclab.workload.Permutation;
-import io.fabriclab.workload.RingAllReduce;
+import io.fabriclab.workload.Collective;
 import io.fabriclab.workload.Workload;
 
 /**
@@ -323,7 +323,7 @@ public final class ScenarioJson {
                         w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path),
                         w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE) : scenarioSeed);
             }
-            case "allreduce" -> {
+            case "allreduce", "reducescatter", "allgather", "alltoall" -> {
                 checkFields(w, path, Set.of("type", "name", "ranks", "bytes", "startUs", "priority"));
                 List<String> ranks = new ArrayList<>();
                 if (w.has("ranks")) {
@@ -335,14 +335,15 @@ public final class ScenarioJson {
                     ranks.addAll(io.fabriclab.workload.Nics.all(fabricForWorkloads));
                 }
                 try {
-                    return new RingAllReduce(text(w, "name", path, "allreduce" + path.replaceAll("\\D", "")), ranks,
+                    return new Collective(Collective.Kind.fromJsonName(type),
+                            text(w, "name", path, type + path.replaceAll("\\D", "")), ranks,
                             longValue(w.get("bytes"), path + ".bytes", 1),
                             w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path));
                 } catch (IllegalArgumentException e) {
                     throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
                 }
             }
-            default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation, allreduce");
+            default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation, allreduce, reducescatter, allgather, alltoall");
         }
     }
 

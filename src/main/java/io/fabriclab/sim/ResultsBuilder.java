@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.fabriclab.workload.Collective;
+
 /** Turns the simulator's counters into an immutable {@link SimResults}, in a deterministic order. */
 final class ResultsBuilder {
     private final Simulator sim;
@@ -137,28 +139,32 @@ final class ResultsBuilder {
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives);
     }
 
-    /** Ring all-reduce results, from the flows labelled "allreduce:NAME", in order of first appearance. */
+    /** Collective results, from the flows labelled "KIND:NAME", in order of first appearance. */
     private static List<SimResults.CollectiveResult> collectives(Flow[] flows) {
         java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
         for (Flow f : flows) {
-            if (f.spec.label().startsWith("allreduce:")) {
-                groups.computeIfAbsent(f.spec.label().substring("allreduce:".length()), k -> new ArrayList<>()).add(f);
+            String label = f.spec.label();
+            int colon = label.indexOf(':');
+            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null) {
+                groups.computeIfAbsent(label, k -> new ArrayList<>()).add(f);
             }
         }
         List<SimResults.CollectiveResult> out = new ArrayList<>();
         for (var e : groups.entrySet()) {
+            String label = e.getKey();
+            Collective.Kind kind = Collective.Kind.fromJsonName(label.substring(0, label.indexOf(':')));
             List<Flow> fl = e.getValue();
             int n = (int) fl.stream().map(f -> f.spec.src()).distinct().count();
             long total = fl.stream().mapToLong(f -> f.spec.bytes()).sum();
-            // 2(n-1) steps of n chunks: S = n * chunk = total / (2(n-1)).
-            long s = total / (2L * (n - 1));
+            long s = n < 2 ? total : total / kind.stepsTimesRanksOverN(n);
             long start = fl.stream().mapToLong(f -> f.startPs).min().orElse(0);
             boolean done = fl.stream().allMatch(f -> f.done);
             long finish = done ? fl.stream().mapToLong(f -> f.finishPs).max().orElse(-1) : -1;
             long t = done ? finish - start : -1;
             double algbw = done && t > 0 ? s / (t / 1e12) / 1e9 : 0;
-            double busbw = algbw * 2.0 * (n - 1) / n;
-            out.add(new SimResults.CollectiveResult(e.getKey(), "ring-allreduce", n, s, start, finish, t, algbw, busbw));
+            double busbw = n < 2 ? 0 : algbw * kind.busFactor(n);
+            out.add(new SimResults.CollectiveResult(label.substring(label.indexOf(':') + 1), kind.jsonName(), n, s, start,
+                    finish, t, algbw, busbw));
         }
         return out;
     }

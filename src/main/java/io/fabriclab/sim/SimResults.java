@@ -78,9 +78,11 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      * switch-to-switch port that carries at least one (hash collisions and polarization show here).
      */
     /**
-     * A collective (flows labelled "allreduce:NAME"): completion time from its first start to its
-     * last arrival, algorithm bandwidth S / t and bus bandwidth algbw * 2(n-1)/n as nccl-tests
-     * define them, in GB/s (10^9 bytes per second). Not complete: finishPs -1 and bandwidths 0.
+     * A collective (flows labelled "KIND:NAME", kind allreduce, reducescatter, allgather or
+     * alltoall): completion time from its first start to its last arrival, algorithm bandwidth S / t
+     * and bus bandwidth (algbw x 2(n-1)/n for all-reduce, x (n-1)/n for the others) as nccl-tests
+     * define them, in GB/s (10^9 bytes per second); S = n x chunk. Not complete: finishPs -1 and
+     * bandwidths 0.
      */
     public record CollectiveResult(String name, String kind, int ranks, long bytes, long startPs, long finishPs,
                                    long timePs, double algbwGBps, double busbwGBps) {

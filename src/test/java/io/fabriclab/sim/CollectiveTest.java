@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import io.fabriclab.model.Fabric;
 import io.fabriclab.workload.FlowSpec;
-import io.fabriclab.workload.RingAllReduce;
+import io.fabriclab.workload.Collective;
 
-class RingAllReduceTest {
+class CollectiveTest {
 
     @Test
     void ringAllReduceOnANonBlockingFabricTakesTwoNMinusOneOverNTimesSOverBPlusLatencyTerms() {
@@ -22,7 +22,7 @@ class RingAllReduceTest {
         for (int i = 0; i < n; i++) {
             ranks.add("s" + i + ":nic0");
         }
-        RingAllReduce ar = new RingAllReduce("ar", ranks, 8_000_000, 0, 3);
+        Collective ar = Collective.allReduce("ar", ranks, 8_000_000, 0, 3);
         List<FlowSpec> flows = ar.flows(f);
         assertEquals(2 * (n - 1) * n, flows.size());
         SimResults r = new Simulator(f, flows, SimConfig.defaults()).run();
@@ -50,9 +50,30 @@ class RingAllReduceTest {
     }
 
     @Test
+    void allGatherReduceScatterAndAllToAllReportNcclTestsBusBandwidth() {
+        int n = 4;
+        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        List<String> ranks = List.of("s0:nic0", "s1:nic0", "s2:nic0", "s3:nic0");
+        for (Collective.Kind kind : List.of(Collective.Kind.ALL_GATHER, Collective.Kind.REDUCE_SCATTER,
+                Collective.Kind.ALL_TO_ALL)) {
+            Collective c = new Collective(kind, "c", ranks, 4_000_000, 0, 3);
+            List<FlowSpec> flows = c.flows(f);
+            // Rings: n-1 steps of n flows; all-to-all: n(n-1) flows at once. Each moves S/n = 1 MB.
+            assertEquals(kind == Collective.Kind.ALL_TO_ALL ? n * (n - 1) : (n - 1) * n, flows.size());
+            SimResults.CollectiveResult r = new Simulator(f, flows, SimConfig.defaults()).run().collectives().get(0);
+            assertEquals(kind.jsonName(), r.kind());
+            assertEquals(4_000_000, r.bytes());
+            // busbw = algbw (n-1)/n; on a non-blocking 100G fabric each rank's link carries (n-1)/n S,
+            // so busbw approaches the 12.5 GB/s of the link, less headers and step latency.
+            assertEquals(r.algbwGBps() * 3 / 4, r.busbwGBps(), 1e-9);
+            assertTrue(r.busbwGBps() > 11 && r.busbwGBps() < 12.5, kind + " busbw " + r.busbwGBps());
+        }
+    }
+
+    @Test
     void aStepStartsOnlyWhenItsInputHasArrived() {
         Fabric f = TestFabrics.star(3, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
-        List<FlowSpec> flows = new RingAllReduce("x", List.of("s0:nic0", "s1:nic0", "s2:nic0"), 300_000, 0, 3).flows(f);
+        List<FlowSpec> flows = Collective.allReduce("x", List.of("s0:nic0", "s1:nic0", "s2:nic0"), 300_000, 0, 3).flows(f);
         SimResults r = new Simulator(f, flows, SimConfig.defaults()).run();
         // Flow of step 1 for rank 1 (index 3 + 1) waits for step 0 of ranks 1 and 0.
         SimResults.FlowResult s1 = r.flows().get(4);

@@ -42,7 +42,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "DIR", description = "also write the time series as CSV files into DIR")
     Path csvDir;
 
-    @Option(names = "--seed", description = "override the scenario's seed")
+    @Option(names = "--seed", description = "override the scenario's run seed (ECMP source ports, ECN marking); workloads keep the flows they were given")
     Long seed;
 
     @Option(names = "--reproducible", description = "write 0 for wall-clock fields, so identical runs give identical files")

@@ -204,7 +204,7 @@ public final class ScenarioJson {
             for (int i = 0; i < fs.size(); i++) {
                 String fp = "$.failures[" + i + "]";
                 JsonNode f = fs.get(i);
-                checkFields(f, fp, Set.of("link", "downAtUs", "upAtUs"));
+                checkFields(f, fp, Set.of("link", "downAtUs", "upAtUs", "degradedGbps"));
                 String spec = requiredText(f, "link", fp);
                 Link l = fabric.findLink(spec);
                 if (l == null) {
@@ -215,7 +215,15 @@ public final class ScenarioJson {
                 if (f.has("upAtUs") && up <= down) {
                     throw error(fp + ".upAtUs", f.get("upAtUs"), "a time after downAtUs");
                 }
-                failures.add(new LinkFailure(l, down, up));
+                int degraded = 0;
+                if (f.has("degradedGbps")) {
+                    long g = longValue(f.get("degradedGbps"), fp + ".degradedGbps", 1);
+                    if (!Units.isAllowedSpeed((int) Math.min(g, Integer.MAX_VALUE))) {
+                        throw error(fp + ".degradedGbps", f.get("degradedGbps"), "a link speed in Gb/s: " + Units.allowedSpeeds());
+                    }
+                    degraded = (int) g;
+                }
+                failures.add(new LinkFailure(l, down, up, degraded));
             }
         }
         long reconvergence = root.has("reconvergenceUs") ? psOf(root.get("reconvergenceUs"), "$.reconvergenceUs", true)

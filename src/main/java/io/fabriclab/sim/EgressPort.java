@@ -21,7 +21,8 @@ final class EgressPort {
     final Port port;
     final Port peerPort;
     final Link link;
-    final long rateBps;
+    /** Line rate of this direction; changes when the link is degraded during a run. */
+    long rateBps;
     final long propagationPs;
     /** Switch state of the owner, or null when the owner is a NIC. */
     final SwitchState sw;

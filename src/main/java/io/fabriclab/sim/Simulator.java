@@ -51,6 +51,7 @@ public final class Simulator {
     static final int EV_LINK_UP = 11;
     static final int EV_REROUTE = 12;
     static final int EV_SNAPSHOT = 13;
+    static final int EV_LINK_SPEED = 14;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
 
@@ -344,6 +345,13 @@ public final class Simulator {
         events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
         for (LinkFailure lf : failures) {
             int li = linkIndex.get(lf.link());
+            if (lf.degradedGbps() > 0) {
+                events.push(lf.downPs(), EV_LINK_SPEED, li, lf.degradedGbps());
+                if (lf.upPs() > lf.downPs()) {
+                    events.push(lf.upPs(), EV_LINK_SPEED, li, lf.link().speedGbps());
+                }
+                continue;
+            }
             events.push(lf.downPs(), EV_LINK_DOWN, li, 0);
             if (lf.upPs() > lf.downPs()) {
                 events.push(lf.upPs(), EV_LINK_UP, li, 0);
@@ -426,6 +434,7 @@ public final class Simulator {
             case EV_LINK_UP -> linkUp(target);
             case EV_REROUTE -> reroute();
             case EV_SNAPSHOT -> snapshot();
+            case EV_LINK_SPEED -> linkSpeed(target, arg);
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -1065,6 +1074,14 @@ public final class Simulator {
             }
         }
         events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
+    }
+
+    /** The link renegotiates to {@code gbps}: frames from now on serialize at the new rate. */
+    private void linkSpeed(int li, int gbps) {
+        for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
+            p.rateBps = Units.gbpsToBps(gbps);
+            p.lastWireBytes = -1;
+        }
     }
 
     private void linkUp(int li) {

@@ -65,4 +65,21 @@ class LinkFailureTest {
         assertEquals(uplink, r.flows().get(0).path().get(1));
         assertEquals(1, r.run().flowsCompleted());
     }
+
+    @Test
+    void aLinkDegradedTo25gDuringARunSerializesAtTheNewRateFromThen() {
+        // s0 -> leaf0 -> s1, 100G, 1 m; 8 MB = 1933 full frames (4220 B on the wire) + one of 1,328 B.
+        Fabric f = TestFabrics.star(2, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Simulator sim = new Simulator(f, List.of(new FlowSpec("s0:nic0", "s1:nic0", 8_000_000, 0, 3)), SimConfig.defaults());
+        sim.scheduleFailure(new LinkFailure(f.linkAt(f.port("s1:nic0")), 100 * US, 0, 25));
+        SimResults r = sim.run();
+        // leaf0 -> s1 starts at 342,600 ps and sends a frame every 337,600 ps: frame k starts at
+        // 342,600 + k * 337,600; frames 0..295 start before 100 us (295 * 337,600 + 342,600 =
+        // 99,934,600) and finish at 100G, the last of them at 100,272,200. The other 1,637 full
+        // frames (1,350,400 ps each at 25G) and the 1,328 B one (424,960 ps) follow back to back
+        // (PFC holds the rest at s0), then 5,000 ps of cable.
+        long expected = 100_272_200L + 1_637L * 1_350_400 + 424_960 + 5_000;
+        assertEquals(expected, r.flows().get(0).fctPs());
+        assertEquals(0, r.summary().drops());
+    }
 }

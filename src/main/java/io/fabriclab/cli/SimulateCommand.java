@@ -1,0 +1,226 @@
+package io.fabriclab.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.ResultsJson;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioException;
+import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.sim.SimConfig;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.sim.Simulator;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code fabriclab simulate SCENARIO -o RESULTS [--csv DIR]}: a packet-level run of a scenario. */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+        description = {"Run a packet-level simulation (PFC, ECN, DCQCN) of a scenario file and write the results.",
+                "Progress goes to stderr; a summary table to stdout."},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  the simulation ran and the results were written", "  2  bad input (unreadable or invalid scenario or fabric, bad option)"})
+public final class SimulateCommand implements Callable<Integer> {
+    private static volatile FabricReader fabricReader = FabricReader.NONE;
+
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON, schemaVersion 1)")
+    Path scenarioFile;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "RESULTS", description = "results file to write (JSON)")
+    Path output;
+
+    @Option(names = "--csv", paramLabel = "DIR", description = "also write the time series as CSV files into DIR")
+    Path csvDir;
+
+    @Option(names = "--seed", description = "override the scenario's run seed (ECMP source ports, ECN marking); workloads keep the flows they were given")
+    Long seed;
+
+    @Option(names = "--reproducible", description = "write 0 for wall-clock fields, so identical runs give identical files")
+    boolean reproducible;
+
+    @Option(names = "--quiet", description = "no progress bar")
+    boolean quiet;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Wires the fabric file reader (the fabric format lives in its own class). */
+    public static void setFabricReader(FabricReader reader) {
+        fabricReader = reader == null ? FabricReader.NONE : reader;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Scenario scenario;
+        try {
+            scenario = ScenarioJson.read(scenarioFile, fabricReader);
+        } catch (NoSuchFileException e) {
+            err.println("error: cannot read scenario " + scenarioFile + ": no such file");
+            return 2;
+        } catch (IOException e) {
+            err.println("error: cannot read " + scenarioFile + ": " + e.getMessage());
+            return 2;
+        } catch (ScenarioException | IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+        SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
+        Simulator sim;
+        try {
+            sim = scenario.simulator(cfg);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + scenarioFile + ": " + e.getMessage());
+            return 2;
+        }
+        ProgressBar bar = quiet ? null : new ProgressBar(err, cfg.durationPs() > 0);
+        SimResults r = sim.run(bar);
+        if (bar != null) {
+            bar.finish();
+        }
+        ResultsJson.Metadata meta = new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), scenario.name(),
+                scenarioFile.toString(), scenario.sha256(), scenario.fabric().name(), scenario.profile());
+        try {
+            ResultsJson.write(r, meta, output, reproducible);
+            if (csvDir != null) {
+                ResultsJson.writeCsv(r, csvDir);
+            }
+        } catch (IOException e) {
+            err.println("error: cannot write results: " + e.getMessage());
+            return 2;
+        }
+        out.print(summary(r));
+        out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
+        out.flush();
+        return 0;
+    }
+
+    /** The human summary: run, worst queues, PFC, ECN/CNP, drops, FCT percentiles. */
+    static String summary(SimResults r) {
+        StringBuilder sb = new StringBuilder();
+        SimResults.RunInfo run = r.run();
+        SimResults.Summary s = r.summary();
+        sb.append(String.format(Locale.ROOT, "%s after %.3f us simulated: %d/%d flows completed, %,d events in %.2f s (%.2f M events/s)%n",
+                run.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), run.simulatedPs() / 1e6,
+                run.flowsCompleted(), run.flows(), run.events(), run.wallNanos() / 1e9, run.eventsPerSecond() / 1e6));
+        if (s.headroomOverflowDrops() > 0) {
+            sb.append(String.format("%n!!! LOSSLESS CLASS LOST %d PACKETS: PFC headroom overflowed. Check headroom sizing. !!!%n%n",
+                    s.headroomOverflowDrops()));
+        }
+        sb.append(String.format(Locale.ROOT, "FCT p50 %.1f us, p99 %.1f us, max %.1f us; mean flow throughput %.2f Gb/s%n",
+                s.fctP50Us(), s.fctP99Us(), s.fctMaxUs(), s.meanThroughputGbps()));
+        sb.append(String.format(Locale.ROOT, "ECN marked %,d; CNPs sent %,d, received %,d; PFC pauses sent %,d, resumes %,d, "
+                        + "paused %.1f us in total; watchdog storms %d%n", s.ecnMarked(), s.cnpsSent(), s.cnpsReceived(),
+                s.pauseFramesSent(), s.resumeFramesSent(), s.pausedPs() / 1e6, s.watchdogStorms()));
+        sb.append(String.format(Locale.ROOT, "drops %,d (buffer %,d, headroom overflow %,d, watchdog %,d, link down %,d); "
+                        + "retransmitted %,d B; reroutes %d%n", s.drops(), s.bufferDrops(), s.headroomOverflowDrops(),
+                s.watchdogDrops(), s.linkDownDrops(), s.retransmittedBytes(), run.reroutes()));
+
+        for (SimResults.CollectiveResult c : r.collectives()) {
+            sb.append(String.format(Locale.ROOT, "%s %s over %d ranks, %,d B: %s%n", c.kind(), c.name(), c.ranks(), c.bytes(),
+                    c.timePs() < 0 ? "did not complete"
+                            : String.format(Locale.ROOT, "%.1f us, algbw %.2f GB/s, busbw %.2f GB/s", c.timePs() / 1e6,
+                            c.algbwGBps(), c.busbwGBps())));
+        }
+        List<SimResults.QueueResult> queues = new ArrayList<>(r.queues());
+        queues.sort(Comparator.comparingLong(SimResults.QueueResult::maxBytes).reversed());
+        List<String[]> rows = new ArrayList<>();
+        for (SimResults.QueueResult q : queues.subList(0, Math.min(8, queues.size()))) {
+            rows.add(new String[] {q.port() + " -> " + q.peer(), String.valueOf(q.trafficClass()),
+                    String.format(Locale.ROOT, "%.1f", q.maxBytes() / 1000.0), String.valueOf(q.ecnMarked()),
+                    String.valueOf(q.dropsBuffer() + q.dropsHeadroomOverflow() + q.dropsWatchdog() + q.dropsLinkDown()),
+                    String.format(Locale.ROOT, "%.2f", q.maxLatencyNs() / 1000)});
+        }
+        if (!rows.isEmpty()) {
+            sb.append("\nWorst egress queues\n").append(table(new String[] {"queue", "tc", "max KB", "ECN marks", "drops",
+                    "max latency us"}, rows));
+        }
+        List<SimResults.PfcResult> pfc = new ArrayList<>(r.pfc());
+        pfc.sort(Comparator.comparingLong(SimResults.PfcResult::pausedPs).reversed()
+                .thenComparing(Comparator.comparingLong(SimResults.PfcResult::pauseFramesSent).reversed()));
+        rows = new ArrayList<>();
+        for (SimResults.PfcResult p : pfc.subList(0, Math.min(8, pfc.size()))) {
+            rows.add(new String[] {p.port(), String.valueOf(p.priority()), String.valueOf(p.pauseFramesSent()),
+                    String.valueOf(p.pauseFramesReceived()), String.format(Locale.ROOT, "%.1f", p.pausedPs() / 1e6),
+                    String.format(Locale.ROOT, "%.1f", p.maxIngressBytes() / 1000.0), String.valueOf(p.watchdogStorms())});
+        }
+        if (!rows.isEmpty()) {
+            sb.append("\nPFC by port and priority (sent: XOFF from this port's ingress; received/paused: this port's egress)\n")
+                    .append(table(new String[] {"port", "prio", "XOFF sent", "received", "paused us", "max ingress KB",
+                            "storms"}, rows));
+        }
+        return sb.toString();
+    }
+
+    private static String table(String[] head, List<String[]> rows) {
+        int[] w = new int[head.length];
+        for (int i = 0; i < head.length; i++) {
+            w[i] = head[i].length();
+            for (String[] r : rows) {
+                w[i] = Math.max(w[i], r[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        List<String[]> all = new ArrayList<>();
+        all.add(head);
+        String[] rule = new String[head.length];
+        for (int i = 0; i < head.length; i++) {
+            rule[i] = "-".repeat(w[i]);
+        }
+        all.add(rule);
+        all.addAll(rows);
+        for (String[] r : all) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.length; i++) {
+                String pad = " ".repeat(w[i] - r[i].length());
+                line.append(i == 0 ? "" : "  ").append(i == 0 ? r[i] + pad : pad + r[i]);
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** A one-line progress bar on stderr: simulated time, events/s, ETA. */
+    static final class ProgressBar implements Simulator.Progress {
+        private final PrintWriter err;
+        private final boolean byTime;
+        private boolean drawn;
+
+        ProgressBar(PrintWriter err, boolean byTime) {
+            this.err = err;
+            this.byTime = byTime;
+        }
+
+        @Override
+        public void update(long simulatedPs, long endPs, long events, long wallNanos, int done, int flows) {
+            double frac = byTime ? (double) simulatedPs / endPs : flows == 0 ? 1 : (double) done / flows;
+            frac = Math.max(0, Math.min(1, frac));
+            int width = 30;
+            int filled = (int) Math.round(frac * width);
+            double evps = wallNanos <= 0 ? 0 : events * 1e9 / wallNanos;
+            String eta = frac <= 0 ? "?" : String.format(Locale.ROOT, "%.0f s", wallNanos / 1e9 * (1 - frac) / frac);
+            err.print(String.format(Locale.ROOT, "\r[%s%s] %3.0f%%  sim %.1f us  %d/%d flows  %.2f M events/s  ETA %s   ",
+                    "#".repeat(filled), ".".repeat(width - filled), frac * 100, simulatedPs / 1e6, done, flows, evps / 1e6, eta));
+            err.flush();
+            drawn = true;
+        }
+
+        void finish() {
+            if (drawn) {
+                err.println();
+                err.flush();
+            }
+        }
+    }
+}

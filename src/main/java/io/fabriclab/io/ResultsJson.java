@@ -1,0 +1,144 @@
+package io.fabriclab.io;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Properties;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.fabriclab.sim.SimResults;
+
+/**
+ * The results file (JSON, schemaVersion 1; docs/format-scenario.md): run metadata (FabricLab
+ * version, seed, scenario SHA-256, events, wall time), summary, per flow / queue / PFC / link / NIC
+ * results with their time series. Time series can also be written as CSV files into a directory.
+ */
+public final class ResultsJson {
+    public static final int SCHEMA_VERSION = 1;
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** What produced the results. */
+    public record Metadata(String fabriclabVersion, String scenarioName, String scenarioFile, String scenarioSha256,
+                           String fabric, String profile) {
+    }
+
+    private ResultsJson() {
+    }
+
+    /** FabricLab's version from the build, or "dev". */
+    public static String fabriclabVersion() {
+        try (InputStream in = ResultsJson.class.getResourceAsStream("/io/fabriclab/version.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                String v = p.getProperty("version");
+                if (v != null && !v.contains("${")) {
+                    return v;
+                }
+            }
+        } catch (IOException e) {
+            // fall through to the package version
+        }
+        String v = ResultsJson.class.getPackage().getImplementationVersion();
+        return v != null ? v : "dev";
+    }
+
+    /**
+     * The results as JSON text. With {@code reproducible}, the two wall-clock fields (wallNanos,
+     * eventsPerSecond) are written as 0 so that the same scenario and seed give identical bytes.
+     */
+    public static String toJson(SimResults r, Metadata meta, boolean reproducible) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schemaVersion", SCHEMA_VERSION);
+        root.put("kind", "fabriclab-results");
+        root.set("metadata", MAPPER.valueToTree(meta));
+        ObjectNode run = MAPPER.valueToTree(r.run());
+        if (reproducible) {
+            run.put("wallNanos", 0);
+            run.put("eventsPerSecond", 0.0);
+        }
+        root.set("run", run);
+        root.set("summary", MAPPER.valueToTree(r.summary()));
+        root.set("flows", MAPPER.valueToTree(r.flows()));
+        root.set("queues", MAPPER.valueToTree(r.queues()));
+        root.set("pfc", MAPPER.valueToTree(r.pfc()));
+        root.set("links", MAPPER.valueToTree(r.links()));
+        root.set("nics", MAPPER.valueToTree(r.nics()));
+        root.set("ecmp", MAPPER.valueToTree(r.ecmp()));
+        root.set("collectives", MAPPER.valueToTree(r.collectives()));
+        try {
+            return MAPPER.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("results could not be serialized", e);
+        }
+    }
+
+    public static void write(SimResults r, Metadata meta, Path out, boolean reproducible) throws IOException {
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(out, toJson(r, meta, reproducible), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Writes the time series as CSV (long format, one row per point): queue_depth.csv (port,
+     * traffic_class, time_us, bytes), link_utilization.csv (from, to, time_us, utilization) and
+     * flow_rate.csv (flow, src, dst, time_us, rate_gbps); plus flows.csv with one row per flow.
+     */
+    public static void writeCsv(SimResults r, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("queue_depth.csv"), StandardCharsets.UTF_8)) {
+            w.write("port,peer,traffic_class,time_us,bytes\n");
+            for (SimResults.QueueResult q : r.queues()) {
+                series(w, q.port() + "," + q.peer() + "," + q.trafficClass(), q.depthBytes());
+            }
+        }
+        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("link_utilization.csv"), StandardCharsets.UTF_8)) {
+            w.write("from,to,time_us,utilization\n");
+            for (SimResults.LinkResult l : r.links()) {
+                series(w, l.from() + "," + l.to(), l.utilization());
+            }
+        }
+        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("flow_rate.csv"), StandardCharsets.UTF_8)) {
+            w.write("flow,src,dst,time_us,rate_gbps\n");
+            for (SimResults.FlowResult f : r.flows()) {
+                series(w, f.id() + "," + f.src() + "," + f.dst(), f.rateGbps());
+            }
+        }
+        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("flows.csv"), StandardCharsets.UTF_8)) {
+            w.write("flow,src,dst,priority,label,bytes,start_us,fct_us,throughput_gbps,retransmitted_bytes,"
+                    + "stall_us,cnps_received,min_rate_gbps\n");
+            for (SimResults.FlowResult f : r.flows()) {
+                w.write(String.format(Locale.ROOT, "%d,%s,%s,%d,%s,%d,%.6f,%s,%.6f,%d,%.6f,%d,%.6f%n", f.id(), f.src(),
+                        f.dst(), f.priority(), f.label(), f.bytes(), f.startPs() / 1e6,
+                        f.fctPs() < 0 ? "" : String.format(Locale.ROOT, "%.6f", f.fctPs() / 1e6), f.throughputGbps(),
+                        f.retransmittedBytes(), f.stallPs() / 1e6, f.cnpsReceived(), f.minRateGbps()));
+            }
+        }
+    }
+
+    private static void series(BufferedWriter w, String key, SimResults.Series s) throws IOException {
+        if (s == null) {
+            return;
+        }
+        long[] t = s.timesPs();
+        double[] v = s.values();
+        for (int i = 0; i < t.length; i++) {
+            w.write(key);
+            w.write(',');
+            w.write(String.format(Locale.ROOT, "%.6f", t[i] / 1e6));
+            w.write(',');
+            w.write(Double.toString(v[i]));
+            w.write('\n');
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.fabriclab.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.fabriclab.workload.Collective;
+
+/** Turns the simulator's counters into an immutable {@link SimResults}, in a deterministic order. */
+final class ResultsBuilder {
+    private final Simulator sim;
+
+    ResultsBuilder(Simulator sim) {
+        this.sim = sim;
+    }
+
+    SimResults build(SimResults.StopReason reason, long wallNanos) {
+        long end = sim.now();
+        Flow[] flows = sim.flows();
+        EgressPort[] ports = sim.ports();
+
+        List<SimResults.FlowResult> flowResults = new ArrayList<>(flows.length);
+        List<Long> fcts = new ArrayList<>();
+        double throughputSum = 0;
+        long retransmitted = 0;
+        long cnpsSent = 0;
+        long cnpsReceived = 0;
+        for (Flow f : flows) {
+            long started = f.startedPs >= 0 ? f.startedPs : f.startPs;
+            long fct = f.done ? f.finishPs - started : -1;
+            double gbps = f.done && fct > 0 ? f.spec.bytes() * 8.0 / fct * 1000.0 : 0;
+            if (f.done) {
+                fcts.add(fct);
+                throughputSum += gbps;
+            }
+            retransmitted += f.retransmittedBytes;
+            cnpsSent += f.cnpsSent;
+            cnpsReceived += f.rp.cnps();
+            List<String> path = new ArrayList<>(f.forwardPath().length);
+            for (int p : f.forwardPath()) {
+                path.add(ports[p].ref());
+            }
+            long stall = f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0);
+            flowResults.add(new SimResults.FlowResult(f.id, f.spec.src(), f.spec.dst(), f.priority, f.spec.label(),
+                    f.spec.bytes(), started, f.finishPs, fct, gbps, f.udpSourcePort, f.retransmittedPackets,
+                    f.retransmittedBytes, f.naks, f.timeouts, stall, f.ceReceived, f.cnpsSent, f.rp.cnps(),
+                    f.rp.cuts(), f.minRateBps / 1e9, f.rp.currentRateBps() / 1e9, path,
+                    SimResults.Series.of(f.rateSeries, "Gb/s")));
+        }
+
+        List<SimResults.QueueResult> queues = new ArrayList<>();
+        List<SimResults.PfcResult> pfc = new ArrayList<>();
+        List<SimResults.LinkResult> links = new ArrayList<>();
+        long drops = 0;
+        long headroomDrops = 0;
+        long bufferDrops = 0;
+        long watchdogDrops = 0;
+        long linkDownDrops = 0;
+        long marks = 0;
+        long pausesSent = 0;
+        long resumesSent = 0;
+        long pausedTotal = 0;
+        long storms = 0;
+        long maxQueue = 0;
+        String maxQueueName = null;
+        for (EgressPort p : ports) {
+            if (!p.touched) {
+                continue;
+            }
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                long dropped = p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
+                boolean used = p.cls[(c << 3) + EgressPort.ENQ_PACKETS] > 0 || dropped > 0;
+                if (used) {
+                    double meanNs = p.dequeuedPackets[c] == 0 ? 0 : p.latencySumPs[c] / 1000.0 / p.dequeuedPackets[c];
+                    queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls[(c << 3) + EgressPort.MAX_QUEUE],
+                            p.cls[(c << 3) + EgressPort.ENQ_PACKETS], p.cls[(c << 3) + EgressPort.ENQ_BYTES], p.ecnMarked[c], p.dropsBuffer[c],
+                            p.dropsHeadroom[c], p.dropsWatchdog[c], p.dropsLinkDown[c], p.firstDropPs[c], meanNs,
+                            p.latencyMaxPs[c] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
+                    if (p.cls[(c << 3) + EgressPort.MAX_QUEUE] > maxQueue) {
+                        maxQueue = p.cls[(c << 3) + EgressPort.MAX_QUEUE];
+                        maxQueueName = p.ref() + " tc" + c;
+                    }
+                }
+                drops += dropped;
+                linkDownDrops += p.dropsLinkDown[c];
+                headroomDrops += p.dropsHeadroom[c];
+                bufferDrops += p.dropsBuffer[c];
+                watchdogDrops += p.dropsWatchdog[c];
+                marks += p.ecnMarked[c];
+                long paused = p.pausedPs[c];
+                if (p.pauseStartPs[c] >= 0) {
+                    paused += Math.min(p.cls[(c << 3) + EgressPort.PAUSED_UNTIL], end) - p.pauseStartPs[c];
+                }
+                if (p.pauseFramesSent[c] + p.resumeFramesSent[c] + p.pauseFramesReceived[c] + p.watchdogStorms[c] > 0) {
+                    pfc.add(new SimResults.PfcResult(p.ref(), c, p.pauseFramesSent[c], p.resumeFramesSent[c],
+                            p.pauseFramesReceived[c], paused, p.cls[(c << 3) + EgressPort.MAX_INGRESS],
+                            p.lossless[c] ? p.xoffBytes : 0, p.lossless[c] ? p.headroomBytes : 0,
+                            p.watchdogStorms[c]));
+                }
+                pausesSent += p.pauseFramesSent[c];
+                resumesSent += p.resumeFramesSent[c];
+                pausedTotal += paused;
+                storms += p.watchdogStorms[c];
+            }
+            double util = end <= 0 ? 0 : p.txWireBytes * 8.0 * 1e12 / ((double) p.rateBps * end);
+            links.add(new SimResults.LinkResult(p.ref(), p.peerPort.ref(), p.link.speedGbps(), p.txFrames,
+                    p.txFrameBytes, util, SimResults.Series.of(p.utilizationSeries, "fraction")));
+        }
+        List<SimResults.NicResult> nics = new ArrayList<>();
+        for (EgressPort p : sim.nicPorts()) {
+            if (p.nic.cnpsSent + p.nic.cnpsReceived > 0) {
+                nics.add(new SimResults.NicResult(p.ref(), p.nic.cnpsSent, p.nic.cnpsReceived));
+            }
+        }
+        int[] flowsPerPort = new int[ports.length];
+        for (Flow f : flows) {
+            for (int i = 1; i < f.forwardPath().length - 1; i++) {
+                flowsPerPort[f.forwardPath()[i]]++;
+            }
+        }
+        List<SimResults.EcmpResult> ecmp = new ArrayList<>();
+        for (EgressPort p : ports) {
+            if (flowsPerPort[p.id] > 0) {
+                ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
+            }
+        }
+        List<SimResults.CollectiveResult> collectives = collectives(flows);
+        long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(sorted);
+        SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, linkDownDrops, marks,
+                cnpsSent, cnpsReceived, pausesSent, resumesSent, pausedTotal, storms, retransmitted, maxQueue,
+                maxQueueName, percentileUs(sorted, 0.50), percentileUs(sorted, 0.99),
+                sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6,
+                sorted.length == 0 ? 0 : throughputSum / sorted.length);
+        double evps = wallNanos <= 0 ? 0 : sim.eventCount() * 1e9 / wallNanos;
+        SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
+                evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
+                sim.config().sampleIntervalPs(), sim.reroutes());
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives);
+    }
+
+    /** Collective results, from the flows labelled "KIND:NAME", in order of first appearance. */
+    private static List<SimResults.CollectiveResult> collectives(Flow[] flows) {
+        java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
+        for (Flow f : flows) {
+            String label = f.spec.label();
+            int colon = label.indexOf(':');
+            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null) {
+                groups.computeIfAbsent(label, k -> new ArrayList<>()).add(f);
+            }
+        }
+        List<SimResults.CollectiveResult> out = new ArrayList<>();
+        for (var e : groups.entrySet()) {
+            String label = e.getKey();
+            Collective.Kind kind = Collective.Kind.fromJsonName(label.substring(0, label.indexOf(':')));
+            List<Flow> fl = e.getValue();
+            int n = (int) fl.stream().map(f -> f.spec.src()).distinct().count();
+            long total = fl.stream().mapToLong(f -> f.spec.bytes()).sum();
+            long s = n < 2 ? total : total / kind.stepsTimesRanksOverN(n);
+            long start = fl.stream().mapToLong(f -> f.startPs).min().orElse(0);
+            boolean done = fl.stream().allMatch(f -> f.done);
+            long finish = done ? fl.stream().mapToLong(f -> f.finishPs).max().orElse(-1) : -1;
+            long t = done ? finish - start : -1;
+            double algbw = done && t > 0 ? s / (t / 1e12) / 1e9 : 0;
+            double busbw = n < 2 ? 0 : algbw * kind.busFactor(n);
+            out.add(new SimResults.CollectiveResult(label.substring(label.indexOf(':') + 1), kind.jsonName(), n, s, start,
+                    finish, t, algbw, busbw));
+        }
+        return out;
+    }
+
+    /** Nearest-rank percentile, in microseconds; 0 when there is no value. */
+    static double percentileUs(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1e6;
+    }
+}

@@ -1,0 +1,93 @@
+package io.fabriclab.sim;
+
+import java.util.List;
+
+/**
+ * Everything a run measured: run metadata, a summary, and per flow, queue, PFC port/priority,
+ * link direction and NIC detail. Immutable; {@code io.ResultsJson} writes it.
+ */
+public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
+                         List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
+                         List<CollectiveResult> collectives) {
+
+    /** Why the run stopped. */
+    public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
+
+    /**
+     * @param wallNanos        wall-clock time of the event loop (the only field that differs between identical runs)
+     * @param eventsPerSecond  events / wall time (also differs between runs)
+     */
+    public record RunInfo(long seed, StopReason stopReason, long simulatedPs, long events, long wallNanos,
+                          double eventsPerSecond, int flows, int flowsCompleted, int maxPacketsInFlight,
+                          long sampleIntervalPs, int reroutes) {
+    }
+
+    public record Summary(long drops, long headroomOverflowDrops, long bufferDrops, long watchdogDrops, long linkDownDrops,
+                          long ecnMarked, long cnpsSent, long cnpsReceived, long pauseFramesSent,
+                          long resumeFramesSent, long pausedPs, long watchdogStorms, long retransmittedBytes,
+                          long maxQueueBytes, String maxQueue, double fctP50Us, double fctP99Us,
+                          double fctMaxUs, double meanThroughputGbps) {
+    }
+
+    /** A downsampled time series: each value covers {@code stride} samples of the run's interval. */
+    public record Series(String unit, int stride, long[] timesPs, double[] values) {
+        static Series of(TimeSeries ts, String unit) {
+            return ts == null ? null : new Series(unit, ts.stride(), ts.timesPs(), ts.values());
+        }
+    }
+
+    /**
+     * @param finishPs     when the receiver had every byte in order; -1 if the flow did not complete
+     * @param fctPs        flow completion time finish - start; -1 if not completed
+     * @param stallPs      time spent recovering from losses (go-back-N until the lost data was re-acknowledged)
+     * @param path         egress ports of the data path, source NIC first
+     */
+    public record FlowResult(int id, String src, String dst, int priority, String label, long bytes, long startPs,
+                             long finishPs, long fctPs, double throughputGbps, int udpSourcePort,
+                             long retransmittedPackets, long retransmittedBytes, long naks, long timeouts,
+                             long stallPs, long ceMarkedReceived, long cnpsSent, long cnpsReceived, long rateCuts,
+                             double minRateGbps, double finalRateGbps, List<String> path, Series rateGbps) {
+    }
+
+    /** One egress queue (port, traffic class). Latency is the time from enqueue to dequeue. */
+    public record QueueResult(String port, String peer, int trafficClass, long maxBytes, long enqueuedPackets,
+                              long enqueuedBytes, long ecnMarked, long dropsBuffer, long dropsHeadroomOverflow,
+                              long dropsWatchdog, long dropsLinkDown, long firstDropPs, double meanLatencyNs, double maxLatencyNs,
+                              Series depthBytes) {
+    }
+
+    /**
+     * PFC of one port and priority. Sent frames are XOFF (including refreshes) and resumes from this
+     * port's ingress; received frames and paused time are for this port's egress.
+     */
+    public record PfcResult(String port, int priority, long pauseFramesSent, long resumeFramesSent,
+                            long pauseFramesReceived, long pausedPs, long maxIngressBytes, long xoffBytes,
+                            long headroomBytes, long watchdogStorms) {
+    }
+
+    /** One link direction: bytes on the wire (preamble and gap included) over the run. */
+    public record LinkResult(String from, String to, int speedGbps, long frames, long frameBytes,
+                             double meanUtilization, Series utilization) {
+    }
+
+    public record NicResult(String port, long cnpsSent, long cnpsReceived) {
+    }
+
+    /**
+     * ECMP distribution: how many flows' data paths a switch egress port carries, for every
+     * switch-to-switch port that carries at least one (hash collisions and polarization show here).
+     */
+    /**
+     * A collective (flows labelled "KIND:NAME", kind allreduce, reducescatter, allgather or
+     * alltoall): completion time from its first start to its last arrival, algorithm bandwidth S / t
+     * and bus bandwidth (algbw x 2(n-1)/n for all-reduce, x (n-1)/n for the others) as nccl-tests
+     * define them, in GB/s (10^9 bytes per second); S = n x chunk. Not complete: finishPs -1 and
+     * bandwidths 0.
+     */
+    public record CollectiveResult(String name, String kind, int ranks, long bytes, long startPs, long finishPs,
+                                   long timePs, double algbwGBps, double busbwGBps) {
+    }
+
+    public record EcmpResult(String device, String port, String peer, int flows) {
+    }
+}

@@ -1,0 +1,1319 @@
+package io.fabriclab.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.PfcConfig;
+import io.fabriclab.model.Port;
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.SchedulerConfig;
+import io.fabriclab.model.Units;
+import io.fabriclab.model.WredEcn;
+import io.fabriclab.routing.EcmpHash;
+import io.fabriclab.routing.Routing;
+import io.fabriclab.workload.FlowSpec;
+
+/**
+ * The packet-level discrete-event simulator of a RoCEv2 fabric (docs/model.md). Build it from a
+ * fabric (whose QoS profiles are in force), the flows to run and the run settings, then
+ * {@link #run()} once on one thread.
+ *
+ * <p>Hot path: events are primitives in a heap ({@link EventQueue}), packets are ids into
+ * parallel arrays ({@link PacketPool}), queues are intrusive lists through the packet arrays; no
+ * object is allocated per packet or per event.
+ */
+public final class Simulator {
+    /** Receives progress every few hundred thousand events (for a progress bar). */
+    public interface Progress {
+        void update(long simulatedPs, long endPs, long events, long wallNanos, int flowsCompleted, int flows);
+    }
+
+    static final int EV_TX_DONE = 0;
+    static final int EV_ARRIVE = 1;
+    static final int EV_FLOW_START = 2;
+    static final int EV_NIC_WAKE = 3;
+    static final int EV_PAUSE_EXPIRE = 4;
+    static final int EV_PFC_REFRESH = 5;
+    static final int EV_RATE_TIMER = 6;
+    static final int EV_RTO = 7;
+    static final int EV_SAMPLE = 8;
+    static final int EV_WATCHDOG = 9;
+    static final int EV_LINK_DOWN = 10;
+    static final int EV_LINK_UP = 11;
+    static final int EV_REROUTE = 12;
+    static final int EV_SNAPSHOT = 13;
+    static final int EV_LINK_SPEED = 14;
+
+    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
+
+    private final Fabric fabric;
+    private final QosResolver qos;
+    private final SimConfig cfg;
+    private Routing routing;
+    private final List<Link> links;
+    private final Map<Link, Integer> linkIndex = new IdentityHashMap<>();
+    private final Map<Long, List<Link>> hopCache = new HashMap<>();
+    private final java.util.Set<Link> downLinks = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private final List<LinkFailure> failures = new ArrayList<>();
+    private long reconvergencePs = 50 * Units.PS_PER_US;
+    private int reroutes;
+    private int downLinkCount;
+    /** Every path of every flow, back to back; a packet holds the offset of its path. */
+    private int[] pathStore = new int[1024];
+    private int pathStoreSize;
+    private java.util.function.Consumer<SimSnapshot> snapshotSink;
+    private long snapshotEveryPs;
+    private List<String> portRefs;
+    private long[] lastMarks;
+    private long[] lastDrops;
+    private long[] lastWire;
+    private long lastCnps;
+    private long lastPauses;
+    private final java.util.concurrent.ConcurrentLinkedQueue<java.util.function.Consumer<Control>> commands =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final EcmpHash ecmp;
+    private final EgressPort[] ports;
+    private final List<SwitchState> switches = new ArrayList<>();
+    private final List<EgressPort> nicPorts = new ArrayList<>();
+    private final Flow[] flows;
+    private final int maxPayload;
+    private final EventQueue events;
+    private final PacketPool pkts;
+    private final SplittableRandom ecnRandom;
+    private final List<EgressPort> touchedPorts = new ArrayList<>();
+    private SimTrace trace;
+    private volatile boolean stopRequested;
+    private boolean ran;
+
+    private long now;
+    private long eventCount;
+    private int flowsRemaining;
+
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg) {
+        this(fabric, flowSpecs, cfg, QosResolver.of(fabric));
+    }
+
+    /** A run whose QoS comes from {@code qos} (e.g. a named profile and scenario overrides). */
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos) {
+        this.fabric = fabric;
+        this.qos = qos;
+        this.cfg = cfg;
+        this.routing = Routing.compute(fabric);
+        this.ecmp = new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed());
+        this.maxPayload = RoceFraming.maxPayload(fabric.mtuBytes());
+        SplittableRandom root = new SplittableRandom(cfg.seed());
+        SplittableRandom portRandom = root.split();
+        this.ecnRandom = root.split();
+
+        // Switch buffers, by device.
+        Map<Device, SwitchState> swByDevice = new IdentityHashMap<>();
+        for (Device d : fabric.switches()) {
+            SwitchState s = new SwitchState(d, switches.size(), deviceQos(d).buffer());
+            switches.add(s);
+            swByDevice.put(d, s);
+        }
+        // NIC addresses, in fabric order.
+        Map<Port, Nic> nicByPort = new IdentityHashMap<>();
+        int address = 0;
+        for (Device s : fabric.servers()) {
+            for (Port p : s.ports()) {
+                nicByPort.put(p, new Nic(address++));
+            }
+        }
+        // Two egress ports per link: 2i sends a->b, 2i+1 sends b->a.
+        links = new ArrayList<>(fabric.links());
+        ports = new EgressPort[links.size() * 2];
+        for (int i = 0; i < links.size(); i++) {
+            Link l = links.get(i);
+            ports[2 * i] = makePort(2 * i, l.a(), l.b(), l, swByDevice, nicByPort);
+            ports[2 * i + 1] = makePort(2 * i + 1, l.b(), l.a(), l, swByDevice, nicByPort);
+        }
+        for (int i = 0; i < links.size(); i++) {
+            linkIndex.put(links.get(i), i);
+        }
+
+        // Flows with their ECMP paths.
+        flows = new Flow[flowSpecs.size()];
+        for (int i = 0; i < flows.length; i++) {
+            FlowSpec spec = flowSpecs.get(i);
+            Port src = resolveNic(spec.src(), "src", i);
+            Port dst = resolveNic(spec.dst(), "dst", i);
+            if (src == dst) {
+                throw new IllegalArgumentException("flow " + i + ": source and destination are the same NIC " + src.ref());
+            }
+            int udp = 49152 + portRandom.nextInt(16384);
+            Nic srcNic = nicByPort.get(src);
+            Nic dstNic = nicByPort.get(dst);
+            int[] fwd = path(src, dst, srcNic.address, dstNic.address, udp, i);
+            int[] rev = path(dst, src, dstNic.address, srcNic.address, udp, i);
+            if (fwd == null || rev == null) {
+                throw new IllegalArgumentException("flow " + i + ": no route between " + src.ref() + " and " + dst.ref());
+            }
+            EgressPort sp = ports[fwd[0]];
+            EgressPort dp = ports[rev[0]];
+            QosProfile sq = portQos(src);
+            QosProfile dq = portQos(dst);
+            ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps, spec.startPs());
+            long cnpInterval = Math.round(dq.dcqcn().cnpIntervalUs() * Units.PS_PER_US);
+            flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
+            flows[i].forwardBase = storePath(fwd);
+            flows[i].reverseBase = storePath(rev);
+        }
+        // Dependencies: a flow that names others in "after" starts when their data has all arrived.
+        Map<String, Integer> byId = new HashMap<>();
+        for (int i = 0; i < flows.length; i++) {
+            String id = flowSpecs.get(i).id();
+            if (!id.isEmpty() && byId.put(id, i) != null) {
+                throw new IllegalArgumentException("flow " + i + ": flow id '" + id + "' is used twice");
+            }
+        }
+        for (int i = 0; i < flows.length; i++) {
+            for (String dep : flowSpecs.get(i).after()) {
+                Integer d = byId.get(dep);
+                if (d == null) {
+                    throw new IllegalArgumentException("flow " + i + ": waits for unknown flow id '" + dep + "'");
+                }
+                flows[d].addDependent(flows[i]);
+                flows[i].waitingFor++;
+            }
+        }
+        events = new EventQueue(Math.max(1024, flows.length * 4));
+        pkts = new PacketPool(4096);
+        flowsRemaining = flows.length;
+    }
+
+    public void setTrace(SimTrace trace) {
+        this.trace = trace;
+    }
+
+    /** Asks a running simulation to stop after the current event (any thread). */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    public Routing routing() {
+        return routing;
+    }
+
+    // ----- construction helpers ------------------------------------------------------------------
+
+    private QosProfile portQos(Port p) {
+        return qos.qosFor(p);
+    }
+
+    /** A switch's buffer comes from the profile of its first connected port (buffers are per device). */
+    private QosProfile deviceQos(Device d) {
+        for (Port p : d.ports()) {
+            if (fabric.linkAt(p) != null) {
+                return qos.qosFor(p);
+            }
+        }
+        return QosProfile.roceLossless("default", 100);
+    }
+
+    private EgressPort makePort(int id, Port self, Port peer, Link l, Map<Device, SwitchState> swByDevice,
+                                Map<Port, Nic> nicByPort) {
+        Device d = self.device();
+        SwitchState sw = d.role().isSwitch() ? swByDevice.get(d) : null;
+        Nic nic = d.role() == DeviceRole.SERVER ? nicByPort.get(self) : null;
+        EgressPort p = new EgressPort(id, self, peer, l, sw, nic);
+        QosProfile q = portQos(self);
+        SchedulerConfig sched = q.scheduler();
+        for (int c = 0; c < EgressPort.CLASSES; c++) {
+            p.strict[c] = sched.strictPriorityClasses().contains(c);
+            int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
+            p.quantum[c] = (long) w * fabric.mtuBytes();
+            p.wred[c] = q.ecn().forClass(c);
+        }
+        p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
+        PfcConfig pfc = q.pfc();
+        if (sw != null) {
+            // A switch port as ingress runs PFC; NICs never send PAUSE (they drain at line rate).
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                p.lossless[c] = pfc.isLossless(c);
+            }
+            p.xoffBytes = pfc.xoffBytes();
+            p.xonBytes = pfc.xonBytes();
+            p.headroomBytes = pfc.headroomBytes();
+            p.watchdogPs = pfc.enabled() ? pfc.watchdogUs() * Units.PS_PER_US : 0;
+            p.watchdogDrops = pfc.watchdogAction() == PfcConfig.WatchdogAction.DROP;
+        } else {
+            nicPorts.add(p);
+        }
+        return p;
+    }
+
+    private Port resolveNic(String ref, String which, int flow) {
+        Port p = fabric.port(ref);
+        if (p == null) {
+            int i = ref.lastIndexOf(':');
+            if (i > 0 && ref.substring(i + 1).startsWith("nic")) {
+                Device d = fabric.device(ref.substring(0, i));
+                try {
+                    int k = Integer.parseInt(ref.substring(i + 4));
+                    if (d != null) {
+                        p = d.ports().stream().filter(x -> x.nic() != null && x.nic() == k).findFirst().orElse(null);
+                    }
+                } catch (NumberFormatException e) {
+                    p = null;
+                }
+            }
+        }
+        if (p == null) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref
+                    + "' not found (use server:port or server:nicK)");
+        }
+        if (p.device().role() != DeviceRole.SERVER) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " '" + ref + "' is a switch port, not a NIC");
+        }
+        if (routing.edgeSwitch(p) == null) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref + "' is not connected to a switch");
+        }
+        return p;
+    }
+
+    /** Egress ports from NIC {@code from} to NIC {@code to}: the ECMP choice of each switch on the way. */
+    /** Egress ports from NIC {@code from} to NIC {@code to} under the current routing, or null if unreachable. */
+    private int[] path(Port from, Port to, int fromAddr, int toAddr, int udp, int flow) {
+        List<Integer> out = new ArrayList<>();
+        Link access = routing.accessLink(from);
+        Device sw = routing.edgeSwitch(from);
+        Device last = routing.edgeSwitch(to);
+        if (access == null || sw == null || last == null || routing.accessLink(to) == null) {
+            return null;
+        }
+        out.add(portId(access, from.device(), linkIndex));
+        int guard = 0;
+        while (sw != last) {
+            int a = routing.indexOf(sw);
+            int b = routing.indexOf(last);
+            Device at = sw;
+            List<Link> hops = hopCache.computeIfAbsent(((long) a << 32) | b, k -> routing.nextHops(at, last));
+            if (hops.isEmpty() || ++guard > 64) {
+                return null;
+            }
+            Link l = hops.get(ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.size()));
+            out.add(portId(l, sw, linkIndex));
+            sw = l.other(sw);
+        }
+        out.add(portId(routing.accessLink(to), last, linkIndex));
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Appends a path to the path store; returns its offset. */
+    private int storePath(int[] path) {
+        if (pathStoreSize + path.length > pathStore.length) {
+            pathStore = Arrays.copyOf(pathStore, Math.max(pathStore.length * 2, pathStoreSize + path.length));
+        }
+        System.arraycopy(path, 0, pathStore, pathStoreSize, path.length);
+        int base = pathStoreSize;
+        pathStoreSize += path.length;
+        return base;
+    }
+
+    private static int portId(Link l, Device from, Map<Link, Integer> linkIndex) {
+        int i = linkIndex.get(l);
+        return l.a().device() == from ? 2 * i : 2 * i + 1;
+    }
+
+    // ----- the event loop ------------------------------------------------------------------------
+
+    public SimResults run() {
+        return run(null);
+    }
+
+    public SimResults run(Progress progress) {
+        if (ran) {
+            throw new IllegalStateException("a Simulator runs once");
+        }
+        ran = true;
+        long wallStart = System.nanoTime();
+        for (Flow f : flows) {
+            if (f.waitingFor == 0) {
+                events.push(f.startPs, EV_FLOW_START, f.id, 0);
+            }
+        }
+        events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
+        for (LinkFailure lf : failures) {
+            int li = linkIndex.get(lf.link());
+            if (lf.degradedGbps() > 0) {
+                events.push(lf.downPs(), EV_LINK_SPEED, li, lf.degradedGbps());
+                if (lf.upPs() > lf.downPs()) {
+                    events.push(lf.upPs(), EV_LINK_SPEED, li, lf.link().speedGbps());
+                }
+                continue;
+            }
+            events.push(lf.downPs(), EV_LINK_DOWN, li, 0);
+            if (lf.upPs() > lf.downPs()) {
+                events.push(lf.upPs(), EV_LINK_UP, li, 0);
+            }
+        }
+        if (snapshotSink != null) {
+            events.push(snapshotEveryPs, EV_SNAPSHOT, 0, 0);
+        }
+        applyCommands();
+        boolean completion = cfg.durationPs() == 0;
+        long end = completion ? cfg.maxTimePs() : cfg.durationPs();
+        SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
+        if (completion && flowsRemaining == 0) {
+            reason = SimResults.StopReason.COMPLETED;
+        } else {
+            final EventQueue q = events;
+            while (true) {
+                if (q.isEmpty()) {
+                    reason = SimResults.StopReason.NO_EVENTS;
+                    break;
+                }
+                if (q.peekTime() > end) {
+                    now = end;
+                    reason = completion ? SimResults.StopReason.TIME_LIMIT : SimResults.StopReason.DURATION_REACHED;
+                    break;
+                }
+                q.pop();
+                now = q.topTime;
+                eventCount++;
+                dispatch(q.topType, q.topTarget, q.topArg);
+                if (completion && flowsRemaining == 0) {
+                    reason = SimResults.StopReason.COMPLETED;
+                    break;
+                }
+                if ((eventCount & 0xFFF) == 0 && !commands.isEmpty()) {
+                    applyCommands();
+                }
+                if ((eventCount & 0x3FFFF) == 0) {
+                    if (progress != null) {
+                        progress.update(now, end, eventCount, System.nanoTime() - wallStart,
+                                flows.length - flowsRemaining, flows.length);
+                    }
+                    if (stopRequested) {
+                        reason = SimResults.StopReason.STOPPED;
+                        break;
+                    }
+                }
+            }
+        }
+        long wall = System.nanoTime() - wallStart;
+        if (progress != null) {
+            progress.update(now, end, eventCount, wall, flows.length - flowsRemaining, flows.length);
+        }
+        return new ResultsBuilder(this).build(reason, wall);
+    }
+
+    private void dispatch(int type, int target, int arg) {
+        switch (type) {
+            case EV_TX_DONE -> {
+                EgressPort p = ports[target];
+                p.txDonePending = false;
+                transmit(p);
+            }
+            case EV_ARRIVE -> arrive(target);
+            case EV_FLOW_START -> startFlow(flows[target]);
+            case EV_NIC_WAKE -> {
+                EgressPort p = ports[target];
+                if (p.wakeAtPs == now) {
+                    p.wakeAtPs = -1;
+                }
+                transmit(p);
+            }
+            case EV_PAUSE_EXPIRE -> transmit(ports[target]);
+            case EV_PFC_REFRESH -> pfcRefresh(ports[target >>> 3], target & 7, arg);
+            case EV_RATE_TIMER -> rateTimer(flows[target], arg);
+            case EV_RTO -> retransmitTimeout(flows[target]);
+            case EV_SAMPLE -> sample();
+            case EV_WATCHDOG -> watchdog(ports[target >>> 3], target & 7, arg);
+            case EV_LINK_DOWN -> linkDown(target);
+            case EV_LINK_UP -> linkUp(target);
+            case EV_REROUTE -> reroute();
+            case EV_SNAPSHOT -> snapshot();
+            case EV_LINK_SPEED -> linkSpeed(target, arg);
+            default -> throw new IllegalStateException("unknown event type " + type);
+        }
+    }
+
+    // ----- transmission ------------------------------------------------------------------------
+
+    private void transmit(EgressPort p) {
+        if (p.busyUntilPs > now || p.down) {
+            return;
+        }
+        if (p.nic != null) {
+            nicTransmit(p);
+        } else {
+            switchTransmit(p);
+        }
+    }
+
+    private void switchTransmit(EgressPort p) {
+        int pkt;
+        if (p.head[EgressPort.CONTROL] >= 0) {
+            pkt = pop(p, EgressPort.CONTROL);
+        } else {
+            int c = schedule(p);
+            if (c < 0) {
+                return;
+            }
+            pkt = pop(p, c);
+            leaveSwitch(p, c, pkt);
+        }
+        startTx(p, pkt);
+    }
+
+    /**
+     * The class to serve next: strict-priority classes highest first, then DWRR over the others
+     * (Shreedhar and Varghese): a queue's deficit grows by its quantum (weight x MTU) on each visit
+     * and it sends while its head fits in the deficit. Paused classes are skipped. -1 if none.
+     */
+    private int schedule(EgressPort p) {
+        final long t = now;
+        for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
+            if (p.strict[c] && p.head[c] >= 0 && !p.paused(c, t)) {
+                return c;
+            }
+        }
+        for (int i = 0; i < 2 * EgressPort.CLASSES + 1; i++) {
+            int c = p.roundRobin;
+            int h = p.head[c];
+            if (!p.strict[c] && h >= 0 && !p.paused(c, t)) {
+                if (p.freshVisit) {
+                    p.deficit[c] += p.quantum[c];
+                    p.freshVisit = false;
+                }
+                int size = pkts.frameBytes(h);
+                if (size <= p.deficit[c]) {
+                    p.deficit[c] -= size;
+                    return c;
+                }
+            } else if (h < 0) {
+                p.deficit[c] = 0;
+            }
+            p.roundRobin = (c + 1) & 7;
+            p.freshVisit = true;
+        }
+        return -1;
+    }
+
+    private void startTx(EgressPort p, int pkt) {
+        int frame = pkts.frameBytes(pkt);
+        int wire = frame + RoceFraming.WIRE_OVERHEAD_BYTES;
+        long ser = p.serializationPs(wire);
+        long done = now + ser;
+        p.busyUntilPs = done;
+        p.txFrames++;
+        p.txFrameBytes += frame;
+        p.txWireBytes += wire;
+        if (!p.touched) {
+            touch(p);
+        }
+        pkts.setPort(pkt, p.id);
+        if (trace != null) {
+            trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind(pkt)], pkts.priority(pkt), pkts.flow(pkt), pkts.psn(pkt));
+        }
+        events.push(done + p.propagationPs, EV_ARRIVE, pkt, 0);
+        // The end of a frame is an event only when something may wait for the wire: a switch queue
+        // that is not empty, or a NIC (its queue pairs generate the next frame).
+        if (p.nic != null || p.queuedPackets > 0) {
+            events.push(done, EV_TX_DONE, p.id, 0);
+            p.txDonePending = true;
+        }
+    }
+
+    private void touch(EgressPort p) {
+        p.touched = true;
+        touchedPorts.add(p);
+        p.utilizationSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
+    }
+
+    private void enqueue(EgressPort p, int c, int pkt) {
+        int bytes = pkts.frameBytes(pkt);
+        pkts.setEnqueuedPs(pkt, now);
+        p.offer(c, pkt);
+        p.queuedPackets++;
+        if (!p.txDonePending && p.busyUntilPs > now) {
+            events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
+            p.txDonePending = true;
+        }
+        long q = p.cls[(c << 3) + EgressPort.QUEUE_BYTES] += bytes;
+        if (c < EgressPort.CLASSES) {
+            p.cls[(c << 3) + EgressPort.ENQ_PACKETS]++;
+            p.cls[(c << 3) + EgressPort.ENQ_BYTES] += bytes;
+            if (q > p.cls[(c << 3) + EgressPort.MAX_QUEUE]) {
+                p.cls[(c << 3) + EgressPort.MAX_QUEUE] = q;
+            }
+            if (q > p.cls[(c << 3) + EgressPort.INTERVAL_MAX]) {
+                p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = q;
+            }
+            if (p.depthSeries[c] == null) {
+                if (!p.touched) {
+                    touch(p);
+                }
+                p.depthSeries[c] = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MAX);
+            }
+        }
+    }
+
+    private int pop(EgressPort p, int c) {
+        int pkt = p.poll(c);
+        p.queuedPackets--;
+        p.cls[(c << 3) + EgressPort.QUEUE_BYTES] -= pkts.frameBytes(pkt);
+        return pkt;
+    }
+
+    /** A packet leaves a switch's egress queue: buffer and ingress accounting, ECN at dequeue, latency. */
+    private void leaveSwitch(EgressPort p, int c, int pkt) {
+        int bytes = pkts.frameBytes(pkt);
+        p.sw.occupiedBytes -= bytes;
+        long latency = now - pkts.enqueuedPs(pkt);
+        p.dequeuedPackets[c]++;
+        p.latencySumPs[c] += latency;
+        if (latency > p.latencyMaxPs[c]) {
+            p.latencyMaxPs[c] = latency;
+        }
+        releaseIngress(pkt, c, bytes);
+        if (!p.markAtEnqueue && p.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
+            // At dequeue the packet sees the queue that is still behind it.
+            markEcn(p, c, pkt, p.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
+        }
+    }
+
+    private void releaseIngress(int pkt, int c, int bytes) {
+        int in = pkts.ingress(pkt);
+        if (in < 0) {
+            return;
+        }
+        EgressPort ip = ports[in];
+        long occ = ip.cls[(c << 3) + EgressPort.INGRESS_BYTES] -= bytes;
+        if (ip.xoffSent[c] && occ <= ip.xonBytes) {
+            ip.xoffSent[c] = false;
+            ip.refreshGeneration[c]++;
+            sendPfc(ip, c, 0);
+        }
+    }
+
+    private void markEcn(EgressPort p, int c, int pkt, long queueBytes) {
+        WredEcn w = p.wred[c];
+        if (queueBytes < w.kminBytes()) {
+            return;
+        }
+        double prob = w.markProbability(queueBytes);
+        boolean mark = prob >= 1.0 || ecnRandom.nextDouble() < prob;
+        if (mark) {
+            pkts.setEcn(pkt, PacketPool.CE);
+            p.ecnMarked[c]++;
+        }
+        if (trace != null) {
+            trace.ecnDecision(now, p.ref(), c, queueBytes, prob, mark);
+        }
+    }
+
+    // ----- arrival and switching -----------------------------------------------------------------
+
+    private void arrive(int pkt) {
+        int fromId = pkts.port(pkt);
+        if (downLinkCount > 0 && ports[fromId].down) {
+            // The link failed while the frame was on the wire.
+            drop(ports[fromId], pkts.priority(pkt), pkt, 3);
+            return;
+        }
+        EgressPort in = ports[fromId ^ 1];
+        byte kind = (byte) pkts.kind(pkt);
+        if (kind == PacketPool.PAUSE) {
+            receivePfc(in, pkts.priority(pkt), pkts.psn(pkt));
+            pkts.free(pkt);
+            return;
+        }
+        if (in.nic != null) {
+            nicReceive(in, pkt, kind);
+            return;
+        }
+        // The packet carries where its path starts in the path store: no flow object on this path.
+        int h = pkts.hop(pkt) + 1;
+        pkts.setHop(pkt, h);
+        EgressPort out = ports[pathStore[pkts.pathBase(pkt) + h]];
+        int c = pkts.priority(pkt);
+        int bytes = pkts.frameBytes(pkt);
+        SwitchState sw = in.sw;
+        if (out.down) {
+            drop(out, c, pkt, 3);
+            return;
+        }
+        if (out.stormed[c] && out.watchdogDrops) {
+            drop(out, c, pkt, 2);
+            return;
+        }
+        boolean lossless = in.lossless[c];
+        if (lossless) {
+            if (in.cls[(c << 3) + EgressPort.INGRESS_BYTES] + bytes > in.xoffBytes + in.headroomBytes) {
+                drop(out, c, pkt, 1);
+                return;
+            }
+        } else if (!sw.admitsLossy(out.cls[(c << 3) + EgressPort.QUEUE_BYTES], bytes)) {
+            drop(out, c, pkt, 0);
+            return;
+        }
+        long occ = in.cls[(c << 3) + EgressPort.INGRESS_BYTES] += bytes;
+        if (occ > in.cls[(c << 3) + EgressPort.MAX_INGRESS]) {
+            in.cls[(c << 3) + EgressPort.MAX_INGRESS] = occ;
+        }
+        sw.occupiedBytes += bytes;
+        if (sw.occupiedBytes > sw.maxOccupiedBytes) {
+            sw.maxOccupiedBytes = sw.occupiedBytes;
+        }
+        pkts.setIngress(pkt, in.id);
+        if (lossless && !in.xoffSent[c] && occ > in.xoffBytes) {
+            in.xoffSent[c] = true;
+            int gen = ++in.refreshGeneration[c];
+            sendPfc(in, c, RoceFraming.XOFF_QUANTA);
+            events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, EV_PFC_REFRESH, in.id * 8 + c, gen);
+        }
+        if (out.markAtEnqueue && out.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
+            // At enqueue the packet sees the queue ahead of it.
+            markEcn(out, c, pkt, out.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
+        }
+        enqueue(out, c, pkt);
+        if (out.busyUntilPs <= now) {
+            switchTransmit(out);
+        }
+    }
+
+    private static final String[] DROP_CAUSES = {"buffer", "headroom-overflow", "watchdog", "link-down"};
+
+    private void drop(EgressPort at, int c, int pkt, int cause) {
+        switch (cause) {
+            case 0 -> at.dropsBuffer[c]++;
+            case 1 -> at.dropsHeadroom[c]++;
+            case 2 -> at.dropsWatchdog[c]++;
+            default -> at.dropsLinkDown[c]++;
+        }
+        if (at.firstDropPs[c] < 0) {
+            at.firstDropPs[c] = now;
+        }
+        if (!at.touched) {
+            touch(at);
+        }
+        if (trace != null) {
+            trace.drop(now, at.ref(), c, DROP_CAUSES[cause]);
+        }
+        pkts.free(pkt);
+    }
+
+    // ----- PFC -----------------------------------------------------------------------------------
+
+    static long quantaPs(int quanta, long rateBps) {
+        return Units.serializationPs((long) quanta * RoceFraming.BITS_PER_QUANTUM / 8, rateBps);
+    }
+
+    /** Queues a PFC frame for priority {@code c} on switch port {@code p}, toward its upstream peer. */
+    private void sendPfc(EgressPort p, int c, int quanta) {
+        if (p.down) {
+            return;
+        }
+        int pkt = pkts.allocate(PacketPool.PAUSE, -1, quanta, RoceFraming.PFC_FRAME_BYTES, c, PacketPool.NOT_ECT);
+        enqueue(p, EgressPort.CONTROL, pkt);
+        if (quanta > 0) {
+            p.pauseFramesSent[c]++;
+        } else {
+            p.resumeFramesSent[c]++;
+        }
+        if (!p.touched) {
+            touch(p);
+        }
+        if (trace != null) {
+            trace.pfcSent(now, p.ref(), c, quanta, p.cls[(c << 3) + EgressPort.INGRESS_BYTES]);
+        }
+        transmit(p);
+    }
+
+    private void pfcRefresh(EgressPort p, int c, int gen) {
+        if (gen != p.refreshGeneration[c] || !p.xoffSent[c]) {
+            return;
+        }
+        // Still above XON: refresh the pause before the peer's timer runs out.
+        sendPfc(p, c, RoceFraming.XOFF_QUANTA);
+        events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, EV_PFC_REFRESH, p.id * 8 + c, gen);
+    }
+
+    /** A PFC frame for priority {@code c} reached egress port {@code r} (the peer's frame pauses r). */
+    private void receivePfc(EgressPort r, int c, int quanta) {
+        r.pauseFramesReceived[c]++;
+        boolean pausedBefore = r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now;
+        if (!pausedBefore && r.pauseStartPs[c] >= 0) {
+            // The previous pause ran out on its own: close its interval.
+            r.pausedPs[c] += r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] - r.pauseStartPs[c];
+            r.pauseStartPs[c] = -1;
+        }
+        if (quanta == 0) {
+            if (pausedBefore) {
+                r.pausedPs[c] += now - r.pauseStartPs[c];
+                r.pauseStartPs[c] = -1;
+                r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] = now;
+                transmit(r);
+            }
+            return;
+        }
+        long until = now + quantaPs(quanta, r.rateBps);
+        if (!pausedBefore) {
+            r.pauseStartPs[c] = now;
+            if (r.watchdogPs > 0 && !r.stormed[c]) {
+                int gen = ++r.watchdogGeneration[c];
+                events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
+            }
+        }
+        r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] = until;
+        events.push(until, EV_PAUSE_EXPIRE, r.id, 0);
+    }
+
+    /** PFC watchdog (as SONiC's): a queue paused continuously for the interval is stormed until pauses stop. */
+    private void watchdog(EgressPort r, int c, int gen) {
+        if (gen != r.watchdogGeneration[c]) {
+            return;
+        }
+        if (!r.stormed[c]) {
+            if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
+                r.stormed[c] = true;
+                r.watchdogStorms[c]++;
+                if (r.watchdogDrops) {
+                    while (r.head[c] >= 0) {
+                        int pkt = pop(r, c);
+                        r.sw.occupiedBytes -= pkts.frameBytes(pkt);
+                        releaseIngress(pkt, c, pkts.frameBytes(pkt));
+                        drop(r, c, pkt, 2);
+                    }
+                }
+                events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
+                transmit(r);
+            }
+        } else if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] <= now) {
+            r.stormed[c] = false;
+            transmit(r);
+        } else {
+            events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
+        }
+    }
+
+    // ----- NIC: requester ------------------------------------------------------------------------
+
+    private void startFlow(Flow f) {
+        f.started = true;
+        f.startedPs = now;
+        f.rp.startAt(now);
+        f.nextSendPs = now;
+        f.lastProgressPs = now;
+        f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
+        f.srcPort.nic.activate(f);
+        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
+        transmit(f.srcPort);
+    }
+
+    private void nicTransmit(EgressPort p) {
+        if (p.queuedPackets > 0) {
+            // ACK, NAK and CNP go before data, highest class first.
+            for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
+                if (p.head[c] >= 0 && !p.paused(c, now)) {
+                    startTx(p, pop(p, c));
+                    return;
+                }
+            }
+        }
+        Nic nic = p.nic;
+        int n = nic.activeCount;
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            int idx = nic.roundRobin + i;
+            if (idx >= n) {
+                idx -= n;
+            }
+            Flow f = nic.active[idx];
+            if (f.sndNxt >= f.totalPackets || p.paused(f.priority, now)) {
+                continue;
+            }
+            if (f.nextSendPs <= now) {
+                nic.roundRobin = idx + 1 >= n ? 0 : idx + 1;
+                sendData(p, f);
+                return;
+            }
+            if (f.nextSendPs < earliest) {
+                earliest = f.nextSendPs;
+            }
+        }
+        if (earliest != Long.MAX_VALUE && (p.wakeAtPs < 0 || p.wakeAtPs > earliest || p.wakeAtPs < now)) {
+            p.wakeAtPs = earliest;
+            events.push(earliest, EV_NIC_WAKE, p.id, 0);
+        }
+    }
+
+    private void sendData(EgressPort p, Flow f) {
+        int psn = f.sndNxt++;
+        int payload = f.payloadOf(psn, maxPayload);
+        if (psn < f.maxSent) {
+            f.retransmittedPackets++;
+            f.retransmittedBytes += payload;
+        } else {
+            f.maxSent = psn + 1;
+        }
+        int frame = payload + RoceFraming.DATA_HEADER_BYTES;
+        int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
+                cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
+        pkts.setPathBase(pkt, f.forwardBase);
+        ReactionPoint rp = f.rp;
+        long rate = rp.currentRateBps();
+        // Pacing at the current DCQCN rate; at line rate this is exactly the serialization time.
+        f.nextSendPs = now + Units.serializationPs(frame + RoceFraming.WIRE_OVERHEAD_BYTES, rate);
+        if (rp.onBytesSent(frame)) {
+            noteRate(f);
+        }
+        startTx(p, pkt);
+    }
+
+    private void noteRate(Flow f) {
+        long r = f.rp.currentRateBps();
+        if (r < f.minRateBps) {
+            f.minRateBps = r;
+        }
+    }
+
+    private void rateTimer(Flow f, int gen) {
+        ReactionPoint rp = f.rp;
+        if (gen != rp.timerGeneration() || f.senderDone) {
+            return;
+        }
+        rp.onIncreaseTimer();
+        if (rp.limited()) {
+            events.push(now + rp.increaseTimerPs(), EV_RATE_TIMER, f.id, gen);
+        }
+    }
+
+    private void retransmitTimeout(Flow f) {
+        if (f.senderDone) {
+            return;
+        }
+        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
+        if (now < deadline) {
+            events.push(deadline, EV_RTO, f.id, 0);
+            return;
+        }
+        if (f.sndUna < f.maxSent) {
+            f.timeouts++;
+            beginRecovery(f, f.lastProgressPs);
+            f.sndNxt = f.sndUna;
+            transmit(f.srcPort);
+        }
+        f.lastProgressPs = now;
+        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
+    }
+
+    private void beginRecovery(Flow f, long stallStartPs) {
+        if (!f.inRecovery) {
+            f.inRecovery = true;
+            f.recoveryStartPs = stallStartPs;
+            f.recoverTo = f.maxSent;
+        }
+    }
+
+    private void acknowledged(Flow f, int cumulative) {
+        if (cumulative <= f.sndUna) {
+            return;
+        }
+        f.sndUna = cumulative;
+        if (f.sndNxt < cumulative) {
+            f.sndNxt = cumulative;
+        }
+        f.lastProgressPs = now;
+        if (f.inRecovery && f.sndUna >= f.recoverTo) {
+            f.stallPs += now - f.recoveryStartPs;
+            f.inRecovery = false;
+        }
+        if (f.sndUna >= f.totalPackets && !f.senderDone) {
+            f.senderDone = true;
+            f.srcPort.nic.deactivate(f);
+        }
+    }
+
+    private void nicReceive(EgressPort in, int pkt, byte kind) {
+        Flow f = flows[pkts.flow(pkt)];
+        int psn = pkts.psn(pkt);
+        switch (kind) {
+            case PacketPool.DATA -> {
+                boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                int payload = pkts.frameBytes(pkt) - RoceFraming.DATA_HEADER_BYTES;
+                pkts.free(pkt);
+                responderData(in, f, psn, ce, payload);
+            }
+            case PacketPool.ACK -> {
+                pkts.free(pkt);
+                acknowledged(f, psn + 1);
+            }
+            case PacketPool.NAK -> {
+                pkts.free(pkt);
+                // A NAK acknowledges everything before the expected PSN and asks for go-back-N from it.
+                acknowledged(f, psn);
+                f.naks++;
+                if (f.sndNxt > psn && !f.senderDone) {
+                    beginRecovery(f, now);
+                    f.sndNxt = psn;
+                    transmit(f.srcPort);
+                }
+            }
+            case PacketPool.CNP -> {
+                pkts.free(pkt);
+                in.nic.cnpsReceived++;
+                if (f.rp.onCnp(now)) {
+                    noteRate(f);
+                    events.push(now + f.rp.increaseTimerPs(), EV_RATE_TIMER, f.id, f.rp.timerGeneration());
+                }
+                if (trace != null) {
+                    trace.cnpReceived(now, f.id, f.rp.currentRateBps());
+                }
+            }
+            default -> throw new IllegalStateException("unexpected packet kind " + kind);
+        }
+    }
+
+    // ----- NIC: responder ------------------------------------------------------------------------
+
+    private void responderData(EgressPort in, Flow f, int psn, boolean ce, int payload) {
+        if (ce) {
+            f.ceReceived++;
+            // Notification point: at most one CNP per QP per CNP interval.
+            if (f.notificationPoint && (f.lastCnpPs == Long.MIN_VALUE || now - f.lastCnpPs >= f.cnpIntervalPs)) {
+                f.lastCnpPs = now;
+                f.cnpsSent++;
+                in.nic.cnpsSent++;
+                sendControl(in, f, PacketPool.CNP, 0, RoceFraming.CNP_FRAME_BYTES);
+            }
+        }
+        if (psn == f.expected) {
+            f.expected++;
+            f.nakSent = false;
+            if (f.expected == f.totalPackets) {
+                if (!f.done) {
+                    f.done = true;
+                    f.finishPs = now;
+                    flowsRemaining--;
+                    for (int i = 0; i < f.dependentCount; i++) {
+                        Flow d = f.dependents[i];
+                        if (--d.waitingFor == 0) {
+                            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
+                        }
+                    }
+                }
+                f.sinceAck = 0;
+                sendControl(in, f, PacketPool.ACK, psn, RoceFraming.ACK_FRAME_BYTES);
+            } else if (++f.sinceAck >= cfg.ackEveryPackets()) {
+                f.sinceAck = 0;
+                sendControl(in, f, PacketPool.ACK, psn, RoceFraming.ACK_FRAME_BYTES);
+            }
+        } else if (psn > f.expected) {
+            f.outOfOrder++;
+            if (!f.nakSent) {
+                f.nakSent = true;
+                sendControl(in, f, PacketPool.NAK, f.expected, RoceFraming.ACK_FRAME_BYTES);
+            }
+        } else {
+            // A duplicate (the sender went back further than needed): re-acknowledge what we have.
+            sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
+        }
+    }
+
+    /** ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model does. */
+    private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
+        int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
+        pkts.setPathBase(pkt, f.reverseBase);
+        enqueue(p, QosProfile.CNP_PRIORITY, pkt);
+        if (p.busyUntilPs <= now) {
+            nicTransmit(p);
+        }
+    }
+
+    // ----- link failures ---------------------------------------------------------------------------
+
+    /**
+     * Fails a link at {@code downPs} and, if {@code upPs > downPs}, restores it then. Call before
+     * {@link #run()}. Routing reconverges {@link #setReconvergencePs reconvergence} after each change.
+     */
+    public void scheduleFailure(LinkFailure failure) {
+        if (!linkIndex.containsKey(failure.link())) {
+            throw new IllegalArgumentException("link " + failure.link().id() + " is not in fabric " + fabric.name());
+        }
+        failures.add(failure);
+    }
+
+    /** Time from a link change until routing uses the new topology (BFD detection plus BGP convergence). */
+    public void setReconvergencePs(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("reconvergence must be >= 0");
+        }
+        this.reconvergencePs = ps;
+    }
+
+    private void linkDown(int li) {
+        Link l = links.get(li);
+        if (downLinks.add(l)) {
+            downLinkCount++;
+        }
+        for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
+            p.down = true;
+            // Everything queued for the dead wire is lost.
+            for (int c = 0; c <= EgressPort.CLASSES; c++) {
+                while (p.head[c] >= 0) {
+                    int pkt = pop(p, c);
+                    if (c < EgressPort.CLASSES && p.sw != null) {
+                        p.sw.occupiedBytes -= pkts.frameBytes(pkt);
+                        releaseIngress(pkt, c, pkts.frameBytes(pkt));
+                    }
+                    drop(p, pkts.priority(pkt), pkt, 3);
+                }
+            }
+        }
+        events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
+    }
+
+    /** The link renegotiates to {@code gbps}: frames from now on serialize at the new rate. */
+    private void linkSpeed(int li, int gbps) {
+        for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
+            p.rateBps = Units.gbpsToBps(gbps);
+            p.lastWireBytes = -1;
+        }
+    }
+
+    private void linkUp(int li) {
+        if (downLinks.remove(links.get(li))) {
+            downLinkCount--;
+        }
+        ports[2 * li].down = false;
+        ports[2 * li + 1].down = false;
+        events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
+        transmit(ports[2 * li]);
+        transmit(ports[2 * li + 1]);
+    }
+
+    /** Routing reconverges: new ECMP paths for every unfinished flow (unreachable flows keep theirs). */
+    private void reroute() {
+        routing = Routing.compute(fabric, java.util.Set.of(), downLinks);
+        hopCache.clear();
+        reroutes++;
+        for (Flow f : flows) {
+            if (f.done && f.senderDone) {
+                continue;
+            }
+            int srcAddr = f.srcPort.nic.address;
+            int dstAddr = f.dstPort.nic.address;
+            int[] fwd = path(f.srcPort.port, f.dstPort.port, srcAddr, dstAddr, f.udpSourcePort, f.id);
+            int[] rev = path(f.dstPort.port, f.srcPort.port, dstAddr, srcAddr, f.udpSourcePort, f.id);
+            if (fwd != null && rev != null && (!Arrays.equals(fwd, f.forwardPath())
+                    || !Arrays.equals(rev, f.reversePaths[f.pathVersion]))) {
+                f.reroute(fwd, rev);
+                f.forwardBase = storePath(fwd);
+                f.reverseBase = storePath(rev);
+            }
+        }
+    }
+
+    int reroutes() {
+        return reroutes;
+    }
+
+    // ----- live view: snapshots out, commands in --------------------------------------------------
+
+    /**
+     * Publishes a {@link SimSnapshot} to {@code sink} every {@code everyPs} of simulated time, on
+     * the simulator thread (the sink should only store it, e.g. in an AtomicReference). Call before
+     * {@link #run()}.
+     */
+    public void setSnapshotSink(java.util.function.Consumer<SimSnapshot> sink, long everyPs) {
+        if (everyPs <= 0) {
+            throw new IllegalArgumentException("snapshot interval must be > 0");
+        }
+        this.snapshotSink = sink;
+        this.snapshotEveryPs = everyPs;
+    }
+
+    /** What a command may change between events. */
+    public interface Control {
+        long nowPs();
+
+        /** Fails a link now (as a scheduled failure would). */
+        void failLink(Link link);
+
+        /** Brings a failed link back now. */
+        void restoreLink(Link link);
+
+        /** Replaces the ECN curve of one egress queue ("device:port", class); null switches marking off. */
+        void setWred(String port, int trafficClass, WredEcn curve);
+    }
+
+    /**
+     * Queues a command from any thread; it runs on the simulator thread between events: before the
+     * first event, at every snapshot and at least every 4096 events.
+     */
+    public void submit(java.util.function.Consumer<Control> command) {
+        commands.add(command);
+    }
+
+    private void applyCommands() {
+        Control control = new Control() {
+            @Override
+            public long nowPs() {
+                return now;
+            }
+
+            @Override
+            public void failLink(Link link) {
+                Integer li = linkIndex.get(link);
+                if (li != null && !ports[2 * li].down) {
+                    linkDown(li);
+                }
+            }
+
+            @Override
+            public void restoreLink(Link link) {
+                Integer li = linkIndex.get(link);
+                if (li != null && ports[2 * li].down) {
+                    linkUp(li);
+                }
+            }
+
+            @Override
+            public void setWred(String port, int trafficClass, WredEcn curve) {
+                for (EgressPort p : ports) {
+                    if (p.ref().equals(port)) {
+                        p.wred[trafficClass] = curve;
+                        return;
+                    }
+                }
+                throw new IllegalArgumentException("no egress port " + port);
+            }
+        };
+        java.util.function.Consumer<Control> c;
+        while ((c = commands.poll()) != null) {
+            c.accept(control);
+        }
+    }
+
+    private void snapshot() {
+        applyCommands();
+        int n = ports.length;
+        if (portRefs == null) {
+            List<String> refs = new ArrayList<>(n);
+            for (EgressPort p : ports) {
+                refs.add(p.ref());
+            }
+            portRefs = List.copyOf(refs);
+            lastMarks = new long[n];
+            lastDrops = new long[n];
+            lastWire = new long[n];
+        }
+        long[] queue = new long[n];
+        int[] paused = new int[n];
+        long[] marks = new long[n];
+        long[] dropped = new long[n];
+        double[] util = new double[n];
+        long cnps = 0;
+        long pauses = 0;
+        for (int i = 0; i < n; i++) {
+            EgressPort p = ports[i];
+            long m = 0;
+            long d = 0;
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                queue[i] += p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
+                if (p.paused(c, now)) {
+                    paused[i] |= 1 << c;
+                }
+                m += p.ecnMarked[c];
+                d += p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
+                pauses += p.pauseFramesSent[c];
+            }
+            marks[i] = m - lastMarks[i];
+            lastMarks[i] = m;
+            dropped[i] = d - lastDrops[i];
+            lastDrops[i] = d;
+            util[i] = (p.txWireBytes - lastWire[i]) * 8.0 * Units.PS_PER_S / ((double) p.rateBps * snapshotEveryPs);
+            lastWire[i] = p.txWireBytes;
+        }
+        double[] rates = new double[flows.length];
+        for (Flow f : flows) {
+            rates[f.id] = f.started && !f.done ? f.rp.currentRateBps() / 1e9 : 0;
+            cnps += f.cnpsSent;
+        }
+        snapshotSink.accept(new SimSnapshot(now, eventCount, flows.length - flowsRemaining, portRefs, queue, paused,
+                marks, dropped, util, rates, cnps - lastCnps, pauses - lastPauses));
+        lastCnps = cnps;
+        lastPauses = pauses;
+        events.push(now + snapshotEveryPs, EV_SNAPSHOT, 0, 0);
+    }
+
+    // ----- telemetry sampling --------------------------------------------------------------------
+
+    private void sample() {
+        long interval = cfg.sampleIntervalPs();
+        for (EgressPort p : touchedPorts) {
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                TimeSeries s = p.depthSeries[c];
+                if (s != null) {
+                    s.add(now, p.cls[(c << 3) + EgressPort.INTERVAL_MAX]);
+                    p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
+                }
+            }
+            long wire = p.txWireBytes - p.wireBytesAtLastSample;
+            p.wireBytesAtLastSample = p.txWireBytes;
+            p.utilizationSeries.add(now, wire * 8.0 * Units.PS_PER_S / ((double) p.rateBps * interval));
+        }
+        for (Flow f : flows) {
+            if (f.started && !f.done) {
+                f.rateSeries.add(now, f.rp.currentRateBps() / 1e9);
+            }
+        }
+        events.push(now + interval, EV_SAMPLE, 0, 0);
+    }
+
+    // ----- accessors for the results builder -----------------------------------------------------
+
+    Flow[] flows() {
+        return flows;
+    }
+
+    EgressPort[] ports() {
+        return ports;
+    }
+
+    List<EgressPort> touchedPorts() {
+        return touchedPorts;
+    }
+
+    List<EgressPort> nicPorts() {
+        return nicPorts;
+    }
+
+    List<SwitchState> switchStates() {
+        return switches;
+    }
+
+    SimConfig config() {
+        return cfg;
+    }
+
+    long now() {
+        return now;
+    }
+
+    long eventCount() {
+        return eventCount;
+    }
+
+    int maxPacketsInFlight() {
+        return pkts.maxLive();
+    }
+
+    int flowsRemaining() {
+        return flowsRemaining;
+    }
+
+}

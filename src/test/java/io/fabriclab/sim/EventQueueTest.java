@@ -1,0 +1,77 @@
+package io.fabriclab.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+class EventQueueTest {
+    @Test
+    void eventsComeOutByTimeAndEqualTimesInInsertionOrder() {
+        EventQueue q = new EventQueue(4);
+        SplittableRandom r = new SplittableRandom(7);
+        List<long[]> pushed = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            long t = r.nextInt(500); // many ties
+            q.push(t, i % 5, i, -i);
+            pushed.add(new long[] {t, i});
+            if (i % 3 == 0) {
+                q.pop(); // interleave removals: the survivors must still come out in order
+                pushed.removeIf(p -> p[1] == q.topTarget);
+            }
+        }
+        pushed.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        for (long[] p : pushed) {
+            q.pop();
+            assertEquals(p[0], q.topTime);
+            assertEquals(p[1], q.topTarget);
+            assertEquals(-p[1], q.topArg);
+            assertEquals(p[1] % 5, q.topType);
+        }
+        assertEquals(0, q.size());
+    }
+
+    @Test
+    void orderHoldsAcrossCalendarBucketsAndBeyondItsHorizon() {
+        // Times from picoseconds to milliseconds ahead of "now", as a simulation schedules them
+        // (never before the event being handled), against a sorted reference.
+        EventQueue q = new EventQueue(4);
+        SplittableRandom r = new SplittableRandom(11);
+        java.util.TreeMap<Long, long[]> ref = new java.util.TreeMap<>();
+        long seq = 0;
+        long now = 0;
+        for (int i = 0; i < 200_000; i++) {
+            int pushes = r.nextInt(3);
+            for (int k = 0; k < pushes; k++) {
+                long dt = switch (r.nextInt(4)) {
+                    case 0 -> r.nextInt(3);                   // ties and same bucket
+                    case 1 -> r.nextInt(2_000_000);           // within a few us
+                    case 2 -> r.nextLong(600_000_000L);       // around the calendar's horizon
+                    default -> r.nextLong(5_000_000_000L);    // far beyond it
+                };
+                long t = now + dt;
+                q.push(t, 0, (int) seq, 0);
+                ref.put(t * 1_000_000L + seq, new long[] {t, seq});
+                seq++;
+            }
+            if (!ref.isEmpty() && r.nextInt(3) > 0) {
+                long[] e = ref.pollFirstEntry().getValue();
+                assertEquals(e[0], q.peekTime());
+                q.pop();
+                assertEquals(e[0], q.topTime);
+                assertEquals(e[1], q.topTarget);
+                now = e[0];
+            }
+        }
+        while (!ref.isEmpty()) {
+            long[] e = ref.pollFirstEntry().getValue();
+            q.pop();
+            assertEquals(e[0], q.topTime);
+            assertEquals(e[1], q.topTarget);
+        }
+        assertEquals(0, q.size());
+    }
+}

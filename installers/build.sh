@@ -33,6 +33,10 @@ esac
 if [ -z "${JAVA_HOME:-}" ]; then
   JAVA_HOME="$(cd "$(dirname "$(readlink -f "$(command -v java)" 2>/dev/null || command -v java)")/.." && pwd)"
 fi
+if [ "$os" = win ]; then
+  # C:/x/y paths: Git Bash's tools and the JDK's Windows tools both read them, unmangled.
+  root="$(cygpath -m "$root")"; out="$root/target/installer"; JAVA_HOME="$(cygpath -m "$JAVA_HOME")"
+fi
 jdk_bin="$JAVA_HOME/bin"
 for tool in jdeps jlink jpackage jar; do
   [ -x "$jdk_bin/$tool" ] || [ -x "$jdk_bin/$tool.exe" ] || {
@@ -70,9 +74,9 @@ fx_mods="$out/javafx-modules"
 rm -rf "$fx_mods" && mkdir -p "$fx_mods"
 fx_names=()
 for j in "$out"/javafx/*.jar; do
-  if "$jdk_bin/jar" tf "$j" | grep -q '^module-info.class$'; then
+  if "$jdk_bin/jar" tf "$j" | grep -x 'module-info.class' >/dev/null; then
     cp "$j" "$fx_mods/"
-    fx_names+=("$("$jdk_bin/jar" --describe-module --file "$j" | head -1 | sed 's/@.*//; s/ .*//')")
+    fx_names+=("$("$jdk_bin/jar" --describe-module --file "$j" | sed -n '1{s/@.*//;s/ .*//;p;}')")
   fi
 done
 [ ${#fx_names[@]} -gt 0 ] || { echo "build.sh: no JavaFX module jars for this platform in $out/javafx" >&2; exit 2; }

@@ -1,0 +1,165 @@
+package io.fabriclab.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * Reading a text file and parsing it to a Jackson tree under hard limits, turning every failure
+ * (missing file, bad UTF-8, syntax error, limit exceeded) into an {@link InputProblem} with line
+ * and column instead of an exception a user would see as a stack trace.
+ */
+final class JsonInput {
+    /** Files larger than this are refused before they are read, so junk cannot exhaust memory. */
+    static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
+    /** Deepest object/array nesting accepted; a fabric file needs 7. */
+    static final int MAX_NESTING_DEPTH = 64;
+    /** Longest single string (a description, a label); longer ones are junk or an attack. */
+    static final int MAX_STRING_CHARS = 1_000_000;
+    /** Longest number literal, in digits. */
+    static final int MAX_NUMBER_CHARS = 100;
+
+    private JsonInput() {
+    }
+
+    static StreamReadConstraints constraints() {
+        return StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING_DEPTH)
+                .maxStringLength(MAX_STRING_CHARS)
+                .maxNumberLength(MAX_NUMBER_CHARS)
+                .maxNameLength(MAX_STRING_CHARS)
+                .maxDocumentLength(MAX_FILE_BYTES)
+                .build();
+    }
+
+    /** The JSON reader every FabricLab JSON format uses: strict, limited, duplicate keys refused. */
+    static ObjectMapper jsonMapper() {
+        JsonMapper m = JsonMapper.builder()
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+                .build();
+        m.getFactory().setStreamReadConstraints(constraints());
+        return m;
+    }
+
+    /** The file's text, or null after recording why it cannot be read. */
+    static String readText(Path file, Problems problems) {
+        try {
+            if (!Files.exists(file)) {
+                problems.add("$", null, "file does not exist", null);
+                return null;
+            }
+            if (!Files.isRegularFile(file)) {
+                problems.add("$", null, "is not a regular file", null);
+                return null;
+            }
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                problems.add("$", size + " bytes", String.format(java.util.Locale.ROOT,
+                        "file is %.1f MB, too large to be a fabric", size / 1048576.0),
+                        "at most " + MAX_FILE_BYTES / 1048576 + " MB");
+                return null;
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            return decodeUtf8(bytes, problems);
+        } catch (NoSuchFileException e) {
+            problems.add("$", null, "file does not exist", null);
+            return null;
+        } catch (IOException | SecurityException e) {
+            problems.add("$", null, "cannot read file: " + e.getMessage(), null);
+            return null;
+        }
+    }
+
+    static String decodeUtf8(byte[] bytes, Problems problems) {
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+            // Some Windows editors start UTF-8 files with a byte-order mark; it is not content.
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
+        } catch (CharacterCodingException e) {
+            problems.add("$", null, "file is not UTF-8 text", "UTF-8 encoded text");
+            return null;
+        }
+    }
+
+    /**
+     * Parses a whole document; null (with a problem) when it is empty, malformed or over a limit.
+     */
+    static JsonNode parse(ObjectMapper mapper, String text, Problems problems, String formatName) {
+        if (text.length() > MAX_FILE_BYTES) {
+            problems.add("$", null, "document is longer than " + MAX_FILE_BYTES / 1048576 + " MB",
+                    "at most " + MAX_FILE_BYTES / 1048576 + " MB");
+            return null;
+        }
+        if (text.isBlank()) {
+            problems.add("$", null, "file is empty", "a " + formatName + " document");
+            return null;
+        }
+        try {
+            JsonNode root = mapper.readTree(text);
+            if (root == null || root.isMissingNode()) {
+                problems.add("$", null, "file is empty", "a " + formatName + " document");
+                return null;
+            }
+            return root;
+        } catch (StreamConstraintsException e) {
+            problems.add("$", null, "document exceeds a size limit" + at(e.getLocation()) + ": "
+                    + firstLine(e.getOriginalMessage()), limitsText());
+            return null;
+        } catch (JsonProcessingException e) {
+            problems.add("$", null, "not valid " + formatName + at(e.getLocation()) + ": "
+                    + firstLine(e.getOriginalMessage()), "a " + formatName + " document");
+            return null;
+        } catch (IOException | RuntimeException e) {
+            // Parsers may throw unchecked exceptions on pathological input; it is still the input's fault.
+            problems.add("$", null, "not valid " + formatName + ": " + firstLine(String.valueOf(e.getMessage())),
+                    "a " + formatName + " document");
+            return null;
+        }
+    }
+
+    static String limitsText() {
+        return "nesting depth <= " + MAX_NESTING_DEPTH + ", strings <= " + MAX_STRING_CHARS
+                + " characters, numbers <= " + MAX_NUMBER_CHARS + " digits, file <= "
+                + MAX_FILE_BYTES / 1048576 + " MB";
+    }
+
+    static String at(JsonLocation loc) {
+        if (loc == null || loc.getLineNr() < 1) {
+            return "";
+        }
+        return " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int i = s.indexOf('\n');
+        String line = (i < 0 ? s : s.substring(0, i)).strip()
+                // Jackson's notes on its own settings mean nothing to a user.
+                .replaceAll("Source: REDACTED \\(`[^`]*` disabled\\); ", "")
+                .replaceAll(", from `[^`]*`", "");
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+
+}

@@ -1,0 +1,96 @@
+package io.fabriclab.io.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+
+/**
+ * Writes the QoS configuration of a fabric's switches, one file per switch and vendor
+ * ({@code <switch>.config_db.json}, {@code <switch>.eos.cfg}, {@code <switch>.nxos.cfg}). Every
+ * switch is rendered before anything is written, so a design value a vendor cannot express leaves
+ * the directory untouched; each file is written to a temporary file and moved into place.
+ */
+public final class ConfigExporter {
+    private final int sonicLanesPerPort;
+
+    public ConfigExporter() {
+        this(SonicConfigDb.DEFAULT_LANES_PER_PORT);
+    }
+
+    /** @param sonicLanesPerPort SerDes lanes per port of the SONiC platform (8 for 64x400G/800G, 4 for 32x100G) */
+    public ConfigExporter(int sonicLanesPerPort) {
+        this.sonicLanesPerPort = sonicLanesPerPort;
+        format(Vendor.SONIC); // validates the lane count now
+    }
+
+    public SwitchConfigFormat format(Vendor vendor) {
+        return switch (Objects.requireNonNull(vendor, "vendor")) {
+            case SONIC -> new SonicConfigDb(sonicLanesPerPort);
+            case EOS -> new EosConfig();
+            case NXOS -> new NxosConfig();
+        };
+    }
+
+    /** One switch's configuration as text. */
+    public String render(Fabric fabric, Device device, Vendor vendor) {
+        return format(vendor).render(fabric, device);
+    }
+
+    /** The file a switch's configuration goes to in {@code dir}. */
+    public static Path fileFor(Path dir, Device device, Vendor vendor) {
+        return dir.resolve(device.id() + vendor.fileSuffix());
+    }
+
+    /** Exports every switch of the fabric; returns the files written, in switch order. */
+    public List<Path> exportAll(Fabric fabric, Path dir, Vendor vendor) throws IOException {
+        return export(fabric, fabric.switches(), dir, vendor);
+    }
+
+    /** Exports the given switches; returns the files written, in the order given. */
+    public List<Path> export(Fabric fabric, Collection<Device> switches, Path dir, Vendor vendor) throws IOException {
+        SwitchConfigFormat format = format(vendor);
+        Map<Path, String> rendered = new LinkedHashMap<>();
+        for (Device d : switches) {
+            String name = d.id();
+            if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.equals(".") || name.equals("..")) {
+                throw new UnexportableQosException("switch id \"" + name + "\" cannot be a file name");
+            }
+            rendered.put(fileFor(dir, d, vendor), format.render(fabric, d));
+        }
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        for (Map.Entry<Path, String> e : rendered.entrySet()) {
+            writeAtomically(e.getKey(), e.getValue());
+            written.add(e.getKey());
+        }
+        return written;
+    }
+
+    /** Writes text to a temporary file beside the target and moves it over the target. */
+    static void writeAtomically(Path target, String text) throws IOException {
+        Path dir = target.toAbsolutePath().getParent();
+        Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+        try {
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.fabriclab.topology;
+
+import static io.fabriclab.topology.LeafSpineParams.requireLength;
+import static io.fabriclab.topology.LeafSpineParams.requireSpeed;
+
+/**
+ * A three-tier k-ary fat tree (Al-Fares et al., SIGCOMM 2008): k pods of k/2 edge and k/2
+ * aggregation switches, (k/2)^2 core switches, k^3/4 hosts with one NIC each; every switch has k
+ * ports of the same speed.
+ *
+ * @param k               switch radix, even, at least 2
+ * @param speedGbps       speed of every link
+ * @param hostCableM      host-edge cable length, metres
+ * @param edgeAggCableM   edge-aggregation cable length, metres
+ * @param aggCoreCableM   aggregation-core cable length, metres
+ */
+public record FatTreeParams(int k, int speedGbps, double hostCableM, double edgeAggCableM, double aggCoreCableM) {
+
+    public FatTreeParams {
+        if (k < 2 || k % 2 != 0) {
+            throw new IllegalArgumentException("k must be an even number >= 2, was " + k);
+        }
+        requireSpeed("speedGbps", speedGbps);
+        requireLength("hostCableM", hostCableM);
+        requireLength("edgeAggCableM", edgeAggCableM);
+        requireLength("aggCoreCableM", aggCoreCableM);
+    }
+
+    /** k-ary fat tree at 400G with 3 m DAC to hosts, 30 m edge-aggregation, 150 m to the core. */
+    public static FatTreeParams of(int k) {
+        return new FatTreeParams(k, 400, 3, 30, 150);
+    }
+
+    public int hosts() {
+        return k * k * k / 4;
+    }
+
+    public int switches() {
+        return k * k + k * k / 4;
+    }
+}

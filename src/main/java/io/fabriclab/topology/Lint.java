@@ -1,0 +1,296 @@
+package io.fabriclab.topology;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import io.fabriclab.model.BufferConfig;
+import io.fabriclab.model.Device;
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.EcnConfig;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.PfcConfig;
+import io.fabriclab.model.Port;
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.WredEcn;
+import io.fabriclab.topology.Finding.Severity;
+
+/**
+ * Design-review checks over a fabric: the field's common mistakes (PFC spread over too many
+ * priorities, ECN thresholds that cannot work, too little PFC headroom, oversubscribed GPU-facing
+ * leaves, rail cabling errors) and plain drawing errors (duplicates, unconnected ports, unknown
+ * profiles). Read-only; findings come worst first, then by code and subject.
+ */
+public final class Lint {
+    /** More lossless priorities than this is the "PFC everywhere" mistake (DOMAIN.md: one or two). */
+    public static final int MAX_LOSSLESS_PRIORITIES = 2;
+
+    private Lint() {
+    }
+
+    public static List<Finding> check(Fabric fabric) {
+        List<Finding> out = new ArrayList<>();
+        qosProfiles(fabric, out);
+        unknownProfiles(fabric, out);
+        headroom(fabric, out);
+        oversubscription(fabric, out);
+        rails(fabric, out);
+        servers(fabric, out);
+        names(fabric, out);
+        linkSpeeds(fabric, out);
+        isolated(fabric, out);
+        out.sort(Comparator.comparing(Finding::severity).thenComparing(Finding::code).thenComparing(Finding::subject));
+        return out;
+    }
+
+    private static void add(List<Finding> out, Severity s, String code, String subject, String message, String fix) {
+        out.add(new Finding(s, code, subject, message, fix));
+    }
+
+    private static String kb(long bytes) {
+        return String.format(Locale.ROOT, "%,d B", bytes);
+    }
+
+    // ----- QoS profiles ------------------------------------------------------------------------
+
+    private static void qosProfiles(Fabric fabric, List<Finding> out) {
+        for (QosProfile q : fabric.qosProfiles().values()) {
+            PfcConfig pfc = q.pfc();
+            EcnConfig ecn = q.ecn();
+            if (pfc != null && pfc.enabled()) {
+                if (pfc.priorities().size() > MAX_LOSSLESS_PRIORITIES) {
+                    add(out, Severity.WARNING, "PFC_TOO_MANY_PRIORITIES", q.name(),
+                            "PFC is on for " + pfc.priorities().size() + " priorities " + pfc.priorities()
+                                    + "; every lossless priority adds head-of-line blocking and pause-storm risk",
+                            "keep PFC on the RDMA priority (" + QosProfile.RDMA_PRIORITY + ") and at most one other");
+                }
+                for (int p : pfc.priorities()) {
+                    boolean ecnMarked = ecn != null && ecn.forClass(p) != null;
+                    if (!ecnMarked && p != QosProfile.RDMA_PRIORITY) {
+                        add(out, Severity.WARNING, "PFC_WITHOUT_ECN", q.name(),
+                                "PFC is on for priority " + p + ", which has no ECN marking and is not the RDMA priority",
+                                "turn PFC off for priority " + p + " or give it an ECN curve if it carries RDMA");
+                    }
+                }
+            }
+            if (ecn != null && ecn.enabled()) {
+                BufferConfig buffer = q.buffer();
+                for (Map.Entry<Integer, WredEcn> en : ecn.classes().entrySet()) {
+                    WredEcn w = en.getValue();
+                    String subject = q.name();
+                    if (w.kminBytes() >= w.kmaxBytes()) {
+                        add(out, Severity.ERROR, "ECN_KMIN_NOT_BELOW_KMAX", subject,
+                                "class " + en.getKey() + ": Kmin " + kb(w.kminBytes()) + " >= Kmax " + kb(w.kmaxBytes())
+                                        + ", so marking jumps from 0 to 1 with no ramp",
+                                "set Kmin below Kmax (e.g. Kmin = Kmax / 4)");
+                    }
+                    if (buffer != null && w.kmaxBytes() > buffer.maxQueueBytes()) {
+                        add(out, Severity.WARNING, "ECN_KMAX_ABOVE_BUFFER", subject,
+                                "class " + en.getKey() + ": Kmax " + kb(w.kmaxBytes()) + " is above the largest queue the buffer"
+                                        + " allows (" + kb(buffer.maxQueueBytes()) + "), so full marking is never reached",
+                                "lower Kmax below " + kb(buffer.maxQueueBytes()) + " or raise the buffer's queue limit");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void unknownProfiles(Fabric fabric, List<Finding> out) {
+        Set<String> known = fabric.qosProfiles().keySet();
+        for (Device d : fabric.devices()) {
+            if (d.qosProfile() != null && !known.contains(d.qosProfile())) {
+                add(out, Severity.ERROR, "UNKNOWN_QOS_PROFILE", d.id(),
+                        "device refers to QoS profile '" + d.qosProfile() + "', which the fabric does not define",
+                        "define profile '" + d.qosProfile() + "' or pick one of " + known);
+            }
+            for (Port p : d.ports()) {
+                if (p.qosProfile() != null && !known.contains(p.qosProfile())) {
+                    add(out, Severity.ERROR, "UNKNOWN_QOS_PROFILE", p.ref(),
+                            "port refers to QoS profile '" + p.qosProfile() + "', which the fabric does not define",
+                            "define profile '" + p.qosProfile() + "' or pick one of " + known);
+                }
+            }
+        }
+    }
+
+    private static void headroom(Fabric fabric, List<Finding> out) {
+        Map<String, List<HeadroomCalculator.PortHeadroom>> byDevice = new LinkedHashMap<>();
+        for (HeadroomCalculator.PortHeadroom h : HeadroomCalculator.shortfalls(fabric)) {
+            String device = h.port().substring(0, h.port().lastIndexOf(':'));
+            byDevice.computeIfAbsent(device, k -> new ArrayList<>()).add(h);
+        }
+        byDevice.forEach((device, ports) -> {
+            HeadroomCalculator.PortHeadroom worst = ports.stream()
+                    .max(Comparator.comparingLong(HeadroomCalculator.PortHeadroom::missingBytes)).orElseThrow();
+            HeadroomCalculator.Requirement r = worst.required();
+            add(out, Severity.ERROR, "HEADROOM_SHORT", device,
+                    ports.size() + " lossless port(s) have less PFC headroom than can arrive after XOFF; worst "
+                            + worst.port() + " needs " + kb(r.totalBytes()) + " (" + r.speedGbps() + "G, "
+                            + r.cableLengthM() + " m), profile '" + worst.qosProfile() + "' reserves "
+                            + kb(worst.configuredBytes()),
+                    "raise headroom in profile '" + worst.qosProfile() + "' to at least " + kb(r.totalBytes())
+                            + " or use shorter cables");
+        });
+    }
+
+    // ----- topology ----------------------------------------------------------------------------
+
+    /** GPU-facing leaves: down (to servers) vs up (to higher tiers) capacity, from link speeds. */
+    private static void oversubscription(Fabric fabric, List<Finding> out) {
+        for (Device d : fabric.switches()) {
+            if (d.role().tier() != 1) {
+                continue;
+            }
+            long down = 0;
+            long up = 0;
+            for (Link l : fabric.linksOf(d)) {
+                Device other = l.other(d);
+                if (other.role() == DeviceRole.SERVER) {
+                    down += l.speedGbps();
+                } else if (other.role().tier() > d.role().tier()) {
+                    up += l.speedGbps();
+                }
+            }
+            long uplinks = fabric.linksOf(d).stream().filter(l -> l.other(d).role().tier() > d.role().tier()).count();
+            if (down > 0 && uplinks == 1) {
+                add(out, Severity.WARNING, "SINGLE_UPLINK_LEAF", d.id(),
+                        "GPU-facing " + d.role() + " reaches the tier above over one link: losing it cuts its servers off,"
+                                + " and leaves that share no spine with it route through other leaves (bounce paths)",
+                        "add a second uplink to a different spine");
+            }
+            if (down > 0 && up > 0 && down > up) {
+                add(out, Severity.WARNING, "OVERSUBSCRIBED", d.id(),
+                        String.format(Locale.ROOT, "GPU-facing %s has %,d Gb/s down and %,d Gb/s up (%.2f:1)",
+                                d.role(), down, up, (double) down / up),
+                        "add " + String.format(Locale.ROOT, "%,d", down - up) + " Gb/s of uplinks or move servers off it");
+            }
+        }
+    }
+
+    private static void rails(Fabric fabric, List<Finding> out) {
+        // Per unit: each rail leaf's servers and server-link speeds.
+        Map<Integer, Map<Integer, Set<String>>> serversByUnitRail = new TreeMap<>();
+        Map<Integer, Map<Integer, Set<Integer>>> speedsByUnitRail = new TreeMap<>();
+        Map<Integer, Set<Integer>> speedsByRail = new TreeMap<>();
+        for (Device sw : fabric.switches()) {
+            if (sw.rail() == null) {
+                continue;
+            }
+            for (Link l : fabric.linksOf(sw)) {
+                Device srv = l.other(sw);
+                if (srv.role() != DeviceRole.SERVER) {
+                    continue;
+                }
+                speedsByRail.computeIfAbsent(sw.rail(), k -> new TreeSet<>()).add(l.speedGbps());
+                if (sw.unit() != null) {
+                    serversByUnitRail.computeIfAbsent(sw.unit(), k -> new TreeMap<>())
+                            .computeIfAbsent(sw.rail(), k -> new TreeSet<>()).add(srv.id());
+                    speedsByUnitRail.computeIfAbsent(sw.unit(), k -> new TreeMap<>())
+                            .computeIfAbsent(sw.rail(), k -> new TreeSet<>()).add(l.speedGbps());
+                }
+            }
+        }
+        serversByUnitRail.forEach((unit, rails) -> {
+            Map<Integer, Integer> counts = new TreeMap<>();
+            rails.forEach((rail, servers) -> counts.put(rail, servers.size()));
+            Set<Set<Integer>> speedSets = new java.util.HashSet<>(speedsByUnitRail.get(unit).values());
+            if (new TreeSet<>(counts.values()).size() > 1 || speedSets.size() > 1) {
+                add(out, Severity.WARNING, "RAIL_ASYMMETRY", "unit " + unit,
+                        "rail leaves of unit " + unit + " differ: servers per rail " + counts
+                                + ", server-link speeds per rail " + speedsByUnitRail.get(unit),
+                        "cable every server of the unit to every rail leaf at the same speed");
+            }
+        });
+        speedsByRail.forEach((rail, speeds) -> {
+            if (speeds.size() > 1) {
+                add(out, Severity.WARNING, "MIXED_RAIL_SPEEDS", "rail " + rail,
+                        "server links on rail " + rail + " run at different speeds " + speeds + " Gb/s",
+                        "run every NIC of rail " + rail + " at one speed");
+            }
+        });
+        for (Device srv : fabric.servers()) {
+            for (Port p : srv.ports()) {
+                Link l = fabric.linkAt(p);
+                if (l == null || p.nic() == null) {
+                    continue;
+                }
+                Device sw = l.other(srv);
+                if (sw.rail() != null && !sw.rail().equals(p.nic())) {
+                    add(out, Severity.ERROR, "NIC_RAIL_MISMATCH", p.ref(),
+                            "NIC " + p.nic() + " is cabled to " + sw.id() + ", the rail-" + sw.rail() + " leaf",
+                            "move the cable to the rail-" + p.nic() + " leaf of the unit");
+                }
+            }
+        }
+    }
+
+    private static void servers(Fabric fabric, List<Finding> out) {
+        for (Device srv : fabric.servers()) {
+            List<Link> links = fabric.linksOf(srv);
+            for (Port p : srv.ports()) {
+                if (fabric.isFree(p)) {
+                    add(out, Severity.WARNING, "UNCONNECTED_SERVER_PORT", p.ref(),
+                            "server NIC port is not connected; its GPU has no path into the fabric",
+                            "connect " + p.ref() + " to its leaf or remove the port");
+                }
+            }
+            Set<Device> switches = new java.util.HashSet<>();
+            links.forEach(l -> switches.add(l.other(srv)));
+            if (switches.size() == 1) {
+                Device only = switches.iterator().next();
+                add(out, links.size() > 1 ? Severity.WARNING : Severity.INFO, "SINGLE_HOMED_SERVER", srv.id(),
+                        "all " + links.size() + " link(s) of the server go to " + only.id()
+                                + ", which is a single point of failure for it",
+                        "spread the server's NICs over two or more switches (rails or a second leaf)");
+            }
+        }
+    }
+
+    private static void names(Fabric fabric, List<Finding> out) {
+        Map<String, List<String>> ids = new TreeMap<>();
+        for (Device d : fabric.devices()) {
+            ids.computeIfAbsent(d.id().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(d.id());
+        }
+        ids.values().stream().filter(v -> v.size() > 1).forEach(v -> add(out, Severity.WARNING, "DUPLICATE_DEVICE_NAME",
+                v.get(0), "device ids " + v + " differ only in letter case", "rename all but one of " + v));
+        for (Device d : fabric.devices()) {
+            Map<String, List<String>> ports = new TreeMap<>();
+            d.ports().forEach(p -> ports.computeIfAbsent(p.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+                    .add(p.name()));
+            ports.values().stream().filter(v -> v.size() > 1).forEach(v -> add(out, Severity.WARNING,
+                    "DUPLICATE_PORT_NAME", d.id() + ":" + v.get(0),
+                    "ports " + v + " of " + d.id() + " differ only in letter case", "rename all but one of " + v));
+        }
+    }
+
+    private static void linkSpeeds(Fabric fabric, List<Finding> out) {
+        for (Link l : fabric.links()) {
+            int slowestPort = Math.min(l.a().speedGbps(), l.b().speedGbps());
+            if (l.speedGbps() > slowestPort) {
+                add(out, Severity.ERROR, "LINK_FASTER_THAN_PORT", l.id(),
+                        "link is set to " + l.speedGbps() + "G but a port at its end only does " + slowestPort + "G",
+                        "set the link to " + slowestPort + "G or use faster ports");
+            } else if (l.speedGbps() < slowestPort) {
+                add(out, Severity.WARNING, "LINK_SLOWER_THAN_PORTS", l.id(),
+                        "link runs at " + l.speedGbps() + "G on ports that do " + slowestPort + "G",
+                        "set the link to " + slowestPort + "G (or use " + l.speedGbps() + "G ports / breakouts)");
+            }
+        }
+    }
+
+    private static void isolated(Fabric fabric, List<Finding> out) {
+        for (Device d : fabric.devices()) {
+            if (fabric.linksOf(d).isEmpty()) {
+                add(out, Severity.WARNING, "ISOLATED_DEVICE", d.id(), d.role() + " has no links",
+                        "connect " + d.id() + " or delete it");
+            }
+        }
+    }
+}

@@ -74,7 +74,8 @@ class ScenarioJsonTest {
         // The override changed XOFF/XON and kept the rest of PFC.
         assertEquals(200_000, q.pfc().xoffBytes());
         assertEquals(150_000, q.pfc().xonBytes());
-        assertEquals(200_000, q.pfc().headroomBytes());
+        // Headroom kept from roceLossless at 100G (QosProfile.headroomFor: 120,000 B).
+        assertEquals(120_000, q.pfc().headroomBytes());
         assertEquals(64, s.sha256().length());
     }
 

@@ -114,6 +114,10 @@ public final class SimulateCommand implements Callable<Integer> {
         sb.append(String.format(Locale.ROOT, "%s after %.3f us simulated: %d/%d flows completed, %,d events in %.2f s (%.2f M events/s)%n",
                 run.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), run.simulatedPs() / 1e6,
                 run.flowsCompleted(), run.flows(), run.events(), run.wallNanos() / 1e9, run.eventsPerSecond() / 1e6));
+        for (SimResults.DeadlockResult d : r.deadlocks()) {
+            sb.append(String.format(Locale.ROOT, "%n!!! PFC DEADLOCK on priority %d at %.1f us: %s wait on one another. !!!%n%n",
+                    d.priority(), d.detectedPs() / 1e6, String.join(", ", d.ports())));
+        }
         if (s.headroomOverflowDrops() > 0) {
             sb.append(String.format("%n!!! LOSSLESS CLASS LOST %d PACKETS: PFC headroom overflowed. Check headroom sizing. !!!%n%n",
                     s.headroomOverflowDrops()));

@@ -74,6 +74,7 @@ public final class ResultsJson {
         root.set("nics", MAPPER.valueToTree(r.nics()));
         root.set("ecmp", MAPPER.valueToTree(r.ecmp()));
         root.set("collectives", MAPPER.valueToTree(r.collectives()));
+        root.set("deadlocks", MAPPER.valueToTree(r.deadlocks()));
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

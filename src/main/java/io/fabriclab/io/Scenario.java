@@ -16,12 +16,13 @@ import io.fabriclab.workload.Workload;
  */
 public record Scenario(String name, String description, Fabric fabric, String profile, QosResolver qos,
                        List<Workload> workloads, List<FlowSpec> flows, SimConfig config, String sha256,
-                       List<LinkFailure> failures, long reconvergencePs) {
+                       List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs) {
 
     /** A simulator for this scenario, failures scheduled. */
     public Simulator simulator(SimConfig cfg) {
         Simulator sim = new Simulator(fabric, flows, cfg, qos);
         sim.setReconvergencePs(reconvergencePs);
+        sim.setDeadlockThresholdPs(deadlockThresholdPs);
         failures.forEach(sim::scheduleFailure);
         return sim;
     }

@@ -51,7 +51,7 @@ public final class ScenarioJson {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     private static final Set<String> TOP = Set.of("schemaVersion", "name", "description", "fabric", "profile", "qos",
-            "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs");
+            "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs", "deadlockThresholdUs");
 
     private final String file;
     private final Path baseDir;
@@ -228,8 +228,10 @@ public final class ScenarioJson {
         }
         long reconvergence = root.has("reconvergenceUs") ? psOf(root.get("reconvergenceUs"), "$.reconvergenceUs", true)
                 : 50 * Units.PS_PER_US;
+        long deadlockThreshold = root.has("deadlockThresholdUs")
+                ? psOf(root.get("deadlockThresholdUs"), "$.deadlockThresholdUs", true) : 500 * Units.PS_PER_US;
         return new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows), cfg,
-                sha256(bytes), List.copyOf(failures), reconvergence);
+                sha256(bytes), List.copyOf(failures), reconvergence, deadlockThreshold);
     }
 
     private static boolean nicIndexRef(Fabric fabric, String ref) {

@@ -136,7 +136,11 @@ final class ResultsBuilder {
         SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
                 evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
                 sim.config().sampleIntervalPs(), sim.reroutes());
-        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives);
+        List<SimResults.DeadlockResult> deadlocks = new ArrayList<>();
+        for (DeadlockDetector.Deadlock d : sim.deadlocksFound()) {
+            deadlocks.add(new SimResults.DeadlockResult(d.detectedPs(), d.priority(), d.ports()));
+        }
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks);
     }
 
     /** Collective results, from the flows labelled "KIND:NAME", in order of first appearance. */

@@ -8,7 +8,7 @@ import java.util.List;
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
                          List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
-                         List<CollectiveResult> collectives) {
+                         List<CollectiveResult> collectives, List<DeadlockResult> deadlocks) {
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
@@ -86,6 +86,14 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      */
     public record CollectiveResult(String name, String kind, int ranks, long bytes, long startPs, long finishPs,
                                    long timePs, double algbwGBps, double busbwGBps) {
+    }
+
+    /**
+     * A PFC deadlock seen during the run: egress queues of one priority, each paused continuously
+     * beyond the threshold and waiting on another in the set (a cycle of waits), first seen at
+     * {@code detectedPs}.
+     */
+    public record DeadlockResult(long detectedPs, int priority, List<String> ports) {
     }
 
     public record EcmpResult(String device, String port, String peer, int flows) {

@@ -67,6 +67,8 @@ public final class Simulator {
     private long reconvergencePs = 50 * Units.PS_PER_US;
     private int reroutes;
     private int downLinkCount;
+    private DeadlockDetector deadlocks;
+    private long deadlockThresholdPs = 500 * Units.PS_PER_US;
     /** Every path of every flow, back to back; a packet holds the offset of its path. */
     private int[] pathStore = new int[1024];
     private int pathStoreSize;
@@ -136,6 +138,11 @@ public final class Simulator {
             Link l = links.get(i);
             ports[2 * i] = makePort(2 * i, l.a(), l.b(), l, swByDevice, nicByPort);
             ports[2 * i + 1] = makePort(2 * i + 1, l.b(), l.a(), l, swByDevice, nicByPort);
+        }
+        for (EgressPort p : ports) {
+            if (p.sw != null) {
+                p.sw.egress.add(p);
+            }
         }
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
@@ -1117,6 +1124,10 @@ public final class Simulator {
         }
     }
 
+    List<DeadlockDetector.Deadlock> deadlocksFound() {
+        return deadlocks == null ? List.of() : deadlocks.found();
+    }
+
     int reroutes() {
         return reroutes;
     }
@@ -1252,8 +1263,25 @@ public final class Simulator {
 
     // ----- telemetry sampling --------------------------------------------------------------------
 
+    /**
+     * Queues paused continuously this long, in a cycle of waits, are reported as a deadlock
+     * (checked at every telemetry sample); 0 switches detection off. Default 500 us.
+     */
+    public void setDeadlockThresholdPs(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("deadlock threshold must be >= 0");
+        }
+        this.deadlockThresholdPs = ps;
+    }
+
     private void sample() {
         long interval = cfg.sampleIntervalPs();
+        if (deadlockThresholdPs > 0) {
+            if (deadlocks == null) {
+                deadlocks = new DeadlockDetector(ports, deadlockThresholdPs);
+            }
+            deadlocks.check(touchedPorts, now);
+        }
         for (EgressPort p : touchedPorts) {
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 TimeSeries s = p.depthSeries[c];

@@ -12,6 +12,8 @@ final class SwitchState {
     final long staticLimitBytes;
     final double alpha;
     final long reservedPerQueueBytes;
+    /** The switch's egress ports (filled by the simulator). */
+    final java.util.List<EgressPort> egress = new java.util.ArrayList<>();
     long occupiedBytes;
     long maxOccupiedBytes;
 

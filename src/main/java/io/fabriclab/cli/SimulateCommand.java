@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the simulation ran and the results were written", "  2  bad input (unreadable or invalid scenario or fabric, bad option)"})
 public final class SimulateCommand implements Callable<Integer> {
-    private static volatile FabricReader fabricReader = FabricReader.NONE;
+    private static volatile FabricReader fabricReader = FabricReader.FILES;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON, schemaVersion 1)")
     Path scenarioFile;

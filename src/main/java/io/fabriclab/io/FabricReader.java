@@ -18,6 +18,27 @@ public interface FabricReader {
     /** A fabric written inline in the scenario; {@code where} names it for error messages. */
     Fabric read(JsonNode inline, String where) throws IOException;
 
+    /** FabricLab's own formats: a path through {@link FabricFiles#load}, an inline object as fabric JSON. */
+    FabricReader FILES = new FabricReader() {
+        @Override
+        public Fabric read(Path file) {
+            try {
+                return FabricFiles.load(file);
+            } catch (InputException e) {
+                throw new ScenarioException(e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public Fabric read(JsonNode inline, String where) {
+            try {
+                return FabricJson.read(inline.toString(), where);
+            } catch (InputException e) {
+                throw new ScenarioException(e.getMessage(), e);
+            }
+        }
+    };
+
     /** A reader that refuses: for builds where no fabric format is wired. */
     FabricReader NONE = new FabricReader() {
         @Override

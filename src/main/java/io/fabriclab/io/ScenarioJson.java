@@ -271,8 +271,8 @@ public final class ScenarioJson {
         int window = io.fabriclab.sim.RoutingPolicy.DEFAULT_REORDER_WINDOW;
         if (r.has("reorderWindowPackets")) {
             long w = longValue(r.get("reorderWindowPackets"), "$.routing.reorderWindowPackets", 1);
-            if (w > 63) {
-                throw error("$.routing.reorderWindowPackets", r.get("reorderWindowPackets"), "an integer from 1 to 63");
+            if (w > 65536) {
+                throw error("$.routing.reorderWindowPackets", r.get("reorderWindowPackets"), "an integer from 1 to 65536");
             }
             window = (int) w;
         }

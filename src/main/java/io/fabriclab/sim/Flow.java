@@ -57,8 +57,11 @@ final class Flow {
 
     // Responder.
     int expected;
-    /** Out-of-order placement (per-packet routing modes): bit j set = PSN expected + 1 + j has arrived. */
-    long oooBits;
+    /**
+     * Out-of-order placement (per-packet routing modes): bit (psn mod window) is set when a PSN
+     * ahead of the expected one has arrived; null until the first packet arrives out of order.
+     */
+    long[] placed;
     boolean nakSent;
     int sinceAck;
     long lastCnpPs = Long.MIN_VALUE;

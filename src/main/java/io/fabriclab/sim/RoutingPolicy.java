@@ -9,13 +9,14 @@ import io.fabriclab.model.Units;
  * @param flowletGapPs         {@link RoutingMode#FLOWLET}: a pause longer than this starts a new flowlet
  * @param reorderWindowPackets with a per-packet mode the receiving NIC places packets out of order
  *                             (as the RNICs built for spraying do) and asks for go-back-N only when a
- *                             packet arrives this many PSNs ahead of the first missing one (1-63)
+ *                             packet arrives this many PSNs or more ahead of the first missing one
+ *                             (1-65536): the reorder window its placement bitmap tracks
  */
 public record RoutingPolicy(RoutingMode mode, long flowletGapPs, int reorderWindowPackets) {
     /** Default flowlet gap: 50 us, well above the path-delay differences of a two- or three-tier fabric at 100G+. */
     public static final long DEFAULT_FLOWLET_GAP_PS = 50 * Units.PS_PER_US;
-    /** Default reorder window: 32 packets (128 KB at a 4 KB MTU). */
-    public static final int DEFAULT_REORDER_WINDOW = 32;
+    /** Default reorder window: 256 packets (1 MB at a 4 KB MTU, about 85 us at 100G). */
+    public static final int DEFAULT_REORDER_WINDOW = 256;
 
     public RoutingPolicy {
         if (mode == null) {
@@ -24,8 +25,8 @@ public record RoutingPolicy(RoutingMode mode, long flowletGapPs, int reorderWind
         if (flowletGapPs <= 0) {
             throw new IllegalArgumentException("flowlet gap must be > 0");
         }
-        if (reorderWindowPackets < 1 || reorderWindowPackets > 63) {
-            throw new IllegalArgumentException("reorder window must be 1-63 packets, got " + reorderWindowPackets);
+        if (reorderWindowPackets < 1 || reorderWindowPackets > 65536) {
+            throw new IllegalArgumentException("reorder window must be 1-65536 packets, got " + reorderWindowPackets);
         }
     }
 

@@ -1030,13 +1030,15 @@ public final class Simulator {
         }
         if (psn == f.expected) {
             f.expected++;
-            if (f.oooBits != 0) {
+            if (f.placed != null) {
                 // Packets placed out of order close the gap: the expected PSN jumps past them.
-                while ((f.oooBits & 1) != 0) {
-                    f.oooBits >>>= 1;
+                int w = routingPolicy.reorderWindowPackets();
+                int b = f.expected % w;
+                while ((f.placed[b >>> 6] & (1L << b)) != 0) {
+                    f.placed[b >>> 6] &= ~(1L << b);
                     f.expected++;
+                    b = f.expected % w;
                 }
-                f.oooBits >>>= 1;
             }
             f.nakSent = false;
             if (f.expected == f.totalPackets) {
@@ -1059,10 +1061,14 @@ public final class Simulator {
             }
         } else if (psn > f.expected) {
             f.outOfOrder++;
-            int ahead = psn - f.expected - 1;
-            if (selector != null && ahead < routingPolicy.reorderWindowPackets()) {
+            int w = routingPolicy.reorderWindowPackets();
+            if (selector != null && psn - f.expected < w) {
                 // Per-packet routing: the NIC places the packet and waits for the gap to fill.
-                f.oooBits |= 1L << ahead;
+                if (f.placed == null) {
+                    f.placed = new long[(w + 63) >>> 6];
+                }
+                int b = psn % w;
+                f.placed[b >>> 6] |= 1L << b;
             } else if (!f.nakSent) {
                 f.nakSent = true;
                 sendControl(in, f, PacketPool.NAK, f.expected, RoceFraming.ACK_FRAME_BYTES);

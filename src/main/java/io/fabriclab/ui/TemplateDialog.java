@@ -161,7 +161,7 @@ final class TemplateDialog {
         return () -> describe("leaf-spine " + p.leaves() + "x" + p.spines(), LeafSpineGenerator.generate(p));
     }
 
-    private static Generated describe(String kind, Fabric f) {
+    static Generated describe(String kind, Fabric f) {
         new TieredLayout().placeMissing(f, f.layout());
         FabricAnalysis.Counts c = FabricAnalysis.Counts.of(f);
         Oversubscription o = Oversubscription.of(f);

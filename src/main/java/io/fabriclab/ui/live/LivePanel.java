@@ -164,6 +164,15 @@ public final class LivePanel extends ScrollPane {
         canvas.document().selection().addListener(this::selectionChanged);
         refreshButtons();
         timer.start();
+        // File > Open replaces the editor: a panel that leaves its scene stops its run and timer.
+        sceneProperty().addListener((o, a, b) -> {
+            if (b == null) {
+                timer.stop();
+                stopRun();
+            } else {
+                timer.start();
+            }
+        });
     }
 
     // ----- layout ----------------------------------------------------------------------------------

@@ -451,6 +451,32 @@ class EditorWorkflowTest {
         }
     }
 
+    @Test
+    void aLinksPortIsEditableAfterDrawingAndOnlyAFreePortIsAccepted(FxRobot robot) {
+        // srv1:nic0 is on leaf1:eth1; leaf1's eth1..eth8 carry servers, eth9..eth48 are free 100G ports.
+        Link l = fabric().findLink("srv1:nic0");
+        robot.interact(() -> doc.selection().set(List.of(), List.of(l)));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TextField portB = robot.lookup("#prop-port-b").queryAs(javafx.scene.control.TextField.class);
+        assertEquals("eth1", portB.getText());
+        robot.doubleClickOn(portB).press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                .write("eth2").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNotNull(fabric().findLink("srv1:nic0--leaf1:eth1"), "eth2 carries srv2: refused, nothing changed");
+        assertEquals(0, doc.stack().undoDepth());
+        portB = robot.lookup("#prop-port-b").queryAs(javafx.scene.control.TextField.class);
+        robot.doubleClickOn(portB).press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                .write("eth40").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        Link moved = fabric().findLink("srv1:nic0");
+        assertEquals("leaf1:eth40", moved.opposite(moved.a().device() == fabric().device("srv1") ? moved.a() : moved.b())
+                .ref());
+        assertEquals(100, moved.speedGbps());
+        assertTrue(fabric().isFree(fabric().port("leaf1:eth1")));
+        robot.interact(doc::undo);
+        assertEquals("srv1:nic0--leaf1:eth1", fabric().findLink("srv1:nic0").id());
+    }
+
     // ----- recovery, theme ---------------------------------------------------------------------
 
     @Test

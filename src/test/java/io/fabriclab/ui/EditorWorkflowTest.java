@@ -112,7 +112,8 @@ class EditorWorkflowTest {
         // Leaf-spine defaults: 4 leaves x 8 servers x one 100G NIC; 2 spines, one 400G uplink per pair.
         // Switches 4 + 2 = 6; cables 32 server + 4 x 2 uplinks = 40; GPUs 32 (one per NIC);
         // each leaf has 8 x 100 = 800G down and 2 x 400 = 800G up: 1:1.
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> dlg[0].current() != null);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> dlg[0].current() != null
+                && robot.lookup("#template-preview").queryLabeled().getText().startsWith("Switches"));
         String p = robot.lookup("#template-preview").queryLabeled().getText();
         assertTrue(p.contains("Switches: 6 (2 spine, 4 leaf)") || p.contains("Switches: 6 (4 leaf, 2 spine)"), p);
         assertTrue(p.contains("Cables: 40"), p);
@@ -128,7 +129,8 @@ class EditorWorkflowTest {
             dlg[0].railUnits.getValueFactory().setValue(2);
         });
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS,
-                () -> dlg[0].current() != null && dlg[0].current().kind().equals("rail-optimized 2 units"));
+                () -> dlg[0].current() != null && dlg[0].current().kind().equals("rail-optimized 2 units")
+                        && robot.lookup("#template-preview").queryLabeled().getText().startsWith("Switches"));
         p = robot.lookup("#template-preview").queryLabeled().getText();
         assertTrue(p.contains("Switches: 24"), p);
         assertTrue(p.contains("Cables: 1,024"), p);

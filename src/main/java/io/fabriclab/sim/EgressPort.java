@@ -74,8 +74,7 @@ final class EgressPort {
     // Scheduler.
     /** Bit c set when class c is served by strict priority (the others share DWRR). */
     int strictMask;
-    final long[] quantum = new long[CLASSES];
-    final long[] deficit = new long[CLASSES];
+    // DWRR quantum and deficit of class c live in dequeue[] next to its dequeue counters.
     int roundRobin;
     boolean freshVisit = true;
 
@@ -95,11 +94,18 @@ final class EgressPort {
 
     // Telemetry.
     boolean touched;
-    /** Per class: packets dequeued, their summed and their largest queueing latency (ps), side by side. */
-    final long[] dequeue = new long[CLASSES * 4];
+    /**
+     * Per class, eight longs side by side (one cache line, touched at every dequeue): packets
+     * dequeued, their summed and their largest queueing latency (ps), the DWRR deficit and quantum.
+     * Index {@code DEQ_STRIDE * c + field}.
+     */
+    final long[] dequeue = new long[CLASSES * 8];
+    static final int DEQ_STRIDE = 8;
     static final int DEQ_PACKETS = 0;
     static final int DEQ_LATENCY_SUM = 1;
     static final int DEQ_LATENCY_MAX = 2;
+    static final int DEQ_DEFICIT = 3;
+    static final int DEQ_QUANTUM = 4;
     final long[] ecnMarked = new long[CLASSES];
     final long[] dropsBuffer = new long[CLASSES];
     final long[] dropsHeadroom = new long[CLASSES];
@@ -116,6 +122,8 @@ final class EgressPort {
     long txWireBytes;
     long wireBytesAtLastSample;
     final TimeSeries[] depthSeries = new TimeSeries[CLASSES];
+    /** Bit c set once depthSeries[c] exists (tested at every enqueue instead of the array). */
+    int depthSeriesMask;
     TimeSeries utilizationSeries;
 
     EgressPort(int id, Port port, Port peerPort, Link link, SwitchState sw, Nic nic) {

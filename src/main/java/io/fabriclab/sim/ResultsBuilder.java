@@ -71,12 +71,12 @@ final class ResultsBuilder {
                 long dropped = p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
                 boolean used = p.cls[(c << 3) + EgressPort.ENQ_PACKETS] > 0 || dropped > 0;
                 if (used) {
-                    double meanNs = p.dequeue[4 * c + EgressPort.DEQ_PACKETS] == 0 ? 0
-                            : p.dequeue[4 * c + EgressPort.DEQ_LATENCY_SUM] / 1000.0 / p.dequeue[4 * c + EgressPort.DEQ_PACKETS];
+                    double meanNs = p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_PACKETS] == 0 ? 0
+                            : p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_LATENCY_SUM] / 1000.0 / p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_PACKETS];
                     queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls[(c << 3) + EgressPort.MAX_QUEUE],
                             p.cls[(c << 3) + EgressPort.ENQ_PACKETS], p.cls[(c << 3) + EgressPort.ENQ_BYTES], p.ecnMarked[c], p.dropsBuffer[c],
                             p.dropsHeadroom[c], p.dropsWatchdog[c], p.dropsLinkDown[c], p.firstDropPs[c], meanNs,
-                            p.dequeue[4 * c + EgressPort.DEQ_LATENCY_MAX] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
+                            p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_LATENCY_MAX] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
                     if (p.cls[(c << 3) + EgressPort.MAX_QUEUE] > maxQueue) {
                         maxQueue = p.cls[(c << 3) + EgressPort.MAX_QUEUE];
                         maxQueueName = p.ref() + " tc" + c;

@@ -274,7 +274,7 @@ public final class Simulator {
                 p.strictMask |= 1 << c;
             }
             int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
-            p.quantum[c] = (long) w * fabric.mtuBytes();
+            p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_QUANTUM] = (long) w * fabric.mtuBytes();
             p.wred[c] = q.ecn().forClass(c);
         }
         p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
@@ -546,17 +546,19 @@ public final class Simulator {
             int c = p.roundRobin;
             boolean queued = p.hasPackets(c);
             if (queued && !p.isStrict(c) && !p.paused(c, t)) {
+                long[] dq = p.dequeue;
+                int d = EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_DEFICIT;
                 if (p.freshVisit) {
-                    p.deficit[c] += p.quantum[c];
+                    dq[d] += dq[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_QUANTUM];
                     p.freshVisit = false;
                 }
                 int size = pkts.frameBytes(p.head(c));
-                if (size <= p.deficit[c]) {
-                    p.deficit[c] -= size;
+                if (size <= dq[d]) {
+                    dq[d] -= size;
                     return c;
                 }
             } else if (!queued) {
-                p.deficit[c] = 0;
+                p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_DEFICIT] = 0;
             }
             p.roundRobin = (c + 1) & 7;
             p.freshVisit = true;
@@ -616,11 +618,12 @@ public final class Simulator {
             if (q > p.cls[(c << 3) + EgressPort.INTERVAL_MAX]) {
                 p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = q;
             }
-            if (p.depthSeries[c] == null) {
+            if ((p.depthSeriesMask & (1 << c)) == 0) {
                 if (!p.touched) {
                     touch(p);
                 }
                 p.depthSeries[c] = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MAX);
+                p.depthSeriesMask |= 1 << c;
             }
         }
     }
@@ -638,10 +641,11 @@ public final class Simulator {
         p.sw.occupiedBytes -= bytes;
         long latency = now - pkts.enqueuedPs(pkt);
         long[] dq = p.dequeue;
-        dq[4 * c + EgressPort.DEQ_PACKETS]++;
-        dq[4 * c + EgressPort.DEQ_LATENCY_SUM] += latency;
-        if (latency > dq[4 * c + EgressPort.DEQ_LATENCY_MAX]) {
-            dq[4 * c + EgressPort.DEQ_LATENCY_MAX] = latency;
+        int o = EgressPort.DEQ_STRIDE * c;
+        dq[o + EgressPort.DEQ_PACKETS]++;
+        dq[o + EgressPort.DEQ_LATENCY_SUM] += latency;
+        if (latency > dq[o + EgressPort.DEQ_LATENCY_MAX]) {
+            dq[o + EgressPort.DEQ_LATENCY_MAX] = latency;
         }
         releaseIngress(pkt, c, bytes);
         if (!p.markAtEnqueue && p.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {

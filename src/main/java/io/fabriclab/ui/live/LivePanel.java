@@ -111,6 +111,10 @@ public final class LivePanel extends ScrollPane {
     final Button compareRuns = new Button("Compare runs…");
 
     private LiveSession session;
+    private boolean preparing;
+    private final List<Consumer<LiveRun>> whenReady = new ArrayList<>();
+    private long lastDrawNanos;
+    private long lastDashboardNanos;
     private SimSnapshot shown;
     private SimSnapshot previousShown;
     private CongestionFrame frame;
@@ -373,6 +377,10 @@ public final class LivePanel extends ScrollPane {
 
     /** Starts a new run (or resumes a paused one). */
     public void play() {
+        if (preparing) {
+            whenReady.add(LiveRun::resume);
+            return;
+        }
         if (session != null && !ended()) {
             session.run().resume();
             refreshButtons();
@@ -384,30 +392,74 @@ public final class LivePanel extends ScrollPane {
         refreshButtons();
     }
 
-    /** Builds a run from the settings and starts it, paused or not; false (with a message) on bad settings. */
+    /**
+     * Builds a run from the settings in a background task (building routes and flows of a large
+     * fabric takes seconds; the FX thread never waits for it) and starts it, paused or not. False
+     * (with a message) on bad settings; actions asked for meanwhile (a step) run once it is ready.
+     */
     public boolean start(boolean paused) {
         stopRun();
+        RunSettings settings;
         try {
-            session = LiveSession.create(canvas.document().fabric(), settings());
-        } catch (Exception e) {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
             status.setText("Cannot start: " + e.getMessage());
-            session = null;
             return false;
         }
+        session = null;
         shown = null;
         previousShown = null;
+        frame = null;
         results = null;
         errorShown = false;
         timeline.setDisable(true);
-        applySpeed();
-        session.run().start(paused);
-        status.setText("Running " + session.settings().describe() + " (" + session.flows().size() + " flows)");
-        fillThresholdTargets();
+        preparing = true;
+        status.setText("Preparing " + settings.describe() + " …");
+        io.fabriclab.model.Fabric drawn = canvas.document().fabric();
+        // The copy is taken on the FX thread (the drawing may change later); routes and flows are built off it.
+        String fabricJson = io.fabriclab.io.FabricJson.write(drawn);
+        javafx.concurrent.Task<LiveSession> task = new javafx.concurrent.Task<>() {
+            @Override
+            protected LiveSession call() throws Exception {
+                return LiveSession.create(drawn, fabricJson, settings, RunRecording.DEFAULT_MAX_BYTES);
+            }
+        };
+        task.setOnSucceeded(e -> {
+            preparing = false;
+            session = task.getValue();
+            applySpeed();
+            session.run().start(paused);
+            status.setText("Running " + session.settings().describe() + " (" + session.flows().size() + " flows)");
+            fillThresholdTargets();
+            List<Consumer<LiveRun>> todo = new ArrayList<>(whenReady);
+            whenReady.clear();
+            todo.forEach(a -> a.accept(session.run()));
+            refreshButtons();
+        });
+        task.setOnFailed(e -> {
+            preparing = false;
+            whenReady.clear();
+            Throwable t = task.getException();
+            status.setText("Cannot start: " + (t == null ? "unknown error" : t.getMessage()));
+            refreshButtons();
+        });
+        Thread t = new Thread(task, "fabriclab-live-setup");
+        t.setDaemon(true);
+        t.start();
         refreshButtons();
         return true;
     }
 
+    /** True while a run is being built in the background. */
+    public boolean preparing() {
+        return preparing;
+    }
+
     public void pauseRun() {
+        if (preparing) {
+            whenReady.add(LiveRun::pause);
+            return;
+        }
         if (session != null) {
             session.run().pause();
         }
@@ -416,16 +468,17 @@ public final class LivePanel extends ScrollPane {
 
     /** Single step: one event or one snapshot interval (starts a paused run if none). */
     public void step(boolean oneEvent) {
-        if (session == null || ended()) {
+        Consumer<LiveRun> action = oneEvent ? LiveRun::stepEvent : LiveRun::stepInterval;
+        if (!preparing && (session == null || ended())) {
             if (!start(true)) {
                 return;
             }
         }
-        if (oneEvent) {
-            session.run().stepEvent();
-        } else {
-            session.run().stepInterval();
+        if (preparing) {
+            whenReady.add(action);
+            return;
         }
+        action.accept(session.run());
         refreshButtons();
     }
 
@@ -502,16 +555,18 @@ public final class LivePanel extends ScrollPane {
 
     private void onFrame(long nowNanos) {
         if (session == null) {
-            if (frame == null && isVisible()) {
+            if (nowNanos - lastDrawNanos > 250_000_000L) {
                 drawCanvas(nowNanos);
             }
             return;
         }
         LiveRun run = session.run();
         SimSnapshot s = run.take();
+        boolean fresh = false;
         if (s != null && !scrubbing) {
             session.recording().add(s);
             show(s, nowNanos);
+            fresh = true;
         }
         LiveRun.State state = run.state();
         if (state == LiveRun.State.FAILED && !errorShown) {
@@ -524,8 +579,26 @@ public final class LivePanel extends ScrollPane {
                 && run.result().isDone() && run.take() == null) {
             results = run.result().getNow(null);
             finished();
+            fresh = true;
         }
-        drawCanvas(nowNanos);
+        // Repaint for every new snapshot; between snapshots only to animate marks, at most 20 times a
+        // second (the software rasteriser shares the cores with the simulator).
+        if (fresh || (animated(frame) && nowNanos - lastDrawNanos >= 50_000_000L)
+                || nowNanos - lastDrawNanos >= 500_000_000L) {
+            drawCanvas(nowNanos);
+        }
+    }
+
+    private static boolean animated(CongestionFrame f) {
+        if (f == null) {
+            return false;
+        }
+        for (int i = 0; i < f.paused.length; i++) {
+            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void show(SimSnapshot s, long nowNanos) {
@@ -536,12 +609,18 @@ public final class LivePanel extends ScrollPane {
         double p = session.settings().durationUs() > 0 || session.flows().isEmpty()
                 ? (double) s.timePs() / session.endPs() : (double) s.flowsCompleted() / session.flows().size();
         progress.setProgress(Math.min(1, p));
-        dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
+        if (nowNanos - lastDashboardNanos >= 200_000_000L) {
+            lastDashboardNanos = nowNanos;
+            dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
+        }
         refreshCharts(false);
     }
 
     private void finished() {
         refreshButtons();
+        if (shown != null) {
+            dashboard.setText(String.join("\n", Dashboard.lines(shown, session.flows(), session.collectives())));
+        }
         List<SimSnapshot> rec = session.recording().frames();
         if (!rec.isEmpty()) {
             timeline.setMin(rec.get(0).timePs() / 1e6);
@@ -603,6 +682,7 @@ public final class LivePanel extends ScrollPane {
     }
 
     private void drawCanvas(long nowNanos) {
+        lastDrawNanos = nowNanos;
         long t0 = System.nanoTime();
         canvas.redraw();
         long dt = System.nanoTime() - t0;

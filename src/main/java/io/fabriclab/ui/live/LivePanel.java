@@ -68,6 +68,7 @@ public final class LivePanel extends ScrollPane {
     final ComboBox<String> profile = new ComboBox<>();
     final TextField sizeMb = new TextField("2");
     final TextField fanIn = new TextField("8");
+    final TextField loadPercent = new TextField("50");
     final CheckBox toCompletion = new CheckBox("run to completion");
     final TextField durationUs = new TextField("500");
     final TextField seed = new TextField("1");
@@ -125,6 +126,7 @@ public final class LivePanel extends ScrollPane {
     private long framesDrawn;
     private long drawNanosTotal;
     private long drawNanosMax;
+    private long drawCpuNanosTotal;
     private Consumer<Throwable> errorHandler = this::showErrorDialog;
     private ChoosePath chooser = new ChoosePath() {
     };
@@ -207,6 +209,7 @@ public final class LivePanel extends ScrollPane {
         settings.addRow(r++, new Label("QoS profile"), profile);
         settings.addRow(r++, new Label("Size (MB)"), sizeMb);
         settings.addRow(r++, new Label("Incast senders"), fanIn);
+        settings.addRow(r++, new Label("Background load (%)"), loadPercent);
         settings.addRow(r++, new Label("Duration (µs)"), new HBox(6, durationUs, toCompletion));
         settings.addRow(r, new Label("Seed"), seed);
 
@@ -344,13 +347,14 @@ public final class LivePanel extends ScrollPane {
         long s = (long) number(seed, "Seed");
         String prof = profile.getSelectionModel().getSelectedIndex() <= 0 ? null : profile.getValue();
         long interval = Math.max(1, Math.round(stepIntervalUs()));
+        double load = number(loadPercent, "Background load (%)");
         if (w instanceof WorkloadPreset p) {
-            return new RunSettings(p, null, prof, dur, s, bytes, fans, interval);
+            return new RunSettings(p, null, prof, dur, s, bytes, fans, interval, load);
         }
         if (scenarioFile == null) {
             throw new IllegalArgumentException("Workload: choose a preset or a scenario file");
         }
-        return new RunSettings(null, scenarioFile, prof, dur, s, bytes, fans, interval);
+        return new RunSettings(null, scenarioFile, prof, dur, s, bytes, fans, interval, load);
     }
 
     private double stepIntervalUs() {
@@ -681,11 +685,16 @@ public final class LivePanel extends ScrollPane {
         return byUtilisation.isSelected() ? CongestionPainter.ColourBy.UTILISATION : CongestionPainter.ColourBy.QUEUE;
     }
 
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+
     private void drawCanvas(long nowNanos) {
         lastDrawNanos = nowNanos;
         long t0 = System.nanoTime();
+        long c0 = THREADS.getCurrentThreadCpuTime();
         canvas.redraw();
         long dt = System.nanoTime() - t0;
+        drawCpuNanosTotal += THREADS.getCurrentThreadCpuTime() - c0;
         framesDrawn++;
         drawNanosTotal += dt;
         drawNanosMax = Math.max(drawNanosMax, dt);
@@ -698,12 +707,17 @@ public final class LivePanel extends ScrollPane {
         congestionPainter.paint(p, g, folded, vp, w, h, f, System.nanoTime() / 1e9, colourBy(), true);
     }
 
-    /** Canvas frames drawn, their mean and worst paint time (for the benchmark), then resets the counters. */
+    /**
+     * Canvas frames drawn, their mean and worst paint wall time and mean paint CPU time of the FX
+     * thread (for the benchmark), then resets the counters.
+     */
     public long[] drawStatsAndReset() {
-        long[] out = {framesDrawn, framesDrawn == 0 ? 0 : drawNanosTotal / framesDrawn, drawNanosMax};
+        long[] out = {framesDrawn, framesDrawn == 0 ? 0 : drawNanosTotal / framesDrawn, drawNanosMax,
+                framesDrawn == 0 ? 0 : drawCpuNanosTotal / framesDrawn};
         framesDrawn = 0;
         drawNanosTotal = 0;
         drawNanosMax = 0;
+        drawCpuNanosTotal = 0;
         return out;
     }
 

@@ -84,7 +84,8 @@ public final class LiveSession {
             return new LiveSession(drawn, copy, settings, sc.flows(), sc.simulator(cfg), end,
                     sc.profile() == null ? "fabric QoS" : sc.profile(), recordingBytes);
         }
-        List<FlowSpec> flows = settings.preset().flows(copy, settings.bytes(), settings.fanIn(), settings.seed());
+        List<FlowSpec> flows = settings.preset().flows(copy, settings.bytes(), settings.fanIn(), settings.seed(),
+                settings.loadPercent() / 100.0, settings.durationUs() * Units.PS_PER_US);
         QosResolver qos = settings.profile() == null ? QosResolver.of(copy)
                 : SimProfiles.resolver(copy, settings.profile(), null);
         SimConfig cfg = SimConfig.defaults().withSeed(settings.seed())

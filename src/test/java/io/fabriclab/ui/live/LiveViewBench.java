@@ -40,7 +40,7 @@ public final class LiveViewBench {
     public static void main(String[] args) throws Exception {
         long bytes = args.length > 0 ? Long.parseLong(args[0]) : 4_000_000;
         Path file = Path.of("resources/examples/rail-4su.json");
-        RunSettings settings = new RunSettings(WorkloadPreset.ALL_REDUCE, null, null, 0, 1, bytes, 8, 5);
+        RunSettings settings = new RunSettings(WorkloadPreset.ALL_REDUCE, null, null, 0, 1, bytes, 8, 5, 50);
         System.out.printf(Locale.ROOT, "fabric %s, all-reduce S = %d B per rail ring, cores %d%n", file, bytes,
                 Runtime.getRuntime().availableProcessors());
 
@@ -69,16 +69,28 @@ public final class LiveViewBench {
 
     record Figures(long events, long flows, double simulatedUs, double wallS, double cpuS, double eventsPerCpuSecond,
                    double eventsPerWallSecond, long published, long taken, long frames, double meanPaintMs,
-                   double worstPaintMs, double fps) {
+                   double worstPaintMs, double fps, double paintCpuMs, double renderCpuMs) {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%d flows, %d events, %.1f us simulated, wall %.2f s, sim CPU %.2f s,"
                             + " %.2f M events/CPU-s, %.2f M events/wall-s, snapshots published %d taken %d%s",
                     flows, events, simulatedUs, wallS, cpuS, eventsPerCpuSecond / 1e6, eventsPerWallSecond / 1e6,
                     published, taken, frames == 0 ? "" : String.format(Locale.ROOT,
-                            ", frames %d, paint mean %.2f ms worst %.2f ms, %.1f fps", frames, meanPaintMs,
-                            worstPaintMs, fps));
+                            ", frames %d, paint wall mean %.2f ms worst %.2f ms, %.1f fps; per frame CPU: paint"
+                                    + " (FX thread) %.2f ms + rasterise (render thread) %.2f ms = %.2f ms",
+                            frames, meanPaintMs, worstPaintMs, fps, paintCpuMs, renderCpuMs,
+                            paintCpuMs + renderCpuMs));
         }
+    }
+
+    /** CPU time of JavaFX's render thread (the software rasteriser runs there). */
+    private static long renderCpu() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("QuantumRenderer")) {
+                return THREADS.getThreadCpuTime(t.getId());
+            }
+        }
+        return 0;
     }
 
     private static Thread simulatorThread() {
@@ -117,7 +129,7 @@ public final class LiveViewBench {
         double wall = (System.nanoTime() - w0) / 1e9;
         long ev = r.run().events();
         return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
-                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0);
+                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0);
     }
 
     private static Figures withUi(Fabric f, RunSettings settings) throws Exception {
@@ -159,6 +171,7 @@ public final class LiveViewBench {
         while (panel.session() == null) {
             Thread.sleep(5);
         }
+        long render0 = renderCpu();
         long w0 = System.nanoTime();
         LiveRun run = panel.session().run();
         long cpu = cpuOfSimulator(run);
@@ -174,10 +187,12 @@ public final class LiveViewBench {
             done.countDown();
         });
         done.await();
+        long renderNanos = renderCpu() - render0;
         long ev = r.run().events();
         long[] st = stats.get();
         double fps = frameStart[1] / wall;
         return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
-                ev / wall, run.published(), run.taken(), st[0], st[1] / 1e6, st[2] / 1e6, fps);
+                ev / wall, run.published(), run.taken(), st[0], st[1] / 1e6, st[2] / 1e6, fps, st[3] / 1e6,
+                st[0] == 0 ? 0 : renderNanos / 1e6 / st[0]);
     }
 }

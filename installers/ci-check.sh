@@ -31,6 +31,9 @@ apt_install() {
   apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 command -v mvn >/dev/null 2>&1 || apt_install maven
+# jlink --strip-debug strips the native libraries' debug symbols too, with objcopy (binutils),
+# which a bare Debian lacks ("Cannot run program objcopy").
+command -v objcopy >/dev/null 2>&1 || apt_install binutils
 # Debian 12: jlink, jdeps and jmods are in -jdk-headless (jpackage comes with it); other releases
 # put jpackage in openjdk-17-jdk, so try that too.
 jdk_complete || apt_install openjdk-17-jdk-headless

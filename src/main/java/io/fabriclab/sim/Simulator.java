@@ -694,7 +694,7 @@ public final class Simulator {
         if (sw.occupiedBytes > sw.maxOccupiedBytes) {
             sw.maxOccupiedBytes = sw.occupiedBytes;
         }
-        pkts.setIngress(pkt, in.id);
+        // The packet's port field (fromId = in.id ^ 1) names its ingress until it leaves.
         if (lossless && !in.xoffSent[c] && occ > in.xoffBytes) {
             in.xoffSent[c] = true;
             int gen = ++in.refreshGeneration[c];

@@ -69,13 +69,22 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (json) {
             out.print(AnalysisJson.render(fabric, file.toString(), a, top));
         } else {
-            printText(out, fabric, a);
+            printText(out, fabric, a, file, top);
         }
         out.flush();
         return a.hasErrors() ? ExitCode.FINDINGS : ExitCode.OK;
     }
 
-    private void printText(PrintWriter out, Fabric fabric, FabricAnalysis a) {
+    /** The text `fabriclab analyze` prints, for the editor's Fabric > Analyze (same words, same tables). */
+    public static String text(Fabric fabric, String source, FabricAnalysis a, int top) {
+        java.io.StringWriter sw = new java.io.StringWriter();
+        PrintWriter pw = new PrintWriter(sw);
+        printText(pw, fabric, a, source, top);
+        pw.flush();
+        return sw.toString();
+    }
+
+    private static void printText(PrintWriter out, Fabric fabric, FabricAnalysis a, Object file, int top) {
         FabricAnalysis.Counts c = a.counts();
         out.printf("%s (%s)%n%n", fabric.name(), file);
         TextTable counts = new TextTable("what", "count");

@@ -34,6 +34,8 @@ public final class DiagramStyle {
     public static final Rgba LEGEND_FILL = Rgba.hex("#ffffffe6");
     public static final Rgba LEGEND_STROKE = Rgba.hex("#c3cad3");
     public static final Rgba RUBBER_BAND = Rgba.hex("#1f77b4");
+    /** Links and devices on the ECMP paths between two selected NICs, or on a deadlock cycle. */
+    public static final Rgba HIGHLIGHT = Rgba.hex("#17becf");
 
     /** Size of device boxes in world units. */
     public static final double SWITCH_WIDTH = 100;
@@ -50,12 +52,77 @@ public final class DiagramStyle {
     /** Below this scale parallel links are drawn as one bundle. */
     public static final double BUNDLE_BELOW_SCALE = 0.35;
 
+    /** Colours of the surface the fabric is drawn on; light is the default, dark for View > Dark Theme. */
+    public enum Theme { LIGHT, DARK }
+
+    private final Theme theme;
+    private final Rgba background;
+    private final Rgba gridLine;
+    private final Rgba text;
+    private final Rgba textMuted;
+    private final Rgba groupFill;
+    private final Rgba groupStroke;
+    private final Rgba legendFill;
+    private final Rgba legendStroke;
+
     public DiagramStyle() {
+        this(Theme.LIGHT);
+    }
+
+    public DiagramStyle(Theme theme) {
+        this.theme = theme;
+        boolean dark = theme == Theme.DARK;
+        background = dark ? Rgba.hex("#1e2227") : BACKGROUND;
+        gridLine = dark ? Rgba.hex("#2c323a") : GRID_LINE;
+        text = dark ? Rgba.hex("#e4e7eb") : TEXT;
+        textMuted = dark ? Rgba.hex("#a7b0bb") : TEXT_MUTED;
+        groupFill = dark ? Rgba.hex("#2a3340a0") : GROUP_FILL;
+        groupStroke = dark ? Rgba.hex("#4a5668") : GROUP_STROKE;
+        legendFill = dark ? Rgba.hex("#272c33e6") : LEGEND_FILL;
+        legendStroke = dark ? Rgba.hex("#4a5668") : LEGEND_STROKE;
         roleFill.put(DeviceRole.CORE, Rgba.hex("#5b3f8c"));
         roleFill.put(DeviceRole.SPINE, Rgba.hex("#1d5b8f"));
         roleFill.put(DeviceRole.LEAF, Rgba.hex("#23867b"));
         roleFill.put(DeviceRole.RAIL, Rgba.hex("#3f7f3a"));
         roleFill.put(DeviceRole.SERVER, Rgba.hex("#59636e"));
+    }
+
+    public Theme theme() {
+        return theme;
+    }
+
+    public Rgba background() {
+        return background;
+    }
+
+    public Rgba gridLine() {
+        return gridLine;
+    }
+
+    /** Text drawn on the background (legend, unit names). */
+    public Rgba text() {
+        return text;
+    }
+
+    /** Secondary text on the background (port and speed labels). */
+    public Rgba textMuted() {
+        return textMuted;
+    }
+
+    public Rgba groupFill() {
+        return groupFill;
+    }
+
+    public Rgba groupStroke() {
+        return groupStroke;
+    }
+
+    public Rgba legendFill() {
+        return legendFill;
+    }
+
+    public Rgba legendStroke() {
+        return legendStroke;
     }
 
     public Rgba fill(DeviceRole role) {
@@ -94,6 +161,12 @@ public final class DiagramStyle {
      * out from host links without a legend lookup.
      */
     public Rgba linkColour(int speedGbps) {
+        Rgba c = lightLinkColour(speedGbps);
+        // On the dark background the same hues, lifted towards white so thin lines stay visible.
+        return theme == Theme.DARK ? c.mix(Rgba.hex("#ffffff"), 0.45) : c;
+    }
+
+    private static Rgba lightLinkColour(int speedGbps) {
         if (speedGbps >= 1600) {
             return Rgba.hex("#2d1e5a");
         }

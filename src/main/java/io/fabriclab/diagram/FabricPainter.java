@@ -37,27 +37,38 @@ public final class FabricPainter {
      * is for frames drawn while the user pans, zooms or drags a big fabric: at most
      * {@link #DRAFT_LINES} lines and no port labels, so the picture keeps up with the hand.
      */
-    public record Options(boolean labels, boolean legend, boolean grid, FoldMode fold, boolean draft) {
-        public static final Options DEFAULT = new Options(true, true, true, FoldMode.AUTO, false);
+    public record Options(boolean labels, boolean legend, boolean grid, FoldMode fold, boolean draft,
+                          boolean speeds) {
+        public static final Options DEFAULT = new Options(true, true, true, FoldMode.AUTO, false, true);
+
+        /** Options without speed labels (the form before speed labels existed). */
+        public Options(boolean labels, boolean legend, boolean grid, FoldMode fold, boolean draft) {
+            this(labels, legend, grid, fold, draft, false);
+        }
 
         public Options withLabels(boolean on) {
-            return new Options(on, legend, grid, fold, draft);
+            return new Options(on, legend, grid, fold, draft, speeds);
         }
 
         public Options withLegend(boolean on) {
-            return new Options(labels, on, grid, fold, draft);
+            return new Options(labels, on, grid, fold, draft, speeds);
         }
 
         public Options withGrid(boolean on) {
-            return new Options(labels, legend, on, fold, draft);
+            return new Options(labels, legend, on, fold, draft, speeds);
         }
 
         public Options withFold(FoldMode mode) {
-            return new Options(labels, legend, grid, mode, draft);
+            return new Options(labels, legend, grid, mode, draft, speeds);
         }
 
         public Options withDraft(boolean on) {
-            return new Options(labels, legend, grid, fold, on);
+            return new Options(labels, legend, grid, fold, on, speeds);
+        }
+
+        /** Link speed labels ("400G") at the middle of each link. */
+        public Options withSpeeds(boolean on) {
+            return new Options(labels, legend, grid, fold, draft, on);
         }
     }
 
@@ -74,6 +85,8 @@ public final class FabricPainter {
 
     private final DiagramStyle style;
     private LinkLoad linkLoad;
+    private java.util.Set<Link> highlightLinks = java.util.Set.of();
+    private java.util.Set<Device> highlightDevices = java.util.Set.of();
     private DetailState cachedState;
     private Map<Device, FoldGroup> cachedFolds;
     private List<LinkGroup> cachedGroups;
@@ -184,7 +197,7 @@ public final class FabricPainter {
         double s = vp.scale();
         p.save();
         p.setDash();
-        p.setFill(DiagramStyle.BACKGROUND);
+        p.setFill(style.background());
         p.fillRect(0, 0, w, h);
         if (o.grid()) {
             paintGrid(p, vp, w, h);
@@ -221,13 +234,13 @@ public final class FabricPainter {
 
     // ----- background --------------------------------------------------------------------------
 
-    private static void paintGrid(Painter p, Viewport vp, double w, double h) {
+    private void paintGrid(Painter p, Viewport vp, double w, double h) {
         double step = DiagramStyle.GRID;
         while (step * vp.scale() < 24) {
             step *= (String.valueOf((long) step).startsWith("1") ? 5 : 2);
         }
         double px = step * vp.scale();
-        p.setStroke(DiagramStyle.GRID_LINE, 1);
+        p.setStroke(style.gridLine(), 1);
         double x0 = vp.toScreenX(Math.floor(vp.toWorldX(0) / step) * step);
         for (double x = x0; x <= w; x += px) {
             p.line(Math.round(x) + 0.5, 0, Math.round(x) + 0.5, h);
@@ -259,15 +272,15 @@ public final class FabricPainter {
             double y = vp.toScreenY(b.minY());
             double bw = b.width() * s;
             double bh = (b.height() + 16) * s;
-            p.setFill(DiagramStyle.GROUP_FILL);
+            p.setFill(style.groupFill());
             p.fillRoundRect(x, y, bw, bh, 12);
-            p.setStroke(DiagramStyle.GROUP_STROKE, 1);
+            p.setStroke(style.groupStroke(), 1);
             p.setDash(5, 3);
             p.strokeRoundRect(x, y, bw, bh, 12);
             p.setDash();
             double font = clamp(12 * s, 9, 13);
             if (bw > 60) {
-                p.setFill(DiagramStyle.TEXT_MUTED);
+                p.setFill(style.textMuted());
                 p.setFont(font, true);
                 // Bottom left: the top edge is where the uplinks arrive.
                 p.text("unit " + e.getKey(), x + 6, y + bh - font * 0.8, TextAnchor.START);
@@ -341,6 +354,7 @@ public final class FabricPainter {
         bundleCapPx = 60 * s;
         int alpha = (int) Math.max(30, Math.min(255, 255.0 * DENSE_LINES / Math.max(1, shown.size())));
         List<Object[]> portLabels = new ArrayList<>();
+        List<Object[]> speedLabels = new ArrayList<>();
         for (LinkGroup lg : shown) {
             Bounds ba = lg.firstBox();
             Bounds bb = lg.secondBox();
@@ -367,16 +381,29 @@ public final class FabricPainter {
                     if (o.labels() && !o.draft() && s >= 0.9 && !anyFolded) {
                         portLabels.add(new Object[] {l, lg.first(), x1 + ox, y1 + oy, x2 + ox, y2 + oy});
                     }
+                    if (o.speeds() && !o.draft() && s >= 0.5 && !anyFolded) {
+                        speedLabels.add(new Object[] {l, (x1 + x2) / 2 + ox, (y1 + y2) / 2 + oy});
+                    }
                 }
             } else {
                 paintBundle(p, ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains), alpha);
                 lines++;
             }
         }
+        // Labels never overlap: each one claims its box, and one that would cover a placed one is
+        // left out (the tooltip has every port and speed). Port names go first, they say more.
         List<Bounds> placed = new ArrayList<>();
         for (Object[] pl : portLabels) {
             paintPortLabels(p, (Link) pl[0], pl[1], (double) pl[2], (double) pl[3], (double) pl[4], (double) pl[5],
                     placed);
+        }
+        if (!speedLabels.isEmpty()) {
+            p.setFont(9, false);
+            p.setFill(style.textMuted());
+            for (Object[] sl : speedLabels) {
+                String t = speedText(((Link) sl[0]).speedGbps());
+                placeLabel(p, t, (double) sl[1] - p.textWidth(t, 9) / 2 - 3, (double) sl[2], placed);
+            }
         }
         return new int[] {lines, represented};
     }
@@ -388,6 +415,19 @@ public final class FabricPainter {
         }
         Bounds b = g.box(d);
         return b == null ? null : new End(d, b);
+    }
+
+    /**
+     * Links and devices drawn with a highlight halo (the ECMP paths between two NICs, a deadlock
+     * cycle); empty sets for none.
+     */
+    public void setHighlight(java.util.Set<Link> links, java.util.Set<Device> devices) {
+        highlightLinks = java.util.Set.copyOf(links);
+        highlightDevices = java.util.Set.copyOf(devices);
+    }
+
+    public java.util.Set<Link> highlightedLinks() {
+        return highlightLinks;
     }
 
     /** Colours links by load from now on (null: back to rails and speed). */
@@ -430,6 +470,11 @@ public final class FabricPainter {
     private void paintLink(Painter p, Link l, double x1, double y1, double x2, double y2, boolean selected,
                            boolean hovered, int alpha) {
         double width = style.linkWidthPx(l.speedGbps());
+        if (highlightLinks.contains(l)) {
+            p.setDash();
+            p.setStroke(DiagramStyle.HIGHLIGHT, width + 7);
+            p.line(x1, y1, x2, y2);
+        }
         if (selected || hovered) {
             p.setDash();
             p.setStroke(selected ? DiagramStyle.SELECTION : DiagramStyle.HOVER, width + 4);
@@ -463,6 +508,10 @@ public final class FabricPainter {
         }
         // A bundle is never wider than a third of the gap between device boxes would allow at this zoom.
         double width = Math.min(style.bundleWidthPx(maxSpeed, ls.size()), Math.max(1.2, bundleCapPx));
+        if (!highlightLinks.isEmpty() && ls.stream().anyMatch(highlightLinks::contains)) {
+            p.setStroke(DiagramStyle.HIGHLIGHT, width + 7);
+            p.line(x1, y1, x2, y2);
+        }
         if (selected) {
             p.setStroke(DiagramStyle.SELECTION, width + 4);
             p.line(x1, y1, x2, y2);
@@ -479,7 +528,7 @@ public final class FabricPainter {
      * Port names near both ends of a link, 18 px along the line; a label that would overlap one
      * already placed is left out (names stay readable where links crowd, the tooltip has them all).
      */
-    private static void paintPortLabels(Painter p, Link l, Object startEnd, double x1, double y1, double x2,
+    private void paintPortLabels(Painter p, Link l, Object startEnd, double x1, double y1, double x2,
                                         double y2, List<Bounds> placed) {
         double len = Math.hypot(x2 - x1, y2 - y1);
         if (len < 80) {
@@ -488,23 +537,24 @@ public final class FabricPainter {
         double ux = (x2 - x1) / len;
         double uy = (y2 - y1) / len;
         p.setFont(9, false);
-        p.setFill(DiagramStyle.TEXT_MUTED);
+        p.setFill(style.textMuted());
         Port first = startEnd == l.a().device() ? l.a() : l.b();
         Port second = l.opposite(first);
         placeLabel(p, first.name(), x1 + ux * 18, y1 + uy * 18, placed);
         placeLabel(p, second.name(), x2 - ux * 18, y2 - uy * 18, placed);
     }
 
-    private static void placeLabel(Painter p, String text, double x, double y, List<Bounds> placed) {
+    private static boolean placeLabel(Painter p, String text, double x, double y, List<Bounds> placed) {
         double w = p.textWidth(text, 9);
         Bounds b = new Bounds(x + 2, y - 6, x + 4 + w, y + 6);
         for (Bounds other : placed) {
             if (other.intersects(b)) {
-                return;
+                return false;
             }
         }
         placed.add(b);
         p.text(text, x + 3, y, TextAnchor.START);
+        return true;
     }
 
     // ----- devices -------------------------------------------------------------------------------
@@ -523,6 +573,10 @@ public final class FabricPainter {
             return;
         }
         double arc = Math.min(DiagramStyle.CORNER_ARC * s, bh / 2);
+        if (highlightDevices.contains(d)) {
+            p.setStroke(DiagramStyle.HIGHLIGHT, 5);
+            p.strokeRoundRect(x - 5, y - 5, bw + 10, bh + 10, arc + 5);
+        }
         if (selected || hovered) {
             p.setStroke(selected ? DiagramStyle.SELECTION : DiagramStyle.HOVER, 3);
             p.strokeRoundRect(x - 3, y - 3, bw + 6, bh + 6, arc + 3);
@@ -672,11 +726,11 @@ public final class FabricPainter {
         double lh = 24 + rows * row;
         double x = 12;
         double y = h - 12 - lh;
-        p.setFill(DiagramStyle.LEGEND_FILL);
+        p.setFill(style.legendFill());
         p.fillRoundRect(x, y, lw, lh, 8);
-        p.setStroke(DiagramStyle.LEGEND_STROKE, 1);
+        p.setStroke(style.legendStroke(), 1);
         p.strokeRoundRect(x, y, lw, lh, 8);
-        p.setFill(DiagramStyle.TEXT);
+        p.setFill(style.text());
         p.setFont(11, true);
         p.text("Legend", x + 10, y + 12, TextAnchor.START);
         double cy = y + 12 + row;
@@ -684,14 +738,14 @@ public final class FabricPainter {
         for (Map.Entry<DeviceRole, Integer> e : roles.entrySet()) {
             p.setFill(style.fill(e.getKey()));
             p.fillRoundRect(x + 10, cy - 6, 26, 12, 4);
-            p.setFill(DiagramStyle.TEXT);
+            p.setFill(style.text());
             p.text(e.getKey().jsonName() + "  ×" + e.getValue(), x + 44, cy, TextAnchor.START);
             cy += row;
         }
         for (int speed : speeds.descendingSet()) {
             p.setStroke(style.linkColour(speed), style.linkWidthPx(speed));
             p.line(x + 10, cy, x + 36, cy);
-            p.setFill(DiagramStyle.TEXT);
+            p.setFill(style.text());
             p.text(speedText(speed) + " link", x + 44, cy, TextAnchor.START);
             cy += row;
         }
@@ -700,7 +754,7 @@ public final class FabricPainter {
             int shown = 0;
             for (int r : rails) {
                 if (shown == 8) {
-                    p.setFill(DiagramStyle.TEXT);
+                    p.setFill(style.text());
                     p.text("…", rx, cy, TextAnchor.START);
                     break;
                 }
@@ -709,7 +763,7 @@ public final class FabricPainter {
                 rx += 10;
                 shown++;
             }
-            p.setFill(DiagramStyle.TEXT);
+            p.setFill(style.text());
             p.text("rails " + rails.first() + "–" + rails.last(), x + 100, cy, TextAnchor.START);
             cy += row;
         }
@@ -718,7 +772,7 @@ public final class FabricPainter {
                 p.setStroke(style.utilisationColour(i / 12.0), 3);
                 p.line(x + 10 + i * 2, cy, x + 12 + i * 2, cy);
             }
-            p.setFill(DiagramStyle.TEXT);
+            p.setFill(style.text());
             p.text("load 0 – 100 %", x + 44, cy, TextAnchor.START);
             cy += row;
         }
@@ -727,12 +781,12 @@ public final class FabricPainter {
             p.setDash(6, 4);
             p.line(x + 10, cy, x + 36, cy);
             p.setDash();
-            p.setFill(DiagramStyle.TEXT);
+            p.setFill(style.text());
             p.text("link down", x + 44, cy, TextAnchor.START);
             cy += row;
         }
         if (folded) {
-            p.setFill(DiagramStyle.TEXT_MUTED);
+            p.setFill(style.textMuted());
             p.text("servers folded: zoom in", x + 10, cy, TextAnchor.START);
         }
     }

@@ -27,6 +27,15 @@ public final class DuplicateCommand implements FabricCommand {
     private final List<Link> copiedLinks = new ArrayList<>();
 
     public DuplicateCommand(Fabric fabric, Collection<Device> originals, double dx, double dy) {
+        this(fabric, fabric, originals, dx, dy);
+    }
+
+    /**
+     * Copies devices of {@code source} (with the links among them and their positions, offset by
+     * dx, dy) into {@code fabric}: the clipboard is a small fabric of its own, so a cut device can
+     * still be pasted after it left the drawing.
+     */
+    public DuplicateCommand(Fabric source, Fabric fabric, Collection<Device> originals, double dx, double dy) {
         Set<Device> set = new LinkedHashSet<>(originals);
         Map<Device, Device> copyOf = new IdentityHashMap<>();
         Set<String> taken = new HashSet<>();
@@ -38,10 +47,10 @@ public final class DuplicateCommand implements FabricCommand {
             Device c = copy(d, id);
             copyOf.put(d, c);
             copies.add(c);
-            Layout.Point p = fabric.layout().position(d.id());
+            Layout.Point p = source.layout().position(d.id());
             parts.add(new AddDeviceCommand(fabric, c, p == null ? dx : p.x() + dx, p == null ? dy : p.y() + dy));
         }
-        for (Link l : fabric.links()) {
+        for (Link l : source.links()) {
             Device a = copyOf.get(l.a().device());
             Device b = copyOf.get(l.b().device());
             if (a != null && b != null) {

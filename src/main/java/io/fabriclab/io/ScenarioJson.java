@@ -51,7 +51,11 @@ public final class ScenarioJson {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     private static final Set<String> TOP = Set.of("schemaVersion", "name", "description", "fabric", "profile", "qos",
-            "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs", "deadlockThresholdUs");
+            "mtuBytes", "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs", "deadlockThresholdUs");
+
+    /** The fabric format's MTU bounds (docs/format.md). */
+    private static final int MIN_MTU_BYTES = 256;
+    private static final int MAX_MTU_BYTES = 16_384;
 
     private final String file;
     private final Path baseDir;
@@ -109,6 +113,17 @@ public final class ScenarioJson {
 
         Fabric fabric = fabricOverride != null ? fabricOverride : readFabric(root.get("fabric"), fabrics);
         fabricForWorkloads = fabric;
+        if (root.has("mtuBytes")) {
+            // The same fabric at another MTU (e.g. the 1500 B variant of a benchmark). Only the
+            // scenario's own fabric is changed: a fabric handed in by the caller (the open one) is not.
+            long mtu = longValue(root.get("mtuBytes"), "$.mtuBytes", MIN_MTU_BYTES);
+            if (mtu > MAX_MTU_BYTES) {
+                throw error("$.mtuBytes", root.get("mtuBytes"), "an integer " + MIN_MTU_BYTES + " to " + MAX_MTU_BYTES);
+            }
+            if (fabricOverride == null) {
+                fabric.setMtuBytes((int) mtu);
+            }
+        }
 
         String profile = null;
         if (root.hasNonNull("profile")) {

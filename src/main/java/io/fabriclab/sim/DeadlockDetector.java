@@ -40,15 +40,37 @@ final class DeadlockDetector {
     /** Looks for new deadlocks at {@code now}; returns true when one was found. */
     boolean check(List<EgressPort> candidates, long now) {
         boolean any = false;
+        // One pass over the candidates (this runs at every telemetry sample of a large fabric);
+        // a graph is built only for a priority with at least two stuck queues.
+        int[] stuckCount = new int[EgressPort.CLASSES];
+        List<EgressPort> stuckPorts = null;
+        for (EgressPort p : candidates) {
+            boolean listed = false;
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                if (stuck(p, c, now)) {
+                    stuckCount[c]++;
+                    if (!listed) {
+                        if (stuckPorts == null) {
+                            stuckPorts = new ArrayList<>();
+                        }
+                        stuckPorts.add(p);
+                        listed = true;
+                    }
+                }
+            }
+        }
+        if (stuckPorts == null) {
+            return false;
+        }
         for (int c = 0; c < EgressPort.CLASSES; c++) {
+            if (stuckCount[c] < 2) {
+                continue;
+            }
             Graph<Integer, DefaultEdge> g = new DefaultDirectedGraph<>(DefaultEdge.class);
-            for (EgressPort p : candidates) {
+            for (EgressPort p : stuckPorts) {
                 if (stuck(p, c, now)) {
                     g.addVertex(p.id);
                 }
-            }
-            if (g.vertexSet().size() < 2) {
-                continue;
             }
             for (int id : new ArrayList<>(g.vertexSet())) {
                 EgressPort peerIngress = ports[id ^ 1];

@@ -3,9 +3,10 @@ package io.fabriclab.sim;
 import java.util.Arrays;
 
 /**
- * Every packet in flight, as records of 16 ints in one array indexed by packet id (the fields a
- * hop touches share one cache line). Ids are recycled through a free list, so a run allocates only
- * when the number of packets in flight reaches a new maximum.
+ * Every packet in flight, as records of 8 ints (32 bytes) in one array indexed by packet id: a hop
+ * touches one or two cache lines of packet state, and 100k queued packets fit in 3.2 MB. Ids are
+ * recycled through a free list, so a run allocates only when the number of packets in flight
+ * reaches a new maximum.
  */
 final class PacketPool {
     static final byte DATA = 0;
@@ -20,25 +21,25 @@ final class PacketPool {
     static final byte ECT = 2;
     static final byte CE = 3;
 
-    // Record layout (ints): kind | priority << 8 | ecn << 16, then one int per field.
+    // Record layout (ints): kind | priority << 8 | ecn << 16 | hop << 24, then one int per field.
     private static final int HEADER = 0;
+    /** The flow; in the free list, the next free id. */
     private static final int FLOW = 1;
     /** PSN of data, ACK and NAK; pause quanta of a PFC frame. */
     private static final int PSN = 2;
     private static final int FRAME = 3;
-    /** Index of the hop in the flow's path whose egress port the packet is queued at or leaving. */
-    private static final int HOP = 4;
-    /** The egress port the packet was last sent from. */
-    private static final int PORT = 5;
-    /** The switch ingress port it was admitted through (-1 at a NIC), for PFC accounting. */
-    private static final int INGRESS = 6;
-    /** Next packet in the same queue (intrusive FIFO) or in the free list, or -1. */
-    private static final int NEXT = 7;
+    /**
+     * The egress port the packet was last sent from. While the packet waits in a switch queue this
+     * is the port it arrived through, seen from the sender: its ingress port is this id ^ 1.
+     */
+    private static final int PORT = 4;
     /** Offset of the packet's path (egress port ids, hop by hop) in the simulator's path store. */
-    private static final int PATH_BASE = 8;
-    private static final int ENQUEUED_LO = 9;
-    private static final int ENQUEUED_HI = 10;
-    private static final int STRIDE = 16;
+    private static final int PATH_BASE = 5;
+    private static final int ENQUEUED_LO = 6;
+    private static final int ENQUEUED_HI = 7;
+    private static final int STRIDE = 8;
+    /** Hop index (in the header's top byte): the hop whose egress port the packet is queued at or leaving. */
+    static final int MAX_HOPS = 255;
 
     private int[] f;
     private int capacity;
@@ -56,7 +57,7 @@ final class PacketPool {
         int id;
         if (freeHead >= 0) {
             id = freeHead;
-            freeHead = f[id * STRIDE + NEXT];
+            freeHead = f[id * STRIDE + FLOW];
         } else {
             if (used == capacity) {
                 capacity *= 2;
@@ -69,10 +70,7 @@ final class PacketPool {
         f[b + FLOW] = flowId;
         f[b + PSN] = seq;
         f[b + FRAME] = bytes;
-        f[b + HOP] = 0;
         f[b + PORT] = -1;
-        f[b + INGRESS] = -1;
-        f[b + NEXT] = -1;
         f[b + PATH_BASE] = 0;
         f[b + ENQUEUED_LO] = 0;
         f[b + ENQUEUED_HI] = 0;
@@ -83,7 +81,7 @@ final class PacketPool {
     }
 
     void free(int id) {
-        f[id * STRIDE + NEXT] = freeHead;
+        f[id * STRIDE + FLOW] = freeHead;
         freeHead = id;
         live--;
     }
@@ -118,11 +116,12 @@ final class PacketPool {
     }
 
     int hop(int id) {
-        return f[id * STRIDE + HOP];
+        return f[id * STRIDE + HEADER] >>> 24;
     }
 
     void setHop(int id, int v) {
-        f[id * STRIDE + HOP] = v;
+        int b = id * STRIDE + HEADER;
+        f[b] = (f[b] & 0xFFFFFF) | v << 24;
     }
 
     int port(int id) {
@@ -133,20 +132,10 @@ final class PacketPool {
         f[id * STRIDE + PORT] = v;
     }
 
+    /** The switch ingress port a queued packet was admitted through, or a negative value at a NIC. */
     int ingress(int id) {
-        return f[id * STRIDE + INGRESS];
-    }
-
-    void setIngress(int id, int v) {
-        f[id * STRIDE + INGRESS] = v;
-    }
-
-    int next(int id) {
-        return f[id * STRIDE + NEXT];
-    }
-
-    void setNext(int id, int v) {
-        f[id * STRIDE + NEXT] = v;
+        int p = f[id * STRIDE + PORT];
+        return p < 0 ? -1 : p ^ 1;
     }
 
     int pathBase(int id) {

@@ -4,19 +4,89 @@ import java.util.List;
 
 /**
  * What the live view draws, at one simulated instant: per link direction (egress port) its queue
- * depth, the priorities the peer is pausing, and what happened since the previous snapshot; per
- * flow its DCQCN rate. Immutable once published (the arrays are fresh copies); the simulator thread
- * hands it to the viewer, which takes only the newest.
+ * depth, the priorities the peer is pausing, what happened since the previous snapshot and running
+ * totals; per flow its DCQCN rate, progress and current path. Immutable once published: every
+ * array is a fresh copy or an array that is never written again (thresholds and paths are shared
+ * between snapshots until they change); readers must not modify them. The simulator thread hands
+ * snapshots to the viewer, which takes only the newest ({@link LiveRun#take()}), so a viewer
+ * that wants rates computes them from the totals of two snapshots it took, not from the
+ * "since the previous snapshot" arrays, which cover only the interval before this one.
  *
- * @param ports          egress ports as "device:port", index i matches every per-port array
- * @param queueBytes     bytes queued at each egress port (all classes)
- * @param pausedMask     bit p set when priority p of that egress is paused by its peer
- * @param ecnMarks       ECN marks at that egress since the previous snapshot
- * @param drops          drops at that egress since the previous snapshot (all causes)
- * @param utilization    fraction of the wire used since the previous snapshot
- * @param flowRateGbps   current DCQCN rate of each flow (index = flow id), 0 once complete
+ * @param timePs            simulated instant; nothing changes between it and the next event
+ * @param ports             egress ports as "device:port", index i matches every per-port array
+ * @param queueBytes        bytes queued at each egress port (all classes)
+ * @param ingressBytes      bytes held in the switch buffer that arrived on this port (the PFC
+ *                          priority-group occupancy XOFF/XON compare, all classes); 0 at NICs
+ * @param pausedMask        bit p set when priority p of that egress is paused by its peer
+ * @param linkDown          the direction's link is failed
+ * @param ecnMarks          ECN marks at that egress since the previous snapshot
+ * @param drops             drops at that egress since the previous snapshot (all causes)
+ * @param utilization       fraction of the wire used since the previous snapshot
+ * @param ecnMarksTotal     ECN marks at that egress since the start
+ * @param dropsTotal        drops at that egress since the start (all causes)
+ * @param pauseFramesTotal  PAUSE frames (XOFF and refreshes) this port has sent upstream as an ingress
+ * @param pausedPsTotal     time this egress has spent paused (any priority; the longest one), ongoing pause included
+ * @param cnpsTotal         CNPs sent by the NIC owning this port (0 for switch ports)
+ * @param wireBytesTotal    bytes put on this direction's wire (preamble and gap included)
+ * @param thresholds        ECN curve and PFC thresholds in force per port (changes with live edits)
+ * @param flowRateGbps      current DCQCN rate of each flow (index = flow id), 0 once complete or before start
+ * @param flowTargetGbps    DCQCN target rate of each flow, 0 once complete or before start
+ * @param flowProgress      fraction of each flow's packets the receiver has in order (0..1)
+ * @param flowPaths         each flow's current data path as indexes into {@code ports}, source NIC first
+ * @param reroutes          routing reconvergences so far
+ * @param deadlocks         PFC deadlock cycles detected so far, each the egress ports on the cycle
  */
 public record SimSnapshot(long timePs, long events, int flowsCompleted, List<String> ports, long[] queueBytes,
-                          int[] pausedMask, long[] ecnMarks, long[] drops, double[] utilization, double[] flowRateGbps,
-                          long cnpsSinceLast, long pauseFramesSinceLast) {
+                          long[] ingressBytes, int[] pausedMask, boolean[] linkDown, long[] ecnMarks, long[] drops,
+                          double[] utilization, long[] ecnMarksTotal, long[] dropsTotal, long[] pauseFramesTotal,
+                          long[] pausedPsTotal, long[] cnpsTotal, long[] wireBytesTotal,
+                          List<PortThresholds> thresholds, double[] flowRateGbps, double[] flowTargetGbps,
+                          double[] flowProgress, List<int[]> flowPaths, long cnpsSinceLast,
+                          long pauseFramesSinceLast, int reroutes, List<List<String>> deadlocks) {
+
+    /** Number of flows in the run. */
+    public int flowCount() {
+        return flowRateGbps.length;
+    }
+
+    /** Index of an egress port "device:port" in the per-port arrays, or -1. */
+    public int portIndex(String ref) {
+        return ports.indexOf(ref);
+    }
+
+    /** Sum of ECN marks over every egress since the start. */
+    public long totalEcnMarks() {
+        long s = 0;
+        for (long v : ecnMarksTotal) {
+            s += v;
+        }
+        return s;
+    }
+
+    /** Sum of drops over every egress since the start. */
+    public long totalDrops() {
+        long s = 0;
+        for (long v : dropsTotal) {
+            s += v;
+        }
+        return s;
+    }
+
+    /** Sum of CNPs sent by every NIC since the start. */
+    public long totalCnps() {
+        long s = 0;
+        for (long v : cnpsTotal) {
+            s += v;
+        }
+        return s;
+    }
+
+    /** Sum of PAUSE frames sent by every switch ingress since the start. */
+    public long totalPauseFrames() {
+        long s = 0;
+        for (long v : pauseFramesTotal) {
+            s += v;
+        }
+        return s;
+    }
 }

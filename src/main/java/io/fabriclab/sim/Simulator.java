@@ -74,12 +74,19 @@ public final class Simulator {
     private int pathStoreSize;
     private java.util.function.Consumer<SimSnapshot> snapshotSink;
     private long snapshotEveryPs;
-    private List<String> portRefs;
-    private long[] lastMarks;
-    private long[] lastDrops;
-    private long[] lastWire;
-    private long lastCnps;
-    private long lastPauses;
+    /** Published snapshots are at least this far apart in wall time (0: every interval). */
+    private long snapshotMinWallNanos;
+    private long lastPublishWallNanos;
+    private SnapshotBuilder snapshots;
+    /** Bumped by every live threshold change, so snapshots rebuild their threshold list. */
+    private int thresholdsVersion;
+    /** Live control (LiveRun): consulted when the next event lies beyond the grant. Null: run free. */
+    private RunGate gate;
+    /** Events at or before this time may run without asking the gate. */
+    private long horizonPs;
+    /** The gate is asked again once this many events have run. */
+    private long eventLimit = Long.MAX_VALUE;
+    private long endPs;
     private final java.util.concurrent.ConcurrentLinkedQueue<java.util.function.Consumer<Control>> commands =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final EcmpHash ecmp;
@@ -370,6 +377,11 @@ public final class Simulator {
         applyCommands();
         boolean completion = cfg.durationPs() == 0;
         long end = completion ? cfg.maxTimePs() : cfg.durationPs();
+        endPs = end;
+        horizonPs = end;
+        if (gate != null) {
+            eventLimit = 0; // ask the gate before the first event (a run may start paused)
+        }
         SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
         if (completion && flowsRemaining == 0) {
             reason = SimResults.StopReason.COMPLETED;
@@ -380,10 +392,18 @@ public final class Simulator {
                     reason = SimResults.StopReason.NO_EVENTS;
                     break;
                 }
-                if (q.peekTime() > end) {
-                    now = end;
-                    reason = completion ? SimResults.StopReason.TIME_LIMIT : SimResults.StopReason.DURATION_REACHED;
-                    break;
+                long next = q.peekTime();
+                if (next > horizonPs || eventCount >= eventLimit) {
+                    if (next > end) {
+                        now = end;
+                        reason = completion ? SimResults.StopReason.TIME_LIMIT : SimResults.StopReason.DURATION_REACHED;
+                        break;
+                    }
+                    if (!gate.reached(next)) {
+                        reason = SimResults.StopReason.STOPPED;
+                        break;
+                    }
+                    continue;
                 }
                 q.pop();
                 now = q.topTime;
@@ -674,7 +694,7 @@ public final class Simulator {
         if (sw.occupiedBytes > sw.maxOccupiedBytes) {
             sw.maxOccupiedBytes = sw.occupiedBytes;
         }
-        pkts.setIngress(pkt, in.id);
+        // The packet's port field (fromId = in.id ^ 1) names its ingress until it leaves.
         if (lossless && !in.xoffSent[c] && occ > in.xoffBytes) {
             in.xoffSent[c] = true;
             int gen = ++in.refreshGeneration[c];
@@ -1140,11 +1160,22 @@ public final class Simulator {
      * {@link #run()}.
      */
     public void setSnapshotSink(java.util.function.Consumer<SimSnapshot> sink, long everyPs) {
-        if (everyPs <= 0) {
+        setSnapshotSink(sink, everyPs, 0);
+    }
+
+    /**
+     * As {@link #setSnapshotSink(java.util.function.Consumer, long)}, but a snapshot is built and
+     * published only when at least {@code minWallNanos} of wall time passed since the previous
+     * one (a bounded rate, e.g. one per animation frame); the interval events still run every
+     * {@code everyPs}, so results do not depend on the wall clock.
+     */
+    public void setSnapshotSink(java.util.function.Consumer<SimSnapshot> sink, long everyPs, long minWallNanos) {
+        if (everyPs <= 0 || minWallNanos < 0) {
             throw new IllegalArgumentException("snapshot interval must be > 0");
         }
         this.snapshotSink = sink;
         this.snapshotEveryPs = everyPs;
+        this.snapshotMinWallNanos = minWallNanos;
     }
 
     /** What a command may change between events. */
@@ -1159,17 +1190,34 @@ public final class Simulator {
 
         /** Replaces the ECN curve of one egress queue ("device:port", class); null switches marking off. */
         void setWred(String port, int trafficClass, WredEcn curve);
+
+        /**
+         * Replaces the ECN curve of class {@code trafficClass} on every port whose QoS profile is
+         * {@code profile}; returns how many ports changed (0 if none runs that profile).
+         */
+        int setWredForProfile(String profile, int trafficClass, WredEcn curve);
+
+        /**
+         * Sets PFC XOFF / XON of one switch port as an ingress. They act at the next arrival (XOFF)
+         * or departure (XON) on that port, where the switch compares its occupancy.
+         */
+        void setPfcThresholds(String port, long xoffBytes, long xonBytes);
+
+        /** Sets PFC XOFF / XON on every switch port of a QoS profile; returns how many changed. */
+        int setPfcThresholdsForProfile(String profile, long xoffBytes, long xonBytes);
     }
 
     /**
      * Queues a command from any thread; it runs on the simulator thread between events: before the
-     * first event, at every snapshot and at least every 4096 events.
+     * first event, at every snapshot and at least every 4096 events (and whenever a live run is
+     * paused or waiting for the wall clock).
      */
     public void submit(java.util.function.Consumer<Control> command) {
         commands.add(command);
     }
 
-    private void applyCommands() {
+    /** Runs the queued commands; returns how many ran. */
+    int applyCommands() {
         Control control = new Control() {
             @Override
             public long nowPs() {
@@ -1179,7 +1227,10 @@ public final class Simulator {
             @Override
             public void failLink(Link link) {
                 Integer li = linkIndex.get(link);
-                if (li != null && !ports[2 * li].down) {
+                if (li == null) {
+                    throw new IllegalArgumentException("link " + link.id() + " is not in this run");
+                }
+                if (!ports[2 * li].down) {
                     linkDown(li);
                 }
             }
@@ -1187,78 +1238,150 @@ public final class Simulator {
             @Override
             public void restoreLink(Link link) {
                 Integer li = linkIndex.get(link);
-                if (li != null && ports[2 * li].down) {
+                if (li == null) {
+                    throw new IllegalArgumentException("link " + link.id() + " is not in this run");
+                }
+                if (ports[2 * li].down) {
                     linkUp(li);
                 }
             }
 
             @Override
             public void setWred(String port, int trafficClass, WredEcn curve) {
+                checkCurve(trafficClass, curve);
+                egressPort(port).wred[trafficClass] = curve;
+                thresholdsVersion++;
+            }
+
+            @Override
+            public int setWredForProfile(String profile, int trafficClass, WredEcn curve) {
+                checkCurve(trafficClass, curve);
+                int changed = 0;
                 for (EgressPort p : ports) {
-                    if (p.ref().equals(port)) {
+                    if (profile.equals(qos.qosFor(p.port).name())) {
                         p.wred[trafficClass] = curve;
-                        return;
+                        changed++;
                     }
                 }
-                throw new IllegalArgumentException("no egress port " + port);
+                thresholdsVersion++;
+                return changed;
+            }
+
+            @Override
+            public void setPfcThresholds(String port, long xoffBytes, long xonBytes) {
+                checkPfc(xoffBytes, xonBytes);
+                EgressPort p = egressPort(port);
+                if (p.sw == null) {
+                    throw new IllegalArgumentException(port + " is a NIC port; PFC thresholds are set on switch ports");
+                }
+                p.xoffBytes = xoffBytes;
+                p.xonBytes = xonBytes;
+                thresholdsVersion++;
+            }
+
+            @Override
+            public int setPfcThresholdsForProfile(String profile, long xoffBytes, long xonBytes) {
+                checkPfc(xoffBytes, xonBytes);
+                int changed = 0;
+                for (EgressPort p : ports) {
+                    if (p.sw != null && profile.equals(qos.qosFor(p.port).name())) {
+                        p.xoffBytes = xoffBytes;
+                        p.xonBytes = xonBytes;
+                        changed++;
+                    }
+                }
+                thresholdsVersion++;
+                return changed;
             }
         };
         java.util.function.Consumer<Control> c;
+        int ran = 0;
         while ((c = commands.poll()) != null) {
             c.accept(control);
+            ran++;
+        }
+        return ran;
+    }
+
+    private EgressPort egressPort(String ref) {
+        for (EgressPort p : ports) {
+            if (p.ref().equals(ref)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("no port " + ref + " in this run (use device:port of a connected port)");
+    }
+
+    private static void checkCurve(int trafficClass, WredEcn curve) {
+        if (trafficClass < 0 || trafficClass >= EgressPort.CLASSES) {
+            throw new IllegalArgumentException("traffic class " + trafficClass + " is not in 0..7");
+        }
+        if (curve != null && (curve.kminBytes() < 0 || curve.kmaxBytes() < curve.kminBytes()
+                || !(curve.pmax() >= 0 && curve.pmax() <= 1))) {
+            throw new IllegalArgumentException("ECN curve needs 0 <= Kmin <= Kmax and 0 <= Pmax <= 1, got Kmin "
+                    + curve.kminBytes() + " B, Kmax " + curve.kmaxBytes() + " B, Pmax " + curve.pmax());
+        }
+    }
+
+    private static void checkPfc(long xoffBytes, long xonBytes) {
+        if (xoffBytes <= 0 || xonBytes < 0 || xonBytes > xoffBytes) {
+            throw new IllegalArgumentException("PFC thresholds need 0 <= XON <= XOFF and XOFF > 0, got XOFF "
+                    + xoffBytes + " B, XON " + xonBytes + " B");
         }
     }
 
     private void snapshot() {
         applyCommands();
-        int n = ports.length;
-        if (portRefs == null) {
-            List<String> refs = new ArrayList<>(n);
-            for (EgressPort p : ports) {
-                refs.add(p.ref());
+        if (snapshotMinWallNanos == 0) {
+            publishSnapshot(now);
+        } else {
+            long t = System.nanoTime();
+            if (lastPublishWallNanos == 0 || t - lastPublishWallNanos >= snapshotMinWallNanos) {
+                lastPublishWallNanos = t;
+                publishSnapshot(now);
             }
-            portRefs = List.copyOf(refs);
-            lastMarks = new long[n];
-            lastDrops = new long[n];
-            lastWire = new long[n];
         }
-        long[] queue = new long[n];
-        int[] paused = new int[n];
-        long[] marks = new long[n];
-        long[] dropped = new long[n];
-        double[] util = new double[n];
-        long cnps = 0;
-        long pauses = 0;
-        for (int i = 0; i < n; i++) {
-            EgressPort p = ports[i];
-            long m = 0;
-            long d = 0;
-            for (int c = 0; c < EgressPort.CLASSES; c++) {
-                queue[i] += p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
-                if (p.paused(c, now)) {
-                    paused[i] |= 1 << c;
-                }
-                m += p.ecnMarked[c];
-                d += p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
-                pauses += p.pauseFramesSent[c];
-            }
-            marks[i] = m - lastMarks[i];
-            lastMarks[i] = m;
-            dropped[i] = d - lastDrops[i];
-            lastDrops[i] = d;
-            util[i] = (p.txWireBytes - lastWire[i]) * 8.0 * Units.PS_PER_S / ((double) p.rateBps * snapshotEveryPs);
-            lastWire[i] = p.txWireBytes;
-        }
-        double[] rates = new double[flows.length];
-        for (Flow f : flows) {
-            rates[f.id] = f.started && !f.done ? f.rp.currentRateBps() / 1e9 : 0;
-            cnps += f.cnpsSent;
-        }
-        snapshotSink.accept(new SimSnapshot(now, eventCount, flows.length - flowsRemaining, portRefs, queue, paused,
-                marks, dropped, util, rates, cnps - lastCnps, pauses - lastPauses));
-        lastCnps = cnps;
-        lastPauses = pauses;
         events.push(now + snapshotEveryPs, EV_SNAPSHOT, 0, 0);
+    }
+
+    /**
+     * Builds and publishes a snapshot of the state at {@code atPs} (between the last event and the
+     * next) outside the interval schedule, e.g. when a live run pauses. Simulator thread only.
+     */
+    void publishSnapshot(long atPs) {
+        if (snapshotSink == null) {
+            return;
+        }
+        if (snapshots == null) {
+            snapshots = new SnapshotBuilder(ports, flows);
+        }
+        snapshotSink.accept(snapshots.build(atPs, eventCount, flows.length - flowsRemaining, thresholdsVersion,
+                reroutes, deadlocksFound()));
+    }
+
+    // ----- live control: the gate ------------------------------------------------------------------
+
+    /** Puts the run under a gate (see {@link RunGate}). Call before {@link #run()}. */
+    void setGate(RunGate gate) {
+        this.gate = gate;
+    }
+
+    /**
+     * Lets the loop run every event up to {@code horizon} (capped at the run's end) and at most
+     * {@code events} more events before asking the gate again. Simulator thread only.
+     */
+    void grant(long horizon, long events) {
+        horizonPs = Math.min(horizon, endPs);
+        eventLimit = events == Long.MAX_VALUE ? Long.MAX_VALUE : eventCount + events;
+    }
+
+    /** Makes the loop ask the gate before the next event. Simulator thread only (from a command). */
+    void askGate() {
+        eventLimit = eventCount;
+    }
+
+    long nextEventPs() {
+        return events.isEmpty() ? Long.MAX_VALUE : events.peekTime();
     }
 
     // ----- telemetry sampling --------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.fabriclab.ui;
 
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonType;
+import javafx.scene.control.TextArea;
 import javafx.stage.Window;
 
 /** Every question the editor asks goes through here, so tests can answer instead of a person (JabRef's pattern). */
@@ -10,13 +11,60 @@ public interface DialogService {
     /** Asks a yes/no question; true means go on. */
     boolean confirm(String header, String text);
 
+    /**
+     * Shows a list of problems (a file that failed to load: every collected error with its file,
+     * JSON path and what is allowed). Tests that answer questions themselves see it through this call.
+     */
+    default void showErrors(String header, String details) {
+    }
+
+    /** Shows a longer text the user reads and closes (analysis results, a deadlock report). */
+    default void showReport(String title, String text) {
+    }
+
     /** Modal JavaFX alerts over the given window. */
     static DialogService fx(java.util.function.Supplier<Window> owner) {
-        return (header, text) -> {
-            Alert a = new Alert(Alert.AlertType.CONFIRMATION, text, ButtonType.CANCEL, ButtonType.OK);
-            a.setHeaderText(header);
-            a.initOwner(owner.get());
-            return a.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
+        return new DialogService() {
+            @Override
+            public boolean confirm(String header, String text) {
+                Alert a = new Alert(Alert.AlertType.CONFIRMATION, text, ButtonType.CANCEL, ButtonType.OK);
+                a.setHeaderText(header);
+                a.initOwner(owner.get());
+                return a.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
+            }
+
+            @Override
+            public void showErrors(String header, String details) {
+                Alert a = new Alert(Alert.AlertType.ERROR);
+                a.setTitle("FabricLab");
+                a.setHeaderText(header);
+                a.getDialogPane().setContent(readOnlyText(details, 90, 16));
+                a.initOwner(owner.get());
+                a.setResizable(true);
+                a.showAndWait();
+            }
+
+            @Override
+            public void showReport(String title, String text) {
+                Alert a = new Alert(Alert.AlertType.INFORMATION);
+                a.setTitle(title);
+                a.setHeaderText(title);
+                a.getDialogPane().setContent(readOnlyText(text, 100, 24));
+                a.initOwner(owner.get());
+                a.setResizable(true);
+                a.initModality(javafx.stage.Modality.NONE);
+                a.show();
+            }
         };
+    }
+
+    private static TextArea readOnlyText(String text, int columns, int rows) {
+        TextArea area = new TextArea(text);
+        area.setEditable(false);
+        area.setWrapText(false);
+        area.setPrefColumnCount(columns);
+        area.setPrefRowCount(rows);
+        area.setStyle("-fx-font-family: monospace;");
+        return area;
     }
 }

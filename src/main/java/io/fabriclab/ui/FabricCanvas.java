@@ -63,7 +63,7 @@ public final class FabricCanvas extends Region {
     private final FabricDocument doc;
     private final Canvas canvas = new Canvas();
     private final Viewport viewport = new Viewport();
-    private final FabricPainter painter = new FabricPainter(new DiagramStyle());
+    private FabricPainter painter = new FabricPainter(new DiagramStyle());
     private FabricPainter.Options options = FabricPainter.Options.DEFAULT;
     private final ObjectProperty<EditorTool> tool = new SimpleObjectProperty<>(EditorTool.SELECT);
     private final ReadOnlyDoubleWrapper zoom = new ReadOnlyDoubleWrapper(1);
@@ -95,7 +95,7 @@ public final class FabricCanvas extends Region {
     private static final double MINIMAP_W = 220;
     private static final double MINIMAP_H = 140;
     private final Canvas minimap = new Canvas(MINIMAP_W, MINIMAP_H);
-    private final FabricPainter minimapPainter = new FabricPainter(new DiagramStyle());
+    private FabricPainter minimapPainter = new FabricPainter(new DiagramStyle());
     private final Viewport minimapView = new Viewport();
     private javafx.scene.image.WritableImage minimapImage;
     private long minimapRevision = -1;
@@ -182,6 +182,31 @@ public final class FabricCanvas extends Region {
     public void setOptions(FabricPainter.Options o) {
         options = o;
         requestRedraw();
+    }
+
+    /** Draws in the light or dark colours of {@link DiagramStyle.Theme}; the highlight carries over. */
+    public void setTheme(DiagramStyle.Theme theme) {
+        FabricPainter next = new FabricPainter(new DiagramStyle(theme));
+        next.setHighlight(painter.highlightedLinks(), highlightDevices);
+        painter = next;
+        minimapPainter = new FabricPainter(new DiagramStyle(theme));
+        minimapImage = null;
+        geometry = null;
+        requestRedraw();
+    }
+
+    private java.util.Set<Device> highlightDevices = java.util.Set.of();
+
+    /** Links and devices drawn with a highlight halo (ECMP paths, a deadlock cycle); empty sets clear it. */
+    public void setHighlight(java.util.Set<Link> links, java.util.Set<Device> devices) {
+        highlightDevices = java.util.Set.copyOf(devices);
+        painter.setHighlight(links, devices);
+        requestRedraw();
+    }
+
+    /** The painter (benchmarks and tests read its state). */
+    public FabricPainter painter() {
+        return painter;
     }
 
     /** What the last paint drew. */

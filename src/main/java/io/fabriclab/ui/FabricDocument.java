@@ -8,9 +8,13 @@ import io.fabriclab.edit.CommandStack;
 import io.fabriclab.edit.FabricCommand;
 import io.fabriclab.model.Fabric;
 
-/** The fabric being edited with its undo history, selection and file. */
+/**
+ * The fabric being edited with its undo history, selection and file. The fabric itself can be
+ * replaced (File > New, New from Template, Import) by a {@link ReplaceFabricCommand}, so those
+ * are undoable like any drawing edit; views therefore always ask {@link #fabric()} afresh.
+ */
 public final class FabricDocument {
-    private final Fabric fabric;
+    private Fabric fabric;
     private final CommandStack stack = new CommandStack();
     private final Selection selection = new Selection();
     private Path file;
@@ -23,6 +27,12 @@ public final class FabricDocument {
 
     public Fabric fabric() {
         return fabric;
+    }
+
+    /** Swaps the fabric and its file; only {@link ReplaceFabricCommand} calls this, inside the command stack. */
+    void replace(Fabric f, Path p) {
+        fabric = f;
+        file = p;
     }
 
     public CommandStack stack() {

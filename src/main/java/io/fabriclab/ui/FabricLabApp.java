@@ -30,11 +30,22 @@ public final class FabricLabApp extends Application {
         stage.setTitle(editor.windowTitle());
         stage.setOnCloseRequest(e -> {
             // File > Open replaces the editor, so ask the one showing now.
-            if (scene.getRoot() instanceof FabricEditor current && !current.confirmDiscard()) {
-                e.consume();
+            if (scene.getRoot() instanceof FabricEditor current) {
+                if (current.confirmDiscard()) {
+                    current.shutdown();
+                } else {
+                    e.consume();
+                }
             }
         });
         stage.show();
         editor.canvas().requestFocus();
+        // After the window shows, so the question has an owner; then autosave starts for this session.
+        javafx.application.Platform.runLater(() -> {
+            if (scene.getRoot() instanceof FabricEditor current) {
+                current.offerRecovery();
+                current.startAutosave();
+            }
+        });
     }
 }

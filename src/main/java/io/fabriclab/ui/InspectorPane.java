@@ -87,7 +87,8 @@ public final class InspectorPane extends BorderPane {
             title.setText("Link");
             linkItems(l, items);
         } else if (!sel.isEmpty()) {
-            title.setText("Selection");
+            title.setText(sel.links().isEmpty() ? sel.devices().size() + " devices"
+                    : sel.devices().isEmpty() ? sel.links().size() + " links" : "Selection");
             int gpus = sel.devices().stream().mapToInt(Device::gpus).sum();
             items.add(FabricProperty.readOnly("Selection", "Devices", "selected devices",
                     () -> String.valueOf(sel.devices().size())));
@@ -95,6 +96,11 @@ public final class InspectorPane extends BorderPane {
                     () -> String.valueOf(sel.links().size())));
             items.add(FabricProperty.readOnly("Selection", "GPUs", "GPUs in the selected servers",
                     () -> String.valueOf(gpus)));
+            if (sel.links().isEmpty()) {
+                multiDeviceItems(List.copyOf(sel.devices()), items);
+            } else if (sel.devices().isEmpty()) {
+                multiLinkItems(List.copyOf(sel.links()), items);
+            }
         } else {
             title.setText("Fabric " + doc.fabric().name());
             fabricItems(doc.fabric(), items);
@@ -168,6 +174,78 @@ public final class InspectorPane extends BorderPane {
         items.add(FabricProperty.choice("Link", "State", "a down link stays in the drawing, dashed red", l::state,
                 v -> edit((v == LinkState.DOWN ? "Fail " : "Restore ") + l.id(), l::state, l::setState, v),
                 LinkState.values()));
+    }
+
+    /**
+     * Multi-edit: a row shows the value the selected devices share (empty when they differ) and a
+     * change applies to all of them as one undoable step.
+     */
+    private void multiDeviceItems(List<Device> ds, List<PropertySheet.Item> items) {
+        Fabric f = doc.fabric();
+        String n = ds.size() + " devices";
+        items.add(FabricProperty.choice("All selected", "Role", "set the role of every selected device",
+                () -> common(ds, Device::role), v -> editAll("Set role of " + n, ds, Device::role, Device::setRole, v),
+                DeviceRole.values()));
+        items.add(FabricProperty.text("All selected", "Model", "empty when they differ; a value sets it on all",
+                () -> common(ds, Device::model), v -> editAll("Set model of " + n, ds, Device::model, Device::setModel, v),
+                FabricProperty::nullIfBlank, FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("All selected", "Unit", "scalable unit; empty when they differ",
+                () -> common(ds, Device::unit), v -> editAll("Set unit of " + n, ds, Device::unit, Device::setUnit, v),
+                FabricProperty::optionalIndex, FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("All selected", "Rail", "rail index; empty when they differ",
+                () -> common(ds, Device::rail), v -> editAll("Set rail of " + n, ds, Device::rail, Device::setRail, v),
+                FabricProperty::optionalIndex, FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("All selected", "Pod", "pod; empty when they differ",
+                () -> common(ds, Device::pod), v -> editAll("Set pod of " + n, ds, Device::pod, Device::setPod, v),
+                FabricProperty::optionalIndex, FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("All selected", "QoS profile", "profile name; empty when they differ",
+                () -> common(ds, Device::qosProfile), v -> editAll("Set QoS of " + n, ds, Device::qosProfile,
+                        Device::setQosProfile, v), s -> qosName(f, s), FabricProperty::blankIfNull));
+    }
+
+    private void multiLinkItems(List<Link> ls, List<PropertySheet.Item> items) {
+        String n = ls.size() + " links";
+        int maxSpeed = ls.stream().mapToInt(l -> Math.min(l.a().speedGbps(), l.b().speedGbps())).min().orElse(0);
+        items.add(FabricProperty.text("All selected", "Speed (Gb/s)", "at most " + FabricPainter.speedText(maxSpeed)
+                        + " (the slowest port); empty when they differ", () -> common(ls, Link::speedGbps),
+                v -> editAll("Set speed of " + n, ls, Link::speedGbps, Link::setSpeedGbps, v),
+                s -> FabricProperty.speed(s, maxSpeed), FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("All selected", "Length (m)", "cable length; empty when they differ",
+                () -> common(ls, Link::cableLengthM), v -> editAll("Set cable length of " + n, ls, Link::cableLengthM,
+                        Link::setCableLengthM, v), FabricProperty::length, FabricProperty::blankIfNull));
+        items.add(FabricProperty.choice("All selected", "Type", "cable type of every selected link",
+                () -> common(ls, Link::cableType), v -> editAll("Set cable type of " + n, ls, Link::cableType,
+                        Link::setCableType, v), CableType.values()));
+        items.add(FabricProperty.choice("All selected", "State", "fail or restore every selected link",
+                () -> common(ls, Link::state), v -> editAll((v == LinkState.DOWN ? "Fail " : "Restore ") + n, ls,
+                        Link::state, Link::setState, v), LinkState.values()));
+    }
+
+    /** The value every element has, or null when they differ. */
+    private static <X, T> T common(List<X> xs, java.util.function.Function<X, T> get) {
+        T first = get.apply(xs.get(0));
+        for (X x : xs) {
+            if (!java.util.Objects.equals(first, get.apply(x))) {
+                return null;
+            }
+        }
+        return first;
+    }
+
+    /** One compound command setting a property on each element that does not have the value yet. */
+    private <X, T> void editAll(String what, List<X> xs, java.util.function.Function<X, T> get,
+                                java.util.function.BiConsumer<X, T> set, T value) {
+        List<io.fabriclab.edit.FabricCommand> parts = new ArrayList<>();
+        for (X x : xs) {
+            SetPropertyCommand<T> c = new SetPropertyCommand<>(what, () -> get.apply(x), v -> set.accept(x, v), value);
+            if (!c.isNoOp()) {
+                parts.add(c);
+            }
+        }
+        if (!parts.isEmpty()) {
+            doc.execute(new io.fabriclab.edit.CompoundCommand(what, parts));
+            messages.accept(what);
+        }
     }
 
     private <T> void edit(String what, Supplier<T> getter, Consumer<T> setter, T value) {

@@ -22,6 +22,11 @@ import javafx.scene.layout.VBox;
 public final class PalettePane extends VBox {
     private final FabricCanvas target;
     private final DiagramStyle style = new DiagramStyle();
+    private static final String ENTRY_LIGHT = "-fx-background-color: white; -fx-background-radius: 6;"
+            + " -fx-border-color: #c3cad3; -fx-border-radius: 6;";
+    private static final String ENTRY_DARK = "-fx-background-color: #2a2f36; -fx-background-radius: 6;"
+            + " -fx-border-color: #4a5668; -fx-border-radius: 6;";
+    private final java.util.List<HBox> entries = new java.util.ArrayList<>();
 
     public PalettePane(FabricCanvas target) {
         this.target = target;
@@ -50,8 +55,8 @@ public final class PalettePane extends VBox {
         HBox box = new HBox(8, swatch, name);
         box.setId("palette-" + t.role().jsonName());
         box.setPadding(new Insets(6));
-        box.setStyle("-fx-background-color: white; -fx-background-radius: 6; -fx-border-color: #c3cad3;"
-                + " -fx-border-radius: 6;");
+        box.setStyle(ENTRY_LIGHT);
+        entries.add(box);
         box.setCursor(Cursor.OPEN_HAND);
         Tooltip.install(box, new Tooltip(t.title() + "\nDrag onto the canvas, or double-click to add in the middle"));
         box.addEventHandler(MouseEvent.MOUSE_DRAGGED, e -> {
@@ -72,6 +77,14 @@ public final class PalettePane extends VBox {
             }
         });
         return box;
+    }
+
+    /** Colours for the dark theme (the entries' own styles would stay white otherwise). */
+    public void setDark(boolean dark) {
+        setStyle(dark ? "-fx-background-color: #23272e;" : "-fx-background-color: #eef1f5;");
+        for (HBox b : entries) {
+            b.setStyle(dark ? ENTRY_DARK : ENTRY_LIGHT);
+        }
     }
 
     private Point2D canvasPoint(MouseEvent e) {

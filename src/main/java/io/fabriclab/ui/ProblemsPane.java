@@ -82,6 +82,11 @@ public final class ProblemsPane extends TitledPane {
         reveal = c;
     }
 
+    /** The list view (tests scroll it). */
+    ListView<Finding> list() {
+        return list;
+    }
+
     public List<Finding> findings() {
         return List.copyOf(list.getItems());
     }

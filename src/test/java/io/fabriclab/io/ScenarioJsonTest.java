@@ -162,6 +162,24 @@ class ScenarioJsonTest {
     }
 
     @Test
+    void mtuBytesRunsTheScenariosFabricAtAnotherMtuButNeverChangesAFabricHandedIn() {
+        Scenario s = ScenarioJson.parse(INCAST.replace("\"seed\": 7,", "\"seed\": 7, \"mtuBytes\": 1500,"), "m.json", null,
+                star(7), null);
+        assertEquals(1500, s.fabric().mtuBytes());
+        Fabric open = TestFabrics.star(7, 100, 1.0, QosProfile.roceLossless("lossless", 100));
+        int before = open.mtuBytes();
+        Scenario o = ScenarioJson.parse(INCAST.replace("\"seed\": 7,", "\"seed\": 7, \"mtuBytes\": 1500,"), "m.json", null,
+                star(7), open);
+        assertEquals(before, o.fabric().mtuBytes());
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
+                INCAST.replace("\"seed\": 7,", "\"seed\": 7, \"mtuBytes\": 100,"), "bad.json", null, star(7), null));
+        assertEquals("bad.json: $.mtuBytes: found 100, expected an integer >= 256", e.getMessage());
+        e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
+                INCAST.replace("\"seed\": 7,", "\"seed\": 7, \"mtuBytes\": 20000,"), "bad.json", null, star(7), null));
+        assertEquals("bad.json: $.mtuBytes: found 20000, expected an integer 256 to 16384", e.getMessage());
+    }
+
+    @Test
     void badInputNamesTheFileThePathTheValueAndWhatIsAllowed() {
         ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("\"bytesPerSender\": 2000000", "\"bytesPerSender\": -5"), "bad.json", null, star(7), null));

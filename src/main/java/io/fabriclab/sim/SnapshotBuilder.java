@@ -1,0 +1,152 @@
+package io.fabriclab.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.Units;
+
+/**
+ * Copies the simulator's live state into an immutable {@link SimSnapshot}. Runs on the simulator
+ * thread; keeps the totals of the previous snapshot to report what happened since. Reading the
+ * state changes nothing the run computes, so snapshots never alter results.
+ */
+final class SnapshotBuilder {
+    private final EgressPort[] ports;
+    private final Flow[] flows;
+    private final List<String> portRefs;
+    private final long[] lastMarks;
+    private final long[] lastDrops;
+    private final long[] lastWire;
+    private long lastCnps;
+    private long lastPauses;
+    private long lastTimePs;
+    private double[] lastUtilization;
+    private int thresholdsVersion = -1;
+    private List<PortThresholds> thresholds;
+    private int pathsVersion = -1;
+    private List<int[]> paths;
+    private int deadlocksSeen = -1;
+    private List<List<String>> deadlocks = List.of();
+
+    SnapshotBuilder(EgressPort[] ports, Flow[] flows) {
+        this.ports = ports;
+        this.flows = flows;
+        List<String> refs = new ArrayList<>(ports.length);
+        for (EgressPort p : ports) {
+            refs.add(p.ref());
+        }
+        this.portRefs = List.copyOf(refs);
+        this.lastMarks = new long[ports.length];
+        this.lastDrops = new long[ports.length];
+        this.lastWire = new long[ports.length];
+        this.lastUtilization = new double[ports.length];
+    }
+
+    /**
+     * The state at {@code atPs}, which lies between the last event processed and the next one
+     * (the state is constant there; only pause timers are read at {@code atPs}).
+     */
+    SimSnapshot build(long atPs, long events, int flowsCompleted, int thresholdsVersionNow, int reroutes,
+                      List<DeadlockDetector.Deadlock> found) {
+        int n = ports.length;
+        long[] queue = new long[n];
+        long[] ingress = new long[n];
+        int[] paused = new int[n];
+        boolean[] down = new boolean[n];
+        long[] marks = new long[n];
+        long[] dropped = new long[n];
+        long[] marksTotal = new long[n];
+        long[] dropsTotal = new long[n];
+        long[] pauseFrames = new long[n];
+        long[] pausedPs = new long[n];
+        long[] cnps = new long[n];
+        long[] wire = new long[n];
+        long interval = atPs - lastTimePs;
+        double[] util = interval > 0 ? new double[n] : lastUtilization;
+        long pausesAll = 0;
+        for (int i = 0; i < n; i++) {
+            EgressPort p = ports[i];
+            long m = 0;
+            long d = 0;
+            long longestPause = 0;
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                queue[i] += p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
+                ingress[i] += p.cls[(c << 3) + EgressPort.INGRESS_BYTES];
+                long pausedUntil = p.cls[(c << 3) + EgressPort.PAUSED_UNTIL];
+                if (p.paused(c, atPs)) {
+                    paused[i] |= 1 << c;
+                }
+                long t = p.pausedPs[c];
+                if (p.pauseStartPs[c] >= 0) {
+                    t += Math.min(atPs, pausedUntil) - p.pauseStartPs[c];
+                }
+                longestPause = Math.max(longestPause, t);
+                m += p.ecnMarked[c];
+                d += p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
+                pauseFrames[i] += p.pauseFramesSent[c];
+            }
+            down[i] = p.down;
+            pausesAll += pauseFrames[i];
+            marksTotal[i] = m;
+            dropsTotal[i] = d;
+            pausedPs[i] = longestPause;
+            cnps[i] = p.nic != null ? p.nic.cnpsSent : 0;
+            wire[i] = p.txWireBytes;
+            marks[i] = m - lastMarks[i];
+            lastMarks[i] = m;
+            dropped[i] = d - lastDrops[i];
+            lastDrops[i] = d;
+            if (interval > 0) {
+                util[i] = (p.txWireBytes - lastWire[i]) * 8.0 * Units.PS_PER_S / ((double) p.rateBps * interval);
+                lastWire[i] = p.txWireBytes;
+            }
+        }
+        double[] rates = new double[flows.length];
+        double[] targets = new double[flows.length];
+        double[] progress = new double[flows.length];
+        long cnpsAll = 0;
+        for (Flow f : flows) {
+            boolean active = f.started && !f.done;
+            rates[f.id] = active ? f.rp.currentRateBps() / 1e9 : 0;
+            targets[f.id] = active ? f.rp.targetRateBps() / 1e9 : 0;
+            progress[f.id] = f.totalPackets == 0 ? 1.0 : (double) f.expected / f.totalPackets;
+            cnpsAll += f.cnpsSent;
+        }
+        if (thresholdsVersionNow != thresholdsVersion) {
+            thresholdsVersion = thresholdsVersionNow;
+            List<PortThresholds> t = new ArrayList<>(n);
+            for (EgressPort p : ports) {
+                t.add(new PortThresholds(p.wred[QosProfile.RDMA_PRIORITY],
+                        p.sw != null ? p.xoffBytes : 0, p.sw != null ? p.xonBytes : 0));
+            }
+            thresholds = List.copyOf(t);
+        }
+        if (reroutes != pathsVersion) {
+            pathsVersion = reroutes;
+            List<int[]> ps = new ArrayList<>(flows.length);
+            for (Flow f : flows) {
+                ps.add(f.forwardPath().clone());
+            }
+            paths = java.util.Collections.unmodifiableList(ps);
+        }
+        if (found.size() != deadlocksSeen) {
+            deadlocksSeen = found.size();
+            List<List<String>> ds = new ArrayList<>();
+            for (DeadlockDetector.Deadlock dl : found) {
+                ds.add(dl.ports());
+            }
+            deadlocks = List.copyOf(ds);
+        }
+        SimSnapshot s = new SimSnapshot(atPs, events, flowsCompleted, portRefs, queue, ingress, paused, down, marks,
+                dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds, rates, targets,
+                progress, paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks);
+        lastCnps = cnpsAll;
+        lastPauses = pausesAll;
+        if (interval > 0) {
+            lastUtilization = util;
+            lastTimePs = atPs;
+        }
+        return s;
+    }
+}

@@ -1,0 +1,57 @@
+package io.fabriclab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioJson;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code fabriclab bench sim}: the shipped bench scenarios are on the classpath and the command reports a run. */
+class SimBenchCommandTest {
+    @Test
+    void theShippedBenchScenariosAreTheReferenceScenarioAtBothMtus() throws Exception {
+        for (String r : new String[] {SimBench.SCENARIO_9000, SimBench.SCENARIO_1500, SimBench.FABRIC}) {
+            assertNotNull(SimBench.class.getResource("/fabriclab/" + r), r);
+        }
+        Scenario s9000 = ScenarioJson.read(Path.of("resources", SimBench.SCENARIO_9000), FabricReader.FILES);
+        Scenario s1500 = ScenarioJson.read(Path.of("resources", SimBench.SCENARIO_1500), FabricReader.FILES);
+        assertEquals(9000, s9000.fabric().mtuBytes());
+        assertEquals(1500, s1500.fabric().mtuBytes());
+        for (Scenario s : new Scenario[] {s9000, s1500}) {
+            // 1024 hosts (k^3/4 for k = 16), each sends 2 MB to a distinct host, run to completion.
+            assertEquals(1024, s.flows().size());
+            assertEquals(1024, s.flows().stream().map(f -> f.dst()).distinct().count());
+            assertTrue(s.flows().stream().allMatch(f -> f.bytes() == 2_000_000 && !f.src().equals(f.dst())));
+            assertEquals(0, s.config().durationPs());
+            var q = s.qos().qosFor(s.fabric().port(s.flows().get(0).src()));
+            assertTrue(q.pfc().enabled() && q.ecn().enabled() && q.dcqcn().enabled(), "PFC + ECN + DCQCN on");
+        }
+    }
+
+    @Test
+    void benchSimRunsAScenarioAndReportsEventsCpuWallAndHeap() {
+        CliRun r = CliRun.of("bench", "sim", "--scenario", "resources/scenarios/incast-pfc-only.json", "--runs", "1",
+                "--heap-check");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("run 1 (cold): "), r.out());
+        assertTrue(r.out().matches("(?s).*events, CPU [0-9.]+ s \\([0-9.]+ M events/s\\), wall [0-9.]+ s.*"), r.out());
+        assertTrue(r.out().contains("completed: "), r.out());
+        assertTrue(r.out().contains("8/8 flows"), r.out());
+        assertTrue(r.out().contains("heap after full GC during the run (MB): "), r.out());
+        assertTrue(r.out().contains("100% ("), r.out());
+        assertTrue(r.out().contains("heap after full GC with the results released: "), r.out());
+    }
+
+    @Test
+    void onlyTheShippedMtusAreBenches() {
+        CliRun r = CliRun.of("bench", "sim", "--mtu", "4200");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("the shipped benches are 9000 and 1500"), r.err());
+    }
+}

@@ -27,8 +27,10 @@ public record FailureDeadlocks(List<Case> checked, boolean exhaustive, int candi
 
     /** All single inter-switch failures are checked up to this many; above, the worst ranked. */
     static final int EXHAUSTIVE_UP_TO = 160;
-    /** Failures checked on a large fabric (worst links and switches of the impact ranking). */
+    /** Failures checked on a large fabric (worst links, and half as many switches, of the impact ranking). */
     static final int SAMPLE = 6;
+    /** Above this many inter-switch links (a 16,384-GPU fabric has 32,768), fewer: 2 links and 1 switch. */
+    static final int LARGE = 4096;
 
     public record Case(String failed, String kind, DeadlockCheck.Result result) {
     }
@@ -52,28 +54,29 @@ public record FailureDeadlocks(List<Case> checked, boolean exhaustive, int candi
             todo.addAll(links);
             todo.addAll(switches);
         } else if (a.failureImpact() != null) {
+            int sample = links.size() > LARGE ? 2 : SAMPLE;
             int nLinks = 0;
             int nSwitches = 0;
             for (FailureImpact.Item i : a.failureImpact().ranked()) {
-                if (i.kind() == FailureImpact.Kind.LINK && nLinks < SAMPLE) {
+                if (i.kind() == FailureImpact.Kind.LINK && nLinks < sample) {
                     Link l = fabric.link(i.subject());
                     if (l != null) {
                         todo.add(l);
                         nLinks++;
                     }
-                } else if (i.kind() == FailureImpact.Kind.SWITCH && nSwitches < SAMPLE / 2) {
+                } else if (i.kind() == FailureImpact.Kind.SWITCH && nSwitches < sample / 2) {
                     Device d = fabric.device(i.subject());
                     if (d != null) {
                         todo.add(d);
                         nSwitches++;
                     }
                 }
-                if (nLinks >= SAMPLE && nSwitches >= SAMPLE / 2) {
+                if (nLinks >= sample && nSwitches >= sample / 2) {
                     break;
                 }
             }
         } else {
-            links.stream().limit(SAMPLE).forEach(todo::add);
+            links.stream().limit(links.size() > LARGE ? 2 : SAMPLE).forEach(todo::add);
         }
         for (Object o : todo) {
             if (o instanceof Link l && !out.containsKey(l.id())) {

@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.ResultsJson;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioJson;
+
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.text.PDFTextStripper;
@@ -39,8 +44,8 @@ class ReportCommandTest {
     void twoResultsFilesGiveAPdfWithTheComparison(@TempDir Path tmp) throws Exception {
         Path a = tmp.resolve("pfc.json");
         Path b = tmp.resolve("ecn.json");
-        assertEquals(0, CliRun.of("simulate", "resources/scenarios/incast-pfc-only.json", "-o", a.toString(), "--quiet").code());
-        assertEquals(0, CliRun.of("simulate", "resources/scenarios/incast-pfc-dcqcn.json", "-o", b.toString(), "--quiet").code());
+        simulate("resources/scenarios/incast-pfc-only.json", a);
+        simulate("resources/scenarios/incast-pfc-dcqcn.json", b);
         Path out = tmp.resolve("cmp.pdf");
         CliRun r = CliRun.of("report", "resources/scenarios/incast-pfc-dcqcn.json", "--results", a.toString(), b.toString(),
                 "-o", out.toString(), "--quiet", "--no-failure-sweep");
@@ -52,6 +57,14 @@ class ReportCommandTest {
             // Both runs cover the incast item of the checklist, so it is not "not simulated".
             assertFalse(text.contains("not simulated: no results given cover it (many senders"), "incast covered");
         }
+    }
+
+    /** What `fabriclab simulate -o` writes (in-process, without the command's swappable fabric reader). */
+    private static void simulate(String scenario, Path out) throws Exception {
+        Path file = Path.of(scenario);
+        Scenario s = ScenarioJson.read(file, FabricReader.FILES);
+        ResultsJson.write(s.simulator(s.config()).run(), new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), s.name(),
+                file.toString(), s.sha256(), s.fabric().name(), s.profile()), out, true);
     }
 
     @Test

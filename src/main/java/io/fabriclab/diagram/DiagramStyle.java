@@ -37,6 +37,19 @@ public final class DiagramStyle {
     /** Links and devices on the ECMP paths between two selected NICs, or on a deadlock cycle. */
     public static final Rgba HIGHLIGHT = Rgba.hex("#17becf");
 
+    // Live congestion marks (live view, replays and the report share them; docs/user-guide.md).
+    /** A direction paused by PFC: violet, outside the green-amber-red load scale. */
+    public static final Rgba PFC_PAUSE = Rgba.hex("#7b2cbf");
+    /** An ECN mark spark. */
+    public static final Rgba ECN_SPARK = Rgba.hex("#ffd60a");
+    public static final Rgba ECN_SPARK_EDGE = Rgba.hex("#b45309");
+    /** A drop flash. */
+    public static final Rgba DROP = Rgba.hex("#e00000");
+    /** The halo of a direction on a PFC deadlock cycle. */
+    public static final Rgba DEADLOCK = Rgba.hex("#111111");
+    /** The halo of the selected flow's path. */
+    public static final Rgba FLOW_PATH = Rgba.hex("#00a6d6");
+
     /** Size of device boxes in world units. */
     public static final double SWITCH_WIDTH = 100;
     public static final double SWITCH_HEIGHT = 36;

@@ -243,6 +243,15 @@ public final class LiveRun {
         });
     }
 
+    /**
+     * Sends a raw command to the simulator thread (as {@link Simulator#submit}). Unlike the typed
+     * commands, an exception it throws is an engine error: it ends the run.
+     */
+    public void submit(java.util.function.Consumer<Simulator.Control> command) {
+        sim.submit(command);
+        change(() -> { });
+    }
+
     private <T> CompletableFuture<T> command(Function<Simulator.Control, T> body) {
         CompletableFuture<T> f = new CompletableFuture<>();
         pending.add(f);

@@ -151,6 +151,29 @@ public final class FabricCanvas extends Region {
         });
     }
 
+    // ----- live view hooks (ui.live) ------------------------------------------------------------
+
+    /** Drawn over the fabric after each paint (the live view's congestion layer), in screen pixels. */
+    @FunctionalInterface
+    public interface Layer {
+        void paint(io.fabriclab.diagram.Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded, Viewport vp,
+                   double w, double h);
+    }
+
+    private Layer layer;
+    private java.util.function.Predicate<Link> linkClick;
+
+    /** Sets (or with null removes) the layer painted over the fabric. */
+    public void setLayer(Layer l) {
+        this.layer = l;
+        requestRedraw();
+    }
+
+    /** A click on a link goes here first; when it returns true the click is consumed (no selection). */
+    public void setLinkClickHandler(java.util.function.Predicate<Link> handler) {
+        this.linkClick = handler;
+    }
+
     // ----- public API --------------------------------------------------------------------------
 
     public FabricDocument document() {
@@ -407,6 +430,9 @@ public final class FabricCanvas extends Region {
         if (!draft) {
             lastPaintNanos = System.nanoTime() - t0;
         }
+        if (layer != null) {
+            layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), options.fold()), viewport, w, h);
+        }
         paintOverlay(p);
         if (minimapVisible.get()) {
             paintMinimap();
@@ -557,6 +583,9 @@ public final class FabricCanvas extends Region {
         Link l = geometry().linkAt(wx, wy, LINK_PICK_PX / viewport.scale());
         if (l != null) {
             gesture = Gesture.NONE;
+            if (linkClick != null && linkClick.test(l)) {
+                return;
+            }
             if (additive) {
                 doc.selection().toggle(l);
             } else {

@@ -102,6 +102,29 @@ public final class FabricEditor extends BorderPane {
     /** The NIC pair whose ECMP paths are highlighted, or null. */
     private EcmpPaths shownPaths;
 
+    // ----- live view (ui.live): a run panel docked beside the canvas ----------------------------
+    private SplitPane centre;
+    private io.fabriclab.ui.live.LivePanel livePanel;
+
+    /** Shows or hides the live congestion view's run panel beside the canvas (stopping its run when hidden). */
+    public void showLiveView(boolean show) {
+        if (show && livePanel == null) {
+            livePanel = new io.fabriclab.ui.live.LivePanel(canvas);
+            centre.getItems().add(2, livePanel);
+            centre.setDividerPositions(0.11, 0.55, 0.86);
+        } else if (!show && livePanel != null) {
+            livePanel.dispose();
+            centre.getItems().remove(livePanel);
+            livePanel = null;
+            canvas.requestRedraw();
+        }
+    }
+
+    /** The live view's panel, or null when hidden. */
+    public io.fabriclab.ui.live.LivePanel livePanel() {
+        return livePanel;
+    }
+
     public FabricEditor(FabricDocument doc) {
         this.doc = doc;
         this.canvas = new FabricCanvas(doc);
@@ -114,6 +137,7 @@ public final class FabricEditor extends BorderPane {
         StackPane canvasHolder = new StackPane(canvas);
         canvasHolder.setMinSize(0, 0);
         SplitPane centre = new SplitPane(palette, canvasHolder, inspector);
+        this.centre = centre;
         centre.setDividerPositions(0.13, 0.80);
         SplitPane.setResizableWithParent(palette, false);
         SplitPane.setResizableWithParent(inspector, false);
@@ -248,6 +272,7 @@ public final class FabricEditor extends BorderPane {
 
     private MenuBar buildMenus() {
         menuBar.getMenus().addAll(fileMenu(), editMenu(), viewMenu(), fabricMenu());
+        menuBar.getMenus().add(io.fabriclab.ui.live.LiveMenu.create(this));
         return menuBar;
     }
 

@@ -1,0 +1,381 @@
+package io.fabriclab.diagram;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Link;
+
+/**
+ * Draws a {@link CongestionFrame} over a fabric painted by {@link FabricPainter}: both directions
+ * of every link side by side (each on the right-hand side of its travel), coloured and widened by
+ * queue depth or utilisation; a violet pause symbol at the sender of every direction PFC pauses,
+ * with violet ticks marching upstream along it (the way PAUSE frames travel, so a storm is seen
+ * spreading); yellow ECN sparks running downstream, more of them for a higher marking rate; a red
+ * flash with the count where packets were dropped; a thick black dashed outline around the
+ * directions of a deadlock cycle; red dashes and a cross on failed links; a cyan halo on the
+ * selected flow's path; and a legend of all of these, always on screen (top right). Folded
+ * servers: their links merge into one line pair per bundle showing the worst of its directions.
+ * Toolkit-free: the live view, replays and the report draw through it.
+ */
+public final class CongestionPainter {
+
+    /** What the colour means. */
+    public enum ColourBy {
+        QUEUE("queue depth (0 → Kmax or XOFF)"),
+        UTILISATION("utilisation 0 – 100 %");
+
+        private final String legend;
+
+        ColourBy(String legend) {
+            this.legend = legend;
+        }
+
+        public String legend() {
+            return legend;
+        }
+    }
+
+    /** What one paint drew (tests and the benchmark read it). */
+    public record Stats(int directionsDrawn, int pausedDrawn, int sparksDrawn, int dropsDrawn, boolean legendDrawn) {
+    }
+
+    /** Legend box size, in pixels; it sits {@link #LEGEND_MARGIN} px from the top right corner. */
+    public static final double LEGEND_WIDTH = 232;
+    public static final double LEGEND_MARGIN = 12;
+
+    private final DiagramStyle style;
+    private DiagramGeometry cachedGeometry;
+    private Map<Device, FoldGroup> cachedFolded;
+    private CongestionFrame.Directions cachedDirections;
+    private List<Bundle> bundles;
+
+    /** Directions drawn as one pair of lines: a single link, or a bundle into a fold group. */
+    private record Bundle(Bounds first, Bounds second, int[] forward, int[] reverse, boolean folded) {
+    }
+
+    public CongestionPainter(DiagramStyle style) {
+        this.style = style;
+    }
+
+    /**
+     * Paints the frame. {@code folded} is the painter's current fold map
+     * ({@link FabricPainter#foldGroups}); {@code phaseSeconds} drives the animation (wall time).
+     */
+    public Stats paint(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded, Viewport vp, double w,
+                       double h, CongestionFrame f, double phaseSeconds, ColourBy colourBy, boolean legend) {
+        prepare(g, folded, f.directions);
+        Bounds visible = vp.visibleWorld(w, h).grow(20 / vp.scale());
+        int drawn = 0;
+        int pausedDrawn = 0;
+        int sparks = 0;
+        int drops = 0;
+        p.save();
+        p.setDash();
+        List<double[]> deadlockLines = new ArrayList<>();
+        for (Bundle b : bundles) {
+            Segment seg = DiagramGeometry.between(b.first(), b.second());
+            if (!seg.bounds().intersects(visible)) {
+                continue;
+            }
+            double x1 = vp.toScreenX(seg.x1());
+            double y1 = vp.toScreenY(seg.y1());
+            double x2 = vp.toScreenX(seg.x2());
+            double y2 = vp.toScreenY(seg.y2());
+            double len = Math.hypot(x2 - x1, y2 - y1);
+            if (len < 2) {
+                continue;
+            }
+            for (int side = 0; side < 2; side++) {
+                int[] dirs = side == 0 ? b.forward() : b.reverse();
+                // Direction from (sx, sy) (sender) to (tx, ty) (receiver).
+                double sx = side == 0 ? x1 : x2;
+                double sy = side == 0 ? y1 : y2;
+                double tx = side == 0 ? x2 : x1;
+                double ty = side == 0 ? y2 : y1;
+                Agg a = aggregate(f, dirs);
+                if (a == null) {
+                    continue;
+                }
+                double ux = (tx - sx) / len;
+                double uy = (ty - sy) / len;
+                // Right-hand side of travel (screen y grows downwards).
+                double nx = -uy;
+                double ny = ux;
+                double width = Double.isNaN(a.load) ? 1.5 : 1.5 + 3.5 * clamp01(a.load);
+                double off = width / 2 + 1.2;
+                double ax = sx + nx * off;
+                double ay = sy + ny * off;
+                double bx = tx + nx * off;
+                double by = ty + ny * off;
+                if (a.highlighted) {
+                    p.setStroke(DiagramStyle.FLOW_PATH.withAlpha(170), width + 7);
+                    p.line(ax, ay, bx, by);
+                }
+                if (a.deadlock) {
+                    deadlockLines.add(new double[] {ax, ay, bx, by, width});
+                }
+                if (a.down) {
+                    p.setStroke(DiagramStyle.LINK_DOWN, 2);
+                    p.setDash(6, 4);
+                    p.line(ax, ay, bx, by);
+                    p.setDash();
+                    if (side == 0) {
+                        double mx = (x1 + x2) / 2;
+                        double my = (y1 + y2) / 2;
+                        p.setStroke(DiagramStyle.LINK_DOWN, 2.5);
+                        p.line(mx - 5, my - 5, mx + 5, my + 5);
+                        p.line(mx - 5, my + 5, mx + 5, my - 5);
+                    }
+                    drawn++;
+                    continue;
+                }
+                if (!Double.isNaN(a.load)) {
+                    p.setStroke(style.utilisationColour(a.load), width);
+                    p.line(ax, ay, bx, by);
+                    drawn++;
+                }
+                if (a.paused) {
+                    paintPause(p, ax, ay, bx, by, ux, uy, nx, ny, len, phaseSeconds);
+                    pausedDrawn++;
+                }
+                int n = CongestionFrame.sparks(a.marksPerUs);
+                if (n > 0) {
+                    p.setFill(DiagramStyle.ECN_SPARK);
+                    p.setStroke(DiagramStyle.ECN_SPARK_EDGE, 0.8);
+                    double seed = (dirs[0] * 0.6180339887) % 1.0;
+                    for (int k = 0; k < n; k++) {
+                        double t = frac(seed + (double) k / n + phaseSeconds * 0.45);
+                        double px = ax + (bx - ax) * (0.1 + 0.8 * t);
+                        double py = ay + (by - ay) * (0.1 + 0.8 * t);
+                        spark(p, px, py, 3.2);
+                    }
+                    sparks += n;
+                }
+                if (a.drops > 0) {
+                    double px = ax + ux * 16;
+                    double py = ay + uy * 16;
+                    double pulse = 0.5 + 0.5 * Math.sin(phaseSeconds * 2 * Math.PI * 3);
+                    p.setFill(DiagramStyle.DROP.withAlpha((int) (140 + 115 * pulse)));
+                    p.fillCircle(px, py, 6.5);
+                    p.setStroke(new Rgba(255, 255, 255, 255), 1.6);
+                    p.line(px - 3, py - 3, px + 3, py + 3);
+                    p.line(px - 3, py + 3, px + 3, py - 3);
+                    p.setFill(DiagramStyle.DROP);
+                    p.setFont(11, true);
+                    p.text(String.valueOf(a.drops), px + 9, py, TextAnchor.START);
+                    drops++;
+                }
+            }
+        }
+        for (double[] d : deadlockLines) {
+            p.setStroke(DiagramStyle.DEADLOCK, d[4] + 5);
+            p.setDash(8, 5);
+            p.line(d[0], d[1], d[2], d[3]);
+            p.setDash();
+        }
+        if (legend) {
+            paintLegend(p, w, colourBy, phaseSeconds);
+        }
+        p.restore();
+        return new Stats(drawn, pausedDrawn, sparks, drops, legend);
+    }
+
+    /** The animated pause: violet ticks moving from receiver to sender, a pulsing pause symbol at the sender. */
+    private static void paintPause(Painter p, double ax, double ay, double bx, double by, double ux, double uy,
+                                   double nx, double ny, double len, double phase) {
+        p.setStroke(DiagramStyle.PFC_PAUSE, 2.2);
+        p.line(ax, ay, bx, by);
+        double spacing = 14;
+        double shift = (phase * 28) % spacing;
+        for (double d = 22 + spacing - shift; d < len - 6; d += spacing) {
+            double cx = ax + ux * d;
+            double cy = ay + uy * d;
+            p.line(cx - nx * 4.5 - ux * 2, cy - ny * 4.5 - uy * 2, cx + nx * 4.5 - ux * 2, cy + ny * 4.5 - uy * 2);
+        }
+        double r = 6.5 + 1.5 * Math.sin(phase * 2 * Math.PI * 1.2);
+        double cx = ax + ux * 9;
+        double cy = ay + uy * 9;
+        pauseSymbol(p, cx, cy, r);
+    }
+
+    private static void pauseSymbol(Painter p, double cx, double cy, double r) {
+        p.setFill(DiagramStyle.PFC_PAUSE);
+        p.fillCircle(cx, cy, r);
+        p.setFill(new Rgba(255, 255, 255, 255));
+        double bw = Math.max(1.2, r * 0.28);
+        double bh = r * 1.1;
+        p.fillRect(cx - r * 0.42, cy - bh / 2, bw, bh);
+        p.fillRect(cx + r * 0.42 - bw, cy - bh / 2, bw, bh);
+    }
+
+    private static void spark(Painter p, double x, double y, double r) {
+        p.fillCircle(x, y, r);
+        p.strokeCircle(x, y, r);
+    }
+
+    private record Agg(double load, boolean paused, double marksPerUs, long drops, boolean down, boolean deadlock,
+                       boolean highlighted) {
+    }
+
+    /** The worst of a bundle's directions: highest load, any pause, summed marks and drops. */
+    private static Agg aggregate(CongestionFrame f, int[] dirs) {
+        if (dirs.length == 0) {
+            return null;
+        }
+        double load = Double.NaN;
+        boolean paused = false;
+        double marks = 0;
+        long drops = 0;
+        boolean allDown = true;
+        boolean deadlock = false;
+        boolean hl = false;
+        for (int d : dirs) {
+            double l = f.load[d];
+            if (!Double.isNaN(l) && (Double.isNaN(load) || l > load)) {
+                load = l;
+            }
+            paused |= f.paused[d];
+            marks += f.marksPerUs[d];
+            drops += f.dropFlash[d];
+            allDown &= f.down[d];
+            deadlock |= f.deadlock[d];
+            hl |= f.highlighted[d];
+        }
+        return new Agg(load, paused, marks, drops, allDown, deadlock, hl);
+    }
+
+    private void prepare(DiagramGeometry g, Map<Device, FoldGroup> folded, CongestionFrame.Directions dirs) {
+        if (g == cachedGeometry && folded == cachedFolded && dirs == cachedDirections) {
+            return;
+        }
+        cachedGeometry = g;
+        cachedFolded = folded;
+        cachedDirections = dirs;
+        Map<List<Object>, List<int[]>> groups = new LinkedHashMap<>();
+        Map<Object, Bounds> boxes = new IdentityHashMap<>();
+        for (Link l : dirs.links()) {
+            Object a = folded.containsKey(l.a().device()) ? folded.get(l.a().device()) : l.a().device();
+            Object b = folded.containsKey(l.b().device()) ? folded.get(l.b().device()) : l.b().device();
+            if (a == b) {
+                continue;
+            }
+            Bounds ba = a instanceof FoldGroup fg ? fg.bounds() : g.box((Device) a);
+            Bounds bb = b instanceof FoldGroup fg ? fg.bounds() : g.box((Device) b);
+            if (ba == null || bb == null) {
+                continue;
+            }
+            boxes.put(a, ba);
+            boxes.put(b, bb);
+            boolean swap = System.identityHashCode(a) > System.identityHashCode(b);
+            List<Object> k = swap ? List.of(b, a) : List.of(a, b);
+            int fwd = dirs.of(l, !swap);
+            int rev = dirs.of(l, swap);
+            // Unfolded parallel links keep a pair of lines each (their directions would hide each other).
+            List<Object> gk = a instanceof FoldGroup || b instanceof FoldGroup ? k : List.of(k.get(0), k.get(1), l);
+            groups.computeIfAbsent(gk, x -> new ArrayList<>()).add(new int[] {fwd, rev});
+        }
+        List<Bundle> out = new ArrayList<>(groups.size());
+        for (Map.Entry<List<Object>, List<int[]>> e : groups.entrySet()) {
+            Object a = e.getKey().get(0);
+            Object b = e.getKey().get(1);
+            List<int[]> pairs = e.getValue();
+            int[] fwd = new int[pairs.size()];
+            int[] rev = new int[pairs.size()];
+            for (int i = 0; i < pairs.size(); i++) {
+                fwd[i] = pairs.get(i)[0];
+                rev[i] = pairs.get(i)[1];
+            }
+            out.add(new Bundle(boxes.get(a), boxes.get(b), fwd, rev, a instanceof FoldGroup || b instanceof FoldGroup));
+        }
+        bundles = out;
+    }
+
+    // ----- legend ------------------------------------------------------------------------------
+
+    /** Height of the legend box in pixels. */
+    public static double legendHeight() {
+        return 24 + 8 * 18;
+    }
+
+    private void paintLegend(Painter p, double w, ColourBy colourBy, double phase) {
+        double row = 18;
+        double lw = LEGEND_WIDTH;
+        double lh = legendHeight();
+        double x = w - LEGEND_MARGIN - lw;
+        double y = LEGEND_MARGIN;
+        p.setFill(DiagramStyle.LEGEND_FILL);
+        p.fillRoundRect(x, y, lw, lh, 8);
+        p.setStroke(DiagramStyle.LEGEND_STROKE, 1);
+        p.strokeRoundRect(x, y, lw, lh, 8);
+        p.setFill(DiagramStyle.TEXT);
+        p.setFont(11, true);
+        p.text("Live congestion", x + 10, y + 12, TextAnchor.START);
+        p.setFont(10.5, false);
+        double cy = y + 12 + row;
+        double tx = x + 48;
+        for (int i = 0; i < 13; i++) {
+            double f = i / 12.0;
+            p.setStroke(style.utilisationColour(f), 1.5 + 3.5 * f);
+            p.line(x + 10 + i * 2.4, cy, x + 12.4 + i * 2.4, cy);
+        }
+        p.setFill(DiagramStyle.TEXT);
+        p.text(colourBy.legend(), tx, cy, TextAnchor.START);
+        cy += row;
+        p.setStroke(DiagramStyle.PFC_PAUSE, 2.2);
+        p.line(x + 10, cy, x + 40, cy);
+        pauseSymbol(p, x + 16, cy, 6);
+        p.setFill(DiagramStyle.TEXT);
+        p.text("PFC paused (ticks run upstream)", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setFill(DiagramStyle.ECN_SPARK);
+        p.setStroke(DiagramStyle.ECN_SPARK_EDGE, 0.8);
+        spark(p, x + 15, cy, 3.2);
+        spark(p, x + 25, cy, 3.2);
+        spark(p, x + 35, cy, 3.2);
+        p.setFill(DiagramStyle.TEXT);
+        p.text("ECN marks (2 sparks per mark/µs)", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setFill(DiagramStyle.DROP);
+        p.fillCircle(x + 20, cy, 6);
+        p.setStroke(new Rgba(255, 255, 255, 255), 1.5);
+        p.line(x + 17, cy - 3, x + 23, cy + 3);
+        p.line(x + 17, cy + 3, x + 23, cy - 3);
+        p.setFill(DiagramStyle.TEXT);
+        p.text("drops (count in the frame)", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setStroke(DiagramStyle.DEADLOCK, 5);
+        p.setDash(8, 5);
+        p.line(x + 10, cy, x + 40, cy);
+        p.setDash();
+        p.setFill(DiagramStyle.TEXT);
+        p.text("PFC deadlock cycle", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setStroke(DiagramStyle.LINK_DOWN, 2);
+        p.setDash(6, 4);
+        p.line(x + 10, cy, x + 40, cy);
+        p.setDash();
+        p.setFill(DiagramStyle.TEXT);
+        p.text("link down (failed)", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setStroke(DiagramStyle.FLOW_PATH.withAlpha(170), 7);
+        p.line(x + 10, cy, x + 40, cy);
+        p.setFill(DiagramStyle.TEXT);
+        p.text("selected flow's path", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setFill(DiagramStyle.TEXT_MUTED);
+        p.setFont(9.5, false);
+        p.text("each link: one line per direction, right of travel", x + 10, cy, TextAnchor.START);
+    }
+
+    private static double frac(double v) {
+        return v - Math.floor(v);
+    }
+
+    private static double clamp01(double v) {
+        return Math.max(0, Math.min(1, v));
+    }
+}

@@ -1,0 +1,154 @@
+package io.fabriclab.ui.live;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.fabriclab.diagram.CongestionFrame;
+import io.fabriclab.diagram.CongestionPainter;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.Port;
+import io.fabriclab.sim.PortThresholds;
+import io.fabriclab.sim.SimSnapshot;
+
+/**
+ * Turns simulator snapshots into what the canvas draws ({@link CongestionFrame}) for one drawn
+ * fabric: maps each snapshot port ("device:port", the sending end of a direction) to the drawn
+ * link and direction by name, so the run can use a copy of the fabric. Rates (marks per
+ * microsecond, utilisation) come from the running totals of the current and the previous
+ * snapshot shown, since the viewer only sees the snapshots it takes.
+ */
+public final class FrameBuilder {
+    /** Queue colour full scale when a port has neither an ECN Kmax nor a downstream XOFF. */
+    public static final long DEFAULT_FULL_SCALE_BYTES = 1_000_000;
+    /** How long, in wall time, a drop keeps flashing after the snapshot that showed it. */
+    static final long DROP_FLASH_NANOS = 700_000_000L;
+
+    private final Fabric fabric;
+    private final CongestionFrame.Directions directions;
+    private int[] portToDirection;
+    private List<String> mappedPorts;
+    private int unmapped;
+    private long[] flashCount;
+    private long[] flashUntilNanos;
+
+    public FrameBuilder(Fabric fabric) {
+        this.fabric = fabric;
+        this.directions = new CongestionFrame.Directions(new ArrayList<>(fabric.links()));
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    public CongestionFrame.Directions directions() {
+        return directions;
+    }
+
+    /** Snapshot ports whose link is not in the drawn fabric (a scenario on another fabric). */
+    public int unmappedPorts() {
+        return unmapped;
+    }
+
+    /** The drawn link of a snapshot port, or null. */
+    public Link linkOf(String portRef) {
+        Port p = fabric.port(portRef);
+        return p == null ? null : fabric.linkAt(p);
+    }
+
+    private void map(List<String> ports) {
+        if (ports == mappedPorts || ports.equals(mappedPorts)) {
+            mappedPorts = ports;
+            return;
+        }
+        mappedPorts = ports;
+        portToDirection = new int[ports.size()];
+        unmapped = 0;
+        for (int i = 0; i < ports.size(); i++) {
+            Port p = fabric.port(ports.get(i));
+            Link l = p == null ? null : fabric.linkAt(p);
+            portToDirection[i] = l == null ? -1 : directions.of(l, l.a() == p);
+            if (portToDirection[i] < 0) {
+                unmapped++;
+            }
+        }
+        flashCount = new long[directions.count()];
+        flashUntilNanos = new long[directions.count()];
+    }
+
+    /** Direction id of each snapshot port (-1 when not drawn). */
+    public int[] portToDirection(SimSnapshot s) {
+        map(s.ports());
+        return portToDirection;
+    }
+
+    /**
+     * The frame for {@code s}, with rates against {@code prev} (null: since the start).
+     * {@code flowPath} highlights a flow's path (-1: none).
+     */
+    public CongestionFrame frame(SimSnapshot s, SimSnapshot prev, CongestionPainter.ColourBy by, int flowPath,
+                                 long wallNanos) {
+        map(s.ports());
+        CongestionFrame f = new CongestionFrame(s.timePs(), directions);
+        double dtPs = prev == null ? s.timePs() : s.timePs() - prev.timePs();
+        double dtUs = dtPs / 1e6;
+        List<PortThresholds> th = s.thresholds();
+        for (int i = 0; i < portToDirection.length; i++) {
+            int d = portToDirection[i];
+            if (d < 0) {
+                continue;
+            }
+            Link l = directions.links().get(d >> 1);
+            long q = s.queueBytes()[i];
+            f.queueBytes[d] = q;
+            if (by == CongestionPainter.ColourBy.QUEUE) {
+                f.load[d] = q / (double) fullScaleBytes(th, i);
+            } else if (dtPs > 0) {
+                long wire = s.wireBytesTotal()[i] - (prev == null ? 0 : prev.wireBytesTotal()[i]);
+                f.load[d] = wire * 8.0 * 1e12 / (l.rateBps() * dtPs);
+            } else {
+                f.load[d] = s.utilization()[i];
+            }
+            f.paused[d] = s.pausedMask()[i] != 0;
+            f.down[d] = s.linkDown()[i];
+            long marks = s.ecnMarksTotal()[i] - (prev == null ? 0 : prev.ecnMarksTotal()[i]);
+            f.marksPerUs[d] = dtUs > 0 ? marks / dtUs : 0;
+            long drops = s.dropsTotal()[i] - (prev == null ? 0 : prev.dropsTotal()[i]);
+            if (drops > 0) {
+                flashCount[d] = drops;
+                flashUntilNanos[d] = wallNanos + DROP_FLASH_NANOS;
+            }
+            f.dropFlash[d] = wallNanos < flashUntilNanos[d] ? flashCount[d] : 0;
+        }
+        for (List<String> cycle : s.deadlocks()) {
+            for (String ref : cycle) {
+                int i = s.portIndex(ref);
+                if (i >= 0 && portToDirection[i] >= 0) {
+                    f.deadlock[portToDirection[i]] = true;
+                }
+            }
+        }
+        if (flowPath >= 0 && flowPath < s.flowPaths().size()) {
+            for (int i : s.flowPaths().get(flowPath)) {
+                if (portToDirection[i] >= 0) {
+                    f.highlighted[portToDirection[i]] = true;
+                }
+            }
+        }
+        return f;
+    }
+
+    /** Colour full scale of egress port {@code i}: its ECN Kmax, else the XOFF of the port it feeds, else 1 MB. */
+    static long fullScaleBytes(List<PortThresholds> th, int i) {
+        long scale = 0;
+        PortThresholds own = th.get(i);
+        if (own.ecn() != null) {
+            scale = own.ecn().kmaxBytes();
+        }
+        int peer = i ^ 1;
+        if (peer < th.size()) {
+            scale = Math.max(scale, th.get(peer).xoffBytes());
+        }
+        return scale > 0 ? scale : DEFAULT_FULL_SCALE_BYTES;
+    }
+}

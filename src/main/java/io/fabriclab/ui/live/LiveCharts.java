@@ -1,0 +1,153 @@
+package io.fabriclab.ui.live;
+
+import java.util.List;
+
+import io.fabriclab.sim.PortThresholds;
+import io.fabriclab.sim.SimSnapshot;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Label;
+import javafx.scene.layout.VBox;
+
+/**
+ * Charts of the selected egress port and flow over the recorded snapshots: queue depth with the
+ * port's Kmin / Kmax (its ECN curve) and the XOFF / XON of the port it feeds drawn as lines;
+ * throughput, ECN marks, CNPs and the share of time paused per interval; the flow's DCQCN
+ * current and target rate and its progress. Rebuilt from the frames (at most
+ * {@link #MAX_POINTS}, evenly sampled) whenever asked, so a selection made late shows the whole run.
+ */
+public final class LiveCharts extends VBox {
+    static final int MAX_POINTS = 400;
+
+    private final Label title = new Label("Select a link or device, or a flow");
+    private final LineChart<Number, Number> queue = chart("queue (KB)");
+    private final LineChart<Number, Number> activity = chart("per interval");
+    private final LineChart<Number, Number> flow = chart("flow");
+
+    public LiveCharts() {
+        super(4);
+        title.setWrapText(true);
+        getChildren().addAll(title, queue, activity, flow);
+        setId("live-charts");
+    }
+
+    private static LineChart<Number, Number> chart(String yLabel) {
+        NumberAxis x = new NumberAxis();
+        x.setLabel("time (µs)");
+        x.setForceZeroInRange(false);
+        NumberAxis y = new NumberAxis();
+        y.setLabel(yLabel);
+        LineChart<Number, Number> c = new LineChart<>(x, y);
+        c.setAnimated(false);
+        c.setCreateSymbols(false);
+        c.setPrefHeight(190);
+        c.setMinHeight(150);
+        c.setLegendVisible(true);
+        return c;
+    }
+
+    public LineChart<Number, Number> queueChart() {
+        return queue;
+    }
+
+    public LineChart<Number, Number> activityChart() {
+        return activity;
+    }
+
+    public LineChart<Number, Number> flowChart() {
+        return flow;
+    }
+
+    /** Redraws every chart for egress port {@code port} (-1: none) and flow {@code flowId} (-1: none). */
+    public void show(List<SimSnapshot> frames, int port, int flowId) {
+        queue.getData().clear();
+        activity.getData().clear();
+        flow.getData().clear();
+        if (frames.isEmpty()) {
+            return;
+        }
+        int step = Math.max(1, (frames.size() + MAX_POINTS - 1) / MAX_POINTS);
+        SimSnapshot last = frames.get(frames.size() - 1);
+        String text = "";
+        if (port >= 0 && port < last.ports().size()) {
+            String ref = last.ports().get(port);
+            text = "Port " + ref + " (egress toward " + (port < last.ports().size() ? last.ports().get(port ^ 1) : "?")
+                    + ")";
+            XYChart.Series<Number, Number> depth = series("queue depth");
+            XYChart.Series<Number, Number> ingress = series("ingress (PFC) bytes");
+            XYChart.Series<Number, Number> kmin = series("Kmin");
+            XYChart.Series<Number, Number> kmax = series("Kmax");
+            XYChart.Series<Number, Number> xoff = series("XOFF (next hop)");
+            XYChart.Series<Number, Number> xon = series("XON (next hop)");
+            XYChart.Series<Number, Number> gbps = series("throughput Gb/s");
+            XYChart.Series<Number, Number> marks = series("ECN marks/µs");
+            XYChart.Series<Number, Number> cnps = series("CNPs/µs");
+            XYChart.Series<Number, Number> paused = series("paused %");
+            SimSnapshot prev = null;
+            for (int i = 0; i < frames.size(); i += step) {
+                SimSnapshot s = frames.get(i);
+                double t = s.timePs() / 1e6;
+                depth.getData().add(new XYChart.Data<>(t, s.queueBytes()[port] / 1000.0));
+                int peer = port ^ 1;
+                if (peer < s.ports().size()) {
+                    ingress.getData().add(new XYChart.Data<>(t, s.ingressBytes()[peer] / 1000.0));
+                    PortThresholds pt = s.thresholds().get(peer);
+                    if (pt.xoffBytes() > 0) {
+                        xoff.getData().add(new XYChart.Data<>(t, pt.xoffBytes() / 1000.0));
+                        xon.getData().add(new XYChart.Data<>(t, pt.xonBytes() / 1000.0));
+                    }
+                }
+                PortThresholds own = s.thresholds().get(port);
+                if (own.ecn() != null) {
+                    kmin.getData().add(new XYChart.Data<>(t, own.ecn().kminBytes() / 1000.0));
+                    kmax.getData().add(new XYChart.Data<>(t, own.ecn().kmaxBytes() / 1000.0));
+                }
+                if (prev != null && s.timePs() > prev.timePs()) {
+                    double dtPs = s.timePs() - prev.timePs();
+                    double dtUs = dtPs / 1e6;
+                    gbps.getData().add(new XYChart.Data<>(t,
+                            (s.wireBytesTotal()[port] - prev.wireBytesTotal()[port]) * 8.0 / (dtPs / 1e3)));
+                    marks.getData().add(new XYChart.Data<>(t,
+                            (s.ecnMarksTotal()[port] - prev.ecnMarksTotal()[port]) / dtUs));
+                    long cnpDelta = peer < s.ports().size()
+                            ? s.cnpsTotal()[peer] - prev.cnpsTotal()[peer] + s.cnpsTotal()[port] - prev.cnpsTotal()[port]
+                            : 0;
+                    cnps.getData().add(new XYChart.Data<>(t, cnpDelta / dtUs));
+                    paused.getData().add(new XYChart.Data<>(t,
+                            Math.min(100, 100.0 * (s.pausedPsTotal()[port] - prev.pausedPsTotal()[port]) / dtPs)));
+                }
+                prev = s;
+            }
+            queue.getData().add(depth);
+            queue.getData().add(ingress);
+            for (XYChart.Series<Number, Number> line : List.of(kmin, kmax, xoff, xon)) {
+                if (!line.getData().isEmpty()) {
+                    queue.getData().add(line);
+                }
+            }
+            activity.getData().addAll(List.of(gbps, marks, cnps, paused));
+        }
+        if (flowId >= 0 && flowId < last.flowCount()) {
+            text += (text.isEmpty() ? "" : "\n") + "Flow " + flowId;
+            XYChart.Series<Number, Number> rate = series("DCQCN rate Gb/s");
+            XYChart.Series<Number, Number> target = series("target rate Gb/s");
+            XYChart.Series<Number, Number> progress = series("progress %");
+            for (int i = 0; i < frames.size(); i += step) {
+                SimSnapshot s = frames.get(i);
+                double t = s.timePs() / 1e6;
+                rate.getData().add(new XYChart.Data<>(t, s.flowRateGbps()[flowId]));
+                target.getData().add(new XYChart.Data<>(t, s.flowTargetGbps()[flowId]));
+                progress.getData().add(new XYChart.Data<>(t, 100 * s.flowProgress()[flowId]));
+            }
+            flow.getData().addAll(List.of(rate, target, progress));
+        }
+        title.setText(text.isEmpty() ? "Select a link or device, or a flow" : text);
+    }
+
+    private static XYChart.Series<Number, Number> series(String name) {
+        XYChart.Series<Number, Number> s = new XYChart.Series<>();
+        s.setName(name);
+        return s;
+    }
+}

@@ -1,0 +1,157 @@
+package io.fabriclab.ui.live;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.fabriclab.io.FabricJson;
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.InputException;
+import io.fabriclab.io.ResultsJson;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Units;
+import io.fabriclab.sim.LiveRun;
+import io.fabriclab.sim.QosResolver;
+import io.fabriclab.sim.SimConfig;
+import io.fabriclab.sim.SimProfiles;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.sim.Simulator;
+import io.fabriclab.workload.FlowSpec;
+
+/**
+ * One live run of the open fabric, without any JavaFX: builds the simulator from the run panel's
+ * settings over a copy of the fabric (editing the drawing during a run cannot disturb it), wraps
+ * it in a {@link LiveRun}, records what was shown, and knows the flows' labels for the dashboard.
+ */
+public final class LiveSession {
+    private final Fabric drawn;
+    private final Fabric simulated;
+    private final RunSettings settings;
+    private final List<FlowSpec> flows;
+    private final LiveRun run;
+    private final long endPs;
+    private final RunRecording recording;
+    private final String profileName;
+
+    private LiveSession(Fabric drawn, Fabric simulated, RunSettings settings, List<FlowSpec> flows, Simulator sim,
+                        long endPs, String profileName, long recordingBytes) {
+        this.drawn = drawn;
+        this.simulated = simulated;
+        this.settings = settings;
+        this.flows = List.copyOf(flows);
+        this.run = new LiveRun(sim, settings.snapshotIntervalUs() * Units.PS_PER_US);
+        this.endPs = endPs;
+        this.profileName = profileName;
+        this.recording = new RunRecording(recordingBytes);
+    }
+
+    /** Builds a run of {@code settings} on a copy of {@code drawn}; bad settings throw IllegalArgumentException. */
+    public static LiveSession create(Fabric drawn, RunSettings settings) throws IOException {
+        return create(drawn, settings, RunRecording.DEFAULT_MAX_BYTES);
+    }
+
+    public static LiveSession create(Fabric drawn, RunSettings settings, long recordingBytes) throws IOException {
+        Fabric copy;
+        try {
+            copy = FabricJson.read(FabricJson.write(drawn), "the open fabric");
+        } catch (InputException e) {
+            throw new IllegalArgumentException("the open fabric cannot be simulated: " + e.getMessage(), e);
+        }
+        if (settings.scenarioFile() != null) {
+            String json = Files.readString(settings.scenarioFile(), StandardCharsets.UTF_8);
+            Scenario sc = ScenarioJson.parse(json, settings.scenarioFile().toString(),
+                    settings.scenarioFile().toAbsolutePath().getParent(), FabricReader.FILES, copy);
+            SimConfig cfg = sc.config().withSeed(settings.seed());
+            if (settings.durationUs() > 0) {
+                cfg = cfg.withDurationPs(settings.durationUs() * Units.PS_PER_US);
+            }
+            long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
+            return new LiveSession(drawn, copy, settings, sc.flows(), sc.simulator(cfg), end,
+                    sc.profile() == null ? "fabric QoS" : sc.profile(), recordingBytes);
+        }
+        List<FlowSpec> flows = settings.preset().flows(copy, settings.bytes(), settings.fanIn(), settings.seed());
+        QosResolver qos = settings.profile() == null ? QosResolver.of(copy)
+                : SimProfiles.resolver(copy, settings.profile(), null);
+        SimConfig cfg = SimConfig.defaults().withSeed(settings.seed())
+                .withDurationPs(settings.durationUs() * Units.PS_PER_US);
+        long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
+        Simulator sim = new Simulator(copy, flows, cfg, qos);
+        return new LiveSession(drawn, copy, settings, flows, sim, end, settings.profile() == null ? "fabric QoS"
+                : settings.profile(), recordingBytes);
+    }
+
+    public LiveRun run() {
+        return run;
+    }
+
+    public RunSettings settings() {
+        return settings;
+    }
+
+    public List<FlowSpec> flows() {
+        return flows;
+    }
+
+    /** The fabric the simulator runs on (a copy of the drawn one: fail links here by id). */
+    public Fabric simulatedFabric() {
+        return simulated;
+    }
+
+    public Fabric drawnFabric() {
+        return drawn;
+    }
+
+    public RunRecording recording() {
+        return recording;
+    }
+
+    /** Simulated end: the duration, or the safety limit of a run to completion. */
+    public long endPs() {
+        return endPs;
+    }
+
+    public String profileName() {
+        return profileName;
+    }
+
+    /** Title of the run for windows and the recording. */
+    public String title() {
+        return drawn.name() + ": " + settings.describe();
+    }
+
+    /** The link of the simulated copy with the id of a drawn link, or null. */
+    public io.fabriclab.model.Link simulatedLink(io.fabriclab.model.Link drawnLink) {
+        for (io.fabriclab.model.Link l : simulated.links()) {
+            if (l.id().equals(drawnLink.id())) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** Flow indexes per collective label ("allreduce:rail0"), in first-seen order. */
+    public Map<String, List<Integer>> collectives() {
+        Map<String, List<Integer>> out = new LinkedHashMap<>();
+        for (int i = 0; i < flows.size(); i++) {
+            String label = flows.get(i).label();
+            if (label != null && label.contains(":")) {
+                out.computeIfAbsent(label, k -> new ArrayList<>()).add(i);
+            }
+        }
+        return out;
+    }
+
+    /** Saves the recording with the run's results (null while it has none). */
+    public void save(java.nio.file.Path file, SimResults results) throws IOException {
+        String json = results == null ? null : ResultsJson.toJson(results, new ResultsJson.Metadata(
+                ResultsJson.fabriclabVersion(), title(), settings.scenarioFile() == null ? "live view"
+                        : settings.scenarioFile().toString(), "-", drawn.name(), profileName), false);
+        recording.save(file, title(), drawn, json);
+    }
+}

@@ -1,0 +1,437 @@
+package io.fabriclab.ui.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import io.fabriclab.diagram.CongestionPainter;
+import io.fabriclab.diagram.DiagramGeometry;
+import io.fabriclab.diagram.DiagramStyle;
+import io.fabriclab.diagram.Rgba;
+import io.fabriclab.diagram.Segment;
+import io.fabriclab.io.FabricJson;
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.Port;
+import io.fabriclab.sim.LiveRun;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.sim.SimSnapshot;
+import io.fabriclab.ui.FabricCanvas;
+import io.fabriclab.ui.FabricDocument;
+import io.fabriclab.ui.FabricEditor;
+import javafx.geometry.Point2D;
+import javafx.scene.Scene;
+import javafx.scene.image.PixelReader;
+import javafx.scene.image.WritableImage;
+import javafx.scene.paint.Color;
+import javafx.stage.Stage;
+
+/** The live congestion view, headless: play, pixels, click-to-fail, live thresholds, replay, errors. */
+@ExtendWith(ApplicationExtension.class)
+class LiveViewTest {
+    static final Path FABRIC = Path.of("resources/examples/classic-leaf-spine.json");
+    static final Path INCAST = Path.of("resources/scenarios/incast-pfc-only.json");
+
+    private FabricEditor editor;
+    private FabricCanvas canvas;
+    private LivePanel panel;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        Fabric f = FabricJson.read(FABRIC);
+        editor = new FabricEditor(new FabricDocument(f, FABRIC));
+        canvas = editor.canvas();
+        stage.setScene(new Scene(editor, 1200, 780));
+        stage.show();
+        editor.showLiveView(true);
+        panel = editor.livePanel();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void dispose(FxRobot robot) {
+        robot.interact(() -> {
+            if (editor.livePanel() != null) {
+                editor.showLiveView(false);
+            }
+        });
+    }
+
+    static void savePng(javafx.scene.image.Image img, String name) {
+        try {
+            javax.imageio.ImageIO.write(javafx.embed.swing.SwingFXUtils.fromFXImage(img, null), "png",
+                    new java.io.File("target/" + name + ".png"));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Fabric fabric() {
+        return canvas.document().fabric();
+    }
+
+    private <T> T fx(FxRobot robot, Callable<T> c) {
+        AtomicReference<T> out = new AtomicReference<>();
+        robot.interact(() -> {
+            try {
+                out.set(c.call());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return out.get();
+    }
+
+    private void waitFor(int seconds, Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, condition);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private void fit(FxRobot robot) {
+        robot.interact(() -> {
+            canvas.fitToWindow();
+            canvas.redraw();
+        });
+    }
+
+    /** Directions into the receiver's leaf (the receiver's upstream links), as snapshot port refs. */
+    private List<String> upstreamOf(String receiverNic) {
+        Port rx = fabric().port(receiverNic);
+        Device leaf = fabric().linkAt(rx).opposite(rx).device();
+        List<String> out = new ArrayList<>();
+        for (Link l : fabric().linksOf(leaf)) {
+            Port far = l.portOn(leaf) == l.a() ? l.b() : l.a();
+            if (far != rx) {
+                out.add(far.ref());
+            }
+        }
+        return out;
+    }
+
+    private static boolean near(Color c, Rgba want, double tol) {
+        return Math.abs(c.getRed() * 255 - want.r()) <= tol && Math.abs(c.getGreen() * 255 - want.g()) <= tol
+                && Math.abs(c.getBlue() * 255 - want.b()) <= tol;
+    }
+
+    /** Pixels of colour {@code want} within 14 px of the link's drawn line. */
+    private int pixelsNear(PixelReader px, Link l, Rgba want, int width, int height) {
+        DiagramGeometry g = canvas.geometry();
+        Segment s = g.segment(l);
+        double x1 = canvas.viewport().toScreenX(s.x1());
+        double y1 = canvas.viewport().toScreenY(s.y1());
+        double x2 = canvas.viewport().toScreenX(s.x2());
+        double y2 = canvas.viewport().toScreenY(s.y2());
+        int count = 0;
+        for (double t = 0; t <= 1; t += 0.01) {
+            int cx = (int) (x1 + (x2 - x1) * t);
+            int cy = (int) (y1 + (y2 - y1) * t);
+            for (int dx = -14; dx <= 14; dx += 2) {
+                for (int dy = -14; dy <= 14; dy += 2) {
+                    int x = cx + dx;
+                    int y = cy + dy;
+                    if (x >= 0 && y >= 0 && x < width && y < height && near(px.getColor(x, y), want, 40)) {
+                        count++;
+                    }
+                }
+            }
+        }
+        return count;
+    }
+
+    @Test
+    void playingTheIncastScenarioDrawsThePauseStormOnTheReceiversUpstreamLinksAndTheLegend(FxRobot robot)
+            throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.setScenarioFile(INCAST);
+            panel.setSpeedPosition(7.3); // 20 us of simulated time per wall second: the storm builds visibly
+        });
+        robot.clickOn("#live-play");
+        List<String> upstream = upstreamOf("server01:nic0");
+        // Before the run: no violet anywhere near those links.
+        WritableImage before = fx(robot, () -> {
+            canvas.redraw();
+            return canvas.canvas().snapshot(null, null);
+        });
+        savePng(before, "live-before");
+        int violetBefore = 0;
+        for (String ref : upstream) {
+            violetBefore += pixelsNear(before.getPixelReader(), fabric().linkAt(fabric().port(ref)),
+                    DiagramStyle.PFC_PAUSE, (int) before.getWidth(), (int) before.getHeight());
+        }
+        assertEquals(0, violetBefore, "no pause style before the run");
+        // Wait until a snapshot shows most of the receiver leaf's upstream directions paused.
+        waitFor(60, () -> fx(robot, () -> {
+            SimSnapshot s = panel.shownSnapshot();
+            if (s == null) {
+                return false;
+            }
+            int paused = 0;
+            for (String ref : upstream) {
+                int i = s.portIndex(ref);
+                if (i >= 0 && s.pausedMask()[i] != 0) {
+                    paused++;
+                }
+            }
+            return paused >= 3;
+        }));
+        robot.clickOn("#live-pause");
+        waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
+        WritableImage shot = fx(robot, () -> {
+            canvas.redraw();
+            return canvas.canvas().snapshot(null, null);
+        });
+        savePng(shot, "live-incast-paused");
+        PixelReader px = shot.getPixelReader();
+        int w = (int) shot.getWidth();
+        int h = (int) shot.getHeight();
+        int pausedLinks = 0;
+        int pausedWithStyle = 0;
+        for (String ref : upstream) {
+            int i = s.portIndex(ref);
+            Link l = fabric().linkAt(fabric().port(ref));
+            boolean paused = i >= 0 && s.pausedMask()[i] != 0;
+            int violet = pixelsNear(px, l, DiagramStyle.PFC_PAUSE, w, h);
+            if (paused) {
+                pausedLinks++;
+                if (violet > 0) {
+                    pausedWithStyle++;
+                }
+            }
+        }
+        assertTrue(pausedLinks >= 2, "paused upstream directions: " + pausedLinks);
+        assertEquals(pausedLinks, pausedWithStyle, "every paused upstream direction shows the violet pause style");
+        // The legend sits in the top right corner: its box, its pause symbol (violet) and its spark (yellow).
+        double lx = w - CongestionPainter.LEGEND_MARGIN - CongestionPainter.LEGEND_WIDTH;
+        double ly = CongestionPainter.LEGEND_MARGIN;
+        int legendViolet = 0;
+        int legendYellow = 0;
+        for (int x = (int) lx; x < lx + 46; x++) {
+            for (int y = (int) ly; y < ly + CongestionPainter.legendHeight(); y++) {
+                Color c = px.getColor(x, y);
+                legendViolet += near(c, DiagramStyle.PFC_PAUSE, 30) ? 1 : 0;
+                legendYellow += near(c, DiagramStyle.ECN_SPARK, 30) ? 1 : 0;
+            }
+        }
+        assertTrue(legendViolet > 10, "legend pause symbol pixels: " + legendViolet);
+        assertTrue(legendYellow > 5, "legend ECN spark pixels: " + legendYellow);
+        assertTrue(near(px.getColor((int) lx + 200, (int) ly + 4), new Rgba(255, 255, 255, 255), 12),
+                "legend box background");
+        robot.interact(() -> panel.reset());
+    }
+
+    @Test
+    void clickingALinkDuringARunFailsItAndItsFlowsReroute(FxRobot robot) throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.setSpeedPosition(7.0); // 10 us/s: the run is still going when the click lands
+            panel.sizeMb.setText("1");
+        });
+        robot.clickOn("#live-play");
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot() != null && panel.shownSnapshot().timePs() > 0));
+        SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
+        // The uplink of the first flow that crosses a spine (NIC, leaf up, spine down, leaf down):
+        // its path's second hop leaves the sender's leaf for a spine.
+        int crossing = 0;
+        while (s.flowPaths().get(crossing).length < 4) {
+            crossing++;
+        }
+        String uplinkRef = s.ports().get(s.flowPaths().get(crossing)[1]);
+        Link uplink = fabric().linkAt(fabric().port(uplinkRef));
+        List<String> usersBefore = flowsOn(s, uplinkRef);
+        assertFalse(usersBefore.isEmpty());
+        DiagramGeometry g = fx(robot, () -> canvas.geometry());
+        Segment seg = g.segment(uplink);
+        Point2D mid = fx(robot, () -> canvas.localToScreen(canvas.viewport().toScreenX((seg.x1() + seg.x2()) / 2),
+                canvas.viewport().toScreenY((seg.y1() + seg.y2()) / 2)));
+        SimSnapshot atClick = fx(robot, () -> panel.shownSnapshot());
+        robot.clickOn(mid);
+        waitFor(30, () -> fx(robot, () -> {
+            SimSnapshot now = panel.shownSnapshot();
+            int i = now.portIndex(uplinkRef);
+            return i >= 0 && now.linkDown()[i];
+        }));
+        robot.interact(() -> panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION));
+        waitFor(60, () -> fx(robot, () -> panel.results() != null));
+        SimResults r = fx(robot, () -> panel.results());
+        SimSnapshot end = fx(robot, () -> panel.shownSnapshot());
+        assertTrue(r.run().reroutes() >= 1, "routing reconverged after the click");
+        assertTrue(end.linkDown()[end.portIndex(uplinkRef)], "the clicked link is down at the end");
+        // Flows still sending when the link failed were moved by the reconvergence (flows already
+        // complete keep the path they finished on).
+        int moved = 0;
+        for (SimResults.FlowResult fr : r.flows()) {
+            if (atClick.flowProgress()[fr.id()] < 0.9 && usersBefore.contains(String.valueOf(fr.id()))) {
+                assertFalse(fr.path().contains(uplinkRef), "flow " + fr.id() + " moved off " + uplinkRef);
+                assertFalse(flowsOn(end, uplinkRef).contains(String.valueOf(fr.id())));
+                moved++;
+            }
+        }
+        assertTrue(moved >= 1, "at least one flow on the link was still running and moved");
+        assertEquals(r.run().flows(), r.run().flowsCompleted(), "every flow recovered and completed");
+        assertFalse(fabric().linkAt(fabric().port(uplinkRef)).state() == io.fabriclab.model.LinkState.DOWN,
+                "the drawing itself is not edited by a live failure");
+    }
+
+    private static List<String> flowsOn(SimSnapshot s, String portRef) {
+        int i = s.portIndex(portRef);
+        List<String> out = new ArrayList<>();
+        for (int f = 0; f < s.flowPaths().size(); f++) {
+            for (int p : s.flowPaths().get(f)) {
+                if (p == i) {
+                    out.add(String.valueOf(f));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void changingKminDuringARunChangesTheMarkingCount(FxRobot robot) throws Exception {
+        fit(robot);
+        robot.interact(() -> panel.start(true));
+        // Let the incast build its queue: 10 interval steps of 5 us.
+        robot.interact(() -> panel.reveal(panel.stepInterval));
+        for (int i = 0; i < 10; i++) {
+            robot.clickOn("#live-step");
+        }
+        savePng(fx(robot, () -> editor.getScene().snapshot(null)), "live-kmin-scene");
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot() != null
+                && panel.shownSnapshot().timePs() >= 50_000_000L));
+        String port = receiverEgress();
+        // Kmin 5 MB: out of reach, marking stops on that port.
+        setThresholds(robot, port, "5000", "6000", "1");
+        waitFor(20, () -> fx(robot, () -> panel.thresholdStatus.getText().contains("in force")));
+        long m0 = marksAt(robot, port);
+        robot.interact(() -> panel.reveal(panel.stepInterval));
+        for (int i = 0; i < 4; i++) {
+            robot.clickOn("#live-step");
+        }
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot().timePs() >= 70_000_000L));
+        long m1 = marksAt(robot, port);
+        assertEquals(m0, m1, "no marks while Kmin is above the queue");
+        assertTrue(fx(robot, () -> panel.shownSnapshot().queueBytes()[panel.shownSnapshot().portIndex(port)]) > 20_000,
+                "the receiver port is congested");
+        // Kmin 1 KB, Kmax 2 KB, Pmax 1: every frame leaving the congested queue is marked.
+        setThresholds(robot, port, "1", "2", "1");
+        waitFor(20, () -> fx(robot, () -> panel.thresholdStatus.getText().contains("ECN 1/2")
+                && panel.thresholdStatus.getText().contains("in force")));
+        robot.interact(() -> panel.reveal(panel.stepInterval));
+        for (int i = 0; i < 2; i++) {
+            robot.clickOn("#live-step");
+        }
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot().timePs() >= 80_000_000L));
+        long m2 = marksAt(robot, port);
+        // 10 us at 100G with full frames back to back is about 29 dequeues, each marked.
+        assertTrue(m2 - m1 >= 20, "marks after lowering Kmin: " + (m2 - m1));
+        assertEquals(1_000, fx(robot, () -> panel.shownSnapshot().thresholds()
+                .get(panel.shownSnapshot().portIndex(port)).ecn().kminBytes()));
+        robot.interact(() -> panel.reset());
+    }
+
+    /** The receiver leaf's egress toward the incast receiver (the preset's receiver is the first server). */
+    private String receiverEgress() {
+        Port rx = fabric().port(io.fabriclab.workload.Nics.all(fabric()).get(0));
+        return fabric().linkAt(rx).opposite(rx).ref();
+    }
+
+    private long marksAt(FxRobot robot, String port) {
+        return fx(robot, () -> {
+            SimSnapshot s = panel.shownSnapshot();
+            return s.ecnMarksTotal()[s.portIndex(port)];
+        });
+    }
+
+    private void setThresholds(FxRobot robot, String port, String kmin, String kmax, String pmax) {
+        robot.interact(() -> {
+            panel.thresholdTarget.getEditor().setText(port);
+            panel.kminKb.setText(kmin);
+            panel.kmaxKb.setText(kmax);
+            panel.pmax.setText(pmax);
+        });
+        robot.interact(() -> panel.reveal(panel.applyEcn));
+        robot.clickOn("#live-apply-ecn");
+    }
+
+    @Test
+    void aSavedRunReopensAndReplaysItsFrames(FxRobot robot, @TempDir Path dir) throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.setScenarioFile(INCAST);
+            panel.setSpeedPosition(8.3); // 200 us/s: a dozen frames or more over the run
+        });
+        robot.clickOn("#live-play");
+        waitFor(90, () -> fx(robot, () -> panel.results() != null));
+        Path file = dir.resolve("incast" + RunRecording.EXTENSION);
+        robot.interact(() -> panel.saveRun(file));
+        assertTrue(Files.size(file) > 0);
+        List<SimSnapshot> recorded = fx(robot, () -> panel.session().recording().frames());
+        assertTrue(recorded.size() >= 5, "frames recorded: " + recorded.size());
+        ReplayWindow w = fx(robot, () -> ReplayWindow.open(file, m -> { }));
+        assertNotNull(w);
+        ReplayWindow.RunView v = w.views().get(0);
+        assertEquals(recorded.size(), v.saved().frames().size());
+        assertNotNull(v.saved().results(), "the results are saved with the frames");
+        assertEquals(fx(robot, () -> panel.results().summary().pauseFramesSent()).longValue(),
+                v.saved().results().path("summary").path("pauseFramesSent").asLong());
+        // Scrub to a middle frame: the replay shows exactly that recorded frame.
+        SimSnapshot middle = recorded.get(recorded.size() / 2);
+        robot.interact(() -> w.timeline().setValue(middle.timePs() / 1e6));
+        SimSnapshot shown = fx(robot, () -> v.shown());
+        assertEquals(middle.timePs(), shown.timePs());
+        assertEquals(middle.totalPauseFrames(), shown.totalPauseFrames());
+        assertEquals(java.util.Arrays.toString(middle.queueBytes()), java.util.Arrays.toString(shown.queueBytes()));
+        // Its canvas draws the frame with the same marks as live: paused directions where the frame has them.
+        int paused = 0;
+        for (int p : shown.pausedMask()) {
+            paused += p != 0 ? 1 : 0;
+        }
+        int drawnPaused = 0;
+        for (boolean b : v.frame().paused) {
+            drawnPaused += b ? 1 : 0;
+        }
+        assertEquals(paused, drawnPaused);
+        robot.interact(() -> v.getScene().getWindow().hide());
+    }
+
+    @Test
+    void aSimulatorErrorShowsItsCauseAndTheWindowStaysResponsive(FxRobot robot) throws Exception {
+        AtomicReference<Throwable> reported = new AtomicReference<>();
+        robot.interact(() -> {
+            panel.setErrorHandler(reported::set);
+            panel.start(true);
+        });
+        robot.interact(() -> panel.session().run().submit(c -> {
+            throw new IllegalStateException("injected engine failure");
+        }));
+        waitFor(20, () -> reported.get() != null);
+        assertEquals("injected engine failure", reported.get().getMessage());
+        assertTrue(fx(robot, () -> panel.status.getText()).contains("injected engine failure"));
+        assertEquals(LiveRun.State.FAILED, fx(robot, () -> panel.session().run().state()));
+        // The FX thread is free: a new run starts and steps.
+        robot.interact(() -> panel.start(true));
+        robot.clickOn("#live-step");
+        waitFor(20, () -> fx(robot, () -> panel.shownSnapshot() != null && panel.shownSnapshot().timePs() > 0));
+        robot.interact(() -> panel.reset());
+    }
+}

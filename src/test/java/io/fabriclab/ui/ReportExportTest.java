@@ -53,26 +53,32 @@ class ReportExportTest {
         Path out = tmp.resolve("review.pdf");
         ReportExport x = reportExport();
         Task<DesignReview> t = WaitForAsyncUtils.asyncFx(() -> x.exportReport(out, List.of(), "Editor Test")).get();
-        WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> t.isDone());
+        WaitForAsyncUtils.waitFor(180, TimeUnit.SECONDS, () -> onFx(t::isDone));
         WaitForAsyncUtils.waitForFxEvents();
-        assertEquals(Worker.State.SUCCEEDED, t.getState(), String.valueOf(t.getException()));
-        assertEquals(1.0, t.getProgress(), 1e-9, "progress reached the end");
+        assertEquals(Worker.State.SUCCEEDED, onFx(t::getState), String.valueOf(onFx(t::getException)));
+        assertEquals(1.0, onFx(t::getProgress), 1e-9, "progress reached the end");
         byte[] pdf = Files.readAllBytes(out);
         assertTrue(new String(pdf, 0, 5, java.nio.charset.StandardCharsets.ISO_8859_1).equals("%PDF-"));
-        assertTrue(editor.statusBar().getText().startsWith("Report written: review.pdf"), editor.statusBar().getText());
+        String status = onFx(() -> editor.statusBar().getText());
+        assertTrue(status.startsWith("Report written: review.pdf"), status);
     }
 
     @Test
     void exportSwitchConfigWritesOneFilePerSwitch(@TempDir Path tmp) throws Exception {
         ReportExport x = reportExport();
         Task<Integer> t = WaitForAsyncUtils.asyncFx(() -> x.exportConfig(tmp, Vendor.SONIC)).get();
-        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> t.isDone());
+        WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> onFx(t::isDone));
         WaitForAsyncUtils.waitForFxEvents();
-        assertEquals(Worker.State.SUCCEEDED, t.getState(), String.valueOf(t.getException()));
+        assertEquals(Worker.State.SUCCEEDED, onFx(t::getState), String.valueOf(onFx(t::getException)));
         try (var files = Files.list(tmp)) {
             assertEquals((long) editor.document().fabric().switches().size(),
                     files.filter(p -> p.toString().endsWith(".config_db.json")).count());
         }
+    }
+
+    /** Task state is read on the FX thread, as javafx.concurrent requires. */
+    private static <T> T onFx(java.util.concurrent.Callable<T> c) throws Exception {
+        return WaitForAsyncUtils.asyncFx(c).get();
     }
 
     private ReportExport reportExport() throws Exception {

@@ -178,9 +178,11 @@ public final class HtmlReport {
         FabricAnalysis.Counts c = a.counts();
         h.el("p", "The fabric as drawn, in the editor's visual language (links coloured by rail from servers to rail "
                 + "leaves, else by speed; dashed red when down; servers folded into units when too small to read).");
-        String svg = FabricSvg.render(fabric, ResultsCharts.WIDTH, 440,
+        // Drawn on a larger canvas, so device names fit their boxes, and shown page-wide (the viewBox scales it).
+        String svg = FabricSvg.render(fabric, DIAGRAM_W, DIAGRAM_H,
                 FabricPainter.Options.DEFAULT.withGrid(false).withLabels(fabric.devices().size() <= 80));
-        figure(stripXmlDeclaration(svg), "Topology of " + fabric.name());
+        figure(displaySize(stripXmlDeclaration(svg), ResultsCharts.WIDTH, ResultsCharts.WIDTH * DIAGRAM_H / DIAGRAM_W),
+                "Topology of " + fabric.name());
         List<String[]> rows = new ArrayList<>();
         for (DeviceRole r : DeviceRole.values()) {
             if (r.isSwitch() && c.switchesByRole().getOrDefault(r, 0) > 0) {
@@ -600,6 +602,10 @@ public final class HtmlReport {
         }
         h.table("narrow-first", new String[] {"measure", "value"}, rows);
         qosInForce(r);
+        figure(displaySize(stripXmlDeclaration(RunMap.svg(r, fabric)), ResultsCharts.WIDTH,
+                ResultsCharts.WIDTH * RunMap.H / RunMap.W), "The run on the topology, in the live view's language: each link "
+                + "direction coloured by the peak depth of its egress queues (against ECN Kmax, or PFC XOFF), pause symbols "
+                + "where PFC paused it, ECN sparks by marking rate, drop flashes, a deadlock cycle outlined.");
         figure(charts.queueDepth(r, fabric), null);
         figure(charts.pauseTime(r), null);
         figure(charts.ecnAndCnps(r), null);
@@ -882,6 +888,17 @@ public final class HtmlReport {
             h.el("p", caption, "class", "caption");
         }
         h.close("div");
+    }
+
+    private static final int DIAGRAM_W = 1100;
+    private static final int DIAGRAM_H = 720;
+
+    /** Sets the root element's display width and height, keeping its viewBox (the drawing's own units). */
+    static String displaySize(String svg, int width, int height) {
+        int end = svg.indexOf('>');
+        String root = svg.substring(0, end).replaceFirst(" width=\"[^\"]*\"", " width=\"" + width + "\"")
+                .replaceFirst(" height=\"[^\"]*\"", " height=\"" + height + "\"");
+        return root + svg.substring(end);
     }
 
     static String stripXmlDeclaration(String svg) {

@@ -81,4 +81,102 @@ class ShippedScenariosTest {
         // Alone, 12 MB at 100G takes 960 us; pauses of its shared uplink make it take longer.
         assertTrue(victim.fctPs() > 960_000_000L * 1.05, "victim fct " + victim.fctPs());
     }
+
+    private static SimResults.UplinkSpread uplinks(SimResults r, String device) {
+        return r.uplinks().stream().filter(u -> u.device().equals(device)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void sprayingAndAdaptiveRoutingFinishTheAllToAllSoonerThanEcmp() throws Exception {
+        // 8 ranks, 4 per leaf, 32 MB each: a rank sends 7 x 4 MB, so its 100G link needs
+        // 28 MB / 12.5 GB/s = 2,240 us plus 2 % of headers (82 B per 4,096 B): 2,285 us. Each leaf
+        // sends 16 cross-leaf flows (4 ranks x 4 peers) over 4 uplinks that together carry exactly
+        // what the 4 ranks send across: ECMP puts whole flows on uplinks and the busiest one decides.
+        SimResults ecmp = run("alltoall-ecmp");
+        SimResults spray = run("alltoall-spray");
+        SimResults adaptive = run("alltoall-adaptive");
+        double ideal = 28e6 / 12.5e9 * 1e12 * (1 + 82.0 / 4096);
+        for (SimResults r : new SimResults[] {ecmp, spray, adaptive}) {
+            assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
+            assertTrue(r.collectives().get(0).timePs() >= ideal);
+        }
+        assertTrue(uplinks(ecmp, "leaf1").maxOverMean() > 1.5, "ECMP leaves uplinks uneven");
+        assertTrue(uplinks(spray, "leaf1").maxOverMean() < 1.1);
+        assertTrue(uplinks(adaptive, "leaf1").maxOverMean() < 1.1);
+        long te = ecmp.collectives().get(0).timePs();
+        assertTrue(spray.collectives().get(0).timePs() < te * 0.95);
+        assertTrue(adaptive.collectives().get(0).timePs() < ideal * 1.05, "adaptive reaches the line rate");
+    }
+
+    @Test
+    void aRailAwareRingKeepsMostHopsOnOneRailAndBeatsTheNaiveRing() throws Exception {
+        // 32 ranks = 4 servers x 8 rails; a hop leaves its rail leaf through a spine only when the
+        // next rank is on another rail. Rail-aware: ranks grouped by rail (8 groups of 4), so only
+        // the 8 hops from one group to the next change rail; naive (server order): all 32 do. An
+        // all-reduce has 2 x 31 = 62 steps of 32 flows.
+        SimResults railAware = run("allreduce-rail-1su-rail-aware");
+        SimResults naive = run("allreduce-rail-1su-naive");
+        assertEquals(62 * 8, viaSpine(railAware));
+        assertEquals(62 * 32, viaSpine(naive));
+        SimResults.CollectiveResult ra = railAware.collectives().get(0);
+        SimResults.CollectiveResult nv = naive.collectives().get(0);
+        assertEquals(62, ra.steps().size());
+        // 400G NICs: busbw can reach 50 GB/s; the naive ring also queues behind ECMP collisions on the spines.
+        assertTrue(ra.busbwGBps() > nv.busbwGBps(), ra.busbwGBps() + " vs " + nv.busbwGBps());
+        assertTrue(ra.busbwGBps() < 50);
+    }
+
+    private static long viaSpine(SimResults r) {
+        return r.flows().stream().filter(f -> f.path().size() > 2).count();
+    }
+
+    @Test
+    void aLinkFailureMidCollectiveIsCountedAndTheCollectiveRecoversWithAStall() throws Exception {
+        SimResults r = run("link-failure-mid-collective");
+        SimResults.CollectiveResult c = r.collectives().get(0);
+        assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
+        assertTrue(r.summary().linkDownDrops() > 0, "frames lost on and behind the dead link");
+        assertEquals(1, r.run().reroutes());
+        assertTrue(c.retransmittedBytes() > 0, "go-back-N resent them");
+        // The flows on the dead uplink stall from the failure until routing reconverges (50 us) and
+        // a NAK round trip later: the collective shows at least the 50 us.
+        assertTrue(c.stallPs() >= 50_000_000L, "stall " + c.stallPs());
+    }
+
+    @Test
+    void theDeadlockAfterAFailureStallsAndTheDetectorNamesTheStaticCycle() throws Exception {
+        Scenario s = ScenarioJson.read(DIR.resolve("deadlock-after-failure.json"), FabricReader.FILES);
+        SimResults r = s.simulator(s.config()).run();
+        assertEquals(SimResults.StopReason.TIME_LIMIT, r.run().stopReason(), "nothing completes");
+        assertEquals(0, r.run().flowsCompleted());
+        assertEquals(0, r.summary().drops(), "a deadlock loses nothing: it just stops");
+        assertEquals(1, r.deadlocks().size());
+        // The static check of the same fabric with the same link failed: each cycle is a ring of
+        // ingress queues (device:port from fromDevice:fromPort); the queue that pauses is the
+        // egress fromDevice:fromPort that feeds it, which is what the dynamic detector reports.
+        io.fabriclab.model.Link failed = s.fabric().findLink("leaf3:eth2");
+        io.fabriclab.topology.DeadlockCheck.Result check = io.fabriclab.topology.DeadlockCheck.check(s.fabric(),
+                java.util.Set.of(), java.util.Set.of(failed));
+        assertEquals(2, check.cycles().size());
+        java.util.List<java.util.Set<String>> staticCycles = check.cycles().stream()
+                .map(c -> c.queues().stream().map(q -> q.fromDevice() + ":" + q.fromPort())
+                        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)))
+                .map(x -> (java.util.Set<String>) x).toList();
+        java.util.Set<String> dynamic = new java.util.TreeSet<>(r.deadlocks().get(0).ports());
+        assertEquals(3, r.deadlocks().get(0).priority());
+        assertTrue(staticCycles.contains(dynamic), "dynamic " + dynamic + " is one of the static cycles " + staticCycles);
+    }
+
+    @Test
+    void backgroundLoadSlowsTheCollectiveItShares() throws Exception {
+        SimResults alone = run("collective-alone");
+        SimResults loaded = run("collectives-under-background");
+        SimResults.CollectiveResult a = alone.collectives().get(0);
+        SimResults.CollectiveResult b = loaded.collectives().get(0);
+        assertTrue(b.finishPs() > 0, "the all-reduce completes under load");
+        assertTrue(loaded.flows().stream().filter(f -> "background".equals(f.label())).count() > 100);
+        // Ports that carry both classes split by DWRR (equal weights): the all-reduce gets at most
+        // its share where background queues, so it takes longer than on the idle fabric.
+        assertTrue(b.timePs() > a.timePs() * 1.2, "alone " + a.timePs() + ", loaded " + b.timePs());
+    }
 }

@@ -24,14 +24,14 @@ import picocli.CommandLine.Option;
  * heap limit you want to prove, e.g. FABRICLAB_JAVA_OPTS=-Xmx2g ./fabriclab bench foundation.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (figures go to docs/performance.md).",
-        subcommands = {BenchCommand.Foundation.class, ReportBenchCommand.class, SimBench.class})
+        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, ReportBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation or sim");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation, sim or collective");
     }
 
     @Command(name = "foundation", mixinStandardHelpOptions = true,

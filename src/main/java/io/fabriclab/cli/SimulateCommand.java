@@ -132,10 +132,24 @@ public final class SimulateCommand implements Callable<Integer> {
                 s.watchdogDrops(), s.linkDownDrops(), s.retransmittedBytes(), run.reroutes()));
 
         for (SimResults.CollectiveResult c : r.collectives()) {
-            sb.append(String.format(Locale.ROOT, "%s %s over %d ranks, %,d B: %s%n", c.kind(), c.name(), c.ranks(), c.bytes(),
+            sb.append(String.format(Locale.ROOT, "%s %s over %d ranks, %,d B%s: %s%n", c.kind(), c.name(), c.ranks(), c.bytes(),
+                    c.channels() > 1 ? ", " + c.channels() + " channels" : "",
                     c.timePs() < 0 ? "did not complete"
                             : String.format(Locale.ROOT, "%.1f us, algbw %.2f GB/s, busbw %.2f GB/s", c.timePs() / 1e6,
-                            c.algbwGBps(), c.busbwGBps())));
+                            c.algbwGBps(), c.busbwGBps())
+                            + (c.stallPs() > 0 ? String.format(Locale.ROOT, "; stalled %.1f us, resent %,d B",
+                            c.stallPs() / 1e6, c.retransmittedBytes()) : "")));
+            if (!c.steps().isEmpty() && c.timePs() > 0) {
+                long slowest = c.steps().stream().mapToLong(SimResults.StepResult::timePs).max().orElse(0);
+                sb.append(String.format(Locale.ROOT, "  %d steps: mean %.1f us, slowest %.1f us (per step in the results file)%n",
+                        c.steps().size(), c.timePs() / 1e6 / c.steps().size(), slowest / 1e6));
+            }
+        }
+        if (!r.uplinks().isEmpty()) {
+            SimResults.UplinkSpread worst = r.uplinks().stream()
+                    .max(Comparator.comparingDouble(SimResults.UplinkSpread::maxOverMean)).orElseThrow();
+            sb.append(String.format(Locale.ROOT, "routing %s; most uneven uplinks: %s, busiest carries %.2f x the mean "
+                    + "(flows per uplink %s)%n", run.routing(), worst.device(), worst.maxOverMean(), worst.flows()));
         }
         List<SimResults.QueueResult> queues = new ArrayList<>(r.queues());
         queues.sort(Comparator.comparingLong(SimResults.QueueResult::maxBytes).reversed());

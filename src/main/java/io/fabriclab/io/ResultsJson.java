@@ -75,6 +75,7 @@ public final class ResultsJson {
         root.set("ecmp", MAPPER.valueToTree(r.ecmp()));
         root.set("collectives", MAPPER.valueToTree(r.collectives()));
         root.set("deadlocks", MAPPER.valueToTree(r.deadlocks()));
+        root.set("uplinks", MAPPER.valueToTree(r.uplinks()));
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

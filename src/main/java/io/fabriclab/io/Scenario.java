@@ -16,7 +16,8 @@ import io.fabriclab.workload.Workload;
  */
 public record Scenario(String name, String description, Fabric fabric, String profile, QosResolver qos,
                        List<Workload> workloads, List<FlowSpec> flows, SimConfig config, String sha256,
-                       List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs) {
+                       List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs,
+                       io.fabriclab.sim.RoutingPolicy routing) {
 
     /** A simulator for this scenario, failures scheduled. */
     public Simulator simulator(SimConfig cfg) {
@@ -24,6 +25,9 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         sim.setReconvergencePs(reconvergencePs);
         sim.setDeadlockThresholdPs(deadlockThresholdPs);
         failures.forEach(sim::scheduleFailure);
+        sim.setRoutingPolicy(routing);
+        sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
+                .map(w -> (io.fabriclab.workload.Collective) w).toList());
         return sim;
     }
 }

@@ -51,7 +51,7 @@ public final class ScenarioJson {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     private static final Set<String> TOP = Set.of("schemaVersion", "name", "description", "fabric", "profile", "qos",
-            "mtuBytes", "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs", "deadlockThresholdUs");
+            "mtuBytes", "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs", "deadlockThresholdUs", "routing");
 
     /** The fabric format's MTU bounds (docs/format.md). */
     private static final int MIN_MTU_BYTES = 256;
@@ -184,6 +184,8 @@ public final class ScenarioJson {
             }
         }
 
+        io.fabriclab.sim.RoutingPolicy routing = routing(root.get("routing"));
+
         JsonNode ws = root.get("workloads");
         if (ws == null || !ws.isArray() || ws.isEmpty()) {
             throw error("$.workloads", ws, "a non-empty array of workloads");
@@ -219,16 +221,34 @@ public final class ScenarioJson {
             for (int i = 0; i < fs.size(); i++) {
                 String fp = "$.failures[" + i + "]";
                 JsonNode f = fs.get(i);
-                checkFields(f, fp, Set.of("link", "downAtUs", "upAtUs", "degradedGbps"));
-                String spec = requiredText(f, "link", fp);
-                Link l = fabric.findLink(spec);
-                if (l == null) {
-                    throw error(fp + ".link", f.get("link"), "a link id, one of its ports (device:port) or devA--devB");
-                }
+                checkFields(f, fp, Set.of("link", "switch", "downAtUs", "upAtUs", "degradedGbps"));
                 long down = psOf(f.get("downAtUs"), fp + ".downAtUs", true);
                 long up = f.has("upAtUs") ? psOf(f.get("upAtUs"), fp + ".upAtUs", false) : 0;
                 if (f.has("upAtUs") && up <= down) {
                     throw error(fp + ".upAtUs", f.get("upAtUs"), "a time after downAtUs");
+                }
+                if (f.has("switch")) {
+                    // A switch going down takes every link of it down (and its buffer with them).
+                    if (f.has("link") || f.has("degradedGbps")) {
+                        throw error(fp, f, "either \"link\" (with optional degradedGbps) or \"switch\", not both");
+                    }
+                    JsonNode sw = f.get("switch");
+                    var d = sw.isTextual() ? fabric.device(sw.asText()) : null;
+                    if (d == null || !d.role().isSwitch()) {
+                        throw error(fp + ".switch", sw, "the id of a switch in fabric '" + fabric.name() + "'");
+                    }
+                    for (var port : d.ports()) {
+                        Link pl = fabric.linkAt(port);
+                        if (pl != null) {
+                            failures.add(new LinkFailure(pl, down, up, 0));
+                        }
+                    }
+                    continue;
+                }
+                String spec = requiredText(f, "link", fp);
+                Link l = fabric.findLink(spec);
+                if (l == null) {
+                    throw error(fp + ".link", f.get("link"), "a link id, one of its ports (device:port) or devA--devB");
                 }
                 int degraded = 0;
                 if (f.has("degradedGbps")) {
@@ -246,7 +266,76 @@ public final class ScenarioJson {
         long deadlockThreshold = root.has("deadlockThresholdUs")
                 ? psOf(root.get("deadlockThresholdUs"), "$.deadlockThresholdUs", true) : 500 * Units.PS_PER_US;
         return new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows), cfg,
-                sha256(bytes), List.copyOf(failures), reconvergence, deadlockThreshold);
+                sha256(bytes), List.copyOf(failures), reconvergence, deadlockThreshold, routing);
+    }
+
+    private io.fabriclab.sim.RoutingPolicy routing(JsonNode r) {
+        if (r == null) {
+            return io.fabriclab.sim.RoutingPolicy.ecmp();
+        }
+        checkFields(r, "$.routing", Set.of("mode", "flowletGapUs", "reorderWindowPackets"));
+        io.fabriclab.sim.RoutingMode mode = io.fabriclab.sim.RoutingMode.ECMP;
+        if (r.has("mode")) {
+            mode = r.get("mode").isTextual() ? io.fabriclab.sim.RoutingMode.fromJsonName(r.get("mode").asText()) : null;
+            if (mode == null) {
+                throw error("$.routing.mode", r.get("mode"), "one of " + io.fabriclab.sim.RoutingMode.allowedNames());
+            }
+        }
+        long gap = r.has("flowletGapUs") ? psOf(r.get("flowletGapUs"), "$.routing.flowletGapUs", false)
+                : io.fabriclab.sim.RoutingPolicy.DEFAULT_FLOWLET_GAP_PS;
+        int window = io.fabriclab.sim.RoutingPolicy.DEFAULT_REORDER_WINDOW;
+        if (r.has("reorderWindowPackets")) {
+            long w = longValue(r.get("reorderWindowPackets"), "$.routing.reorderWindowPackets", 1);
+            if (w > 65536) {
+                throw error("$.routing.reorderWindowPackets", r.get("reorderWindowPackets"), "an integer from 1 to 65536");
+            }
+            window = (int) w;
+        }
+        return new io.fabriclab.sim.RoutingPolicy(mode, gap, window);
+    }
+
+    private List<String> nicList(JsonNode w, String field, String path, boolean required) {
+        JsonNode a = w.get(field);
+        if (a == null && !required) {
+            return List.of();
+        }
+        if (a == null || !a.isArray() || a.isEmpty()) {
+            throw error(path + "." + field, a, "a non-empty array of NICs");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode x : a) {
+            if (!x.isTextual()) {
+                throw error(path + "." + field, x, "a NIC as \"server:port\" or \"server:nicK\"");
+            }
+            out.add(x.asText());
+        }
+        return out;
+    }
+
+    private io.fabriclab.workload.FlowSizeDistribution sizeDistribution(JsonNode v, String path) {
+        if (v != null && v.isTextual()) {
+            if (!io.fabriclab.workload.FlowSizeDistribution.SHIPPED.contains(v.asText())) {
+                throw error(path, v, "one of " + String.join(", ", io.fabriclab.workload.FlowSizeDistribution.SHIPPED)
+                        + " or an array of [bytes, cumulative percent] points");
+            }
+            return io.fabriclab.workload.FlowSizeDistribution.shipped(v.asText());
+        }
+        if (v != null && v.isArray()) {
+            List<double[]> pts = new ArrayList<>();
+            for (JsonNode p : v) {
+                if (!p.isArray() || p.size() != 2 || !p.get(0).isNumber() || !p.get(1).isNumber()) {
+                    throw error(path, p, "a [bytes, cumulative percent] pair");
+                }
+                pts.add(new double[] {p.get(0).asDouble(), p.get(1).asDouble()});
+            }
+            try {
+                return new io.fabriclab.workload.FlowSizeDistribution("custom", pts);
+            } catch (IllegalArgumentException e) {
+                throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+            }
+        }
+        throw error(path, v, "one of " + String.join(", ", io.fabriclab.workload.FlowSizeDistribution.SHIPPED)
+                + " or an array of [bytes, cumulative percent] points");
     }
 
     private static boolean nicIndexRef(Fabric fabric, String ref) {
@@ -348,8 +437,61 @@ public final class ScenarioJson {
                         w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path),
                         w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE) : scenarioSeed);
             }
+            case "background" -> {
+                checkFields(w, path, Set.of("type", "nics", "sizes", "load", "startUs", "durationUs", "priority", "seed", "label"));
+                JsonNode load = w.get("load");
+                if (load == null || !load.isNumber() || !(load.asDouble() > 0 && load.asDouble() <= 1)) {
+                    throw error(path + ".load", load, "a fraction of each NIC's link rate, more than 0 and at most 1");
+                }
+                try {
+                    return new io.fabriclab.workload.PoissonBackground(nicList(w, "nics", path, false),
+                            sizeDistribution(w.get("sizes"), path + ".sizes"), load.asDouble(),
+                            w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0,
+                            psOf(w.get("durationUs"), path + ".durationUs", false),
+                            w.has("priority") ? priority(w, path) : 0,
+                            w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE) : scenarioSeed,
+                            text(w, "label", path, "background"));
+                } catch (IllegalArgumentException e) {
+                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                }
+            }
+            case "microburst" -> {
+                checkFields(w, path, Set.of("type", "senders", "receiver", "bytesPerSender", "startUs", "periodUs", "count", "priority"));
+                try {
+                    return new io.fabriclab.workload.Microburst(nicList(w, "senders", path, true), requiredText(w, "receiver", path),
+                            longValue(w.get("bytesPerSender"), path + ".bytesPerSender", 1),
+                            w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0,
+                            psOf(w.get("periodUs"), path + ".periodUs", false),
+                            (int) Math.min(longValue(w.get("count"), path + ".count", 1), 100_000),
+                            w.has("priority") ? priority(w, path) : 0);
+                } catch (IllegalArgumentException e) {
+                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                }
+            }
+            case "checkpoint" -> {
+                checkFields(w, path, Set.of("type", "clients", "targets", "bytesPerClient", "startUs", "periodUs", "count", "priority"));
+                int count = w.has("count") ? (int) Math.min(longValue(w.get("count"), path + ".count", 1), 100_000) : 1;
+                try {
+                    return new io.fabriclab.workload.CheckpointBurst(nicList(w, "clients", path, true),
+                            nicList(w, "targets", path, true), longValue(w.get("bytesPerClient"), path + ".bytesPerClient", 1),
+                            w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0,
+                            w.has("periodUs") ? psOf(w.get("periodUs"), path + ".periodUs", false) : 0, count,
+                            w.has("priority") ? priority(w, path) : 1);
+                } catch (IllegalArgumentException e) {
+                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                }
+            }
             case "allreduce", "reducescatter", "allgather", "alltoall" -> {
-                checkFields(w, path, Set.of("type", "name", "ranks", "bytes", "startUs", "priority"));
+                checkFields(w, path, Set.of("type", "name", "ranks", "bytes", "startUs", "priority", "channels", "ringOrder"));
+                int channels = w.has("channels") ? (int) Math.min(longValue(w.get("channels"), path + ".channels", 1), 1000) : 1;
+                io.fabriclab.workload.RingOrder order = io.fabriclab.workload.RingOrder.RAIL_AWARE;
+                if (w.has("ringOrder")) {
+                    order = w.get("ringOrder").isTextual()
+                            ? io.fabriclab.workload.RingOrder.fromJsonName(w.get("ringOrder").asText()) : null;
+                    if (order == null) {
+                        throw error(path + ".ringOrder", w.get("ringOrder"), "rail-aware or as-given");
+                    }
+                }
                 List<String> ranks = new ArrayList<>();
                 if (w.has("ranks")) {
                     if (!w.get("ranks").isArray()) {
@@ -363,12 +505,14 @@ public final class ScenarioJson {
                     return new Collective(Collective.Kind.fromJsonName(type),
                             text(w, "name", path, type + path.replaceAll("\\D", "")), ranks,
                             longValue(w.get("bytes"), path + ".bytes", 1),
-                            w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path));
+                            w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path),
+                            channels, order);
                 } catch (IllegalArgumentException e) {
                     throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
                 }
             }
-            default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation, allreduce, reducescatter, allgather, alltoall");
+            default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation, allreduce, "
+                    + "reducescatter, allgather, alltoall, background, microburst, checkpoint");
         }
     }
 

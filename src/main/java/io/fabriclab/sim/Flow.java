@@ -30,6 +30,9 @@ final class Flow {
     final boolean notificationPoint;
     final long cnpIntervalPs;
     final long startPs;
+    /** The switch that serves the destination NIC, and its egress port to it (per-packet routing modes). */
+    io.fabriclab.model.Device dstEdge;
+    int lastHopPort;
 
     // Dependencies (collective steps).
     int waitingFor;
@@ -54,6 +57,11 @@ final class Flow {
 
     // Responder.
     int expected;
+    /**
+     * Out-of-order placement (per-packet routing modes): bit (psn mod window) is set when a PSN
+     * ahead of the expected one has arrived; null until the first packet arrives out of order.
+     */
+    long[] placed;
     boolean nakSent;
     int sinceAck;
     long lastCnpPs = Long.MIN_VALUE;

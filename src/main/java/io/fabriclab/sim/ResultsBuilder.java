@@ -124,7 +124,8 @@ final class ResultsBuilder {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
-        List<SimResults.CollectiveResult> collectives = collectives(flows);
+        List<SimResults.CollectiveResult> collectives = collectives(flows, sim.collectiveWorkloads(), end);
+        List<SimResults.UplinkSpread> uplinks = uplinks(ports, flowsPerPort);
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
         SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, linkDownDrops, marks,
@@ -135,16 +136,49 @@ final class ResultsBuilder {
         double evps = wallNanos <= 0 ? 0 : sim.eventCount() * 1e9 / wallNanos;
         SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
                 evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
-                sim.config().sampleIntervalPs(), sim.reroutes());
+                sim.config().sampleIntervalPs(), sim.reroutes(), sim.routingPolicy().mode().jsonName());
         List<SimResults.DeadlockResult> deadlocks = new ArrayList<>();
         for (DeadlockDetector.Deadlock d : sim.deadlocksFound()) {
             deadlocks.add(new SimResults.DeadlockResult(d.detectedPs(), d.priority(), d.ports()));
         }
-        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks);
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks);
     }
 
-    /** Collective results, from the flows labelled "KIND:NAME", in order of first appearance. */
-    private static List<SimResults.CollectiveResult> collectives(Flow[] flows) {
+    /** Per switch, its uplinks (ports toward a higher-tier switch) that carried traffic, with flows and bytes. */
+    private static List<SimResults.UplinkSpread> uplinks(EgressPort[] ports, int[] flowsPerPort) {
+        java.util.Map<io.fabriclab.model.Device, List<EgressPort>> bySwitch = new java.util.LinkedHashMap<>();
+        for (EgressPort p : ports) {
+            var self = p.port.device();
+            var peer = p.peerPort.device();
+            if (p.sw != null && peer.role().isSwitch() && peer.role().tier() > self.role().tier()) {
+                bySwitch.computeIfAbsent(self, k -> new ArrayList<>()).add(p);
+            }
+        }
+        List<SimResults.UplinkSpread> out = new ArrayList<>();
+        for (var e : bySwitch.entrySet()) {
+            List<EgressPort> ups = e.getValue();
+            long total = 0;
+            long max = 0;
+            for (EgressPort p : ups) {
+                total += p.txFrameBytes;
+                max = Math.max(max, p.txFrameBytes);
+            }
+            if (total == 0) {
+                continue;
+            }
+            out.add(new SimResults.UplinkSpread(e.getKey().id(), ups.stream().map(EgressPort::ref).toList(),
+                    ups.stream().map(p -> flowsPerPort[p.id]).toList(), ups.stream().map(p -> p.txFrameBytes).toList(),
+                    max / ((double) total / ups.size())));
+        }
+        return out;
+    }
+
+    /**
+     * Collective results, from the flows labelled "KIND:NAME", in order of first appearance. When
+     * the run knows the {@link Collective} behind a label, S is its declared size and steps are
+     * reported; otherwise S = total bytes / (steps x ranks / n) and no steps.
+     */
+    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end) {
         java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
         for (Flow f : flows) {
             String label = f.spec.label();
@@ -153,22 +187,65 @@ final class ResultsBuilder {
                 groups.computeIfAbsent(label, k -> new ArrayList<>()).add(f);
             }
         }
+        java.util.Map<String, Collective> byLabel = new java.util.HashMap<>();
+        for (Collective c : known) {
+            byLabel.put(c.label(), c);
+        }
         List<SimResults.CollectiveResult> out = new ArrayList<>();
         for (var e : groups.entrySet()) {
             String label = e.getKey();
             Collective.Kind kind = Collective.Kind.fromJsonName(label.substring(0, label.indexOf(':')));
             List<Flow> fl = e.getValue();
-            int n = (int) fl.stream().map(f -> f.spec.src()).distinct().count();
+            Collective meta = byLabel.get(label);
+            if (meta != null && meta.flowCount() != fl.size()) {
+                meta = null;
+            }
+            int n = meta != null ? meta.ranks().size() : (int) fl.stream().map(f -> f.spec.src()).distinct().count();
             long total = fl.stream().mapToLong(f -> f.spec.bytes()).sum();
-            long s = n < 2 ? total : total / kind.stepsTimesRanksOverN(n);
+            long s = meta != null ? meta.bytes() : n < 2 ? total : total / kind.stepsTimesRanksOverN(n);
             long start = fl.stream().mapToLong(f -> f.startPs).min().orElse(0);
             boolean done = fl.stream().allMatch(f -> f.done);
             long finish = done ? fl.stream().mapToLong(f -> f.finishPs).max().orElse(-1) : -1;
             long t = done ? finish - start : -1;
+            // nccl-tests: algbw = S / t, busbw = algbw x factor (2(n-1)/n all-reduce, (n-1)/n others).
             double algbw = done && t > 0 ? s / (t / 1e12) / 1e9 : 0;
             double busbw = n < 2 ? 0 : algbw * kind.busFactor(n);
+            long stall = 0;
+            long retx = 0;
+            for (Flow f : fl) {
+                stall = Math.max(stall, f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0));
+                retx += f.retransmittedBytes;
+            }
+            List<SimResults.StepResult> steps = new ArrayList<>();
+            if (meta != null) {
+                int k = meta.steps();
+                long[] first = new long[k];
+                long[] last = new long[k];
+                boolean[] complete = new boolean[k];
+                Arrays.fill(first, Long.MAX_VALUE);
+                Arrays.fill(complete, true);
+                for (int i = 0; i < fl.size(); i++) {
+                    Flow f = fl.get(i);
+                    int st = meta.stepOf(i);
+                    if (f.started) {
+                        first[st] = Math.min(first[st], f.startedPs);
+                    }
+                    if (f.done) {
+                        last[st] = Math.max(last[st], f.finishPs);
+                    } else {
+                        complete[st] = false;
+                    }
+                }
+                long prev = start;
+                for (int st = 0; st < k; st++) {
+                    long sf = complete[st] ? last[st] : -1;
+                    steps.add(new SimResults.StepResult(st, first[st] == Long.MAX_VALUE ? -1 : first[st], sf,
+                            sf >= 0 && prev >= 0 ? sf - prev : -1));
+                    prev = sf;
+                }
+            }
             out.add(new SimResults.CollectiveResult(label.substring(label.indexOf(':') + 1), kind.jsonName(), n, s, start,
-                    finish, t, algbw, busbw));
+                    finish, t, algbw, busbw, meta != null ? meta.channels() : 1, stall, retx, List.copyOf(steps)));
         }
         return out;
     }

@@ -8,7 +8,8 @@ import java.util.List;
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
                          List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
-                         List<CollectiveResult> collectives, List<DeadlockResult> deadlocks) {
+                         List<CollectiveResult> collectives, List<DeadlockResult> deadlocks,
+                         List<UplinkSpread> uplinks) {
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
@@ -19,7 +20,7 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      */
     public record RunInfo(long seed, StopReason stopReason, long simulatedPs, long events, long wallNanos,
                           double eventsPerSecond, int flows, int flowsCompleted, int maxPacketsInFlight,
-                          long sampleIntervalPs, int reroutes) {
+                          long sampleIntervalPs, int reroutes, String routing) {
     }
 
     public record Summary(long drops, long headroomOverflowDrops, long bufferDrops, long watchdogDrops, long linkDownDrops,
@@ -85,7 +86,25 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      * bandwidths 0.
      */
     public record CollectiveResult(String name, String kind, int ranks, long bytes, long startPs, long finishPs,
-                                   long timePs, double algbwGBps, double busbwGBps) {
+                                   long timePs, double algbwGBps, double busbwGBps, int channels, long stallPs,
+                                   long retransmittedBytes, List<StepResult> steps) {
+    }
+
+    /**
+     * One step of a collective (all its channels): from the first flow of the step starting to the
+     * last one's data arriving; {@code timePs} is the step's share of the completion time (its
+     * finish minus the previous step's finish, or minus the collective's start for step 0).
+     */
+    public record StepResult(int step, long startPs, long finishPs, long timePs) {
+    }
+
+    /**
+     * How a switch spread its traffic over its uplinks (egress ports toward a higher tier): flows
+     * whose ECMP path uses each port, and data bytes each carried. {@code maxOverMean} is the
+     * busiest uplink's bytes over the mean (1.0 = perfectly even; k = everything on one of k).
+     */
+    public record UplinkSpread(String device, List<String> ports, List<Integer> flows, List<Long> bytes,
+                               double maxOverMean) {
     }
 
     /**

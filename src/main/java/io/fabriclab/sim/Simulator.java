@@ -100,6 +100,10 @@ public final class Simulator {
     private final SplittableRandom ecnRandom;
     private final List<EgressPort> touchedPorts = new ArrayList<>();
     private SimTrace trace;
+    private RoutingPolicy routingPolicy = RoutingPolicy.ecmp();
+    /** Next-hop choice of data packets in a per-packet routing mode; null under ECMP. */
+    private NextHopSelector selector;
+    private List<io.fabriclab.workload.Collective> collectiveWorkloads = List.of();
     private volatile boolean stopRequested;
     private boolean ran;
 
@@ -181,6 +185,8 @@ public final class Simulator {
             flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
             flows[i].forwardBase = storePath(fwd);
             flows[i].reverseBase = storePath(rev);
+            flows[i].dstEdge = routing.edgeSwitch(dst);
+            flows[i].lastHopPort = rev[0] ^ 1;
         }
         // Dependencies: a flow that names others in "after" starts when their data has all arrived.
         Map<String, Integer> byId = new HashMap<>();
@@ -216,6 +222,27 @@ public final class Simulator {
 
     public Routing routing() {
         return routing;
+    }
+
+    /** Chooses the routing mode (ECMP, spraying, flowlets, adaptive); call before {@link #run()}. */
+    public void setRoutingPolicy(RoutingPolicy policy) {
+        this.routingPolicy = java.util.Objects.requireNonNull(policy, "policy");
+    }
+
+    public RoutingPolicy routingPolicy() {
+        return routingPolicy;
+    }
+
+    /**
+     * Tells the results which collectives the flows belong to, so each is reported with its
+     * declared size S and per step (flows labelled "KIND:NAME" are always reported as collectives).
+     */
+    public void describeCollectives(List<io.fabriclab.workload.Collective> collectives) {
+        this.collectiveWorkloads = List.copyOf(collectives);
+    }
+
+    List<io.fabriclab.workload.Collective> collectiveWorkloads() {
+        return collectiveWorkloads;
     }
 
     // ----- construction helpers ------------------------------------------------------------------
@@ -350,6 +377,9 @@ public final class Simulator {
             throw new IllegalStateException("a Simulator runs once");
         }
         ran = true;
+        if (routingPolicy.perPacket()) {
+            selector = new NextHopSelector(routingPolicy, ports, linkIndex, routing, flows.length, cfg.seed());
+        }
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
             if (f.waitingFor == 0) {
@@ -664,7 +694,8 @@ public final class Simulator {
         // The packet carries where its path starts in the path store: no flow object on this path.
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        EgressPort out = ports[pathStore[pkts.pathBase(pkt) + h]];
+        int chosen = selector != null && kind == PacketPool.DATA ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
+        EgressPort out = ports[chosen >= 0 ? chosen : pathStore[pkts.pathBase(pkt) + h]];
         int c = pkts.priority(pkt);
         int bytes = pkts.frameBytes(pkt);
         SwitchState sw = in.sw;
@@ -1019,6 +1050,16 @@ public final class Simulator {
         }
         if (psn == f.expected) {
             f.expected++;
+            if (f.placed != null) {
+                // Packets placed out of order close the gap: the expected PSN jumps past them.
+                int w = routingPolicy.reorderWindowPackets();
+                int b = f.expected % w;
+                while ((f.placed[b >>> 6] & (1L << b)) != 0) {
+                    f.placed[b >>> 6] &= ~(1L << b);
+                    f.expected++;
+                    b = f.expected % w;
+                }
+            }
             f.nakSent = false;
             if (f.expected == f.totalPackets) {
                 if (!f.done) {
@@ -1033,14 +1074,22 @@ public final class Simulator {
                     }
                 }
                 f.sinceAck = 0;
-                sendControl(in, f, PacketPool.ACK, psn, RoceFraming.ACK_FRAME_BYTES);
+                sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
             } else if (++f.sinceAck >= cfg.ackEveryPackets()) {
                 f.sinceAck = 0;
-                sendControl(in, f, PacketPool.ACK, psn, RoceFraming.ACK_FRAME_BYTES);
+                sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
             }
         } else if (psn > f.expected) {
             f.outOfOrder++;
-            if (!f.nakSent) {
+            int w = routingPolicy.reorderWindowPackets();
+            if (selector != null && psn - f.expected < w) {
+                // Per-packet routing: the NIC places the packet and waits for the gap to fill.
+                if (f.placed == null) {
+                    f.placed = new long[(w + 63) >>> 6];
+                }
+                int b = psn % w;
+                f.placed[b >>> 6] |= 1L << b;
+            } else if (!f.nakSent) {
                 f.nakSent = true;
                 sendControl(in, f, PacketPool.NAK, f.expected, RoceFraming.ACK_FRAME_BYTES);
             }
@@ -1126,6 +1175,9 @@ public final class Simulator {
     private void reroute() {
         routing = Routing.compute(fabric, java.util.Set.of(), downLinks);
         hopCache.clear();
+        if (selector != null) {
+            selector.routingChanged(routing);
+        }
         reroutes++;
         for (Flow f : flows) {
             if (f.done && f.senderDone) {

@@ -24,4 +24,26 @@ public final class Nics {
         }
         return out;
     }
+
+    /** The NIC port named "server:port" or "server:nicK" (K = the port's NIC index), or null. */
+    public static Port resolve(Fabric fabric, String ref) {
+        Port p = fabric.port(ref);
+        if (p != null) {
+            return p;
+        }
+        int i = ref.lastIndexOf(':');
+        if (i <= 0 || !ref.startsWith("nic", i + 1)) {
+            return null;
+        }
+        Device d = fabric.device(ref.substring(0, i));
+        if (d == null) {
+            return null;
+        }
+        try {
+            int k = Integer.parseInt(ref.substring(i + 4));
+            return d.ports().stream().filter(x -> x.nic() != null && x.nic() == k).findFirst().orElse(null);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
 }

@@ -73,9 +73,9 @@ public final class ResultsFile {
             ResultsJson.Metadata meta = MAPPER.treeToValue(root.get("metadata"), ResultsJson.Metadata.class);
             // Lists a file leaves out read as empty, never null.
             com.fasterxml.jackson.databind.node.ObjectNode r = root.deepCopy();
-            for (String list : new String[] {"flows", "queues", "pfc", "links", "nics", "ecmp", "collectives", "deadlocks"}) {
-                if (!r.path(list).isArray()) {
-                    r.putArray(list);
+            for (java.lang.reflect.RecordComponent c : SimResults.class.getRecordComponents()) {
+                if (c.getType() == java.util.List.class && !r.path(c.getName()).isArray()) {
+                    r.putArray(c.getName());
                 }
             }
             SimResults results = MAPPER.treeToValue(r, SimResults.class);

@@ -596,6 +596,12 @@ public final class HtmlReport {
                 + Fmt.count(s.linkDownDrops()) + "); " + Fmt.bytes(s.retransmittedBytes()) + " retransmitted; "
                 + info.reroutes() + " reroutes"});
         rows.add(new String[] {"deepest queue", Fmt.bytes(s.maxQueueBytes()) + (s.maxQueue() == null ? "" : " at " + s.maxQueue())});
+        if (info.routing() != null && !info.routing().isBlank()) {
+            rows.add(new String[] {"routing", info.routing()});
+        }
+        res.uplinks().stream().max(Comparator.comparingDouble(SimResults.UplinkSpread::maxOverMean)).ifPresent(u ->
+                rows.add(new String[] {"ECMP uplink spread", "most uneven: " + u.device() + ", busiest uplink carries "
+                        + Fmt.num(u.maxOverMean(), 2) + "x the mean of its " + u.ports().size() + " uplinks (1.00 = even)"}));
         for (SimResults.DeadlockResult d : res.deadlocks()) {
             rows.add(new String[] {"PFC DEADLOCK", "priority " + d.priority() + " at " + Fmt.us(d.detectedPs()) + ": "
                     + String.join(", ", d.ports())});

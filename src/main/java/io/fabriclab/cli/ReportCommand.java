@@ -159,7 +159,7 @@ public final class ReportCommand implements Callable<Integer> {
             err.println();
         }
         out.printf(Locale.ROOT, "%s: %s, %d checks passed, %d warnings, %d failures, %d not simulated%n", output,
-                review.verdict().label(), review.count(Status.PASS), review.count(Status.WARN), review.count(Status.FAIL),
+                review.verdictWord(), review.count(Status.PASS), review.count(Status.WARN), review.count(Status.FAIL),
                 review.count(Status.NOT_SIMULATED));
         out.flush();
         return review.count(Status.FAIL) > 0 ? ExitCode.FINDINGS : ExitCode.OK;

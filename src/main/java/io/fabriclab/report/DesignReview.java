@@ -66,6 +66,15 @@ public record DesignReview(ReportInput input, FabricAnalysis analysis, FailureDe
         return v;
     }
 
+    /** The cover's word for the verdict: ready, ready with warnings, not ready. */
+    public String verdictWord() {
+        return switch (verdict()) {
+            case PASS -> "ready";
+            case WARN, NOT_SIMULATED -> "ready with warnings";
+            case FAIL -> "not ready";
+        };
+    }
+
     private static List<Check> checks(Fabric fabric, FabricAnalysis a, FailureDeadlocks fd, List<ReportRun> runs,
                                       Map<ReportRun, RunOutcome> outcomes, ValidationChecklist checklist) {
         List<Check> out = new ArrayList<>();

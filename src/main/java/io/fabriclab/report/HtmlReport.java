@@ -179,10 +179,13 @@ public final class HtmlReport {
         h.el("p", "The fabric as drawn, in the editor's visual language (links coloured by rail from servers to rail "
                 + "leaves, else by speed; dashed red when down; servers folded into units when too small to read).");
         // Drawn on a larger canvas, so device names fit their boxes, and shown page-wide (the viewBox scales it).
-        String svg = FabricSvg.render(fabric, DIAGRAM_W, DIAGRAM_H,
-                FabricPainter.Options.DEFAULT.withGrid(false).withLabels(fabric.devices().size() <= 80));
+        // Beyond a few thousand links the picture is a solid mass: draw an even sample (the editor's draft mode).
+        boolean sample = fabric.linkCount() > SAMPLE_LINKS_ABOVE;
+        String svg = FabricSvg.render(fabric, DIAGRAM_W, DIAGRAM_H, FabricPainter.Options.DEFAULT.withGrid(false)
+                .withLabels(fabric.devices().size() <= 80).withDraft(sample));
         figure(displaySize(stripXmlDeclaration(svg), ResultsCharts.WIDTH, ResultsCharts.WIDTH * DIAGRAM_H / DIAGRAM_W),
-                "Topology of " + fabric.name());
+                "Topology of " + fabric.name() + (sample ? " (" + Fmt.count(fabric.linkCount()) + " links: an even sample of "
+                        + FabricPainter.DRAFT_LINES + " lines is drawn)" : ""));
         List<String[]> rows = new ArrayList<>();
         for (DeviceRole r : DeviceRole.values()) {
             if (r.isSwitch() && c.switchesByRole().getOrDefault(r, 0) > 0) {
@@ -612,7 +615,11 @@ public final class HtmlReport {
                 ResultsCharts.WIDTH * RunMap.H / RunMap.W), "The run on the topology, in the live view's language: each link "
                 + "direction coloured by the peak depth of its egress queues (against ECN Kmax, or PFC XOFF), pause symbols "
                 + "where PFC paused it, ECN sparks by marking rate, drop flashes, a deadlock cycle outlined.");
-        figure(charts.queueDepth(r, fabric), null);
+        String depth = charts.queueDepth(r, fabric);
+        if (depth == null) {
+            h.el("p", "No egress queue depth series: no queue held data during the run.", "class", "note");
+        }
+        figure(depth, null);
         figure(charts.pauseTime(r), null);
         figure(charts.ecnAndCnps(r), null);
         figure(charts.throughput(r), null);
@@ -897,6 +904,8 @@ public final class HtmlReport {
     }
 
     private static final int DIAGRAM_W = 1100;
+    /** Links above which the topology picture draws an even sample of them. */
+    static final int SAMPLE_LINKS_ABOVE = 3000;
     private static final int DIAGRAM_H = 720;
 
     /** Sets the root element's display width and height, keeping its viewBox (the drawing's own units). */

@@ -64,7 +64,7 @@ final class ResultsCharts {
 
     /** Egress queue depth over time of the deepest queues, with the ECN Kmin/Kmax and PFC XOFF of the first. */
     String queueDepth(ReportRun run, Fabric fabric) {
-        List<SimResults.QueueResult> qs = run.results().queues().stream().filter(q -> q.depthBytes() != null)
+        List<SimResults.QueueResult> qs = run.results().queues().stream().filter(q -> q.depthBytes() != null && q.maxBytes() > 0)
                 .sorted(Comparator.comparingLong(SimResults.QueueResult::maxBytes).reversed()).limit(TOP).toList();
         if (qs.isEmpty()) {
             return null;
@@ -92,8 +92,11 @@ final class ResultsCharts {
                 maxDepth = Math.max(maxDepth, curve.kmaxBytes() / 1e3);
             }
             if (profile.pfc() != null && profile.pfc().isLossless(tc)) {
-                marker(plot, profile.pfc().xoffBytes() / 1e3, "PFC XOFF (ingress) " + Fmt.bytes(profile.pfc().xoffBytes()),
-                        new Color(0xcc0000));
+                ValueMarker xoff = marker(plot, profile.pfc().xoffBytes() / 1e3, "PFC XOFF (ingress) "
+                        + Fmt.bytes(profile.pfc().xoffBytes()), new Color(0xcc0000));
+                // below its line, so it never sits on the Kmin label just above
+                xoff.setLabelAnchor(RectangleAnchor.BOTTOM_LEFT);
+                xoff.setLabelTextAnchor(TextAnchor.TOP_LEFT);
                 maxDepth = Math.max(maxDepth, profile.pfc().xoffBytes() / 1e3);
             }
         }
@@ -311,7 +314,7 @@ final class ResultsCharts {
         }
     }
 
-    private static void marker(XYPlot plot, double value, String label, Color colour) {
+    private static ValueMarker marker(XYPlot plot, double value, String label, Color colour) {
         ValueMarker m = new ValueMarker(value, colour, new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
                 10f, new float[] {6f, 4f}, 0f));
         m.setLabel(label);
@@ -322,6 +325,7 @@ final class ResultsCharts {
         m.setLabelBackgroundColor(new Color(255, 255, 255, 0));
         m.setLabelOffset(new RectangleInsets(2, 2, 2, 4));
         plot.addRangeMarker(m);
+        return m;
     }
 
     private static JFreeChart chart(String title, XYPlot plot) {

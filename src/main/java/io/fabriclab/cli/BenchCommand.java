@@ -24,14 +24,15 @@ import picocli.CommandLine.Option;
  * heap limit you want to prove, e.g. FABRICLAB_JAVA_OPTS=-Xmx2g ./fabriclab bench foundation.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (figures go to docs/performance.md).",
-        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, ReportBenchCommand.class})
+        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, BenchCommand.Editor.class,
+                ReportBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation, sim or collective");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation, sim, collective or editor");
     }
 
     @Command(name = "foundation", mixinStandardHelpOptions = true,
@@ -78,6 +79,43 @@ public final class BenchCommand implements Runnable {
             }
             out.printf(Locale.ROOT, "peak heap used (sum of pool peaks): %d MB%n", peak >> 20);
             return ExitCode.OK;
+        }
+    }
+
+    /**
+     * `fabriclab bench editor`: open and frame times of the editor (ui.EditorBenchmark, looked up by
+     * name because the CLI does not compile against the ui package). Needs a display: on a
+     * headless machine run it under {@code xvfb-run -a}.
+     */
+    @Command(name = "editor", mixinStandardHelpOptions = true,
+            description = "Open the 4- and 64-unit rail-optimized fabrics in the editor (software renderer) and time "
+                    + "opening and pan / zoom / redraw frames. Needs a display (xvfb-run -a on a server).")
+    static final class Editor implements Callable<Integer> {
+        static final String BENCH = "io.fabriclab.ui.EditorBenchmark";
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--units", split = ",", defaultValue = "4,64",
+                description = "Scalable units of each fabric, comma-separated (default: ${DEFAULT-VALUE}).")
+        int[] units;
+
+        @Option(names = "--frames", defaultValue = "30", description = "Measured frames per case (default: ${DEFAULT-VALUE}).")
+        int frames;
+
+        @Override
+        public Integer call() throws Exception {
+            java.lang.reflect.Method run;
+            try {
+                run = Class.forName(BENCH).getMethod("run", PrintWriter.class, int[].class, int.class);
+            } catch (ClassNotFoundException | NoSuchMethodException e) {
+                throw new IllegalStateException("the editor is not part of this build (" + BENCH + " missing)", e);
+            }
+            try {
+                return (Integer) run.invoke(null, spec.commandLine().getOut(), units, frames);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause() instanceof Exception ex ? ex : e;
+            }
         }
     }
 }

@@ -75,6 +75,15 @@ public final class FabricPainter {
     /** Most lines a draft frame draws (an even sample of those on screen). */
     public static final int DRAFT_LINES = 600;
 
+    /**
+     * Most link lines a resting frame draws. Beyond this a 1600-pixel-wide view is a haze of
+     * translucent lines in which no single link can be followed, so an even, stable sample of this
+     * many stands for the rest (links that are selected, hovered or highlighted are always drawn,
+     * and the legend says how many are shown). Chosen with `fabriclab bench editor` so that the
+     * 64-unit fabric's fitted view stays near the 33 ms frame budget with the software renderer.
+     */
+    public static final int FULL_LINES = 1500;
+
     /** What one paint drew (for tests, the status bar and benchmarks). */
     public record Stats(int devicesDrawn, int linesDrawn, int linksRepresented, int foldedGroupsDrawn,
                         boolean serversFolded) {
@@ -91,6 +100,9 @@ public final class FabricPainter {
     private Map<Device, FoldGroup> cachedFolds;
     private List<LinkGroup> cachedGroups;
     private LegendContent cachedLegend;
+    /** Lines that could have been drawn when the last frame drew a sample (0 when it drew them all). */
+    private int sampledOf;
+    private int sampledShown;
     /** Widest bundle at the current zoom (set per paint). */
     private double bundleCapPx = 8;
 
@@ -339,14 +351,30 @@ public final class FabricPainter {
             // Too many lines: keep those with an end on screen; lines that only pass through say little.
             shown.removeIf(lg -> !lg.firstBox().intersects(visible) && !lg.secondBox().intersects(visible));
         }
-        if (o.draft() && shown.size() > DRAFT_LINES) {
-            List<LinkGroup> sample = new ArrayList<>(DRAFT_LINES);
-            double step = shown.size() / (double) DRAFT_LINES;
-            for (int i = 0; i < DRAFT_LINES; i++) {
-                sample.add(shown.get((int) (i * step)));
+        int budget = o.draft() ? DRAFT_LINES : FULL_LINES;
+        int candidates = shown.size();
+        if (shown.size() > budget) {
+            List<LinkGroup> sample = new ArrayList<>(budget + 8);
+            double step = shown.size() / (double) budget;
+            java.util.Set<Integer> taken = new java.util.HashSet<>();
+            for (int i = 0; i < budget; i++) {
+                int k = (int) (i * step);
+                taken.add(k);
+                sample.add(shown.get(k));
+            }
+            if (!o.draft()) {
+                for (int k = 0; k < shown.size(); k++) {
+                    LinkGroup lg = shown.get(k);
+                    if (!taken.contains(k) && lg.links().stream().anyMatch(l -> sel.contains(l) || l == hover
+                            || highlightLinks.contains(l))) {
+                        sample.add(lg);
+                    }
+                }
             }
             shown = sample;
         }
+        sampledOf = shown.size() < candidates ? candidates : 0;
+        sampledShown = shown.size();
         double s = vp.scale();
         int lines = 0;
         int represented = 0;
@@ -355,6 +383,7 @@ public final class FabricPainter {
         int alpha = (int) Math.max(30, Math.min(255, 255.0 * DENSE_LINES / Math.max(1, shown.size())));
         List<Object[]> portLabels = new ArrayList<>();
         List<Object[]> speedLabels = new ArrayList<>();
+        List<LineStroke> strokes = new ArrayList<>(shown.size());
         for (LinkGroup lg : shown) {
             Bounds ba = lg.firstBox();
             Bounds bb = lg.secondBox();
@@ -376,7 +405,7 @@ public final class FabricPainter {
                     double off = (i - (n - 1) / 2.0) * spacing;
                     double ox = vertical ? off : 0;
                     double oy = vertical ? 0 : off;
-                    paintLink(p, l, x1 + ox, y1 + oy, x2 + ox, y2 + oy, sel.contains(l), l == hover, alpha);
+                    strokes.add(linkStroke(l, x1 + ox, y1 + oy, x2 + ox, y2 + oy, sel.contains(l), l == hover, alpha));
                     lines++;
                     if (o.labels() && !o.draft() && s >= 0.9 && !anyFolded) {
                         portLabels.add(new Object[] {l, lg.first(), x1 + ox, y1 + oy, x2 + ox, y2 + oy});
@@ -386,10 +415,11 @@ public final class FabricPainter {
                     }
                 }
             } else {
-                paintBundle(p, ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains), alpha);
+                strokes.add(bundleStroke(ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains), alpha));
                 lines++;
             }
         }
+        paintStrokes(p, strokes);
         // Labels never overlap: each one claims its box, and one that would cover a placed one is
         // left out (the tooltip has every port and speed). Port names go first, they say more.
         List<Bounds> placed = new ArrayList<>();
@@ -402,7 +432,15 @@ public final class FabricPainter {
             p.setFill(style.textMuted());
             for (Object[] sl : speedLabels) {
                 String t = speedText(((Link) sl[0]).speedGbps());
-                placeLabel(p, t, (double) sl[1] - p.textWidth(t, 9) / 2 - 3, (double) sl[2], placed);
+                double tw = p.textWidth(t, 9);
+                double x = (double) sl[1] - tw / 2 - 3;
+                double y = (double) sl[2];
+                // A speed label keeps clear of every other label by a label's width, so a row of
+                // crowded links gets a few readable labels rather than a solid band of them.
+                Bounds room = new Bounds(x + 2 - tw, y - 12, x + 4 + 2 * tw, y + 12);
+                if (placed.stream().noneMatch(room::intersects)) {
+                    placeLabel(p, t, x, y, placed);
+                }
             }
         }
         return new int[] {lines, represented};
@@ -467,31 +505,65 @@ public final class FabricPainter {
         return sw.role() == DeviceRole.RAIL ? server.nic() : null;
     }
 
-    private void paintLink(Painter p, Link l, double x1, double y1, double x2, double y2, boolean selected,
-                           boolean hovered, int alpha) {
-        double width = style.linkWidthPx(l.speedGbps());
-        if (highlightLinks.contains(l)) {
-            p.setDash();
-            p.setStroke(DiagramStyle.HIGHLIGHT, width + 7);
-            p.line(x1, y1, x2, y2);
+    /** One line to draw: where, in which colour, and the halo under it (highlight, selection or hover), if any. */
+    private record LineStroke(double x1, double y1, double x2, double y2, Rgba colour, double width, boolean dashed,
+                              boolean highlight, Rgba halo, double haloWidth) {
+    }
+
+    /**
+     * Halos first, then the lines grouped by colour, width and dash: a canvas painter can then
+     * stroke each group as one path, which the software renderer rasterises far faster than
+     * thousands of separate lines (z-order among links of different colours carries no meaning).
+     */
+    private static void paintStrokes(Painter p, List<LineStroke> strokes) {
+        p.setDash();
+        for (LineStroke st : strokes) {
+            if (st.highlight()) {
+                p.setStroke(DiagramStyle.HIGHLIGHT, st.width() + 7);
+                p.line(st.x1(), st.y1(), st.x2(), st.y2());
+            }
         }
-        if (selected || hovered) {
-            p.setDash();
-            p.setStroke(selected ? DiagramStyle.SELECTION : DiagramStyle.HOVER, width + 4);
-            p.line(x1, y1, x2, y2);
+        for (LineStroke st : strokes) {
+            if (st.halo() != null) {
+                p.setStroke(st.halo(), st.haloWidth());
+                p.line(st.x1(), st.y1(), st.x2(), st.y2());
+            }
         }
-        p.setStroke(linkColour(l).withAlpha(alpha), width);
-        if (l.isUp()) {
-            p.setDash();
-        } else {
-            p.setDash(6, 4);
+        List<LineStroke> sorted = new ArrayList<>(strokes);
+        sorted.sort(java.util.Comparator.comparing(LineStroke::dashed).thenComparingInt(st -> st.colour().hashCode())
+                .thenComparingDouble(LineStroke::width));
+        Rgba colour = null;
+        double width = -1;
+        boolean dashed = false;
+        for (LineStroke st : sorted) {
+            if (!st.colour().equals(colour) || st.width() != width) {
+                colour = st.colour();
+                width = st.width();
+                p.setStroke(colour, width);
+            }
+            if (st.dashed() != dashed) {
+                dashed = st.dashed();
+                if (dashed) {
+                    p.setDash(6, 4);
+                } else {
+                    p.setDash();
+                }
+            }
+            p.line(st.x1(), st.y1(), st.x2(), st.y2());
         }
-        p.line(x1, y1, x2, y2);
         p.setDash();
     }
 
-    private void paintBundle(Painter p, List<Link> ls, double x1, double y1, double x2, double y2, boolean selected,
-                             int alpha) {
+    private LineStroke linkStroke(Link l, double x1, double y1, double x2, double y2, boolean selected,
+                                  boolean hovered, int alpha) {
+        double width = style.linkWidthPx(l.speedGbps());
+        Rgba halo = selected ? DiagramStyle.SELECTION : hovered ? DiagramStyle.HOVER : null;
+        return new LineStroke(x1, y1, x2, y2, linkColour(l).withAlpha(alpha), width, !l.isUp(),
+                highlightLinks.contains(l), halo, width + 4);
+    }
+
+    private LineStroke bundleStroke(List<Link> ls, double x1, double y1, double x2, double y2, boolean selected,
+                                    int alpha) {
         int maxSpeed = 0;
         Rgba colour = null;
         boolean mixed = false;
@@ -508,20 +580,9 @@ public final class FabricPainter {
         }
         // A bundle is never wider than a third of the gap between device boxes would allow at this zoom.
         double width = Math.min(style.bundleWidthPx(maxSpeed, ls.size()), Math.max(1.2, bundleCapPx));
-        if (!highlightLinks.isEmpty() && ls.stream().anyMatch(highlightLinks::contains)) {
-            p.setStroke(DiagramStyle.HIGHLIGHT, width + 7);
-            p.line(x1, y1, x2, y2);
-        }
-        if (selected) {
-            p.setStroke(DiagramStyle.SELECTION, width + 4);
-            p.line(x1, y1, x2, y2);
-        }
-        p.setStroke((allDown ? DiagramStyle.LINK_DOWN : colour).withAlpha(alpha), width);
-        if (allDown) {
-            p.setDash(6, 4);
-        }
-        p.line(x1, y1, x2, y2);
-        p.setDash();
+        boolean highlight = !highlightLinks.isEmpty() && ls.stream().anyMatch(highlightLinks::contains);
+        return new LineStroke(x1, y1, x2, y2, (allDown ? DiagramStyle.LINK_DOWN : colour).withAlpha(alpha), width,
+                allDown, highlight, selected ? DiagramStyle.SELECTION : null, width + 4);
     }
 
     /**
@@ -721,7 +782,7 @@ public final class FabricPainter {
         boolean anyDown = c.anyDown();
         double row = 17;
         int rows = roles.size() + speeds.size() + (rails.isEmpty() ? 0 : 1) + (anyDown ? 1 : 0) + (folded ? 1 : 0)
-                + (linkLoad != null ? 1 : 0);
+                + (linkLoad != null ? 1 : 0) + (sampledOf > 0 ? 1 : 0);
         double lw = 178;
         double lh = 24 + rows * row;
         double x = 12;
@@ -788,6 +849,12 @@ public final class FabricPainter {
         if (folded) {
             p.setFill(style.textMuted());
             p.text("servers folded: zoom in", x + 10, cy, TextAnchor.START);
+            cy += row;
+        }
+        if (sampledOf > 0) {
+            p.setFill(style.textMuted());
+            p.text(String.format(java.util.Locale.ROOT, "%,d of %,d lines shown", sampledShown, sampledOf), x + 10, cy,
+                    TextAnchor.START);
         }
     }
 

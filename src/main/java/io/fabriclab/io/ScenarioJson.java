@@ -201,16 +201,29 @@ public final class ScenarioJson {
             } catch (IllegalArgumentException e) {
                 throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
             }
-            for (FlowSpec f : fl) {
+            for (int k = 0; k < fl.size(); k++) {
+                FlowSpec f = fl.get(k);
                 for (String nic : List.of(f.src(), f.dst())) {
                     if (fabric.port(nic) == null && !nicIndexRef(fabric, nic)) {
                         throw new ScenarioException(file + ": " + path + ": NIC '" + nic + "' is not in fabric '"
                                 + fabric.name() + "' (use server:port or server:nicK)");
                     }
                 }
+                if (nicPort(fabric, f.src()) == nicPort(fabric, f.dst())) {
+                    throw new ScenarioException(file + ": " + path + ": flow " + k + " goes from " + f.src() + " to "
+                            + f.dst() + ", the same NIC; a flow needs two different NICs");
+                }
             }
             workloads.add(w);
             flows.addAll(fl);
+        }
+        if (cfg.durationPs() > 0) {
+            long first = flows.stream().mapToLong(FlowSpec::startPs).min().orElse(0);
+            if (first >= cfg.durationPs()) {
+                // Nothing would be sent: a zero-length run.
+                throw error("$.durationUs", root.get("durationUs"), "0 (run to completion) or a time after the first "
+                        + "flow starts (" + first / (double) Units.PS_PER_US + " us)");
+            }
         }
         List<LinkFailure> failures = new ArrayList<>();
         JsonNode fs = root.get("failures");
@@ -255,6 +268,10 @@ public final class ScenarioJson {
                     long g = longValue(f.get("degradedGbps"), fp + ".degradedGbps", 1);
                     if (!Units.isAllowedSpeed((int) Math.min(g, Integer.MAX_VALUE))) {
                         throw error(fp + ".degradedGbps", f.get("degradedGbps"), "a link speed in Gb/s: " + Units.allowedSpeeds());
+                    }
+                    if (g > l.speedGbps()) {
+                        throw error(fp + ".degradedGbps", f.get("degradedGbps"), "a speed below the link's "
+                                + l.speedGbps() + " Gb/s (a degraded link cannot run above its line rate)");
                     }
                     degraded = (int) g;
                 }
@@ -336,6 +353,25 @@ public final class ScenarioJson {
         }
         throw error(path, v, "one of " + String.join(", ", io.fabriclab.workload.FlowSizeDistribution.SHIPPED)
                 + " or an array of [bytes, cumulative percent] points");
+    }
+
+    /** The port a NIC reference names (server:port or server:nicK), or null. */
+    private static io.fabriclab.model.Port nicPort(Fabric fabric, String ref) {
+        io.fabriclab.model.Port p = fabric.port(ref);
+        if (p != null) {
+            return p;
+        }
+        int i = ref.lastIndexOf(':');
+        var d = i > 0 ? fabric.device(ref.substring(0, i)) : null;
+        if (d == null || !ref.startsWith("nic", i + 1)) {
+            return null;
+        }
+        try {
+            int k = Integer.parseInt(ref.substring(i + 4));
+            return d.ports().stream().filter(x -> x.nic() != null && x.nic() == k).findFirst().orElse(null);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private static boolean nicIndexRef(Fabric fabric, String ref) {
@@ -527,6 +563,12 @@ public final class ScenarioJson {
             QosProfile q = base;
             if (qos.has("pfc")) {
                 q = q.withPfc(merge(q.pfc(), qos.get("pfc"), PfcConfig.class, "$.qos.pfc"));
+                JsonNode pr = qos.get("pfc").get("priorities");
+                if (!q.pfc().enabled() && pr != null && pr.isArray() && !pr.isEmpty()) {
+                    // A class declared lossless with PFC off would silently be lossy.
+                    throw error("$.qos.pfc.priorities", pr, "no lossless priorities while $.qos.pfc.enabled is false "
+                            + "(a lossless class needs PFC: enable it or drop the priorities)");
+                }
             }
             if (qos.has("ecn")) {
                 q = q.withEcn(merge(q.ecn(), qos.get("ecn"), EcnConfig.class, "$.qos.ecn"));

@@ -102,7 +102,7 @@ final class DeadlockDetector {
     }
 
     private boolean stuck(EgressPort p, int c, long now) {
-        return p.sw != null && p.head[c] >= 0 && p.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now
+        return p.sw != null && p.hasPackets(c) && p.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now
                 && p.pauseStartPs[c] >= 0 && now - p.pauseStartPs[c] >= thresholdPs;
     }
 }

@@ -41,15 +41,17 @@ final class EgressPort {
     static final int MAX_INGRESS = 7;
     final long[] cls = new long[(CLASSES + 1) << 3];
 
-    /** Front packet of each queue, or -1. */
-    final int[] head = new int[CLASSES + 1];
     /**
      * Each queue is a ring of packet ids (power-of-two length, grown on demand): appending touches
-     * only the ring, not the previous packet's record, which is cold by then.
+     * only the ring, not the previous packet's record, which is cold by then. Start and count of
+     * queue c sit side by side in {@code ringState} (one cache line for all queues), and bit c of
+     * {@code nonEmpty} says whether queue c holds a packet, so the scheduler tests emptiness
+     * without touching the rings.
      */
     private final int[][] ring = new int[CLASSES + 1][];
-    private final int[] ringStart = new int[CLASSES + 1];
-    private final int[] ringCount = new int[CLASSES + 1];
+    private final int[] ringState = new int[(CLASSES + 1) * 2];
+    /** Bit c set when queue c (CONTROL included) holds a packet. */
+    int nonEmpty;
     int queuedPackets;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
@@ -63,15 +65,16 @@ final class EgressPort {
 
     // Pause imposed by the peer on this egress, per priority.
     final long[] pauseStartPs = new long[CLASSES];
-    final boolean[] stormed = new boolean[CLASSES];
+    /** Bit c set when the PFC watchdog has declared priority c stormed (its pauses are ignored). */
+    int stormedMask;
     final int[] watchdogGeneration = new int[CLASSES];
     long watchdogPs;
     boolean watchdogDrops;
 
     // Scheduler.
-    final boolean[] strict = new boolean[CLASSES];
-    final long[] quantum = new long[CLASSES];
-    final long[] deficit = new long[CLASSES];
+    /** Bit c set when class c is served by strict priority (the others share DWRR). */
+    int strictMask;
+    // DWRR quantum and deficit of class c live in dequeue[] next to its dequeue counters.
     int roundRobin;
     boolean freshVisit = true;
 
@@ -80,23 +83,34 @@ final class EgressPort {
     boolean markAtEnqueue;
 
     // PFC on this port as an ingress.
-    final boolean[] lossless = new boolean[CLASSES];
+    /** Bit c set when priority c is lossless (PFC) on this port as an ingress. */
+    int losslessMask;
     long xoffBytes;
     long xonBytes;
     long headroomBytes;
-    final boolean[] xoffSent = new boolean[CLASSES];
+    /** Bit c set while this port, as an ingress, holds priority c paused upstream (XOFF sent, no XON yet). */
+    int xoffSentMask;
     final int[] refreshGeneration = new int[CLASSES];
 
     // Telemetry.
     boolean touched;
-    final long[] dequeuedPackets = new long[CLASSES];
+    /**
+     * Per class, eight longs side by side (one cache line, touched at every dequeue): packets
+     * dequeued, their summed and their largest queueing latency (ps), the DWRR deficit and quantum.
+     * Index {@code DEQ_STRIDE * c + field}.
+     */
+    final long[] dequeue = new long[CLASSES * 8];
+    static final int DEQ_STRIDE = 8;
+    static final int DEQ_PACKETS = 0;
+    static final int DEQ_LATENCY_SUM = 1;
+    static final int DEQ_LATENCY_MAX = 2;
+    static final int DEQ_DEFICIT = 3;
+    static final int DEQ_QUANTUM = 4;
     final long[] ecnMarked = new long[CLASSES];
     final long[] dropsBuffer = new long[CLASSES];
     final long[] dropsHeadroom = new long[CLASSES];
     final long[] dropsWatchdog = new long[CLASSES];
     final long[] dropsLinkDown = new long[CLASSES];
-    final long[] latencySumPs = new long[CLASSES];
-    final long[] latencyMaxPs = new long[CLASSES];
     final long[] pauseFramesSent = new long[CLASSES];
     final long[] resumeFramesSent = new long[CLASSES];
     final long[] pauseFramesReceived = new long[CLASSES];
@@ -108,6 +122,8 @@ final class EgressPort {
     long txWireBytes;
     long wireBytesAtLastSample;
     final TimeSeries[] depthSeries = new TimeSeries[CLASSES];
+    /** Bit c set once depthSeries[c] exists (tested at every enqueue instead of the array). */
+    int depthSeriesMask;
     TimeSeries utilizationSeries;
 
     EgressPort(int id, Port port, Port peerPort, Link link, SwitchState sw, Nic nic) {
@@ -119,7 +135,6 @@ final class EgressPort {
         this.propagationPs = link.propagationPs();
         this.sw = sw;
         this.nic = nic;
-        Arrays.fill(head, -1);
         Arrays.fill(pauseStartPs, -1);
         Arrays.fill(firstDropPs, -1);
     }
@@ -130,43 +145,67 @@ final class EgressPort {
 
     void offer(int c, int pkt) {
         int[] r = ring[c];
-        int n = ringCount[c];
+        int n = ringState[2 * c + 1];
         if (r == null || n == r.length) {
             r = growRing(c);
         }
-        r[(ringStart[c] + n) & (r.length - 1)] = pkt;
-        ringCount[c] = n + 1;
-        if (n == 0) {
-            head[c] = pkt;
-        }
+        r[(ringState[2 * c] + n) & (r.length - 1)] = pkt;
+        ringState[2 * c + 1] = n + 1;
+        nonEmpty |= 1 << c;
     }
 
     /** Removes and returns the front packet of queue {@code c} (which must not be empty). */
     int poll(int c) {
-        int pkt = head[c];
         int[] r = ring[c];
-        int start = (ringStart[c] + 1) & (r.length - 1);
-        ringStart[c] = start;
-        int n = --ringCount[c];
-        head[c] = n > 0 ? r[start] : -1;
+        int start = ringState[2 * c];
+        int pkt = r[start];
+        ringState[2 * c] = (start + 1) & (r.length - 1);
+        if (--ringState[2 * c + 1] == 0) {
+            nonEmpty &= ~(1 << c);
+        }
         return pkt;
+    }
+
+    /** Front packet of queue {@code c}, or -1 when it is empty. */
+    int head(int c) {
+        return (nonEmpty & (1 << c)) != 0 ? ring[c][ringState[2 * c]] : -1;
+    }
+
+    boolean hasPackets(int c) {
+        return (nonEmpty & (1 << c)) != 0;
+    }
+
+    boolean isLossless(int c) {
+        return (losslessMask & (1 << c)) != 0;
+    }
+
+    boolean isStrict(int c) {
+        return (strictMask & (1 << c)) != 0;
+    }
+
+    boolean isStormed(int c) {
+        return (stormedMask & (1 << c)) != 0;
+    }
+
+    boolean xoffSent(int c) {
+        return (xoffSentMask & (1 << c)) != 0;
     }
 
     private int[] growRing(int c) {
         int[] old = ring[c];
-        int n = ringCount[c];
+        int n = ringState[2 * c + 1];
         int[] r = new int[old == null ? 16 : old.length * 2];
         for (int i = 0; i < n; i++) {
-            r[i] = old[(ringStart[c] + i) & (old.length - 1)];
+            r[i] = old[(ringState[2 * c] + i) & (old.length - 1)];
         }
         ring[c] = r;
-        ringStart[c] = 0;
+        ringState[2 * c] = 0;
         return r;
     }
 
     /** True when the peer's PFC currently stops priority {@code c} here (and no watchdog overrides it). */
     boolean paused(int c, long nowPs) {
-        return cls[(c << 3) + PAUSED_UNTIL] > nowPs && !stormed[c];
+        return cls[(c << 3) + PAUSED_UNTIL] > nowPs && (stormedMask & (1 << c)) == 0;
     }
 
     /** Time to put one frame on this wire, cached for the last size seen (most frames are MTU-sized). */

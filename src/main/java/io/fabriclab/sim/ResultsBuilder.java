@@ -71,11 +71,12 @@ final class ResultsBuilder {
                 long dropped = p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
                 boolean used = p.cls[(c << 3) + EgressPort.ENQ_PACKETS] > 0 || dropped > 0;
                 if (used) {
-                    double meanNs = p.dequeuedPackets[c] == 0 ? 0 : p.latencySumPs[c] / 1000.0 / p.dequeuedPackets[c];
+                    double meanNs = p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_PACKETS] == 0 ? 0
+                            : p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_LATENCY_SUM] / 1000.0 / p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_PACKETS];
                     queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls[(c << 3) + EgressPort.MAX_QUEUE],
                             p.cls[(c << 3) + EgressPort.ENQ_PACKETS], p.cls[(c << 3) + EgressPort.ENQ_BYTES], p.ecnMarked[c], p.dropsBuffer[c],
                             p.dropsHeadroom[c], p.dropsWatchdog[c], p.dropsLinkDown[c], p.firstDropPs[c], meanNs,
-                            p.latencyMaxPs[c] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
+                            p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_LATENCY_MAX] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
                     if (p.cls[(c << 3) + EgressPort.MAX_QUEUE] > maxQueue) {
                         maxQueue = p.cls[(c << 3) + EgressPort.MAX_QUEUE];
                         maxQueueName = p.ref() + " tc" + c;
@@ -94,7 +95,7 @@ final class ResultsBuilder {
                 if (p.pauseFramesSent[c] + p.resumeFramesSent[c] + p.pauseFramesReceived[c] + p.watchdogStorms[c] > 0) {
                     pfc.add(new SimResults.PfcResult(p.ref(), c, p.pauseFramesSent[c], p.resumeFramesSent[c],
                             p.pauseFramesReceived[c], paused, p.cls[(c << 3) + EgressPort.MAX_INGRESS],
-                            p.lossless[c] ? p.xoffBytes : 0, p.lossless[c] ? p.headroomBytes : 0,
+                            p.isLossless(c) ? p.xoffBytes : 0, p.isLossless(c) ? p.headroomBytes : 0,
                             p.watchdogStorms[c]));
                 }
                 pausesSent += p.pauseFramesSent[c];

@@ -270,9 +270,11 @@ public final class Simulator {
         QosProfile q = portQos(self);
         SchedulerConfig sched = q.scheduler();
         for (int c = 0; c < EgressPort.CLASSES; c++) {
-            p.strict[c] = sched.strictPriorityClasses().contains(c);
+            if (sched.strictPriorityClasses().contains(c)) {
+                p.strictMask |= 1 << c;
+            }
             int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
-            p.quantum[c] = (long) w * fabric.mtuBytes();
+            p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_QUANTUM] = (long) w * fabric.mtuBytes();
             p.wred[c] = q.ecn().forClass(c);
         }
         p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
@@ -280,7 +282,9 @@ public final class Simulator {
         if (sw != null) {
             // A switch port as ingress runs PFC; NICs never send PAUSE (they drain at line rate).
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                p.lossless[c] = pfc.isLossless(c);
+                if (pfc.isLossless(c)) {
+                    p.losslessMask |= 1 << c;
+                }
             }
             p.xoffBytes = pfc.xoffBytes();
             p.xonBytes = pfc.xonBytes();
@@ -472,7 +476,7 @@ public final class Simulator {
                 p.txDonePending = false;
                 transmit(p);
             }
-            case EV_ARRIVE -> arrive(target);
+            case EV_ARRIVE -> arrive(target, arg);
             case EV_FLOW_START -> startFlow(flows[target]);
             case EV_NIC_WAKE -> {
                 EgressPort p = ports[target];
@@ -511,7 +515,7 @@ public final class Simulator {
 
     private void switchTransmit(EgressPort p) {
         int pkt;
-        if (p.head[EgressPort.CONTROL] >= 0) {
+        if (p.hasPackets(EgressPort.CONTROL)) {
             pkt = pop(p, EgressPort.CONTROL);
         } else {
             int c = schedule(p);
@@ -531,26 +535,30 @@ public final class Simulator {
      */
     private int schedule(EgressPort p) {
         final long t = now;
-        for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
-            if (p.strict[c] && p.head[c] >= 0 && !p.paused(c, t)) {
+        // Strict classes that hold packets, highest first.
+        for (int ready = p.strictMask & p.nonEmpty & 0xFF; ready != 0; ready &= ~Integer.highestOneBit(ready)) {
+            int c = 31 - Integer.numberOfLeadingZeros(ready);
+            if (!p.paused(c, t)) {
                 return c;
             }
         }
         for (int i = 0; i < 2 * EgressPort.CLASSES + 1; i++) {
             int c = p.roundRobin;
-            int h = p.head[c];
-            if (!p.strict[c] && h >= 0 && !p.paused(c, t)) {
+            boolean queued = p.hasPackets(c);
+            if (queued && !p.isStrict(c) && !p.paused(c, t)) {
+                long[] dq = p.dequeue;
+                int d = EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_DEFICIT;
                 if (p.freshVisit) {
-                    p.deficit[c] += p.quantum[c];
+                    dq[d] += dq[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_QUANTUM];
                     p.freshVisit = false;
                 }
-                int size = pkts.frameBytes(h);
-                if (size <= p.deficit[c]) {
-                    p.deficit[c] -= size;
+                int size = pkts.frameBytes(p.head(c));
+                if (size <= dq[d]) {
+                    dq[d] -= size;
                     return c;
                 }
-            } else if (h < 0) {
-                p.deficit[c] = 0;
+            } else if (!queued) {
+                p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_DEFICIT] = 0;
             }
             p.roundRobin = (c + 1) & 7;
             p.freshVisit = true;
@@ -574,7 +582,9 @@ public final class Simulator {
         if (trace != null) {
             trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind(pkt)], pkts.priority(pkt), pkts.flow(pkt), pkts.psn(pkt));
         }
-        events.push(done + p.propagationPs, EV_ARRIVE, pkt, 0);
+        // The event carries the port as well as the packet: the port's state and the packet's
+        // record are then fetched from memory in parallel at arrival.
+        events.push(done + p.propagationPs, EV_ARRIVE, pkt, p.id);
         // The end of a frame is an event only when something may wait for the wire: a switch queue
         // that is not empty, or a NIC (its queue pairs generate the next frame).
         if (p.nic != null || p.queuedPackets > 0) {
@@ -608,11 +618,12 @@ public final class Simulator {
             if (q > p.cls[(c << 3) + EgressPort.INTERVAL_MAX]) {
                 p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = q;
             }
-            if (p.depthSeries[c] == null) {
+            if ((p.depthSeriesMask & (1 << c)) == 0) {
                 if (!p.touched) {
                     touch(p);
                 }
                 p.depthSeries[c] = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MAX);
+                p.depthSeriesMask |= 1 << c;
             }
         }
     }
@@ -629,10 +640,12 @@ public final class Simulator {
         int bytes = pkts.frameBytes(pkt);
         p.sw.occupiedBytes -= bytes;
         long latency = now - pkts.enqueuedPs(pkt);
-        p.dequeuedPackets[c]++;
-        p.latencySumPs[c] += latency;
-        if (latency > p.latencyMaxPs[c]) {
-            p.latencyMaxPs[c] = latency;
+        long[] dq = p.dequeue;
+        int o = EgressPort.DEQ_STRIDE * c;
+        dq[o + EgressPort.DEQ_PACKETS]++;
+        dq[o + EgressPort.DEQ_LATENCY_SUM] += latency;
+        if (latency > dq[o + EgressPort.DEQ_LATENCY_MAX]) {
+            dq[o + EgressPort.DEQ_LATENCY_MAX] = latency;
         }
         releaseIngress(pkt, c, bytes);
         if (!p.markAtEnqueue && p.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
@@ -648,8 +661,8 @@ public final class Simulator {
         }
         EgressPort ip = ports[in];
         long occ = ip.cls[(c << 3) + EgressPort.INGRESS_BYTES] -= bytes;
-        if (ip.xoffSent[c] && occ <= ip.xonBytes) {
-            ip.xoffSent[c] = false;
+        if ((ip.xoffSentMask & (1 << c)) != 0 && occ <= ip.xonBytes) {
+            ip.xoffSentMask &= ~(1 << c);
             ip.refreshGeneration[c]++;
             sendPfc(ip, c, 0);
         }
@@ -673,8 +686,7 @@ public final class Simulator {
 
     // ----- arrival and switching -----------------------------------------------------------------
 
-    private void arrive(int pkt) {
-        int fromId = pkts.port(pkt);
+    private void arrive(int pkt, int fromId) {
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame was on the wire.
             drop(ports[fromId], pkts.priority(pkt), pkt, 3);
@@ -691,11 +703,7 @@ public final class Simulator {
             nicReceive(in, pkt, kind);
             return;
         }
-        // The packet carries where its path starts in the path store: no flow object on this path.
-        int h = pkts.hop(pkt) + 1;
-        pkts.setHop(pkt, h);
-        int chosen = selector != null && kind == PacketPool.DATA ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
-        EgressPort out = ports[chosen >= 0 ? chosen : pathStore[pkts.pathBase(pkt) + h]];
+        EgressPort out = forward(pkt, in, kind);
         int c = pkts.priority(pkt);
         int bytes = pkts.frameBytes(pkt);
         SwitchState sw = in.sw;
@@ -703,11 +711,11 @@ public final class Simulator {
             drop(out, c, pkt, 3);
             return;
         }
-        if (out.stormed[c] && out.watchdogDrops) {
+        if ((out.stormedMask & (1 << c)) != 0 && out.watchdogDrops) {
             drop(out, c, pkt, 2);
             return;
         }
-        boolean lossless = in.lossless[c];
+        boolean lossless = (in.losslessMask & (1 << c)) != 0;
         if (lossless) {
             if (in.cls[(c << 3) + EgressPort.INGRESS_BYTES] + bytes > in.xoffBytes + in.headroomBytes) {
                 drop(out, c, pkt, 1);
@@ -726,8 +734,8 @@ public final class Simulator {
             sw.maxOccupiedBytes = sw.occupiedBytes;
         }
         // The packet's port field (fromId = in.id ^ 1) names its ingress until it leaves.
-        if (lossless && !in.xoffSent[c] && occ > in.xoffBytes) {
-            in.xoffSent[c] = true;
+        if (lossless && (in.xoffSentMask & (1 << c)) == 0 && occ > in.xoffBytes) {
+            in.xoffSentMask |= 1 << c;
             int gen = ++in.refreshGeneration[c];
             sendPfc(in, c, RoceFraming.XOFF_QUANTA);
             events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, EV_PFC_REFRESH, in.id * 8 + c, gen);
@@ -740,6 +748,20 @@ public final class Simulator {
         if (out.busyUntilPs <= now) {
             switchTransmit(out);
         }
+    }
+
+    /**
+     * The forwarding decision of switch {@code in.sw} for a packet that arrived on {@code in}: the
+     * egress port it leaves by. ECMP per flow: the next hop the flow's 5-tuple hash chose when its
+     * path was computed; the packet carries where that path starts in the path store and the index
+     * of its hop, so no flow object is touched. A routing mode other than ECMP (per-packet
+     * spraying, flowlets, adaptive) decides data packets through its selector.
+     */
+    private EgressPort forward(int pkt, EgressPort in, byte kind) {
+        int h = pkts.hop(pkt) + 1;
+        pkts.setHop(pkt, h);
+        int chosen = selector != null && kind == PacketPool.DATA ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
+        return ports[chosen >= 0 ? chosen : pathStore[pkts.pathBase(pkt) + h]];
     }
 
     private static final String[] DROP_CAUSES = {"buffer", "headroom-overflow", "watchdog", "link-down"};
@@ -791,7 +813,7 @@ public final class Simulator {
     }
 
     private void pfcRefresh(EgressPort p, int c, int gen) {
-        if (gen != p.refreshGeneration[c] || !p.xoffSent[c]) {
+        if (gen != p.refreshGeneration[c] || !p.xoffSent(c)) {
             return;
         }
         // Still above XON: refresh the pause before the peer's timer runs out.
@@ -820,7 +842,7 @@ public final class Simulator {
         long until = now + quantaPs(quanta, r.rateBps);
         if (!pausedBefore) {
             r.pauseStartPs[c] = now;
-            if (r.watchdogPs > 0 && !r.stormed[c]) {
+            if (r.watchdogPs > 0 && !r.isStormed(c)) {
                 int gen = ++r.watchdogGeneration[c];
                 events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
             }
@@ -834,12 +856,12 @@ public final class Simulator {
         if (gen != r.watchdogGeneration[c]) {
             return;
         }
-        if (!r.stormed[c]) {
+        if (!r.isStormed(c)) {
             if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
-                r.stormed[c] = true;
+                r.stormedMask |= 1 << c;
                 r.watchdogStorms[c]++;
                 if (r.watchdogDrops) {
-                    while (r.head[c] >= 0) {
+                    while (r.hasPackets(c)) {
                         int pkt = pop(r, c);
                         r.sw.occupiedBytes -= pkts.frameBytes(pkt);
                         releaseIngress(pkt, c, pkts.frameBytes(pkt));
@@ -850,7 +872,7 @@ public final class Simulator {
                 transmit(r);
             }
         } else if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] <= now) {
-            r.stormed[c] = false;
+            r.stormedMask &= ~(1 << c);
             transmit(r);
         } else {
             events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
@@ -875,7 +897,7 @@ public final class Simulator {
         if (p.queuedPackets > 0) {
             // ACK, NAK and CNP go before data, highest class first.
             for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
-                if (p.head[c] >= 0 && !p.paused(c, now)) {
+                if (p.hasPackets(c) && !p.paused(c, now)) {
                     startTx(p, pop(p, c));
                     return;
                 }
@@ -1139,7 +1161,7 @@ public final class Simulator {
             p.down = true;
             // Everything queued for the dead wire is lost.
             for (int c = 0; c <= EgressPort.CLASSES; c++) {
-                while (p.head[c] >= 0) {
+                while (p.hasPackets(c)) {
                     int pkt = pop(p, c);
                     if (c < EgressPort.CLASSES && p.sw != null) {
                         p.sw.occupiedBytes -= pkts.frameBytes(pkt);

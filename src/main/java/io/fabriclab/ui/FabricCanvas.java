@@ -418,25 +418,32 @@ public final class FabricCanvas extends Region {
 
     /** Paints now. */
     public void redraw() {
-        double w = canvas.getWidth();
-        double h = canvas.getHeight();
-        if (w <= 0 || h <= 0) {
+        if (canvas.getWidth() <= 0 || canvas.getHeight() <= 0) {
             return;
         }
-        FxPainter p = new FxPainter(canvas.getGraphicsContext2D());
         boolean draft = interacting && lastPaintNanos > DRAFT_ABOVE_NANOS;
         long t0 = System.nanoTime();
-        lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, options.withDraft(draft));
+        paintFrame(options.withDraft(draft));
         if (!draft) {
             lastPaintNanos = System.nanoTime() - t0;
         }
+    }
+
+    /** One whole frame (fabric, overlays, minimap) with the given options; what the benchmark times. */
+    public FabricPainter.Stats paintFrame(FabricPainter.Options o) {
+        double w = canvas.getWidth();
+        double h = canvas.getHeight();
+        FxPainter p = new FxPainter(canvas.getGraphicsContext2D());
+        lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, o);
         if (layer != null) {
-            layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), options.fold()), viewport, w, h);
+            layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
         }
         paintOverlay(p);
+        p.flush();
         if (minimapVisible.get()) {
             paintMinimap();
         }
+        return lastStats;
     }
 
     public javafx.beans.property.BooleanProperty minimapVisibleProperty() {

@@ -164,7 +164,9 @@ public final class FabricEditor extends BorderPane {
                 () -> String.format("zoom %.0f %%", canvas.zoomProperty().get() * 100), canvas.zoomProperty()));
         shownFabric = doc.fabric();
         refreshState();
-        refreshOversubscription();
+        // Computed just after the first frame, like the problems: opening a big fabric does not wait for it.
+        oversubscription.setText("oversubscription …");
+        oversubscriptionDebounce.playFromStart();
     }
 
     public FabricCanvas canvas() {
@@ -983,7 +985,8 @@ public final class FabricEditor extends BorderPane {
         if (t == DiagramStyle.Theme.DARK) {
             String css = ".root { -fx-base: #2f353d; -fx-background: #23272e; -fx-control-inner-background: #1e2227;"
                     + " -fx-accent: #3d7bc4; -fx-focus-color: #3d7bc4; }"
-                    + " .menu-bar, .tool-bar, .status-bar { -fx-background-color: #2a2f36; }";
+                    + " .menu-bar, .tool-bar, .status-bar { -fx-background-color: #2a2f36; }"
+                    + " .text-field { -fx-prompt-text-fill: #8a939e; }";
             getStylesheets().add("data:text/css;base64," + java.util.Base64.getEncoder().encodeToString(
                     css.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         }

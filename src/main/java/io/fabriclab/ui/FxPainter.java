@@ -23,6 +23,22 @@ final class FxPainter implements Painter {
     private final GraphicsContext gc;
     private double fontSize = 12;
     private boolean bold;
+    // Consecutive lines with the same stroke go into one path, stroked once: the software renderer
+    // pays per shape (mask and composite over its bounds), so a thousand lines as one path cost
+    // about as much as a few separate ones. Any other drawing call strokes the pending path first.
+    private boolean pathOpen;
+    private Rgba stroke;
+    private double strokeWidth = 1;
+    private double[] dash;
+    private Rgba pathStroke;
+    private double pathWidth;
+    private double[] pathDash;
+    private int pathLines;
+    /**
+     * Lines per path: beyond a few hundred, every scanline crosses so many edges that sorting
+     * them costs more than separate shapes would (measured with `fabriclab bench editor`).
+     */
+    static final int MAX_PATH_LINES = 128;
 
     FxPainter(GraphicsContext gc) {
         this.gc = gc;
@@ -38,23 +54,35 @@ final class FxPainter implements Painter {
         return Font.font("System", bold ? FontWeight.BOLD : FontWeight.NORMAL, size);
     }
 
+    /** Strokes the pending lines; call at the end of a frame (restore does it too). */
+    void flush() {
+        if (pathOpen) {
+            pathOpen = false;
+            gc.stroke();
+        }
+    }
+
     @Override
     public void save() {
+        flush();
         gc.save();
     }
 
     @Override
     public void restore() {
+        flush();
         gc.restore();
     }
 
     @Override
     public void translate(double dx, double dy) {
+        flush();
         gc.translate(dx, dy);
     }
 
     @Override
     public void scale(double factor) {
+        flush();
         gc.scale(factor, factor);
     }
 
@@ -65,13 +93,23 @@ final class FxPainter implements Painter {
 
     @Override
     public void setStroke(Rgba colour, double width) {
+        if (pathOpen && (!colour.equals(pathStroke) || width != pathWidth)) {
+            flush();
+        }
+        stroke = colour;
+        strokeWidth = width;
         gc.setStroke(fx(colour));
         gc.setLineWidth(width);
     }
 
     @Override
     public void setDash(double... pattern) {
-        gc.setLineDashes(pattern.length == 0 ? null : pattern);
+        double[] d = pattern.length == 0 ? null : pattern.clone();
+        if (pathOpen && !java.util.Arrays.equals(d, pathDash)) {
+            flush();
+        }
+        dash = d;
+        gc.setLineDashes(d);
     }
 
     @Override
@@ -85,41 +123,61 @@ final class FxPainter implements Painter {
 
     @Override
     public void line(double x1, double y1, double x2, double y2) {
-        gc.strokeLine(x1, y1, x2, y2);
+        if (pathOpen && pathLines >= MAX_PATH_LINES) {
+            flush();
+        }
+        if (!pathOpen) {
+            pathLines = 0;
+            gc.beginPath();
+            pathOpen = true;
+            pathStroke = stroke;
+            pathWidth = strokeWidth;
+            pathDash = dash;
+        }
+        gc.moveTo(x1, y1);
+        gc.lineTo(x2, y2);
+        pathLines++;
     }
 
     @Override
     public void fillRect(double x, double y, double w, double h) {
+        flush();
         gc.fillRect(x, y, w, h);
     }
 
     @Override
     public void strokeRect(double x, double y, double w, double h) {
+        flush();
         gc.strokeRect(x, y, w, h);
     }
 
     @Override
     public void fillRoundRect(double x, double y, double w, double h, double arc) {
+        flush();
         gc.fillRoundRect(x, y, w, h, 2 * arc, 2 * arc);
     }
 
     @Override
     public void strokeRoundRect(double x, double y, double w, double h, double arc) {
+        flush();
         gc.strokeRoundRect(x, y, w, h, 2 * arc, 2 * arc);
     }
 
     @Override
     public void fillCircle(double cx, double cy, double r) {
+        flush();
         gc.fillOval(cx - r, cy - r, 2 * r, 2 * r);
     }
 
     @Override
     public void strokeCircle(double cx, double cy, double r) {
+        flush();
         gc.strokeOval(cx - r, cy - r, 2 * r, 2 * r);
     }
 
     @Override
     public void text(String text, double x, double y, TextAnchor anchor) {
+        flush();
         gc.setTextAlign(switch (anchor) {
             case START -> TextAlignment.LEFT;
             case MIDDLE -> TextAlignment.CENTER;

@@ -74,7 +74,10 @@ public final class ProblemsPane extends TitledPane {
         javafx.scene.control.Button again = new javafx.scene.control.Button("Check");
         again.setOnAction(e -> check());
         setGraphic(again);
-        check();
+        // The first check runs just after the window has painted: on a 16,384-GPU fabric lint takes
+        // about half a second, which opening the file should not wait for.
+        setText("Problems: checking…");
+        javafx.application.Platform.runLater(this::check);
     }
 
     /** Called with the id of a device to centre on when a finding is clicked. */

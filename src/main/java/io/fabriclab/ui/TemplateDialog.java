@@ -91,7 +91,8 @@ final class TemplateDialog {
                         row("k (switch radix, even)", ftK), row("Link speed (Gb/s)", ftSpeed)));
         preview.setId("template-preview");
         preview.setWrapText(true);
-        preview.setMinHeight(70);
+        preview.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        preview.setPrefHeight(96);
         preview.setPadding(new Insets(8, 0, 0, 0));
         VBox box = new VBox(8, tabs, preview);
         box.setPrefWidth(520);

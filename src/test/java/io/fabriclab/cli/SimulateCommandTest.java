@@ -46,7 +46,8 @@ class SimulateCommandTest {
 
     @AfterEach
     void unwire() {
-        SimulateCommand.setFabricReader(null);
+        // Back to the default wiring, so later tests in this JVM read fabric files again.
+        SimulateCommand.setFabricReader(io.fabriclab.io.FabricReader.FILES);
     }
 
     static final String SCENARIO = """

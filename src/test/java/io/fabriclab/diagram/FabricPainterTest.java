@@ -129,6 +129,28 @@ class FabricPainterTest {
     }
 
     @Test
+    void aRestingFrameDrawsAnEvenSampleBeyondTheFullBudgetButAlwaysTheSelectedLinks() {
+        Fabric f = TestFabrics.railUnits(64, 32, 16);
+        Layout l = new TieredLayout().layout(f);
+        DiagramGeometry g = new DiagramGeometry(f, l, style);
+        Viewport vp = new Viewport();
+        vp.fit(g.extent(), 1000, 700, 20);
+        vp.zoomAt(500, 350, 0.2 / vp.scale());
+        RecordingPainter rp = new RecordingPainter();
+        FabricPainter.Stats sampled = painter.paint(rp, g, new Selection(), null, vp, 1000, 700,
+                FabricPainter.Options.DEFAULT);
+        String note = rp.texts().stream().filter(t -> t.endsWith("lines shown")).findFirst().orElse(null);
+        assertTrue(note != null && note.startsWith("1,500 of "), "the legend says a sample is drawn: " + note);
+        // With every link selected, no line may be dropped: all candidates are drawn.
+        Selection all = new Selection();
+        all.set(java.util.List.of(), f.links());
+        RecordingPainter rp2 = new RecordingPainter();
+        FabricPainter.Stats full = painter.paint(rp2, g, all, null, vp, 1000, 700, FabricPainter.Options.DEFAULT);
+        assertTrue(full.linesDrawn() > sampled.linesDrawn(), full + " vs " + sampled);
+        assertTrue(rp2.texts().stream().noneMatch(t -> t.endsWith("lines shown")));
+    }
+
+    @Test
     void withALoadLinksTakeTheUtilisationColourAndUnknownOnesKeepTheirUsualOne() {
         Fabric f = TestFabrics.railUnits(1, 2, 1);
         Link busy = f.findLink("su0-rail5--spine1");

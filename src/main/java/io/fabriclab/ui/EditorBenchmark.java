@@ -1,0 +1,247 @@
+package io.fabriclab.ui;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.fabriclab.io.FabricFiles;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.topology.RailOptimizedGenerator;
+import io.fabriclab.topology.RailParams;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+/**
+ * `fabriclab bench editor`: how fast the editor opens and redraws the 4-unit (1,024-GPU) and the
+ * 64-unit (16,384-GPU) rail-optimized fabrics, with JavaFX's software renderer. The fabrics are
+ * generated and saved to temporary files first; then, per fabric, the file is opened the way
+ * File > Open does (read, place, build the editor, show, first paint) and frames are timed for a
+ * pan, a zoom and a plain redraw at three zooms (fitted, 25 %, 100 %).
+ *
+ * <p>A frame is the painter's work on the FX thread (the diagram drawn into the canvas's command
+ * buffer) plus rasterising that buffer, forced by a canvas snapshot; the snapshot also copies the
+ * pixels back, so the figure is an upper bound of a screen frame. Besides wall time, the CPU time
+ * of the FX thread and of the renderer thread is reported, which load from other processes does
+ * not inflate. Needs a display (use {@code xvfb-run -a} on a headless machine).
+ */
+public final class EditorBenchmark {
+    private static final int WIDTH = 1600;
+    private static final int HEIGHT = 1000;
+    private static final int FRAMES = 30;
+
+    private EditorBenchmark() {
+    }
+
+    /** Entry point for the CLI (called by name: the CLI does not compile against ui). Returns an exit code. */
+    public static int run(PrintWriter out, int[] unitCounts, int frames) throws Exception {
+        if (System.getProperty("prism.order") == null) {
+            System.setProperty("prism.order", "sw");
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        out.printf(Locale.ROOT, "bench editor: %d x %d canvas window, prism.order=%s, %d cores, %d frames per case%n",
+                WIDTH, HEIGHT, System.getProperty("prism.order"), Runtime.getRuntime().availableProcessors(), frames);
+        Path dir = Files.createTempDirectory("fabriclab-bench-editor");
+        Path[] files = new Path[unitCounts.length];
+        for (int i = 0; i < unitCounts.length; i++) {
+            Fabric f = RailOptimizedGenerator.generate(RailParams.of(unitCounts[i]));
+            files[i] = dir.resolve("rail-" + unitCounts[i] + "su.json");
+            FabricFiles.save(f, files[i]);
+            out.printf(Locale.ROOT, "  %d units: %,d devices, %,d links, %,d GPUs, file %,d KB%n", unitCounts[i],
+                    f.devices().size(), f.linkCount(), f.gpuCount(), Files.size(files[i]) / 1024);
+        }
+        out.flush();
+        CountDownLatch started = new CountDownLatch(1);
+        Platform.startup(started::countDown);
+        started.await();
+        Platform.setImplicitExit(false);
+        try {
+            for (int i = 0; i < unitCounts.length; i++) {
+                benchOne(out, threads, unitCounts[i], files[i], frames);
+            }
+        } finally {
+            Platform.exit();
+            for (Path p : files) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(dir);
+        }
+        return 0;
+    }
+
+    private static void benchOne(PrintWriter out, ThreadMXBean threads, int units, Path file, int frames)
+            throws Exception {
+        // Opening: what File > Open does, timed from the click to the first painted frame.
+        long t0 = System.nanoTime();
+        long c0 = threads.getCurrentThreadCpuTime();
+        Fabric loaded = FabricFiles.load(file);
+        long read = System.nanoTime() - t0;
+        long readCpu = threads.getCurrentThreadCpuTime() - c0;
+        CompletableFuture<Object[]> shown = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            try {
+                long s0 = System.nanoTime();
+                long sc0 = threads.getCurrentThreadCpuTime();
+                FabricEditor editor = new FabricEditor(new FabricDocument(loaded, file));
+                Stage stage = new Stage();
+                stage.setScene(new Scene(editor, WIDTH, HEIGHT));
+                stage.show();
+                editor.applyCss();
+                editor.layout();
+                editor.canvas().redraw();
+                editor.canvas().canvas().snapshot(null, null);
+                shown.complete(new Object[] {editor, stage, System.nanoTime() - s0,
+                        threads.getCurrentThreadCpuTime() - sc0});
+            } catch (Throwable e) {
+                shown.completeExceptionally(e);
+            }
+        });
+        Object[] r = shown.get(60, TimeUnit.SECONDS);
+        FabricEditor editor = (FabricEditor) r[0];
+        Stage stage = (Stage) r[1];
+        long show = (long) r[2];
+        long showCpu = (long) r[3];
+        out.printf(Locale.ROOT, "%d units: open %s: read %d ms + editor, layout and first frame %d ms = %d ms wall; "
+                        + "CPU: read %d ms (reading thread) + %d ms (FX thread) = %d ms%n", units,
+                file.getFileName(), read / 1_000_000, show / 1_000_000, (read + show) / 1_000_000, readCpu / 1_000_000,
+                showCpu / 1_000_000, (readCpu + showCpu) / 1_000_000);
+        out.flush();
+        Thread fx = onFx(Thread::currentThread);
+        Frames empty = measure(editor, fx, threads, "fit", "empty", false, frames);
+        out.printf(Locale.ROOT, "  empty frame (background only: the cost of the snapshot that forces rasterising): "
+                + "median %.1f ms, CPU %.1f ms%n", empty.median(), empty.cpuPerFrame());
+        for (String zoom : new String[] {"fit", "25%", "100%"}) {
+            for (String gesture : new String[] {"pan", "zoom", "redraw"}) {
+                for (boolean draft : new boolean[] {false, true}) {
+                    if (draft && gesture.equals("redraw")) {
+                        continue; // a plain redraw (hover, selection) is never a draft
+                    }
+                    Frames m = measure(editor, fx, threads, zoom, gesture, draft, frames);
+                    out.printf(Locale.ROOT,
+                            "  %-4s %-6s %-5s: frame median %5.1f ms, p90 %5.1f ms (paint %4.1f + raster %4.1f); "
+                                    + "CPU per frame %5.1f ms; %s%n",
+                            zoom, gesture, draft ? "draft" : "full", m.median(), m.p90(), m.paintMedian(),
+                            m.rasterMedian(), m.cpuPerFrame(), m.stats());
+                    out.flush();
+                }
+            }
+        }
+        onFx(() -> {
+            stage.close();
+            return null;
+        });
+    }
+
+    private record Frames(double[] wallMs, double[] paintMs, double[] rasterMs, double cpuPerFrame, String stats) {
+        double median() {
+            return pct(wallMs, 0.5);
+        }
+
+        double p90() {
+            return pct(wallMs, 0.9);
+        }
+
+        double paintMedian() {
+            return pct(paintMs, 0.5);
+        }
+
+        double rasterMedian() {
+            return pct(rasterMs, 0.5);
+        }
+
+        private static double pct(double[] v, double q) {
+            double[] s = v.clone();
+            Arrays.sort(s);
+            return s[Math.min(s.length - 1, (int) Math.floor(q * s.length))];
+        }
+    }
+
+    private static Frames measure(FabricEditor editor, Thread fx, ThreadMXBean threads, String zoom, String gesture,
+                                  boolean draft, int frames) throws Exception {
+        return onFx(() -> {
+            FabricCanvas c = editor.canvas();
+            double w = c.getWidth();
+            double h = c.getHeight();
+            c.fitToWindow();
+            if (!zoom.equals("fit")) {
+                double target = zoom.equals("25%") ? 0.25 : 1.0;
+                c.zoomAt(w / 2, h / 2, target / c.viewport().scale());
+            }
+            io.fabriclab.diagram.FabricPainter.Options opts = c.options().withDraft(draft);
+            Thread renderer = rendererThread();
+            double[] wall = new double[frames];
+            double[] paint = new double[frames];
+            double[] raster = new double[frames];
+            io.fabriclab.diagram.FabricPainter.Stats stats = null;
+            // Warm-up frames first, then the measured ones.
+            long cpu0 = 0;
+            for (int i = -5; i < frames; i++) {
+                if (i == 0) {
+                    cpu0 = cpu(threads, fx) + cpu(threads, renderer);
+                }
+                switch (gesture) {
+                    case "pan" -> c.viewport().pan(i % 2 == 0 ? 37 : -37, i % 2 == 0 ? 11 : -11);
+                    case "zoom" -> c.viewport().zoomAt(w / 2, h / 2, i % 2 == 0 ? 1.1 : 1 / 1.1);
+                    default -> {
+                    }
+                }
+                long a = System.nanoTime();
+                if (gesture.equals("empty")) {
+                    c.canvas().getGraphicsContext2D().setFill(javafx.scene.paint.Color.WHITE);
+                    c.canvas().getGraphicsContext2D().fillRect(0, 0, w, h);
+                    stats = new io.fabriclab.diagram.FabricPainter.Stats(0, 0, 0, 0, false);
+                } else {
+                    stats = c.paintFrame(opts);
+                }
+                long b = System.nanoTime();
+                c.canvas().snapshot(null, null);
+                long e = System.nanoTime();
+                if (i >= 0) {
+                    paint[i] = (b - a) / 1e6;
+                    raster[i] = (e - b) / 1e6;
+                    wall[i] = (e - a) / 1e6;
+                }
+            }
+            double cpu = (cpu(threads, fx) + cpu(threads, renderer) - cpu0) / 1e6 / frames;
+            return new Frames(wall, paint, raster, cpu, stats.linesDrawn() + " lines, " + stats.devicesDrawn()
+                    + " devices, " + stats.foldedGroupsDrawn() + " folded groups");
+        });
+    }
+
+    private static long cpu(ThreadMXBean threads, Thread t) {
+        if (t == null) {
+            return 0;
+        }
+        long v = threads.getThreadCpuTime(t.getId());
+        return Math.max(0, v);
+    }
+
+    /** Prism's render thread, where the software pipeline rasterises. */
+    private static Thread rendererThread() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("QuantumRenderer")) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static <T> T onFx(java.util.concurrent.Callable<T> work) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            try {
+                f.complete(work.call());
+            } catch (Throwable e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f.get(10, TimeUnit.MINUTES);
+    }
+}

@@ -211,6 +211,11 @@ public final class FabricEditor extends BorderPane {
                 || dialogs.confirm("Unsaved changes", doc.fabric().name() + " has unsaved changes. Discard them?");
     }
 
+    /** The dialogs in use (the export actions report failures through them). */
+    DialogService dialogs() {
+        return dialogs;
+    }
+
     /** Replaces the dialogs (tests answer questions themselves). */
     public void setDialogService(DialogService d) {
         dialogs = d;
@@ -326,6 +331,8 @@ public final class FabricEditor extends BorderPane {
                 item("Export GraphML…", null, () -> exportAs("GraphML", "*.graphml", ".graphml")),
                 new SeparatorMenuItem(),
                 exit);
+        // Export Report… and Export Switch Config… (ReportExport), just before the separator above Quit.
+        file.getItems().addAll(file.getItems().size() - 2, ReportExport.menuItems(this));
         return file;
     }
 

@@ -42,6 +42,20 @@ class ArchitectureTest {
             .allowEmptyShould(true);
 
     @ArchTest
+    static final ArchRule reportUsesOnlyWhatItReviews = noClasses()
+            .that().resideInAPackage("io.fabriclab.report..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.fabriclab.cli..", "io.fabriclab.ui..",
+                    "io.fabriclab.edit..")
+            .because("the report reads model, topology, routing, diagram, sim results and io (ARCHITECTURE.md); "
+                    + "the CLI and the UI call it, never the other way round");
+
+    @ArchTest
+    static final ArchRule nothingBelowTheReportKnowsIt = noClasses()
+            .that().resideInAnyPackage("io.fabriclab.model..", "io.fabriclab.routing..", "io.fabriclab.workload..",
+                    "io.fabriclab.topology..", "io.fabriclab.sim..", "io.fabriclab.io..", "io.fabriclab.diagram..")
+            .should().dependOnClassesThat().resideInAPackage("io.fabriclab.report..");
+
+    @ArchTest
     static final ArchRule onlyTheUiAndTheEntryPointKnowTheUi = noClasses()
             .that().resideOutsideOfPackages("io.fabriclab.ui..")
             .and().doNotHaveFullyQualifiedName("io.fabriclab.FabricLab")

@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
  * heap limit you want to prove, e.g. FABRICLAB_JAVA_OPTS=-Xmx2g ./fabriclab bench foundation.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (figures go to docs/performance.md).",
-        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, BenchCommand.Editor.class})
+        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, BenchCommand.Editor.class,
+                ReportBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

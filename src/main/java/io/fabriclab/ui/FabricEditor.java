@@ -211,6 +211,11 @@ public final class FabricEditor extends BorderPane {
                 || dialogs.confirm("Unsaved changes", doc.fabric().name() + " has unsaved changes. Discard them?");
     }
 
+    /** The dialogs in use (the export actions report failures through them). */
+    DialogService dialogs() {
+        return dialogs;
+    }
+
     /** Replaces the dialogs (tests answer questions themselves). */
     public void setDialogService(DialogService d) {
         dialogs = d;
@@ -270,7 +275,25 @@ public final class FabricEditor extends BorderPane {
     private MenuBar buildMenus() {
         menuBar.getMenus().addAll(fileMenu(), editMenu(), viewMenu(), fabricMenu());
         menuBar.getMenus().add(io.fabriclab.ui.live.LiveMenu.create(this));
+        menuBar.getMenus().add(helpMenu()); // Help last, as on every desktop
         return menuBar;
+    }
+
+    private Menu helpMenu() {
+        Menu help = new Menu("Help");
+        MenuItem about = item("About FabricLab", null, () -> dialogs.showReport("About FabricLab", aboutText()));
+        about.setId("menu-about");
+        help.getItems().add(about);
+        return help;
+    }
+
+    /** The About box: the version comes from pom.xml (filtered into version.properties), as for `fabriclab --version`. */
+    static String aboutText() {
+        return "FabricLab " + io.fabriclab.model.Version.get() + "\n"
+                + "Design, analyse and simulate RoCEv2 GPU-cluster fabrics.\n\n"
+                + "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + "), JavaFX "
+                + System.getProperty("javafx.runtime.version", "?") + "\n"
+                + "Command line: fabriclab --help";
     }
 
     private static MenuItem item(String text, String accelerator, Runnable action) {
@@ -308,6 +331,8 @@ public final class FabricEditor extends BorderPane {
                 item("Export GraphML…", null, () -> exportAs("GraphML", "*.graphml", ".graphml")),
                 new SeparatorMenuItem(),
                 exit);
+        // Export Report… and Export Switch Config… (ReportExport), just before the separator above Quit.
+        file.getItems().addAll(file.getItems().size() - 2, ReportExport.menuItems(this));
         return file;
     }
 

@@ -1,0 +1,188 @@
+package io.fabriclab.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fabriclab.io.FabricFiles;
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioException;
+import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.report.DesignReview;
+import io.fabriclab.report.ReportFormat;
+import io.fabriclab.report.ReportInput;
+import io.fabriclab.report.ReportRun;
+import io.fabriclab.report.ReportRuns;
+import io.fabriclab.report.ReportWriter;
+import io.fabriclab.report.Status;
+import io.fabriclab.topology.FabricAnalysis;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fabriclab report FABRIC_OR_SCENARIO [--results R ...] -o report.html|report.pdf}: the
+ * design-review report (docs/report.md).
+ */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Write a design-review report (self-contained HTML, or PDF, by the output's ending): verdict,",
+                "topology, bill of materials, capacity and ECMP paths, QoS tables, PFC headroom, deadlock analysis",
+                "(with failures), failure impact, simulation results with charts, comparison of runs, findings, the",
+                "pre-deployment checklist and every parameter. Exit 1 when the verdict has a failure."},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  written; no check failed", "  1  written; at least one check failed",
+                "  2  bad input (unreadable fabric, scenario or results, bad option); nothing written"})
+public final class ReportCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FABRIC_OR_SCENARIO",
+            description = "A fabric file (.json, .clab.yml) or a scenario file (its fabric is reviewed and its hash goes on the cover).")
+    Path input;
+
+    @Option(names = "--results", arity = "1..*", paramLabel = "R",
+            description = "Results files of fabriclab simulate (repeatable); two or more get a side-by-side comparison.")
+    List<Path> results = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "report.html or report.pdf")
+    Path output;
+
+    @Option(names = "--simulate", description = "With a scenario: simulate it now and include the run.")
+    boolean simulate;
+
+    @Option(names = "--duration-us", paramLabel = "US", defaultValue = "0",
+            description = "With --simulate: stop the run at this simulated time (0: the scenario's own).")
+    double durationUs;
+
+    @Option(names = "--author", paramLabel = "NAME", description = "Author on the cover (default: the user name).")
+    String author;
+
+    @Option(names = "--date", paramLabel = "YYYY-MM-DD", description = "Date on the cover (default: today).")
+    String date;
+
+    @Option(names = "--fail", paramLabel = "LINK|DEVICE",
+            description = "Also analyse with this link or device failed (repeatable), as analyze --fail does.")
+    List<String> fail = new ArrayList<>();
+
+    @Option(names = "--price-book", paramLabel = "FILE", description = "Unit prices (default: the shipped sample price book).")
+    Path priceBook;
+
+    @Option(names = "--no-failure-sweep", description = "Skip the failure impact of every single link and switch.")
+    boolean noSweep;
+
+    @Option(names = "--quiet", description = "No progress on stderr.")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (ReportFormat.of(output) == null) {
+            throw new BadInputException("-o " + output + ": a report file must end in .html or .pdf");
+        }
+        LocalDate day = LocalDate.now();
+        if (date != null) {
+            try {
+                day = LocalDate.parse(date);
+            } catch (DateTimeParseException e) {
+                throw new BadInputException("--date " + date + ": expected a date as YYYY-MM-DD");
+            }
+        }
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(input);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException(input + ": no such file");
+        }
+        Scenario scenario = null;
+        String scenarioText = null;
+        Fabric fabric;
+        if (isScenario(input, bytes)) {
+            try {
+                scenario = ScenarioJson.read(input, FabricReader.FILES);
+            } catch (ScenarioException | IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage());
+            }
+            scenarioText = new String(bytes, StandardCharsets.UTF_8);
+            fabric = scenario.fabric();
+        } else {
+            if (simulate) {
+                throw new BadInputException("--simulate needs a scenario file; " + input + " is a fabric");
+            }
+            fabric = FabricFiles.load(input);
+        }
+        FabricAnalysis.Options opt = FabricAnalysis.Options.defaults(Inputs.priceBook(priceBook));
+        if (!fail.isEmpty()) {
+            Inputs.Failure f = new Inputs.Failure(fabric, fail);
+            opt = opt.withFailure(f.spec, f.devices, f.links);
+        }
+        if (noSweep) {
+            opt = opt.withoutFailureSweep();
+        }
+        List<ReportRun> runs = new ArrayList<>();
+        int n = 1;
+        if (simulate) {
+            progress(err, 0, "simulating " + scenario.name());
+            runs.add(ReportRuns.simulate(scenario, input, scenarioText, n++, durationUs));
+        }
+        for (Path r : results) {
+            runs.add(ReportRuns.fromResults(r, n++));
+        }
+        String who = author != null ? author : System.getProperty("user.name", "unknown");
+        ReportInput in = new ReportInput(fabric, input.toString(), ScenarioJson.sha256(bytes), scenario, scenarioText, opt,
+                runs, who, day, "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        DesignReview review;
+        try {
+            review = ReportWriter.write(in, output, (f, m) -> progress(err, f, m));
+        } catch (IOException e) {
+            throw new BadInputException("cannot write " + output + ": " + e.getMessage());
+        }
+        if (!quiet) {
+            err.println();
+        }
+        out.printf(Locale.ROOT, "%s: %s, %d checks passed, %d warnings, %d failures, %d not simulated%n", output,
+                review.verdictWord(), review.count(Status.PASS), review.count(Status.WARN), review.count(Status.FAIL),
+                review.count(Status.NOT_SIMULATED));
+        out.flush();
+        return review.count(Status.FAIL) > 0 ? ExitCode.FINDINGS : ExitCode.OK;
+    }
+
+    private void progress(PrintWriter err, double fraction, String message) {
+        if (quiet) {
+            return;
+        }
+        err.print(String.format(Locale.ROOT, "\r[%3.0f%%] %-60s", 100 * fraction, message));
+        err.flush();
+    }
+
+    /** A scenario is a JSON object with workloads; anything else is read as a fabric file. */
+    static boolean isScenario(Path file, byte[] bytes) {
+        if (!file.toString().toLowerCase(Locale.ROOT).endsWith(".json")) {
+            return false;
+        }
+        try {
+            JsonNode root = JSON.readTree(bytes);
+            return root != null && root.isObject() && root.has("workloads");
+        } catch (IOException e) {
+            return false; // the fabric reader reports the syntax error with its location
+        }
+    }
+}

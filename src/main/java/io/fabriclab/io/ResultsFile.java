@@ -1,0 +1,102 @@
+package io.fabriclab.io;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fabriclab.sim.SimResults;
+
+/**
+ * Reads a results file written by {@link ResultsJson} back (for reports and comparisons). Fields a
+ * newer FabricLab added are ignored and fields an older one lacked read as 0 / empty, so results
+ * stay readable across versions of the same schemaVersion; anything else is an {@link InputException}
+ * naming the file, the JSON path and what is allowed.
+ */
+public final class ResultsFile {
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
+
+    /** A results file as read: where it came from, what produced it, and what the run measured. */
+    public record Loaded(Path file, ResultsJson.Metadata metadata, SimResults results) {
+    }
+
+    private ResultsFile() {
+    }
+
+    public static Loaded read(Path file) throws InputException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw InputException.of(file.toString(), "$", null, "no such results file", null);
+        } catch (IOException e) {
+            throw InputException.of(file.toString(), "$", null, "cannot read: " + e.getMessage(), null);
+        }
+        return parse(text, file);
+    }
+
+    public static Loaded parse(String json, Path file) throws InputException {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw InputException.of(String.valueOf(file), "$", null, "not JSON: " + e.getOriginalMessage(), null);
+        }
+        if (root == null || !root.isObject()) {
+            throw InputException.of(String.valueOf(file), "$", null, "not a results object",
+                    "an object with \"kind\": \"fabriclab-results\" (written by fabriclab simulate -o)");
+        }
+        if (!"fabriclab-results".equals(root.path("kind").asText())) {
+            throw InputException.of(String.valueOf(file), "$.kind", root.path("kind").toString(), "not a results file",
+                    "\"fabriclab-results\" (a file written by fabriclab simulate -o)");
+        }
+        int version = root.path("schemaVersion").asInt(-1);
+        if (version != ResultsJson.SCHEMA_VERSION) {
+            throw InputException.of(String.valueOf(file), "$.schemaVersion", root.path("schemaVersion").toString(),
+                    "unsupported results schema version", String.valueOf(ResultsJson.SCHEMA_VERSION));
+        }
+        for (String required : new String[] {"metadata", "run", "summary"}) {
+            if (!root.path(required).isObject()) {
+                throw InputException.of(String.valueOf(file), "$." + required, null, "missing", "an object");
+            }
+        }
+        try {
+            ResultsJson.Metadata meta = MAPPER.treeToValue(root.get("metadata"), ResultsJson.Metadata.class);
+            // Lists a file leaves out read as empty, never null.
+            com.fasterxml.jackson.databind.node.ObjectNode r = root.deepCopy();
+            for (java.lang.reflect.RecordComponent c : SimResults.class.getRecordComponents()) {
+                if (c.getType() == java.util.List.class && !r.path(c.getName()).isArray()) {
+                    r.putArray(c.getName());
+                }
+            }
+            SimResults results = MAPPER.treeToValue(r, SimResults.class);
+            return new Loaded(file, meta, results);
+        } catch (JsonMappingException e) {
+            throw InputException.of(String.valueOf(file), path(e), null, e.getOriginalMessage(), null);
+        } catch (JsonProcessingException e) {
+            throw InputException.of(String.valueOf(file), "$", null, e.getOriginalMessage(), null);
+        }
+    }
+
+    /** The JSON path of a mapping error, e.g. $.flows[3].bytes. */
+    private static String path(JsonMappingException e) {
+        StringBuilder sb = new StringBuilder("$");
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                sb.append('.').append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+}

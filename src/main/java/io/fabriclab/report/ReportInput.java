@@ -1,0 +1,38 @@
+package io.fabriclab.report;
+
+import java.time.LocalDate;
+import java.util.List;
+
+import io.fabriclab.io.Scenario;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.topology.FabricAnalysis;
+import io.fabriclab.topology.PriceBook;
+
+/**
+ * What a report is made from.
+ *
+ * @param source        the file the user named (fabric or scenario), as shown on the cover
+ * @param sourceSha256  SHA-256 of that file's bytes (null for a fabric that was never saved)
+ * @param scenario      the scenario when the source is one (its hash goes on the cover), else null
+ * @param scenarioText  the scenario file's text (appendix), null for a fabric
+ * @param options       analysis options (price book, failure to analyse)
+ * @param runs          simulation results to show (none: the simulation sections say so)
+ * @param author        who prepared the review
+ * @param date          the date on the cover
+ * @param commandLine   how the report was produced, for the appendix (may be empty)
+ */
+public record ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario,
+                          String scenarioText, FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
+                          String commandLine) {
+
+    public ReportInput {
+        runs = List.copyOf(runs);
+        author = author == null || author.isBlank() ? "unknown" : author;
+        date = date == null ? LocalDate.now() : date;
+        commandLine = commandLine == null ? "" : commandLine;
+    }
+
+    public PriceBook priceBook() {
+        return options.priceBook();
+    }
+}

@@ -1,0 +1,260 @@
+package io.fabriclab.ui;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+import javafx.concurrent.Task;
+import javafx.geometry.Insets;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
+import javafx.stage.DirectoryChooser;
+import javafx.stage.FileChooser;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+import io.fabriclab.io.FabricJson;
+import io.fabriclab.io.InputException;
+import io.fabriclab.io.PriceBookFile;
+import io.fabriclab.io.config.ConfigExporter;
+import io.fabriclab.io.config.Vendor;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.report.DesignReview;
+import io.fabriclab.report.ReportInput;
+import io.fabriclab.report.ReportRun;
+import io.fabriclab.report.ReportRuns;
+import io.fabriclab.report.ReportWriter;
+import io.fabriclab.topology.FabricAnalysis;
+
+/**
+ * File > Export Report… and File > Export Switch Config…: the same services as `fabriclab report`
+ * and `fabriclab export-config`, run on a copy of the fabric in a {@link Task} with a progress
+ * window, so the editor stays responsive and an edit during the export changes nothing in it.
+ */
+final class ReportExport {
+    private final FabricEditor editor;
+    private Stage progressWindow;
+
+    ReportExport(FabricEditor editor) {
+        this.editor = editor;
+    }
+
+    /** The File menu items (inserted by the editor before Quit). */
+    static List<MenuItem> menuItems(FabricEditor editor) {
+        ReportExport x = new ReportExport(editor);
+        MenuItem report = new MenuItem("Export Report…");
+        report.setId("menu-export-report");
+        report.setOnAction(e -> x.exportReportDialog());
+        MenuItem config = new MenuItem("Export Switch Config…");
+        config.setId("menu-export-config");
+        config.setOnAction(e -> x.exportConfigDialog());
+        return List.of(report, config);
+    }
+
+    private Window window() {
+        return editor.getScene() == null ? null : editor.getScene().getWindow();
+    }
+
+    private void exportReportDialog() {
+        Dialog<ButtonType> d = new Dialog<>();
+        d.setTitle("Export Report");
+        d.setHeaderText("Design-review report of " + editor.document().fabric().name());
+        d.initOwner(window());
+        TextField author = new TextField(System.getProperty("user.name", ""));
+        ListView<Path> results = new ListView<>();
+        results.setPrefHeight(110);
+        Button add = new Button("Add Results…");
+        add.setOnAction(e -> {
+            FileChooser c = new FileChooser();
+            c.setTitle("Simulation results to include");
+            c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Results (fabriclab simulate -o)", "*.json"));
+            List<File> files = c.showOpenMultipleDialog(d.getDialogPane().getScene().getWindow());
+            if (files != null) {
+                files.forEach(f -> results.getItems().add(f.toPath()));
+            }
+        });
+        Button remove = new Button("Remove");
+        remove.setOnAction(e -> results.getItems().removeAll(results.getSelectionModel().getSelectedItems()));
+        GridPane g = new GridPane();
+        g.setHgap(8);
+        g.setVgap(8);
+        g.addRow(0, new Label("Author"), author);
+        g.addRow(1, new Label("Simulation results"), new VBox(6, results, new HBox(6, add, remove)));
+        g.add(new Label("Without results the checklist says \"not simulated\"; two or more are compared side by side."), 0, 2, 2, 1);
+        d.getDialogPane().setContent(g);
+        d.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
+        if (d.showAndWait().filter(b -> b == ButtonType.OK).isEmpty()) {
+            return;
+        }
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export Report");
+        chooser.setInitialFileName(editor.document().fabric().name().replaceAll("[^A-Za-z0-9._-]+", "-") + "-review.pdf");
+        chooser.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("PDF", "*.pdf"),
+                new FileChooser.ExtensionFilter("HTML (self-contained)", "*.html"));
+        File f = chooser.showSaveDialog(window());
+        if (f == null) {
+            return;
+        }
+        Path out = f.toPath();
+        if (io.fabriclab.report.ReportFormat.of(out) == null) {
+            out = Path.of(out + (chooser.getSelectedExtensionFilter() != null
+                    && chooser.getSelectedExtensionFilter().getDescription().startsWith("HTML") ? ".html" : ".pdf"));
+        }
+        exportReport(out, List.copyOf(results.getItems()), author.getText());
+    }
+
+    /**
+     * Starts the export of the open fabric's report to {@code out} in the background, with a progress
+     * window; returns the task (tests wait on it).
+     */
+    Task<DesignReview> exportReport(Path out, List<Path> resultFiles, String author) {
+        Fabric snapshot = copyOfFabric();
+        Path source = editor.document().file();
+        Task<DesignReview> t = new Task<>() {
+            @Override
+            protected DesignReview call() throws Exception {
+                updateProgress(0, 1);
+                List<ReportRun> runs = new ArrayList<>();
+                int n = 1;
+                for (Path r : resultFiles) {
+                    updateMessage("reading " + r.getFileName());
+                    runs.add(ReportRuns.fromResults(r, n++));
+                }
+                ReportInput in = new ReportInput(snapshot, source == null ? snapshot.name() + " (not saved)" : source.toString(),
+                        source == null || editor.document().stack().isModified() ? null : sha256(source), null, null,
+                        FabricAnalysis.Options.defaults(PriceBookFile.sample()), runs, author, LocalDate.now(),
+                        "FabricLab editor: File > Export Report");
+                return ReportWriter.write(in, out, (fraction, message) -> {
+                    updateProgress(fraction, 1);
+                    updateMessage(message);
+                });
+            }
+        };
+        showProgress(t, "Exporting report to " + out.getFileName());
+        t.setOnSucceeded(e -> {
+            closeProgress();
+            DesignReview r = t.getValue();
+            editor.message("Report written: " + out.getFileName() + " (" + r.verdict().label() + ": " + r.count(io.fabriclab.report.Status.FAIL)
+                    + " failures, " + r.count(io.fabriclab.report.Status.WARN) + " warnings)");
+        });
+        t.setOnFailed(e -> {
+            closeProgress();
+            Throwable ex = t.getException();
+            editor.message("Report not written: " + ex.getMessage());
+            editor.dialogs().showErrors("The report could not be written", String.valueOf(ex.getMessage()));
+        });
+        start(t, "export report");
+        return t;
+    }
+
+    private void exportConfigDialog() {
+        Dialog<ButtonType> d = new Dialog<>();
+        d.setTitle("Export Switch Config");
+        d.setHeaderText("QoS configuration of every switch, one file per switch");
+        d.initOwner(window());
+        ChoiceBox<Vendor> vendor = new ChoiceBox<>();
+        vendor.getItems().addAll(Vendor.values());
+        vendor.setValue(Vendor.values()[0]);
+        GridPane g = new GridPane();
+        g.setHgap(8);
+        g.addRow(0, new Label("Switch OS"), vendor);
+        d.getDialogPane().setContent(g);
+        d.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
+        if (d.showAndWait().filter(b -> b == ButtonType.OK).isEmpty()) {
+            return;
+        }
+        DirectoryChooser c = new DirectoryChooser();
+        c.setTitle("Directory for the configuration files");
+        File dir = c.showDialog(window());
+        if (dir != null) {
+            exportConfig(dir.toPath(), vendor.getValue());
+        }
+    }
+
+    /** Writes every switch's configuration for {@code vendor} into {@code dir} in the background. */
+    Task<Integer> exportConfig(Path dir, Vendor vendor) {
+        Fabric snapshot = copyOfFabric();
+        Task<Integer> t = new Task<>() {
+            @Override
+            protected Integer call() throws Exception {
+                updateMessage("rendering " + snapshot.switches().size() + " switches");
+                new ConfigExporter().exportAll(snapshot, dir, vendor);
+                return snapshot.switches().size();
+            }
+        };
+        showProgress(t, "Exporting " + vendor + " configuration");
+        t.setOnSucceeded(e -> {
+            closeProgress();
+            editor.message("Exported " + t.getValue() + " switch configurations to " + dir);
+        });
+        t.setOnFailed(e -> {
+            closeProgress();
+            editor.message("Not exported: " + t.getException().getMessage());
+            editor.dialogs().showErrors("The configuration could not be exported", String.valueOf(t.getException().getMessage()));
+        });
+        start(t, "export config");
+        return t;
+    }
+
+    private void showProgress(Task<?> t, String title) {
+        ProgressBar bar = new ProgressBar();
+        bar.setId("report-progress");
+        bar.setPrefWidth(360);
+        bar.progressProperty().bind(t.progressProperty());
+        Label what = new Label();
+        what.textProperty().bind(t.messageProperty());
+        VBox box = new VBox(8, new Label(title), bar, what);
+        box.setPadding(new Insets(12));
+        progressWindow = new Stage();
+        progressWindow.setTitle(title);
+        if (window() != null) {
+            progressWindow.initOwner(window());
+        }
+        progressWindow.setScene(new Scene(box));
+        progressWindow.show();
+    }
+
+    private void closeProgress() {
+        if (progressWindow != null) {
+            progressWindow.close();
+            progressWindow = null;
+        }
+    }
+
+    private static void start(Task<?> t, String name) {
+        Thread th = new Thread(t, name);
+        th.setDaemon(true);
+        th.start();
+    }
+
+    /** A deep copy through the file format: the export never reads a fabric being edited. */
+    private Fabric copyOfFabric() {
+        Fabric f = editor.document().fabric();
+        try {
+            return FabricJson.read(FabricJson.write(f), f.name());
+        } catch (InputException e) {
+            throw new IllegalStateException("the open fabric does not survive its own file format: " + e.getMessage(), e);
+        }
+    }
+
+    private static String sha256(Path file) {
+        try {
+            return io.fabriclab.io.ScenarioJson.sha256(java.nio.file.Files.readAllBytes(file));
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+}

@@ -12,7 +12,7 @@ import io.fabriclab.model.Link;
 /**
  * Draws a {@link CongestionFrame} over a fabric painted by {@link FabricPainter}: both directions
  * of every link side by side (each on the right-hand side of its travel), coloured and widened by
- * queue depth or utilisation; a violet pause symbol at the sender of every direction PFC pauses,
+ * queue depth or utilisation (an idle direction keeps the link's own colour); a violet pause symbol at the sender of every direction PFC pauses,
  * with violet ticks marching upstream along it (the way PAUSE frames travel, so a storm is seen
  * spreading); yellow ECN sparks running downstream, more of them for a higher marking rate; a red
  * flash with the count where packets were dropped; a thick black dashed outline around the
@@ -133,7 +133,9 @@ public final class CongestionPainter {
                     drawn++;
                     continue;
                 }
-                if (!Double.isNaN(a.load)) {
+                // An idle direction (empty queue, or no traffic) keeps the link's own colour: fewer
+                // lines to rasterise, and what is coloured is what is loaded.
+                if (!Double.isNaN(a.load) && a.load > 0) {
                     p.setStroke(style.utilisationColour(a.load), width);
                     p.line(ax, ay, bx, by);
                     drawn++;
@@ -189,7 +191,7 @@ public final class CongestionPainter {
                                    double nx, double ny, double len, double phase) {
         p.setStroke(DiagramStyle.PFC_PAUSE, 2.2);
         p.line(ax, ay, bx, by);
-        double spacing = 14;
+        double spacing = 16;
         double shift = (phase * 28) % spacing;
         for (double d = 22 + spacing - shift; d < len - 6; d += spacing) {
             double cx = ax + ux * d;

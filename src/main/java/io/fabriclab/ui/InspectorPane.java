@@ -158,8 +158,12 @@ public final class InspectorPane extends BorderPane {
     }
 
     private void linkItems(Link l, List<PropertySheet.Item> items) {
-        items.add(FabricProperty.readOnly("Link", "End A", "", () -> l.a().ref()));
-        items.add(FabricProperty.readOnly("Link", "End B", "", () -> l.b().ref()));
+        items.add(FabricProperty.text("Link", "Port A", "port on " + l.a().device().id() + "; free: "
+                        + freeNames(l.a().device()), () -> l.a().name(),
+                v -> moveEnd(l, true, v), v -> freePort(l.a().device(), l.a(), v), s -> s));
+        items.add(FabricProperty.text("Link", "Port B", "port on " + l.b().device().id() + "; free: "
+                        + freeNames(l.b().device()), () -> l.b().name(),
+                v -> moveEnd(l, false, v), v -> freePort(l.b().device(), l.b(), v), s -> s));
         int maxSpeed = Math.min(l.a().speedGbps(), l.b().speedGbps());
         items.add(FabricProperty.text("Link", "Speed (Gb/s)", "allowed: " + Units.allowedSpeeds() + ", at most "
                         + FabricPainter.speedText(maxSpeed) + " (the slower port)", l::speedGbps,
@@ -174,6 +178,51 @@ public final class InspectorPane extends BorderPane {
         items.add(FabricProperty.choice("Link", "State", "a down link stays in the drawing, dashed red", l::state,
                 v -> edit((v == LinkState.DOWN ? "Fail " : "Restore ") + l.id(), l::state, l::setState, v),
                 LinkState.values()));
+    }
+
+    /** The free ports of a device, for the hint ("eth5, eth6, … 12 more"). */
+    private String freeNames(Device d) {
+        List<Port> free = doc.fabric().freePorts(d);
+        if (free.isEmpty()) {
+            return "none";
+        }
+        String shown = String.join(", ", free.stream().limit(8).map(Port::name).toList());
+        return free.size() > 8 ? shown + ", … " + (free.size() - 8) + " more" : shown;
+    }
+
+    /** The name of a free port of the device (or the one the link already uses). */
+    private String freePort(Device d, Port current, String name) {
+        String n = name.trim();
+        Port p = d.port(n);
+        if (p == null) {
+            throw new IllegalArgumentException(d.id() + " has no port " + n + "; free: " + freeNames(d));
+        }
+        if (p != current && !doc.fabric().isFree(p)) {
+            throw new IllegalArgumentException(p.ref() + " is in use; free: " + freeNames(d));
+        }
+        return n;
+    }
+
+    /**
+     * Moves one end of a link to another free port of the same device: the link is re-cabled
+     * (same cable, state, and speed unless the new port is slower) as one undoable step.
+     */
+    private void moveEnd(Link l, boolean endA, String portName) {
+        Port a = endA ? l.a().device().port(portName) : l.a();
+        Port b = endA ? l.b() : l.b().device().port(portName);
+        if (a == l.a() && b == l.b()) {
+            return;
+        }
+        int speed = Math.min(l.speedGbps(), Math.min(a.speedGbps(), b.speedGbps()));
+        Link moved = new Link(Link.idFor(a, b), a, b, speed, l.cableLengthM(), l.cableType());
+        moved.setState(l.state());
+        String what = "Move " + (endA ? l.a().ref() : l.b().ref()) + " to " + portName;
+        doc.execute(new io.fabriclab.edit.CompoundCommand(what, List.of(
+                new io.fabriclab.edit.DeleteSelectionCommand(doc.fabric(), List.of(), List.of(l)),
+                new io.fabriclab.edit.AddLinkCommand(doc.fabric(), moved))));
+        doc.selection().set(List.of(), List.of(moved));
+        messages.accept(what + (speed < l.speedGbps() ? " (now " + FabricPainter.speedText(speed) + ", the slower port)"
+                : ""));
     }
 
     /**

@@ -13,6 +13,9 @@ public final class Launcher {
 
     /** Options: {@code --demo=classic} (default) or {@code --demo=rail} (a 16,384-GPU rail-optimised fabric) or {@code --demo=rail-small}. */
     public static void main(String[] args) {
+        if (java.util.Arrays.stream(args).noneMatch(a -> !a.startsWith("--") || a.startsWith("--demo"))) {
+            openShippedExample();
+        }
         for (String a : args) {
             if (!a.startsWith("--")) {
                 java.nio.file.Path file = java.nio.file.Path.of(a);
@@ -30,6 +33,39 @@ public final class Launcher {
             }
         }
         Application.launch(FabricLabApp.class, args);
+    }
+
+    /** The shipped example the editor opens without a file argument (README: `./fabriclab gui`). */
+    static final String EXAMPLE = "resources/examples/classic-leaf-spine.json";
+
+    /**
+     * Opens the shipped classic example, found next to the jar (target/../resources) or in the
+     * working directory. It opens without a file, so Save asks where to write instead of
+     * overwriting the example; without it the same fabric is built in code (DemoFabric).
+     */
+    private static void openShippedExample() {
+        java.util.List<java.nio.file.Path> candidates = new java.util.ArrayList<>();
+        try {
+            java.nio.file.Path jar = java.nio.file.Path.of(Launcher.class.getProtectionDomain().getCodeSource()
+                    .getLocation().toURI());
+            if (jar.getParent() != null && jar.getParent().getParent() != null) {
+                candidates.add(jar.getParent().getParent().resolve(EXAMPLE));
+            }
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            // No code source (unusual class loader): the working directory is still tried.
+        }
+        candidates.add(java.nio.file.Path.of(EXAMPLE));
+        for (java.nio.file.Path p : candidates) {
+            if (java.nio.file.Files.isRegularFile(p)) {
+                try {
+                    FabricLabApp.setInitialFabric(io.fabriclab.io.FabricFiles.load(p), null);
+                    return;
+                } catch (io.fabriclab.io.InputException e) {
+                    System.err.println("fabriclab gui: the shipped example does not load, opening the built-in one: "
+                            + e.getMessage());
+                }
+            }
+        }
     }
 
     /** Opens the editor on a given fabric (blocks until the window closes). */

@@ -137,6 +137,9 @@ final class TemplateDialog {
     }
 
     private void changed() {
+        // A preview still being computed is for the old parameters: it must neither show nor be used.
+        requestNo++;
+        current = null;
         dialog.getDialogPane().lookupButton(ButtonType.OK).setDisable(true);
         preview.setText("generating…");
         debounce.playFromStart();

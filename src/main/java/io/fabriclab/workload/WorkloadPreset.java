@@ -26,7 +26,18 @@ public enum WorkloadPreset {
     /** All-to-all of S bytes per rank over the first NIC of up to 32 servers (MoE style). */
     ALL_TO_ALL("all-to-all"),
     /** Every server's first NIC sends S bytes to another's, a random permutation from the seed. */
-    PERMUTATION("permutation");
+    PERMUTATION("permutation"),
+    /**
+     * Background load: Poisson arrivals at a target share of each NIC's line rate, flow sizes from
+     * the web-search distribution (DCTCP), between every connected NIC, on priority 1 (its own
+     * class), arriving over the run's duration (500 us when running to completion).
+     */
+    BACKGROUND("background load");
+
+    /** Priority of the background preset's flows: a class of its own, apart from RDMA traffic on 3. */
+    public static final int BACKGROUND_PRIORITY = 1;
+    /** Arrival window of the background preset when the run has no duration. */
+    public static final long BACKGROUND_DEFAULT_PS = 500_000_000L;
 
     /** Most ranks of the all-to-all preset (n (n-1) flows). */
     public static final int ALL_TO_ALL_MAX_RANKS = 32;
@@ -48,6 +59,14 @@ public enum WorkloadPreset {
 
     /** The flows of this preset on {@code fabric}; {@code bytes} per sender (incast, permutation) or S (collectives). */
     public List<FlowSpec> flows(Fabric fabric, long bytes, int fanIn, long seed) {
+        return flows(fabric, bytes, fanIn, seed, 0.5, 0);
+    }
+
+    /**
+     * As {@link #flows(Fabric, long, int, long)}; {@code load} (0..1] and {@code durationPs} (0: the
+     * default window) shape the background preset.
+     */
+    public List<FlowSpec> flows(Fabric fabric, long bytes, int fanIn, long seed, double load, long durationPs) {
         List<String> first = firstNics(fabric);
         if (first.size() < 2) {
             throw new IllegalArgumentException("the fabric needs at least two servers with a connected NIC, has "
@@ -76,6 +95,9 @@ public enum WorkloadPreset {
             case ALL_TO_ALL -> new Collective(Collective.Kind.ALL_TO_ALL, "a2a",
                     first.subList(0, Math.min(ALL_TO_ALL_MAX_RANKS, first.size())), bytes, 0, prio).flows(fabric);
             case PERMUTATION -> new Permutation(first, bytes, 0, prio, seed).flows(fabric);
+            case BACKGROUND -> new PoissonBackground(List.of(), FlowSizeDistribution.shipped("websearch"), load, 0,
+                    durationPs > 0 ? durationPs : BACKGROUND_DEFAULT_PS, BACKGROUND_PRIORITY, seed, "background")
+                    .flows(fabric);
         };
     }
 

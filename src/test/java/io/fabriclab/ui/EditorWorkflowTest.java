@@ -112,7 +112,8 @@ class EditorWorkflowTest {
         // Leaf-spine defaults: 4 leaves x 8 servers x one 100G NIC; 2 spines, one 400G uplink per pair.
         // Switches 4 + 2 = 6; cables 32 server + 4 x 2 uplinks = 40; GPUs 32 (one per NIC);
         // each leaf has 8 x 100 = 800G down and 2 x 400 = 800G up: 1:1.
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> dlg[0].current() != null);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> dlg[0].current() != null
+                && robot.lookup("#template-preview").queryLabeled().getText().startsWith("Switches"));
         String p = robot.lookup("#template-preview").queryLabeled().getText();
         assertTrue(p.contains("Switches: 6 (2 spine, 4 leaf)") || p.contains("Switches: 6 (4 leaf, 2 spine)"), p);
         assertTrue(p.contains("Cables: 40"), p);
@@ -128,7 +129,8 @@ class EditorWorkflowTest {
             dlg[0].railUnits.getValueFactory().setValue(2);
         });
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS,
-                () -> dlg[0].current() != null && dlg[0].current().kind().equals("rail-optimized 2 units"));
+                () -> dlg[0].current() != null && dlg[0].current().kind().equals("rail-optimized 2 units")
+                        && robot.lookup("#template-preview").queryLabeled().getText().startsWith("Switches"));
         p = robot.lookup("#template-preview").queryLabeled().getText();
         assertTrue(p.contains("Switches: 24"), p);
         assertTrue(p.contains("Cables: 1,024"), p);
@@ -449,6 +451,32 @@ class EditorWorkflowTest {
         for (String id : List.of("leaf1", "leaf2", "leaf3")) {
             assertEquals("48 x 100G + 8 x 400G", fabric().device(id).model());
         }
+    }
+
+    @Test
+    void aLinksPortIsEditableAfterDrawingAndOnlyAFreePortIsAccepted(FxRobot robot) {
+        // srv1:nic0 is on leaf1:eth1; leaf1's eth1..eth8 carry servers, eth9..eth48 are free 100G ports.
+        Link l = fabric().findLink("srv1:nic0");
+        robot.interact(() -> doc.selection().set(List.of(), List.of(l)));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TextField portB = robot.lookup("#prop-port-b").queryAs(javafx.scene.control.TextField.class);
+        assertEquals("eth1", portB.getText());
+        robot.doubleClickOn(portB).press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                .write("eth2").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNotNull(fabric().findLink("srv1:nic0--leaf1:eth1"), "eth2 carries srv2: refused, nothing changed");
+        assertEquals(0, doc.stack().undoDepth());
+        portB = robot.lookup("#prop-port-b").queryAs(javafx.scene.control.TextField.class);
+        robot.doubleClickOn(portB).press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                .write("eth40").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        Link moved = fabric().findLink("srv1:nic0");
+        assertEquals("leaf1:eth40", moved.opposite(moved.a().device() == fabric().device("srv1") ? moved.a() : moved.b())
+                .ref());
+        assertEquals(100, moved.speedGbps());
+        assertTrue(fabric().isFree(fabric().port("leaf1:eth1")));
+        robot.interact(doc::undo);
+        assertEquals("srv1:nic0--leaf1:eth1", fabric().findLink("srv1:nic0").id());
     }
 
     // ----- recovery, theme ---------------------------------------------------------------------

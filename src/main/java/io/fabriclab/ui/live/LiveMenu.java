@@ -15,7 +15,7 @@ public final class LiveMenu {
         Menu m = new Menu("Simulate");
         CheckMenuItem live = new CheckMenuItem("Live View");
         live.setId("menu-live-view");
-        live.setAccelerator(KeyCombination.keyCombination("Shortcut+L"));
+        live.setAccelerator(KeyCombination.keyCombination("Shortcut+R"));
         live.setOnAction(e -> editor.showLiveView(live.isSelected()));
         MenuItem open = new MenuItem("Open Run…");
         open.setOnAction(e -> {

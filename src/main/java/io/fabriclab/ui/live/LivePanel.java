@@ -68,6 +68,7 @@ public final class LivePanel extends ScrollPane {
     final ComboBox<String> profile = new ComboBox<>();
     final TextField sizeMb = new TextField("2");
     final TextField fanIn = new TextField("8");
+    final TextField loadPercent = new TextField("50");
     final CheckBox toCompletion = new CheckBox("run to completion");
     final TextField durationUs = new TextField("500");
     final TextField seed = new TextField("1");
@@ -111,6 +112,10 @@ public final class LivePanel extends ScrollPane {
     final Button compareRuns = new Button("Compare runs…");
 
     private LiveSession session;
+    private boolean preparing;
+    private final List<Consumer<LiveRun>> whenReady = new ArrayList<>();
+    private long lastDrawNanos;
+    private long lastDashboardNanos;
     private SimSnapshot shown;
     private SimSnapshot previousShown;
     private CongestionFrame frame;
@@ -121,6 +126,7 @@ public final class LivePanel extends ScrollPane {
     private long framesDrawn;
     private long drawNanosTotal;
     private long drawNanosMax;
+    private long drawCpuNanosTotal;
     private Consumer<Throwable> errorHandler = this::showErrorDialog;
     private ChoosePath chooser = new ChoosePath() {
     };
@@ -203,6 +209,7 @@ public final class LivePanel extends ScrollPane {
         settings.addRow(r++, new Label("QoS profile"), profile);
         settings.addRow(r++, new Label("Size (MB)"), sizeMb);
         settings.addRow(r++, new Label("Incast senders"), fanIn);
+        settings.addRow(r++, new Label("Background load (%)"), loadPercent);
         settings.addRow(r++, new Label("Duration (µs)"), new HBox(6, durationUs, toCompletion));
         settings.addRow(r, new Label("Seed"), seed);
 
@@ -340,13 +347,14 @@ public final class LivePanel extends ScrollPane {
         long s = (long) number(seed, "Seed");
         String prof = profile.getSelectionModel().getSelectedIndex() <= 0 ? null : profile.getValue();
         long interval = Math.max(1, Math.round(stepIntervalUs()));
+        double load = number(loadPercent, "Background load (%)");
         if (w instanceof WorkloadPreset p) {
-            return new RunSettings(p, null, prof, dur, s, bytes, fans, interval);
+            return new RunSettings(p, null, prof, dur, s, bytes, fans, interval, load);
         }
         if (scenarioFile == null) {
             throw new IllegalArgumentException("Workload: choose a preset or a scenario file");
         }
-        return new RunSettings(null, scenarioFile, prof, dur, s, bytes, fans, interval);
+        return new RunSettings(null, scenarioFile, prof, dur, s, bytes, fans, interval, load);
     }
 
     private double stepIntervalUs() {
@@ -373,6 +381,10 @@ public final class LivePanel extends ScrollPane {
 
     /** Starts a new run (or resumes a paused one). */
     public void play() {
+        if (preparing) {
+            whenReady.add(LiveRun::resume);
+            return;
+        }
         if (session != null && !ended()) {
             session.run().resume();
             refreshButtons();
@@ -384,30 +396,74 @@ public final class LivePanel extends ScrollPane {
         refreshButtons();
     }
 
-    /** Builds a run from the settings and starts it, paused or not; false (with a message) on bad settings. */
+    /**
+     * Builds a run from the settings in a background task (building routes and flows of a large
+     * fabric takes seconds; the FX thread never waits for it) and starts it, paused or not. False
+     * (with a message) on bad settings; actions asked for meanwhile (a step) run once it is ready.
+     */
     public boolean start(boolean paused) {
         stopRun();
+        RunSettings settings;
         try {
-            session = LiveSession.create(canvas.document().fabric(), settings());
-        } catch (Exception e) {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
             status.setText("Cannot start: " + e.getMessage());
-            session = null;
             return false;
         }
+        session = null;
         shown = null;
         previousShown = null;
+        frame = null;
         results = null;
         errorShown = false;
         timeline.setDisable(true);
-        applySpeed();
-        session.run().start(paused);
-        status.setText("Running " + session.settings().describe() + " (" + session.flows().size() + " flows)");
-        fillThresholdTargets();
+        preparing = true;
+        status.setText("Preparing " + settings.describe() + " …");
+        io.fabriclab.model.Fabric drawn = canvas.document().fabric();
+        // The copy is taken on the FX thread (the drawing may change later); routes and flows are built off it.
+        String fabricJson = io.fabriclab.io.FabricJson.write(drawn);
+        javafx.concurrent.Task<LiveSession> task = new javafx.concurrent.Task<>() {
+            @Override
+            protected LiveSession call() throws Exception {
+                return LiveSession.create(drawn, fabricJson, settings, RunRecording.DEFAULT_MAX_BYTES);
+            }
+        };
+        task.setOnSucceeded(e -> {
+            preparing = false;
+            session = task.getValue();
+            applySpeed();
+            session.run().start(paused);
+            status.setText("Running " + session.settings().describe() + " (" + session.flows().size() + " flows)");
+            fillThresholdTargets();
+            List<Consumer<LiveRun>> todo = new ArrayList<>(whenReady);
+            whenReady.clear();
+            todo.forEach(a -> a.accept(session.run()));
+            refreshButtons();
+        });
+        task.setOnFailed(e -> {
+            preparing = false;
+            whenReady.clear();
+            Throwable t = task.getException();
+            status.setText("Cannot start: " + (t == null ? "unknown error" : t.getMessage()));
+            refreshButtons();
+        });
+        Thread t = new Thread(task, "fabriclab-live-setup");
+        t.setDaemon(true);
+        t.start();
         refreshButtons();
         return true;
     }
 
+    /** True while a run is being built in the background. */
+    public boolean preparing() {
+        return preparing;
+    }
+
     public void pauseRun() {
+        if (preparing) {
+            whenReady.add(LiveRun::pause);
+            return;
+        }
         if (session != null) {
             session.run().pause();
         }
@@ -416,16 +472,17 @@ public final class LivePanel extends ScrollPane {
 
     /** Single step: one event or one snapshot interval (starts a paused run if none). */
     public void step(boolean oneEvent) {
-        if (session == null || ended()) {
+        Consumer<LiveRun> action = oneEvent ? LiveRun::stepEvent : LiveRun::stepInterval;
+        if (!preparing && (session == null || ended())) {
             if (!start(true)) {
                 return;
             }
         }
-        if (oneEvent) {
-            session.run().stepEvent();
-        } else {
-            session.run().stepInterval();
+        if (preparing) {
+            whenReady.add(action);
+            return;
         }
+        action.accept(session.run());
         refreshButtons();
     }
 
@@ -502,16 +559,18 @@ public final class LivePanel extends ScrollPane {
 
     private void onFrame(long nowNanos) {
         if (session == null) {
-            if (frame == null && isVisible()) {
+            if (nowNanos - lastDrawNanos > 250_000_000L) {
                 drawCanvas(nowNanos);
             }
             return;
         }
         LiveRun run = session.run();
         SimSnapshot s = run.take();
+        boolean fresh = false;
         if (s != null && !scrubbing) {
             session.recording().add(s);
             show(s, nowNanos);
+            fresh = true;
         }
         LiveRun.State state = run.state();
         if (state == LiveRun.State.FAILED && !errorShown) {
@@ -524,8 +583,26 @@ public final class LivePanel extends ScrollPane {
                 && run.result().isDone() && run.take() == null) {
             results = run.result().getNow(null);
             finished();
+            fresh = true;
         }
-        drawCanvas(nowNanos);
+        // Repaint for every new snapshot; between snapshots only to animate marks, at most 20 times a
+        // second (the software rasteriser shares the cores with the simulator).
+        if (fresh || (animated(frame) && nowNanos - lastDrawNanos >= 50_000_000L)
+                || nowNanos - lastDrawNanos >= 500_000_000L) {
+            drawCanvas(nowNanos);
+        }
+    }
+
+    private static boolean animated(CongestionFrame f) {
+        if (f == null) {
+            return false;
+        }
+        for (int i = 0; i < f.paused.length; i++) {
+            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void show(SimSnapshot s, long nowNanos) {
@@ -536,12 +613,18 @@ public final class LivePanel extends ScrollPane {
         double p = session.settings().durationUs() > 0 || session.flows().isEmpty()
                 ? (double) s.timePs() / session.endPs() : (double) s.flowsCompleted() / session.flows().size();
         progress.setProgress(Math.min(1, p));
-        dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
+        if (nowNanos - lastDashboardNanos >= 200_000_000L) {
+            lastDashboardNanos = nowNanos;
+            dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
+        }
         refreshCharts(false);
     }
 
     private void finished() {
         refreshButtons();
+        if (shown != null) {
+            dashboard.setText(String.join("\n", Dashboard.lines(shown, session.flows(), session.collectives())));
+        }
         List<SimSnapshot> rec = session.recording().frames();
         if (!rec.isEmpty()) {
             timeline.setMin(rec.get(0).timePs() / 1e6);
@@ -602,10 +685,16 @@ public final class LivePanel extends ScrollPane {
         return byUtilisation.isSelected() ? CongestionPainter.ColourBy.UTILISATION : CongestionPainter.ColourBy.QUEUE;
     }
 
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+
     private void drawCanvas(long nowNanos) {
+        lastDrawNanos = nowNanos;
         long t0 = System.nanoTime();
+        long c0 = THREADS.getCurrentThreadCpuTime();
         canvas.redraw();
         long dt = System.nanoTime() - t0;
+        drawCpuNanosTotal += THREADS.getCurrentThreadCpuTime() - c0;
         framesDrawn++;
         drawNanosTotal += dt;
         drawNanosMax = Math.max(drawNanosMax, dt);
@@ -618,12 +707,17 @@ public final class LivePanel extends ScrollPane {
         congestionPainter.paint(p, g, folded, vp, w, h, f, System.nanoTime() / 1e9, colourBy(), true);
     }
 
-    /** Canvas frames drawn, their mean and worst paint time (for the benchmark), then resets the counters. */
+    /**
+     * Canvas frames drawn, their mean and worst paint wall time and mean paint CPU time of the FX
+     * thread (for the benchmark), then resets the counters.
+     */
     public long[] drawStatsAndReset() {
-        long[] out = {framesDrawn, framesDrawn == 0 ? 0 : drawNanosTotal / framesDrawn, drawNanosMax};
+        long[] out = {framesDrawn, framesDrawn == 0 ? 0 : drawNanosTotal / framesDrawn, drawNanosMax,
+                framesDrawn == 0 ? 0 : drawCpuNanosTotal / framesDrawn};
         framesDrawn = 0;
         drawNanosTotal = 0;
         drawNanosMax = 0;
+        drawCpuNanosTotal = 0;
         return out;
     }
 

@@ -57,9 +57,18 @@ public final class LiveSession {
     }
 
     public static LiveSession create(Fabric drawn, RunSettings settings, long recordingBytes) throws IOException {
+        return create(drawn, FabricJson.write(drawn), settings, recordingBytes);
+    }
+
+    /**
+     * As {@link #create(Fabric, RunSettings, long)} from the drawn fabric's JSON taken earlier (on
+     * the FX thread), so the rest can run on a background thread while the user keeps editing.
+     */
+    public static LiveSession create(Fabric drawn, String drawnJson, RunSettings settings, long recordingBytes)
+            throws IOException {
         Fabric copy;
         try {
-            copy = FabricJson.read(FabricJson.write(drawn), "the open fabric");
+            copy = FabricJson.read(drawnJson, "the open fabric");
         } catch (InputException e) {
             throw new IllegalArgumentException("the open fabric cannot be simulated: " + e.getMessage(), e);
         }
@@ -75,7 +84,8 @@ public final class LiveSession {
             return new LiveSession(drawn, copy, settings, sc.flows(), sc.simulator(cfg), end,
                     sc.profile() == null ? "fabric QoS" : sc.profile(), recordingBytes);
         }
-        List<FlowSpec> flows = settings.preset().flows(copy, settings.bytes(), settings.fanIn(), settings.seed());
+        List<FlowSpec> flows = settings.preset().flows(copy, settings.bytes(), settings.fanIn(), settings.seed(),
+                settings.loadPercent() / 100.0, settings.durationUs() * Units.PS_PER_US);
         QosResolver qos = settings.profile() == null ? QosResolver.of(copy)
                 : SimProfiles.resolver(copy, settings.profile(), null);
         SimConfig cfg = SimConfig.defaults().withSeed(settings.seed())
@@ -135,8 +145,17 @@ public final class LiveSession {
         return null;
     }
 
-    /** Flow indexes per collective label ("allreduce:rail0"), in first-seen order. */
-    public Map<String, List<Integer>> collectives() {
+    private Map<String, List<Integer>> collectives;
+
+    /** Flow indexes per collective label ("allreduce:rail0"), in first-seen order (computed once). */
+    public synchronized Map<String, List<Integer>> collectives() {
+        if (collectives == null) {
+            collectives = computeCollectives();
+        }
+        return collectives;
+    }
+
+    private Map<String, List<Integer>> computeCollectives() {
         Map<String, List<Integer>> out = new LinkedHashMap<>();
         for (int i = 0; i < flows.size(); i++) {
             String label = flows.get(i).label();

@@ -16,9 +16,10 @@ import io.fabriclab.workload.WorkloadPreset;
  * @param bytes             bytes per sender (incast, permutation) or the collective's size S
  * @param fanIn             incast senders
  * @param snapshotIntervalUs simulated time between snapshots and the stride of an interval step
+ * @param loadPercent       target load of the background preset, percent of each NIC's line rate
  */
 public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
-                          long bytes, int fanIn, long snapshotIntervalUs) {
+                          long bytes, int fanIn, long snapshotIntervalUs, double loadPercent) {
 
     public RunSettings {
         if (preset == null && scenarioFile == null) {
@@ -27,39 +28,42 @@ public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profi
         if (durationUs < 0 || bytes <= 0 || fanIn < 1 || snapshotIntervalUs <= 0) {
             throw new IllegalArgumentException("duration >= 0, size > 0, fan-in >= 1 and snapshot interval > 0 are required");
         }
+        if (!(loadPercent > 0 && loadPercent <= 100)) {
+            throw new IllegalArgumentException("Load (%): must be more than 0 and at most 100, got " + loadPercent);
+        }
     }
 
     /** An incast of 8 senders x 2 MB under the fabric's own QoS, to completion, seed 1, snapshots every 5 us. */
     public static RunSettings incast() {
-        return new RunSettings(WorkloadPreset.INCAST, null, null, 0, 1, 2_000_000, 8, 5);
+        return new RunSettings(WorkloadPreset.INCAST, null, null, 0, 1, 2_000_000, 8, 5, 50);
     }
 
     public RunSettings withPreset(WorkloadPreset p) {
-        return new RunSettings(p, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs);
+        return new RunSettings(p, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
     }
 
     public RunSettings withScenario(Path file) {
-        return new RunSettings(null, file, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs);
+        return new RunSettings(null, file, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
     }
 
     public RunSettings withProfile(String p) {
-        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs);
+        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
     }
 
     public RunSettings withBytes(long b) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs, loadPercent);
     }
 
     public RunSettings withDurationUs(long d) {
-        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs);
+        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
     }
 
     public RunSettings withSeed(long s) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs, loadPercent);
     }
 
     public RunSettings withFanIn(int f) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs, loadPercent);
     }
 
     /** What the run is, for titles and the recording. */

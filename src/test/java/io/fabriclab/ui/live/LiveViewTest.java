@@ -193,7 +193,8 @@ class LiveViewTest {
             return paused >= 3;
         }));
         robot.clickOn("#live-pause");
-        waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
+        waitFor(20, () -> fx(robot, () -> panel.session() != null
+                && panel.session().run().state() == LiveRun.State.PAUSED));
         Thread.sleep(300);
         WaitForAsyncUtils.waitForFxEvents();
         SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
@@ -421,6 +422,7 @@ class LiveViewTest {
             panel.setErrorHandler(reported::set);
             panel.start(true);
         });
+        waitFor(60, () -> fx(robot, () -> panel.session() != null));
         robot.interact(() -> panel.session().run().submit(c -> {
             throw new IllegalStateException("injected engine failure");
         }));

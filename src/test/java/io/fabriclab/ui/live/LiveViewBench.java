@@ -1,0 +1,198 @@
+package io.fabriclab.ui.live;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.fabriclab.io.FabricJson;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.sim.LiveRun;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.ui.FabricDocument;
+import io.fabriclab.ui.FabricEditor;
+import io.fabriclab.workload.WorkloadPreset;
+import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+/**
+ * Benchmark of the live view (not a test; figures go to docs/performance.md): the 4-unit
+ * rail-optimized fabric (resources/examples/rail-4su.json) running rail-aligned ring all-reduces
+ * (the ALL_REDUCE preset: one ring per NIC index).
+ * <ol>
+ *   <li>headless: the same run through {@link LiveRun} with nobody taking snapshots, events/s from
+ *       the simulator thread's CPU time and from wall time;</li>
+ *   <li>with the UI: the editor with the live panel animating every frame (software pipeline),
+ *       the run unthrottled; frame paint time on the FX thread (mean, worst), frames per second,
+ *       and the simulator's events/s (CPU and wall) while the UI runs.</li>
+ * </ol>
+ * Run: {@code java -Dglass.platform=Monocle -Dmonocle.platform=Headless -Dprism.order=sw
+ * -cp target/classes:target/test-classes:$(cat target/classpath.txt) io.fabriclab.ui.live.LiveViewBench [bytes]}
+ */
+public final class LiveViewBench {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    public static void main(String[] args) throws Exception {
+        long bytes = args.length > 0 ? Long.parseLong(args[0]) : 4_000_000;
+        Path file = Path.of("resources/examples/rail-4su.json");
+        RunSettings settings = new RunSettings(WorkloadPreset.ALL_REDUCE, null, null, 0, 1, bytes, 8, 5, 50);
+        System.out.printf(Locale.ROOT, "fabric %s, all-reduce S = %d B per rail ring, cores %d%n", file, bytes,
+                Runtime.getRuntime().availableProcessors());
+
+        boolean uiOnly = args.length > 1 && args[1].equals("ui");
+        // Warm-up and headless figure.
+        for (int i = 0; i < (uiOnly ? 0 : 2); i++) {
+            Figures h = headless(FabricJson.read(file), settings);
+            System.out.printf(Locale.ROOT, "headless run %d: %s%n", i, h);
+        }
+        Figures headless = headless(FabricJson.read(file), settings);
+        System.out.printf(Locale.ROOT, "headless: %s%n", headless);
+
+        CountDownLatch started = new CountDownLatch(1);
+        Platform.startup(started::countDown);
+        started.await();
+        for (int i = 0; i < 2; i++) {
+            Figures ui = withUi(FabricJson.read(file), settings);
+            System.out.printf(Locale.ROOT, "with UI run %d: %s%n", i, ui);
+            System.out.printf(Locale.ROOT, "  events/s with UI vs headless: CPU %.0f %%, wall %.0f %%%n",
+                    100.0 * ui.eventsPerCpuSecond / headless.eventsPerCpuSecond,
+                    100.0 * ui.eventsPerWallSecond / headless.eventsPerWallSecond);
+        }
+        Platform.exit();
+        System.exit(0);
+    }
+
+    record Figures(long events, long flows, double simulatedUs, double wallS, double cpuS, double eventsPerCpuSecond,
+                   double eventsPerWallSecond, long published, long taken, long frames, double meanPaintMs,
+                   double worstPaintMs, double fps, double paintCpuMs, double renderCpuMs) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%d flows, %d events, %.1f us simulated, wall %.2f s, sim CPU %.2f s,"
+                            + " %.2f M events/CPU-s, %.2f M events/wall-s, snapshots published %d taken %d%s",
+                    flows, events, simulatedUs, wallS, cpuS, eventsPerCpuSecond / 1e6, eventsPerWallSecond / 1e6,
+                    published, taken, frames == 0 ? "" : String.format(Locale.ROOT,
+                            ", frames %d, paint wall mean %.2f ms worst %.2f ms, %.1f fps; per frame CPU: paint"
+                                    + " (FX thread) %.2f ms + rasterise (render thread) %.2f ms = %.2f ms",
+                            frames, meanPaintMs, worstPaintMs, fps, paintCpuMs, renderCpuMs,
+                            paintCpuMs + renderCpuMs));
+        }
+    }
+
+    /** CPU time of JavaFX's render thread (the software rasteriser runs there). */
+    private static long renderCpu() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("QuantumRenderer")) {
+                return THREADS.getThreadCpuTime(t.getId());
+            }
+        }
+        return 0;
+    }
+
+    private static Thread simulatorThread() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("fabriclab-simulator") && t.isAlive()) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Samples the simulator thread's CPU time until the run ends (the thread's time is gone once it exits). */
+    private static long cpuOfSimulator(LiveRun run) throws Exception {
+        Thread t = null;
+        for (int i = 0; i < 200 && t == null; i++) {
+            t = simulatorThread();
+            Thread.sleep(1);
+        }
+        long last = 0;
+        while (!run.result().isDone()) {
+            long c = t == null ? -1 : THREADS.getThreadCpuTime(t.getId());
+            if (c > 0) {
+                last = c;
+            }
+            Thread.sleep(2);
+        }
+        return last;
+    }
+
+    private static Figures headless(Fabric f, RunSettings settings) throws Exception {
+        LiveSession s = LiveSession.create(f, settings);
+        long w0 = System.nanoTime();
+        s.run().start(false);
+        long cpu = cpuOfSimulator(s.run());
+        SimResults r = s.run().result().get(10, TimeUnit.MINUTES);
+        double wall = (System.nanoTime() - w0) / 1e9;
+        long ev = r.run().events();
+        return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
+                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0);
+    }
+
+    private static Figures withUi(Fabric f, RunSettings settings) throws Exception {
+        AtomicReference<FabricEditor> editor = new AtomicReference<>();
+        CountDownLatch shown = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            FabricEditor e = new FabricEditor(new FabricDocument(f, null));
+            Stage st = new Stage();
+            st.setScene(new Scene(e, 1280, 800));
+            st.show();
+            e.showLiveView(true);
+            e.canvas().fitToWindow();
+            editor.set(e);
+            shown.countDown();
+        });
+        shown.await();
+        LivePanel panel = editor.get().livePanel();
+        CountDownLatch go = new CountDownLatch(1);
+        long[] frameStart = new long[2];
+        AnimationTimer fpsCounter = new AnimationTimer() {
+            @Override
+            public void handle(long now) {
+                if (frameStart[0] == 0) {
+                    frameStart[0] = now;
+                }
+                frameStart[1]++;
+            }
+        };
+        Platform.runLater(() -> {
+            panel.workload.getSelectionModel().select(settings.preset());
+            panel.sizeMb.setText(String.valueOf(settings.bytes() / 1e6));
+            panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION);
+            panel.drawStatsAndReset();
+            fpsCounter.start();
+            panel.play();
+            go.countDown();
+        });
+        go.await();
+        while (panel.session() == null) {
+            Thread.sleep(5);
+        }
+        long render0 = renderCpu();
+        long w0 = System.nanoTime();
+        LiveRun run = panel.session().run();
+        long cpu = cpuOfSimulator(run);
+        SimResults r = run.result().get(10, TimeUnit.MINUTES);
+        double wall = (System.nanoTime() - w0) / 1e9;
+        AtomicReference<long[]> stats = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            fpsCounter.stop();
+            stats.set(panel.drawStatsAndReset());
+            ((Stage) editor.get().getScene().getWindow()).close();
+            editor.get().showLiveView(false);
+            done.countDown();
+        });
+        done.await();
+        long renderNanos = renderCpu() - render0;
+        long ev = r.run().events();
+        long[] st = stats.get();
+        double fps = frameStart[1] / wall;
+        return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
+                ev / wall, run.published(), run.taken(), st[0], st[1] / 1e6, st[2] / 1e6, fps, st[3] / 1e6,
+                st[0] == 0 ? 0 : renderNanos / 1e6 / st[0]);
+    }
+}

@@ -1,0 +1,116 @@
+package io.fabriclab.ui.live;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.fabriclab.io.FabricJson;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.sim.SimSnapshot;
+import io.fabriclab.workload.FlowSpec;
+import io.fabriclab.workload.WorkloadPreset;
+
+/** The recording behind the timeline and replay: bounded memory, whole-run coverage, file round trip. */
+class RunRecordingTest {
+
+    static List<SimSnapshot> incastFrames() throws Exception {
+        Fabric f = FabricJson.read(Path.of("resources/examples/classic-leaf-spine.json"));
+        RunSettings s = RunSettings.incast().withBytes(500_000);
+        LiveSession session = LiveSession.create(f, s);
+        List<SimSnapshot> all = new ArrayList<>();
+        // Step through the run one 5 us interval at a time, keeping the snapshot of each step.
+        io.fabriclab.sim.LiveRun run = session.run();
+        run.start(true);
+        while (!run.result().isDone()) {
+            long t = run.stepInterval().get(30, TimeUnit.SECONDS);
+            SimSnapshot snap = run.latest();
+            if (all.isEmpty() || snap.timePs() > all.get(all.size() - 1).timePs()) {
+                all.add(snap);
+            }
+            if (t > 2_000_000_000L) {
+                break;
+            }
+        }
+        return all;
+    }
+
+    @Test
+    void aRecordingPastItsBoundThinsItselfButStillCoversTheWholeRun() throws Exception {
+        List<SimSnapshot> all = incastFrames();
+        assertTrue(all.size() > 40, "frames: " + all.size());
+        long one = RunRecording.sizeOf(all.get(0));
+        RunRecording r = new RunRecording(one * 16);
+        for (SimSnapshot s : all) {
+            r.add(s);
+            assertTrue(r.bytes() <= r.maxBytes(), "within its bound after every frame");
+        }
+        assertTrue(r.thinnings() > 0, "it had to thin");
+        List<SimSnapshot> kept = r.frames();
+        assertEquals(all.get(0).timePs(), kept.get(0).timePs(), "the first frame stays");
+        assertEquals(all.get(all.size() - 1).timePs(), kept.get(kept.size() - 1).timePs(), "the newest stays");
+        for (int i = 1; i < kept.size(); i++) {
+            assertTrue(kept.get(i).timePs() > kept.get(i - 1).timePs());
+        }
+        // at(t) is the last frame at or before t.
+        SimSnapshot mid = kept.get(kept.size() / 2);
+        assertEquals(mid.timePs(), r.at(mid.timePs() + 1).timePs());
+    }
+
+    @Test
+    void aSavedRunLoadsBackWithItsFabricResultsAndIdenticalFrames(@TempDir Path dir) throws Exception {
+        Fabric f = FabricJson.read(Path.of("resources/examples/classic-leaf-spine.json"));
+        RunRecording r = new RunRecording(RunRecording.DEFAULT_MAX_BYTES);
+        List<SimSnapshot> all = incastFrames();
+        all.forEach(r::add);
+        Path file = dir.resolve("x" + RunRecording.EXTENSION);
+        r.save(file, "test run", f, "{\"summary\":{\"drops\":0}}");
+        RunRecording.Saved back = RunRecording.load(file);
+        assertEquals("test run", back.title());
+        assertEquals(f.links().size(), back.fabric().links().size());
+        assertEquals(0, back.results().path("summary").path("drops").asInt());
+        assertEquals(all.size(), back.frames().size());
+        for (int i = 0; i < all.size(); i++) {
+            SimSnapshot a = all.get(i);
+            SimSnapshot b = back.frames().get(i);
+            assertEquals(a.timePs(), b.timePs());
+            assertArrayEquals(a.queueBytes(), b.queueBytes());
+            assertArrayEquals(a.pausedMask(), b.pausedMask());
+            assertArrayEquals(a.ecnMarksTotal(), b.ecnMarksTotal());
+            assertEquals(a.thresholds(), b.thresholds());
+            assertEquals(a.ports(), b.ports());
+        }
+    }
+
+    @Test
+    void aFileThatIsNotARunIsRefusedWithItsName(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("bad" + RunRecording.EXTENSION);
+        Files.writeString(file, "{}");
+        IOException e = assertThrows(IOException.class, () -> RunRecording.load(file));
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    }
+
+    @Test
+    void theBackgroundPresetLoadsEveryNicAtTheTargetShare() throws Exception {
+        Fabric f = FabricJson.read(Path.of("resources/examples/classic-leaf-spine.json"));
+        long window = 10_000_000_000L; // 10 ms: tens of web-search flows per NIC, so rounding each NIC's count is small
+        List<FlowSpec> flows = WorkloadPreset.BACKGROUND.flows(f, 1, 1, 7, 0.3, window);
+        // 32 NICs at 100G, 30 % over 10 ms: 32 x 0.3 x 100e9 / 8 x 10e-3 = 1.2 GB offered; the
+        // stratified sizes make the total close to it (a few % for rounding of per-NIC counts).
+        long bytes = flows.stream().mapToLong(FlowSpec::bytes).sum();
+        double expected = 32 * 0.3 * 100e9 / 8 * 10e-3;
+        assertTrue(Math.abs(bytes - expected) / expected < 0.05, "offered " + bytes + " vs " + expected);
+        assertTrue(flows.stream().allMatch(x -> x.priority() == WorkloadPreset.BACKGROUND_PRIORITY));
+        assertTrue(flows.stream().allMatch(x -> x.startPs() >= 0 && x.startPs() < window));
+    }
+}

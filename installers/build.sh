@@ -43,6 +43,16 @@ for tool in jdeps jlink jpackage jar; do
     echo "build.sh: $jdk_bin/$tool missing; a full JDK 17 is needed (Debian: apt-get install openjdk-17-jdk)" >&2; exit 2; }
 done
 [ -d "$JAVA_HOME/jmods" ] || { echo "build.sh: $JAVA_HOME/jmods missing; jlink needs the JDK's jmods" >&2; exit 2; }
+if [ "$os" = linux ]; then
+  # jlink --strip-debug also strips the native libraries' debug symbols, with objcopy.
+  command -v objcopy >/dev/null 2>&1 || {
+    echo "build.sh: objcopy missing; jlink --strip-debug needs it (Debian: apt-get install binutils)" >&2; exit 2; }
+  if [ "$type" = deb ]; then
+    for tool in fakeroot dpkg-deb; do command -v $tool >/dev/null 2>&1 || {
+      echo "build.sh: $tool missing; a .deb needs fakeroot and dpkg-deb (Debian: apt-get install fakeroot dpkg)" >&2; exit 2; }
+    done
+  fi
+fi
 
 now() { date +%s; }
 report="$out/build-report.txt"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # CI check of the packaged app: builds the Linux app-image (jlink + jpackage; not the .deb, to save
-# time) and runs the CLI from the image, not from Maven: --version, and analyze / simulate on a
-# shipped example once those commands exist. Installs what a fresh Debian machine with JDK 17 and
-# Maven lacks. Exit code 0 = the packaged app works.
+# time) and runs the CLI from the image, not from Maven: --version, analyze (text and --json) on a
+# shipped example fabric, simulate on a shipped scenario, generate + validate. Installs what a fresh
+# Debian machine lacks. Exit code 0 = the packaged app works. .ci/run calls it after the tests.
 #
 # Environment: FABRICLAB_MVN_ARGS (extra Maven arguments, e.g. -o),
-#   FABRICLAB_CI_FABRIC (fabric file for analyze/simulate; default: the first example under resources/),
-#   FABRICLAB_CI_ANALYZE_ARGS / FABRICLAB_CI_SIMULATE_ARGS (replace the default arguments).
+#   FABRICLAB_CI_FABRIC (fabric for analyze, relative to the checkout; default the classic example),
+#   FABRICLAB_CI_SCENARIO (scenario for simulate; default resources/scenarios/incast-pfc-dcqcn.json).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -31,6 +31,9 @@ apt_install() {
   apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 command -v mvn >/dev/null 2>&1 || apt_install maven
+# jlink --strip-debug strips the native libraries' debug symbols too, with objcopy (binutils),
+# which a bare Debian lacks ("Cannot run program objcopy").
+command -v objcopy >/dev/null 2>&1 || apt_install binutils
 # Debian 12: jlink, jdeps and jmods are in -jdk-headless (jpackage comes with it); other releases
 # put jpackage in openjdk-17-jdk, so try that too.
 jdk_complete || apt_install openjdk-17-jdk-headless
@@ -56,42 +59,35 @@ grep -q "FabricLab $APP_VERSION" <<<"$out" || fail "--version says '$out', pom.x
 
 help="$(run "$cli" --help)" || fail "fabriclab --help exited $?"
 run "$cli" gui --help >/dev/null || fail "fabriclab gui --help exited $?"
+for c in analyze simulate generate validate convert; do
+  grep -Eq "^ +$c( |$)" <<<"$help" || fail "the packaged CLI has no '$c' command"
+done
 
-has_command() { grep -Eq "^ +$1( |$)" <<<"$help"; }
-fabric="${FABRICLAB_CI_FABRIC:-}"
-if [ -z "$fabric" ] && [ -d resources ]; then
-  fabric="$(find resources -type f \( -name '*.fabric.json' -o -path '*example*' -name '*.json' \) \
-      ! -name '*scenario*' ! -name '*.annotations.json' | sort | head -1)"
-fi
+# Shipped examples, run from the checkout's resources/ (the same files are inside the app jar).
+fabric="$root/${FABRICLAB_CI_FABRIC:-resources/examples/classic-leaf-spine.json}"
+scenario="$root/${FABRICLAB_CI_SCENARIO:-resources/scenarios/incast-pfc-dcqcn.json}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 
 # analyze: 0 = no findings at error level, 1 = findings at error level; both mean it worked.
-if has_command analyze; then
-  [ -n "$fabric" ] || [ -n "${FABRICLAB_CI_ANALYZE_ARGS:-}" ] ||
-    fail "analyze exists but no example fabric under resources/ (set FABRICLAB_CI_FABRIC)"
-  # shellcheck disable=SC2086
-  set +e; run "$cli" analyze ${FABRICLAB_CI_ANALYZE_ARGS:-"$root/$fabric"}; rc=$?; set -e
-  [ $rc -le 1 ] || fail "fabriclab analyze exited $rc"
-  say "analyze ok (exit $rc)"
-else
-  say "no analyze command yet: skipped"
-fi
+set +e; run "$cli" analyze "$fabric" >"$work/analyze.txt"; rc=$?; set -e
+cat "$work/analyze.txt"
+[ $rc -le 1 ] || fail "fabriclab analyze $fabric exited $rc"
+grep -q '^Bisection bandwidth' "$work/analyze.txt" || fail "analyze printed no bisection line"
+set +e; run "$cli" analyze --json "$fabric" >"$work/analysis.json"; rc=$?; set -e
+[ $rc -le 1 ] || fail "fabriclab analyze --json $fabric exited $rc"
+grep -q '"switches" : {' "$work/analysis.json" || fail "analyze --json carries no switch counts"
+say "analyze ok (exit $rc)"
 
-if has_command simulate; then
-  [ -n "$fabric" ] || [ -n "${FABRICLAB_CI_SIMULATE_ARGS:-}" ] ||
-    fail "simulate exists but no example fabric under resources/ (set FABRICLAB_CI_FABRIC)"
-  sim_args=("$root/$fabric")
-  # A shipped scenario, when the command takes one.
-  if run "$cli" simulate --help | grep -q -- '--scenario'; then
-    scenario="$(find resources -type f -name '*scenario*.json' | sort | head -1)"
-    [ -n "$scenario" ] && sim_args+=(--scenario "$root/$scenario")
-  fi
-  # shellcheck disable=SC2086
-  if [ -n "${FABRICLAB_CI_SIMULATE_ARGS:-}" ]; then sim_args=(${FABRICLAB_CI_SIMULATE_ARGS}); fi
-  set +e; run "$cli" simulate "${sim_args[@]}"; rc=$?; set -e
-  [ $rc -eq 0 ] || fail "fabriclab simulate ${sim_args[*]} exited $rc"
-  say "simulate ok"
-else
-  say "no simulate command yet: skipped"
-fi
+# simulate: a shipped scenario (it names its fabric by a relative path) to a results file.
+set +e; run "$cli" simulate --quiet "$scenario" -o "$work/results.json"; rc=$?; set -e
+[ $rc -eq 0 ] || fail "fabriclab simulate $scenario exited $rc"
+[ -s "$work/results.json" ] || fail "simulate wrote no results file"
+say "simulate ok ($(wc -c <"$work/results.json") bytes of results)"
+
+# generate + validate round trip through the packaged CLI.
+run "$cli" generate rail --units 1 -o "$work/rail.json" || fail "fabriclab generate rail exited $?"
+set +e; run "$cli" validate "$work/rail.json"; rc=$?; set -e
+[ $rc -le 1 ] || fail "fabriclab validate exited $rc"
 
 say "OK in $(( $(date +%s) - start )) s ($(cat target/installer/build-report.txt | grep '^app image' | tr -s ' '))"

@@ -148,8 +148,9 @@ public final class SimulateCommand implements Callable<Integer> {
         if (!r.uplinks().isEmpty()) {
             SimResults.UplinkSpread worst = r.uplinks().stream()
                     .max(Comparator.comparingDouble(SimResults.UplinkSpread::maxOverMean)).orElseThrow();
-            sb.append(String.format(Locale.ROOT, "routing %s; most uneven uplinks: %s, busiest carries %.2f x the mean "
-                    + "(flows per uplink %s)%n", run.routing(), worst.device(), worst.maxOverMean(), worst.flows()));
+            sb.append(String.format(Locale.ROOT, "routing %s; most uneven uplinks: %s, busiest carries %.2f x the mean bytes%s%n",
+                    run.routing(), worst.device(), worst.maxOverMean(),
+                    worst.flows().isEmpty() ? "" : " (flows per uplink " + worst.flows() + ")"));
         }
         List<SimResults.QueueResult> queues = new ArrayList<>(r.queues());
         queues.sort(Comparator.comparingLong(SimResults.QueueResult::maxBytes).reversed());

@@ -121,12 +121,13 @@ final class ResultsBuilder {
         }
         List<SimResults.EcmpResult> ecmp = new ArrayList<>();
         for (EgressPort p : ports) {
-            if (flowsPerPort[p.id] > 0) {
+            if (flowsPerPort[p.id] > 0 && !sim.routingPolicy().perPacket()) {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
         List<SimResults.CollectiveResult> collectives = collectives(flows, sim.collectiveWorkloads(), end);
-        List<SimResults.UplinkSpread> uplinks = uplinks(ports, flowsPerPort);
+        // Per-packet modes do not follow the flows' ECMP paths: only bytes describe their spread.
+        List<SimResults.UplinkSpread> uplinks = uplinks(ports, sim.routingPolicy().perPacket() ? null : flowsPerPort);
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
         SimResults.Summary summary = new SimResults.Summary(drops, headroomDrops, bufferDrops, watchdogDrops, linkDownDrops, marks,
@@ -168,7 +169,8 @@ final class ResultsBuilder {
                 continue;
             }
             out.add(new SimResults.UplinkSpread(e.getKey().id(), ups.stream().map(EgressPort::ref).toList(),
-                    ups.stream().map(p -> flowsPerPort[p.id]).toList(), ups.stream().map(p -> p.txFrameBytes).toList(),
+                    flowsPerPort == null ? List.of() : ups.stream().map(p -> flowsPerPort[p.id]).toList(),
+                    ups.stream().map(p -> p.txFrameBytes).toList(),
                     max / ((double) total / ups.size())));
         }
         return out;

@@ -100,7 +100,8 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
 
     /**
      * How a switch spread its traffic over its uplinks (egress ports toward a higher tier): flows
-     * whose ECMP path uses each port, and data bytes each carried. {@code maxOverMean} is the
+     * whose ECMP path uses each port (ECMP runs only; empty when packets choose their own next
+     * hop), and bytes each carried. {@code maxOverMean} is the
      * busiest uplink's bytes over the mean (1.0 = perfectly even; k = everything on one of k).
      */
     public record UplinkSpread(String device, List<String> ports, List<Integer> flows, List<Long> bytes,

@@ -275,7 +275,25 @@ public final class FabricEditor extends BorderPane {
     private MenuBar buildMenus() {
         menuBar.getMenus().addAll(fileMenu(), editMenu(), viewMenu(), fabricMenu());
         menuBar.getMenus().add(io.fabriclab.ui.live.LiveMenu.create(this));
+        menuBar.getMenus().add(helpMenu()); // Help last, as on every desktop
         return menuBar;
+    }
+
+    private Menu helpMenu() {
+        Menu help = new Menu("Help");
+        MenuItem about = item("About FabricLab", null, () -> dialogs.showReport("About FabricLab", aboutText()));
+        about.setId("menu-about");
+        help.getItems().add(about);
+        return help;
+    }
+
+    /** The About box: the version comes from pom.xml (filtered into version.properties), as for `fabriclab --version`. */
+    static String aboutText() {
+        return "FabricLab " + io.fabriclab.model.Version.get() + "\n"
+                + "Design, analyse and simulate RoCEv2 GPU-cluster fabrics.\n\n"
+                + "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + "), JavaFX "
+                + System.getProperty("javafx.runtime.version", "?") + "\n"
+                + "Command line: fabriclab --help";
     }
 
     private static MenuItem item(String text, String accelerator, Runnable action) {

@@ -82,6 +82,41 @@ class CliTest {
     }
 
     @Test
+    void railDefaultsAreTheScalableUnitOfTheReferenceArchitecture() throws Exception {
+        // `generate rail --units 16` with every other option at its default must equal the explicit
+        // --servers-per-unit 32 --gpus-per-server 8 --radix 64 --speed 400G.
+        Path byDefault = dir.resolve("d.json");
+        Path explicit = dir.resolve("e.json");
+        assertEquals(0, CliRun.of("generate", "rail", "--units", "16", "-o", byDefault.toString()).code());
+        assertEquals(0, CliRun.of("generate", "rail", "--units", "16", "--servers-per-unit", "32",
+                "--gpus-per-server", "8", "--radix", "64", "--speed", "400G", "-o", explicit.toString()).code());
+        assertEquals(java.nio.file.Files.readString(explicit), java.nio.file.Files.readString(byDefault));
+    }
+
+    @Test
+    void threeTierRailCountsByRoleAndCableTierInTheJson() throws Exception {
+        // 16 SUs = 128 rail leaves > 64 ports, so three tiers (DGX SuperPOD B200 RA, 16-SU row):
+        // each SU's 8 leaves x 32 uplinks land on 8 spines of 32 down + 32 up ports: 128 spines;
+        // spine-core cables 128 x 32 = 4096 on 64-port cores: 64 cores. Cables per tier: 16 x 256 each.
+        Path f = dir.resolve("rail16.json");
+        assertEquals(0, CliRun.of("generate", "rail", "--units", "16", "-o", f.toString()).code());
+        JsonNode a = analyzeJson(f, "--no-failure-sweep");
+        assertEquals(128, a.at("/counts/switches/leaf").asInt());
+        assertEquals(128, a.at("/counts/switches/spine").asInt());
+        assertEquals(64, a.at("/counts/switches/core").asInt());
+        assertEquals(320, a.at("/counts/switches/total").asInt());
+        assertEquals(512, a.at("/counts/servers").asInt());
+        assertEquals(4096, a.at("/counts/gpus").asInt());
+        assertEquals(4096, a.at("/counts/cablesByTier/server-leaf").asInt());
+        assertEquals(4096, a.at("/counts/cablesByTier/leaf-spine").asInt());
+        assertEquals(4096, a.at("/counts/cablesByTier/spine-core").asInt());
+        // Non-blocking in every tier, full bisection: 8 SUs x 256 GPUs x 400G = 819,200 Gb/s.
+        assertEquals(819_200, a.at("/bisection/bandwidthGbps").asDouble(), 1e-6);
+        // NIC to NIC across SUs: NIC-leaf-spine-core-spine-leaf-NIC = 6 links.
+        assertEquals(6, a.at("/hops/diameter").asInt());
+    }
+
+    @Test
     void deadlockAfterTheNamedFailureExitsWithFindings() throws Exception {
         Path f = dir.resolve("dl.json");
         io.fabriclab.io.FabricJson.save(ExampleFabrics.deadlockProne(), f);

@@ -8,7 +8,9 @@ import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.Permutation;
 
 /**
- * Speed benchmark (not a unit test): the htsim reference scenario, a k=16 fat-tree (1024 hosts)
+ * Speed benchmark for comparing builds (not a unit test; the shipped benchmark is
+ * {@code fabriclab bench sim}, on the shipped scenario file): the htsim reference scenario on the
+ * test fabric generator, a k=16 fat-tree (1024 hosts)
  * permutation, 2 MB per host, 100G everywhere, 1 us per hop (200 m of fibre), PFC + ECN + DCQCN on.
  * Run: java -cp target/classes:target/test-classes:$(cat cp.txt) io.fabriclab.sim.SimBenchmark [mtu] [k] [repeats]
  */

@@ -27,11 +27,20 @@ import org.junit.jupiter.api.Test;
  * Counts of the rail-optimized generator against the growth of the DGX SuperPOD compute fabric
  * (32 servers x 8 GPUs per SU, 64-port 400G switches, non-blocking).
  *
+ * <p>Source: NVIDIA DGX SuperPOD Reference Architecture with DGX B200 systems, section "DGX
+ * SuperPOD Architecture", table "Larger DGX SuperPOD component counts"
+ * (https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html):
+ * SUs / nodes / GPUs / leaf / spine / core / node-leaf / leaf-spine / spine-core cables =
+ * 2/64/512/16/8/-/512/512/-, 4/128/1024/32/16/-, 8/256/2048/64/32/-, 16/512/4096/128/128/64/4096 x3,
+ * 32/1024/8192/256/256/128/8192 x3, 64/2048/16384/512/512/256/16384 x3. The rows below repeat them.
+ * The 1-SU (8 leaves, 4 spines) and 3-SU (24 leaves, 16 spines) rows are those of the DGX H100
+ * reference architecture's compute-fabric table, which counts 31 nodes per SU (one slot for UFM).
+ *
  * <p>Derivation: a rail leaf has 32 server ports and 32 uplinks; per SU 8 leaves, 256 server-leaf
  * and 256 leaf-spine cables. Two tiers while leaves (8U) <= radix 64, i.e. U <= 8: spines =
- * 8U x 32 uplinks / 64 ports = 4U. From U = 16 each SU is a spine group: its 8 leaves x 32 uplinks
- * land on 8 spines with 32 ports down and 32 up, so spines = 8U; spine-core cables = 8U x 32 =
- * 256U; cores = 256U / 64 = 4U.
+ * 8U x 32 uplinks / 64 ports = 4U, rounded up to a divisor of 32 (U = 3: 12 -> 16). From U = 16
+ * each SU is a spine group: its 8 leaves x 32 uplinks land on 8 spines with 32 ports down and 32
+ * up, so spines = 8U; spine-core cables = 8U x 32 = 256U; cores = 256U / 64 = 4U.
  */
 class RailOptimizedGeneratorTest {
 
@@ -40,6 +49,7 @@ class RailOptimizedGeneratorTest {
             // units, leaves, spines, cores, server-leaf, leaf-spine, spine-core
             "1, 8, 4, 0, 256, 256, 0",
             "2, 16, 8, 0, 512, 512, 0",
+            "3, 24, 16, 0, 768, 768, 0",
             "4, 32, 16, 0, 1024, 1024, 0",
             "8, 64, 32, 0, 2048, 2048, 0",
             "16, 128, 128, 64, 4096, 4096, 4096",

@@ -163,9 +163,9 @@ class LiveViewTest {
             panel.setScenarioFile(INCAST);
             panel.setSpeedPosition(7.3); // 20 us of simulated time per wall second: the storm builds visibly
         });
-        robot.clickOn("#live-play");
         List<String> upstream = upstreamOf("server01:nic0");
-        // Before the run: no violet anywhere near those links.
+        // Before the run: no violet anywhere near those links. (Snapshot taken before Play: after
+        // it, a warm JIT can pause links before the snapshot is drawn, which made this test flaky.)
         WritableImage before = fx(robot, () -> {
             canvas.redraw();
             return canvas.canvas().snapshot(null, null);
@@ -177,6 +177,7 @@ class LiveViewTest {
                     DiagramStyle.PFC_PAUSE, (int) before.getWidth(), (int) before.getHeight());
         }
         assertEquals(0, violetBefore, "no pause style before the run");
+        robot.clickOn("#live-play");
         // Wait until a snapshot shows most of the receiver leaf's upstream directions paused.
         waitFor(60, () -> fx(robot, () -> {
             SimSnapshot s = panel.shownSnapshot();

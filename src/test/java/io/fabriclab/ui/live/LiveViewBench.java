@@ -56,6 +56,7 @@ public final class LiveViewBench {
         CountDownLatch started = new CountDownLatch(1);
         Platform.startup(started::countDown);
         started.await();
+        Platform.setImplicitExit(false); // each UI run closes its window; the next opens another
         for (int i = 0; i < 2; i++) {
             Figures ui = withUi(FabricJson.read(file), settings);
             System.out.printf(Locale.ROOT, "with UI run %d: %s%n", i, ui);

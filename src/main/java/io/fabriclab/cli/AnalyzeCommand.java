@@ -40,15 +40,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the stable JSON document (docs/cli.md) instead of tables.")
     boolean json;
 
-    @Option(names = "--fail", paramLabel = "LINK|DEVICE",
-            description = "Analyse with this link or device failed (repeatable): path counts, hops and deadlock after the failure.")
-    List<String> fail = new ArrayList<>();
+    @CommandLine.Mixin
+    AnalysisOptions analysis = new AnalysisOptions();
 
-    @Option(names = "--price-book", paramLabel = "FILE", description = "Unit prices (default: the shipped sample price book).")
-    Path priceBook;
 
-    @Option(names = "--no-failure-sweep", description = "Skip the failure impact of every single link and switch.")
-    boolean noSweep;
 
     @Option(names = "--top", defaultValue = "10", paramLabel = "N", description = "Rows of the worst-failures table (default: ${DEFAULT-VALUE}).")
     int top;
@@ -56,14 +51,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Fabric fabric = Inputs.fabric(file);
-        FabricAnalysis.Options opt = FabricAnalysis.Options.defaults(Inputs.priceBook(priceBook));
-        if (!fail.isEmpty()) {
-            Inputs.Failure f = new Inputs.Failure(fabric, fail);
-            opt = opt.withFailure(f.spec, f.devices, f.links);
-        }
-        if (noSweep) {
-            opt = opt.withoutFailureSweep();
-        }
+        FabricAnalysis.Options opt = analysis.toOptions(fabric);
         FabricAnalysis a = FabricAnalysis.run(fabric, opt);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

@@ -78,15 +78,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--date", paramLabel = "YYYY-MM-DD", description = "Date on the cover (default: today).")
     String date;
 
-    @Option(names = "--fail", paramLabel = "LINK|DEVICE",
-            description = "Also analyse with this link or device failed (repeatable), as analyze --fail does.")
-    List<String> fail = new ArrayList<>();
+    @CommandLine.Mixin
+    AnalysisOptions analysis = new AnalysisOptions();
 
-    @Option(names = "--price-book", paramLabel = "FILE", description = "Unit prices (default: the shipped sample price book).")
-    Path priceBook;
 
-    @Option(names = "--no-failure-sweep", description = "Skip the failure impact of every single link and switch.")
-    boolean noSweep;
 
     @Option(names = "--quiet", description = "No progress on stderr.")
     boolean quiet;
@@ -129,14 +124,7 @@ public final class ReportCommand implements Callable<Integer> {
             }
             fabric = FabricFiles.load(input);
         }
-        FabricAnalysis.Options opt = FabricAnalysis.Options.defaults(Inputs.priceBook(priceBook));
-        if (!fail.isEmpty()) {
-            Inputs.Failure f = new Inputs.Failure(fabric, fail);
-            opt = opt.withFailure(f.spec, f.devices, f.links);
-        }
-        if (noSweep) {
-            opt = opt.withoutFailureSweep();
-        }
+        FabricAnalysis.Options opt = analysis.toOptions(fabric);
         List<ReportRun> runs = new ArrayList<>();
         int n = 1;
         if (simulate) {

@@ -453,6 +453,104 @@ class LiveViewTest {
     }
 
     @Test
+    void selectingACollectiveShowsItsStepsAndBusBandwidthSoFarItsChartAndItsRingOnTheCanvas(FxRobot robot)
+            throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.workload.getSelectionModel().select(io.fabriclab.workload.WorkloadPreset.ALL_REDUCE);
+            panel.sizeMb.setText("1");
+            panel.setSpeedPosition(7.3); // 20 us/s
+        });
+        robot.clickOn("#live-play");
+        waitFor(60, () -> fx(robot, () -> panel.shownSnapshot() != null
+                && panel.shownSnapshot().timePs() >= 60_000_000L));
+        robot.interact(() -> panel.pauseRun()); // at once: the whole run lasts about 200 us
+        waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
+        // The dashboard catches up with the paused instant (it refreshes five times a second).
+        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith(String.format(java.util.Locale.ROOT,
+                "t = %.3f µs", panel.shownSnapshot().timePs() / 1e6))));
+        // The classic fabric's servers have one NIC each: one ring over all 32, "allreduce:rail0".
+        assertEquals(List.of("allreduce:rail0"), fx(robot, () -> List.copyOf(panel.collectiveSelect.getItems())));
+        robot.interact(() -> panel.reveal(panel.collectiveSelect));
+        robot.clickOn("#live-collective");
+        robot.type(javafx.scene.input.KeyCode.DOWN);
+        robot.type(javafx.scene.input.KeyCode.ENTER);
+        waitFor(20, () -> fx(robot, () -> "allreduce:rail0".equals(panel.collectiveSelect.getValue())));
+        SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
+        // By hand, nccl-tests' definitions: S = 1 MB (the size asked for), n = 32 ranks. A ring
+        // all-reduce runs 2(n-1) = 62 steps; in each, every rank sends ceil(S/n) = 31,250 B to the
+        // next: 62 x 32 flows, listed step by step (flow i is in step i / 32), 62 MB in all.
+        // Delivered so far = sum of progress x 31,250 B; algbw = S x delivered / 62 MB / t (the
+        // collective starts at 0); busbw = algbw x 2(n-1)/n = algbw x 62/32.
+        int n = 32;
+        long chunk = 31_250;
+        assertEquals(62 * 32, s.flowCount());
+        double delivered = 0;
+        int stepsDone = 0;
+        boolean allBefore = true;
+        for (int step = 0; step < 62; step++) {
+            boolean complete = true;
+            for (int rank = 0; rank < n; rank++) {
+                double p = s.flowProgress()[step * n + rank];
+                delivered += p * chunk;
+                complete &= p >= 1.0;
+            }
+            allBefore &= complete;
+            stepsDone += allBefore ? 1 : 0;
+        }
+        double t = s.timePs() / 1e12;
+        double algbw = 1e6 * (delivered / 62e6) / t / 1e9;
+        double busbw = algbw * 62 / 32;
+        assertTrue(stepsDone >= 1 && stepsDone < 62, "the ring is part way: " + stepsDone + " steps");
+        String status = fx(robot, () -> panel.collectiveStatus.getText());
+        String want = String.format(java.util.Locale.ROOT, "(%d/62 steps), algbw %.1f, busbw so far %.1f GB/s",
+                stepsDone, algbw, busbw);
+        assertTrue(status.contains(want), status + " should contain " + want);
+        String dashboardLine = fx(robot, () -> panel.dashboard.getText());
+        assertTrue(dashboardLine.contains("allreduce:rail0: ") && dashboardLine.contains(want),
+                "the dashboard uses the same figures: " + dashboardLine);
+        CollectiveProgress p = CollectiveProgress.of(s, fx(robot, () -> panel.session().flows()), "allreduce:rail0",
+                fx(robot, () -> panel.collectiveMembers()));
+        assertEquals(busbw, p.busbwGBps(), 1e-9);
+        assertEquals(1e6, p.sizeBytes(), 1e-6);
+        // The canvas: every server's access link carries ring traffic both ways (each rank sends to
+        // the next and receives from the previous), so both of its directions have the pink halo.
+        io.fabriclab.diagram.CongestionFrame frame = fx(robot, () -> panel.frame());
+        int servers = 0;
+        for (Device d : fabric().devices()) {
+            if (d.role() == io.fabriclab.model.DeviceRole.SERVER) {
+                Link l = fabric().linksOf(d).iterator().next();
+                assertTrue(frame.collective[frame.directions.of(l, true)] && frame.collective[frame.directions.of(l, false)],
+                        d.id() + "'s link is on the ring both ways");
+                servers++;
+            }
+        }
+        assertEquals(32, servers);
+        // Its chart: busbw so far at every recorded frame, by the same definitions.
+        var busbwSeries = fx(robot, () -> panel.charts.collectiveChart().getData().get(0));
+        assertEquals("busbw so far GB/s", busbwSeries.getName());
+        assertFalse(fx(robot, () -> busbwSeries.getData().isEmpty()));
+        // At the end the figure so far reaches the results' busbw (nccl-tests' t ends at the last
+        // arrival, the final picture a few ACKs later: within 3 %).
+        robot.interact(() -> {
+            panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION);
+            panel.reveal(panel.play);
+        });
+        robot.clickOn("#live-play");
+        waitFor(90, () -> fx(robot, () -> panel.results() != null));
+        SimResults.CollectiveResult cr = fx(robot, () -> panel.results().collectives().get(0));
+        String end = fx(robot, () -> panel.collectiveStatus.getText());
+        assertTrue(end.contains("(62/62 steps)"), end);
+        CollectiveProgress last = CollectiveProgress.of(fx(robot, () -> panel.shownSnapshot()),
+                fx(robot, () -> panel.session().flows()), "allreduce:rail0", fx(robot, () -> panel.collectiveMembers()));
+        assertEquals(1.0, last.fraction(), 1e-12);
+        assertEquals(cr.busbwGBps(), last.busbwGBps(), 0.03 * cr.busbwGBps(),
+                "live busbw at the end vs the results' " + cr.busbwGBps());
+        savePng(fx(robot, () -> editor.getScene().snapshot(null)), "live-collective");
+        robot.interact(() -> panel.reset());
+    }
+
+    @Test
     void changingKminDuringARunChangesTheMarkingCount(FxRobot robot) throws Exception {
         fit(robot);
         robot.interact(() -> panel.start(true));

@@ -684,7 +684,14 @@ public final class LivePanel extends ScrollPane {
             Throwable t = run.failure();
             Platform.runLater(() -> errorHandler.accept(t));
         } else if ((state == LiveRun.State.FINISHED || state == LiveRun.State.STOPPED) && results == null
-                && run.result().isDone() && run.take() == null) {
+                && run.result().isDone()) {
+            // The final picture may have been published after this frame's take: show it first
+            // (it used to be taken here and dropped, so the run could end on an older picture).
+            SimSnapshot last = run.take();
+            if (last != null && !scrubbing) {
+                session.recording().add(last);
+                show(last, nowNanos);
+            }
             results = run.result().getNow(null);
             finished();
             fresh = true;

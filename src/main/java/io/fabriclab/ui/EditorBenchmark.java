@@ -42,6 +42,26 @@ public final class EditorBenchmark {
 
     /** Entry point for the CLI (called by name: the CLI does not compile against ui). Returns an exit code. */
     public static int run(PrintWriter out, int[] unitCounts, int frames) throws Exception {
+        return run(out, unitCounts, frames, FabricCanvas.Renderer.values());
+    }
+
+    /** Entry point for the CLI with renderer names ("java2d", "fx"). */
+    public static int run(PrintWriter out, int[] unitCounts, int frames, String[] rendererNames) throws Exception {
+        FabricCanvas.Renderer[] rs = new FabricCanvas.Renderer[rendererNames.length];
+        for (int i = 0; i < rs.length; i++) {
+            try {
+                rs[i] = FabricCanvas.Renderer.valueOf(rendererNames[i].trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--renderer: unknown renderer \"" + rendererNames[i]
+                        + "\" (allowed: java2d, fx)");
+            }
+        }
+        return run(out, unitCounts, frames, rs);
+    }
+
+    /** As {@link #run(PrintWriter, int[], int)} with the renderers to compare (each case runs once per renderer). */
+    public static int run(PrintWriter out, int[] unitCounts, int frames, FabricCanvas.Renderer[] renderers)
+            throws Exception {
         if (System.getProperty("prism.order") == null) {
             System.setProperty("prism.order", "sw");
         }
@@ -64,7 +84,7 @@ public final class EditorBenchmark {
         Platform.setImplicitExit(false);
         try {
             for (int i = 0; i < unitCounts.length; i++) {
-                benchOne(out, threads, unitCounts[i], files[i], frames);
+                benchOne(out, threads, unitCounts[i], files[i], frames, renderers);
             }
         } finally {
             Platform.exit();
@@ -76,7 +96,8 @@ public final class EditorBenchmark {
         return 0;
     }
 
-    private static void benchOne(PrintWriter out, ThreadMXBean threads, int units, Path file, int frames)
+    private static void benchOne(PrintWriter out, ThreadMXBean threads, int units, Path file, int frames,
+                                 FabricCanvas.Renderer[] renderers)
             throws Exception {
         // Opening: what File > Open does, timed from the click to the first painted frame.
         long t0 = System.nanoTime();
@@ -123,13 +144,20 @@ public final class EditorBenchmark {
                     if (draft && gesture.equals("redraw")) {
                         continue; // a plain redraw (hover, selection) is never a draft
                     }
-                    Frames m = measure(editor, fx, threads, zoom, gesture, draft, frames);
-                    out.printf(Locale.ROOT,
-                            "  %-4s %-6s %-5s: frame median %5.1f ms, p90 %5.1f ms (paint %4.1f + raster %4.1f); "
-                                    + "CPU per frame %5.1f ms; %s%n",
-                            zoom, gesture, draft ? "draft" : "full", m.median(), m.p90(), m.paintMedian(),
-                            m.rasterMedian(), m.cpuPerFrame(), m.stats());
-                    out.flush();
+                    // The renderers alternate case by case, so both see the same machine load.
+                    for (FabricCanvas.Renderer rd : renderers) {
+                        onFx(() -> {
+                            editor.canvas().setRenderer(rd);
+                            return null;
+                        });
+                        Frames m = measure(editor, fx, threads, zoom, gesture, draft, frames);
+                        out.printf(Locale.ROOT,
+                                "  %-6s %-4s %-6s %-5s: frame median %5.1f ms, p90 %5.1f ms (paint %4.1f + raster %4.1f);"
+                                        + " CPU per frame %5.1f ms; %s%n",
+                                rd.name().toLowerCase(Locale.ROOT), zoom, gesture, draft ? "draft" : "full", m.median(),
+                                m.p90(), m.paintMedian(), m.rasterMedian(), m.cpuPerFrame(), m.stats());
+                        out.flush();
+                    }
                 }
             }
         }

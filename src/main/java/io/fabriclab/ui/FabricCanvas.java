@@ -433,17 +433,64 @@ public final class FabricCanvas extends Region {
     public FabricPainter.Stats paintFrame(FabricPainter.Options o) {
         double w = canvas.getWidth();
         double h = canvas.getHeight();
-        FxPainter p = new FxPainter(canvas.getGraphicsContext2D());
+        javafx.scene.canvas.GraphicsContext gc = canvas.getGraphicsContext2D();
+        if (renderer == Renderer.JAVA2D) {
+            double scale = renderScale();
+            java.awt.Graphics2D g2 = offscreen.begin(w, h, scale);
+            io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(offscreen.image(), g2);
+            paintLayers(p, o, w, h);
+            p.flush();
+            javafx.scene.image.Image frame = offscreen.finish(g2);
+            // Clearing the whole canvas first drops the commands of any frame not yet rendered.
+            gc.clearRect(0, 0, w, h);
+            gc.drawImage(frame, 0, 0, w, h);
+        } else {
+            FxPainter p = new FxPainter(gc);
+            paintLayers(p, o, w, h);
+            p.flush();
+        }
+        if (minimapVisible.get()) {
+            paintMinimap();
+        }
+        return lastStats;
+    }
+
+    private void paintLayers(io.fabriclab.diagram.Painter p, FabricPainter.Options o, double w, double h) {
         lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, o);
         if (layer != null) {
             layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
         }
         paintOverlay(p);
-        p.flush();
-        if (minimapVisible.get()) {
-            paintMinimap();
+    }
+
+    /** Device pixels per layout pixel of the window the canvas is in (1 unless HiDPI). */
+    private double renderScale() {
+        if (getScene() != null && getScene().getWindow() != null) {
+            return Math.max(1, getScene().getWindow().getOutputScaleX());
         }
-        return lastStats;
+        return 1;
+    }
+
+    /** Who rasterises the canvas: Java2D off-screen (the default) or JavaFX's own canvas pipeline. */
+    public enum Renderer {
+        /** The diagram drawn by Java2D (Marlin) into an off-screen image, shown as one image. */
+        JAVA2D,
+        /** The diagram drawn through the canvas's GraphicsContext, rasterised by Prism. */
+        FX
+    }
+
+    private Renderer renderer = "fx".equalsIgnoreCase(System.getProperty("fabriclab.renderer"))
+            ? Renderer.FX : Renderer.JAVA2D;
+    private final OffscreenFrame offscreen = new OffscreenFrame();
+
+    public Renderer renderer() {
+        return renderer;
+    }
+
+    /** Switches the rasteriser (the benchmark compares both in one run). */
+    public void setRenderer(Renderer r) {
+        renderer = r;
+        requestRedraw();
     }
 
     public javafx.beans.property.BooleanProperty minimapVisibleProperty() {
@@ -494,7 +541,7 @@ public final class FabricCanvas extends Region {
         viewChanged();
     }
 
-    private void paintOverlay(FxPainter p) {
+    private void paintOverlay(io.fabriclab.diagram.Painter p) {
         if (rubberBand != null) {
             double x = viewport.toScreenX(rubberBand.minX());
             double y = viewport.toScreenY(rubberBand.minY());

@@ -115,7 +115,9 @@ public final class FabricCanvas extends Region {
 
     public FabricCanvas(FabricDocument doc) {
         this.doc = doc;
-        getChildren().addAll(canvas, minimap);
+        getChildren().addAll(frameView, canvas, minimap);
+        frameView.setVisible(renderer == Renderer.JAVA2D);
+        canvas.setVisible(renderer == Renderer.FX);
         minimap.setId("minimap");
         minimap.visibleProperty().bind(minimapVisible);
         minimapVisible.addListener((o, a, b) -> requestRedraw());
@@ -184,9 +186,12 @@ public final class FabricCanvas extends Region {
         return viewport;
     }
 
-    /** The canvas node itself (tests snapshot it). */
-    public Canvas canvas() {
-        return canvas;
+    /**
+     * The node that shows the fabric (tests and PNG export snapshot it): the image view of the
+     * Java2D frame, or with {@link Renderer#FX} the canvas.
+     */
+    public javafx.scene.Node canvas() {
+        return renderer == Renderer.JAVA2D ? frameView : canvas;
     }
 
     public ObjectProperty<EditorTool> toolProperty() {
@@ -397,6 +402,7 @@ public final class FabricCanvas extends Region {
 
     private void modelChanged() {
         geometry = null;
+        baseDirty = true;
         requestRedraw();
     }
 
@@ -407,6 +413,7 @@ public final class FabricCanvas extends Region {
 
     /** Coalesces repaint requests into one paint per pulse. */
     public void requestRedraw() {
+        baseDirty = true;
         if (!redrawPending) {
             redrawPending = true;
             Platform.runLater(() -> {
@@ -437,13 +444,20 @@ public final class FabricCanvas extends Region {
         if (renderer == Renderer.JAVA2D) {
             double scale = renderScale();
             java.awt.Graphics2D g2 = offscreen.begin(w, h, scale);
-            io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(offscreen.image(), g2);
-            paintLayers(p, o, w, h);
+            java.awt.image.BufferedImage image = offscreen.image();
+            io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(image, g2);
+            if (layer == null) {
+                paintLayers(p, o, w, h);
+            } else {
+                paintOverCachedBase(p, image, o, w, h, scale);
+            }
             p.flush();
             javafx.scene.image.Image frame = offscreen.finish(g2);
-            // Clearing the whole canvas first drops the commands of any frame not yet rendered.
-            gc.clearRect(0, 0, w, h);
-            gc.drawImage(frame, 0, 0, w, h);
+            // Shown by an image view, not drawn into the canvas: the software pipeline then copies
+            // the frame once into the scene instead of twice (into the canvas's texture, then that).
+            frameView.setImage(frame);
+            frameView.setFitWidth(scale == 1 ? 0 : w);
+            frameView.setFitHeight(scale == 1 ? 0 : h);
         } else {
             FxPainter p = new FxPainter(gc);
             paintLayers(p, o, w, h);
@@ -453,6 +467,58 @@ public final class FabricCanvas extends Region {
             paintMinimap();
         }
         return lastStats;
+    }
+
+    /**
+     * Everything that decides the fabric's picture besides the selection and highlight (which mark
+     * the base dirty through {@link #requestRedraw}): a frame with the same key draws the same base.
+     */
+    private record BaseKey(DiagramGeometry geometry, long revision, Object hover, double scale, double offsetX,
+                           double offsetY, double width, double height, double renderScale,
+                           FabricPainter.Options options, FabricPainter painter) {
+    }
+
+    /** The fabric as last drawn under a layer (premultiplied ARGB pixels), reused while its key holds. */
+    private int[] basePixels;
+    private BaseKey baseKey;
+    private FabricPainter.Stats baseStats;
+    private boolean baseDirty = true;
+
+    /**
+     * With a layer on top (the live view repaints it for every snapshot), the fabric under it does
+     * not change from frame to frame: it is drawn once, kept as pixels, and each frame starts from
+     * a copy of them (one array copy instead of a thousand links). Only the layer and the overlays
+     * are drawn anew.
+     */
+    private void paintOverCachedBase(io.fabriclab.diagram.Java2DPainter p, java.awt.image.BufferedImage image,
+                                     FabricPainter.Options o, double w, double h, double scale) {
+        int[] px = ((java.awt.image.DataBufferInt) image.getRaster().getDataBuffer()).getData();
+        BaseKey key = new BaseKey(geometry(), doc.stack().revision(), hover, viewport.scale(), viewport.offsetX(),
+                viewport.offsetY(), w, h, scale, o, painter);
+        if (!baseDirty && key.equals(baseKey) && basePixels != null && basePixels.length == px.length) {
+            System.arraycopy(basePixels, 0, px, 0, px.length);
+            lastStats = baseStats;
+            baseReuses++;
+        } else {
+            lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, o);
+            p.flush();
+            if (basePixels == null || basePixels.length != px.length) {
+                basePixels = new int[px.length];
+            }
+            System.arraycopy(px, 0, basePixels, 0, px.length);
+            baseKey = key;
+            baseStats = lastStats;
+            baseDirty = false;
+        }
+        layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
+        paintOverlay(p);
+    }
+
+    private long baseReuses;
+
+    /** Frames drawn from the cached fabric picture so far (tests and the live benchmark read it). */
+    public long baseReuses() {
+        return baseReuses;
     }
 
     private void paintLayers(io.fabriclab.diagram.Painter p, FabricPainter.Options o, double w, double h) {
@@ -490,8 +556,13 @@ public final class FabricCanvas extends Region {
     /** Switches the rasteriser (the benchmark compares both in one run). */
     public void setRenderer(Renderer r) {
         renderer = r;
+        frameView.setVisible(r == Renderer.JAVA2D);
+        canvas.setVisible(r == Renderer.FX);
         requestRedraw();
     }
+
+    /** Shows the Java2D frames (the canvas stays for the FX renderer and is hidden meanwhile). */
+    private final javafx.scene.image.ImageView frameView = new javafx.scene.image.ImageView();
 
     public javafx.beans.property.BooleanProperty minimapVisibleProperty() {
         return minimapVisible;

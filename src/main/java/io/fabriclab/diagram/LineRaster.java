@@ -153,7 +153,7 @@ final class LineRaster {
             int idx = touched[t];
             int cov = coverage[idx] & 0xff;
             coverage[idx] = 0;
-            int sa = (cov * alpha + 127) / 255;
+            int sa = ((cov * alpha + 128) * 257) >>> 16; // cov * alpha / 255, rounded
             if (sa <= 0) {
                 continue;
             }

@@ -456,6 +456,8 @@ public final class FabricCanvas extends Region {
             // Shown by an image view, not drawn into the canvas: the software pipeline then copies
             // the frame once into the scene instead of twice (into the canvas's texture, then that).
             frameView.setImage(frame);
+            // At 1:1 no filtering is needed, and the software pipeline copies unfiltered images faster.
+            frameView.setSmooth(scale != 1);
             frameView.setFitWidth(scale == 1 ? 0 : w);
             frameView.setFitHeight(scale == 1 ? 0 : h);
         } else {

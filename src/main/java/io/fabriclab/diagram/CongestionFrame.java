@@ -59,6 +59,13 @@ public final class CongestionFrame {
     public final boolean[] deadlock;
     /** The direction carries the selected flow's path (ECMP choice highlighted). */
     public final boolean[] highlighted;
+    /**
+     * The PFC watchdog holds the direction's egress stormed (paused continuously for its detection
+     * time; the queue now ignores the pause and drops or forwards, docs/model.md).
+     */
+    public final boolean[] stormed;
+    /** The direction carries a flow of the selected collective (its rings or all-to-all pairs). */
+    public final boolean[] collective;
 
     public CongestionFrame(long timePs, Directions directions) {
         this.timePs = timePs;
@@ -73,6 +80,8 @@ public final class CongestionFrame {
         this.down = new boolean[n];
         this.deadlock = new boolean[n];
         this.highlighted = new boolean[n];
+        this.stormed = new boolean[n];
+        this.collective = new boolean[n];
     }
 
     /** How many sparks a direction shows for a marking rate: 2 per mark per microsecond, 1 to 8. */

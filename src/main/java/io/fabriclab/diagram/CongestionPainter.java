@@ -12,12 +12,14 @@ import io.fabriclab.model.Link;
 /**
  * Draws a {@link CongestionFrame} over a fabric painted by {@link FabricPainter}: both directions
  * of every link side by side (each on the right-hand side of its travel), coloured and widened by
- * queue depth or utilisation (an idle direction keeps the link's own colour); a violet pause symbol at the sender of every direction PFC pauses,
- * with violet ticks marching upstream along it (the way PAUSE frames travel, so a storm is seen
- * spreading); yellow ECN sparks running downstream, more of them for a higher marking rate; a red
- * flash with the count where packets were dropped; a thick black dashed outline around the
- * directions of a deadlock cycle; red dashes and a cross on failed links; a cyan halo on the
- * selected flow's path; and a legend of all of these, always on screen (top right). Folded
+ * queue depth or utilisation (an idle direction keeps the link's own colour); a violet pause
+ * symbol at the sender of every direction PFC pauses, with violet ticks marching upstream along
+ * it (the way PAUSE frames travel, so a storm is seen spreading); an orange line and exclamation
+ * disc where the PFC watchdog declared the queue stormed; yellow ECN sparks running downstream,
+ * more of them for a higher marking rate; a red flash with the count where packets were dropped;
+ * a thick black dashed outline around the directions of a deadlock cycle; red dashes and a cross
+ * on failed links; a cyan halo on the selected flow's path and a pink one on the selected
+ * collective's flows; and a legend of all of these, always on screen (top right). Folded
  * servers: their links merge into one line pair per bundle showing the worst of its directions.
  * Toolkit-free: the live view, replays and the report draw through it.
  */
@@ -111,6 +113,10 @@ public final class CongestionPainter {
                 double ay = sy + ny * off;
                 double bx = tx + nx * off;
                 double by = ty + ny * off;
+                if (a.collective) {
+                    p.setStroke(DiagramStyle.COLLECTIVE_PATH.withAlpha(120), width + (a.highlighted ? 13 : 7));
+                    p.line(ax, ay, bx, by);
+                }
                 if (a.highlighted) {
                     p.setStroke(DiagramStyle.FLOW_PATH.withAlpha(170), width + 7);
                     p.line(ax, ay, bx, by);
@@ -143,6 +149,9 @@ public final class CongestionPainter {
                 if (a.paused) {
                     paintPause(p, ax, ay, bx, by, ux, uy, nx, ny, len, phaseSeconds);
                     pausedDrawn++;
+                }
+                if (a.stormed) {
+                    paintStorm(p, ax, ay, bx, by, ux, uy, phaseSeconds);
                 }
                 int n = CongestionFrame.sparks(a.marksPerUs);
                 if (n > 0) {
@@ -204,6 +213,30 @@ public final class CongestionPainter {
         pauseSymbol(p, cx, cy, r);
     }
 
+    /**
+     * A watchdog storm: an orange line along the direction and, at its sender, an orange disc with
+     * a white exclamation mark inside a pulsing orange ring (the queue ignores the peer's pause).
+     */
+    private static void paintStorm(Painter p, double ax, double ay, double bx, double by, double ux, double uy,
+                                   double phase) {
+        p.setStroke(DiagramStyle.PFC_STORM, 2.2);
+        p.line(ax, ay, bx, by);
+        double cx = ax + ux * 9;
+        double cy = ay + uy * 9;
+        p.setStroke(DiagramStyle.PFC_STORM.withAlpha(150), 2);
+        p.strokeCircle(cx, cy, 10 + 2 * Math.sin(phase * 2 * Math.PI * 1.2));
+        stormSymbol(p, cx, cy, 7);
+    }
+
+    private static void stormSymbol(Painter p, double cx, double cy, double r) {
+        p.setFill(DiagramStyle.PFC_STORM);
+        p.fillCircle(cx, cy, r);
+        p.setFill(new Rgba(255, 255, 255, 255));
+        double bw = Math.max(1.4, r * 0.3);
+        p.fillRect(cx - bw / 2, cy - r * 0.62, bw, r * 0.8);
+        p.fillCircle(cx, cy + r * 0.45, bw * 0.6);
+    }
+
     private static void pauseSymbol(Painter p, double cx, double cy, double r) {
         p.setFill(DiagramStyle.PFC_PAUSE);
         p.fillCircle(cx, cy, r);
@@ -220,7 +253,7 @@ public final class CongestionPainter {
     }
 
     private record Agg(double load, boolean paused, double marksPerUs, long drops, boolean down, boolean deadlock,
-                       boolean highlighted) {
+                       boolean highlighted, boolean stormed, boolean collective) {
     }
 
     /** The worst of a bundle's directions: highest load, any pause, summed marks and drops. */
@@ -235,6 +268,8 @@ public final class CongestionPainter {
         boolean allDown = true;
         boolean deadlock = false;
         boolean hl = false;
+        boolean stormed = false;
+        boolean collective = false;
         for (int d : dirs) {
             double l = f.load[d];
             if (!Double.isNaN(l) && (Double.isNaN(load) || l > load)) {
@@ -246,8 +281,10 @@ public final class CongestionPainter {
             allDown &= f.down[d];
             deadlock |= f.deadlock[d];
             hl |= f.highlighted[d];
+            stormed |= f.stormed[d];
+            collective |= f.collective[d];
         }
-        return new Agg(load, paused, marks, drops, allDown, deadlock, hl);
+        return new Agg(load, paused, marks, drops, allDown, deadlock, hl, stormed, collective);
     }
 
     private void prepare(DiagramGeometry g, Map<Device, FoldGroup> folded, CongestionFrame.Directions dirs) {
@@ -300,7 +337,7 @@ public final class CongestionPainter {
 
     /** Height of the legend box in pixels. */
     public static double legendHeight() {
-        return 24 + 8 * 18;
+        return 24 + 10 * 18;
     }
 
     private void paintLegend(Painter p, double w, ColourBy colourBy, double phase) {
@@ -332,6 +369,12 @@ public final class CongestionPainter {
         pauseSymbol(p, x + 16, cy, 6);
         p.setFill(DiagramStyle.TEXT);
         p.text("PFC paused (ticks run upstream)", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setStroke(DiagramStyle.PFC_STORM, 2.2);
+        p.line(x + 10, cy, x + 40, cy);
+        stormSymbol(p, x + 16, cy, 6);
+        p.setFill(DiagramStyle.TEXT);
+        p.text("PFC watchdog storm (pause ignored)", tx, cy, TextAnchor.START);
         cy += row;
         p.setFill(DiagramStyle.ECN_SPARK);
         p.setStroke(DiagramStyle.ECN_SPARK_EDGE, 0.8);
@@ -367,6 +410,11 @@ public final class CongestionPainter {
         p.line(x + 10, cy, x + 40, cy);
         p.setFill(DiagramStyle.TEXT);
         p.text("selected flow's path", tx, cy, TextAnchor.START);
+        cy += row;
+        p.setStroke(DiagramStyle.COLLECTIVE_PATH.withAlpha(120), 7);
+        p.line(x + 10, cy, x + 40, cy);
+        p.setFill(DiagramStyle.TEXT);
+        p.text("selected collective's flows", tx, cy, TextAnchor.START);
         cy += row;
         p.setFill(DiagramStyle.TEXT_MUTED);
         p.setFont(9.5, false);

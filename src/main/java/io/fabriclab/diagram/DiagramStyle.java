@@ -49,6 +49,10 @@ public final class DiagramStyle {
     public static final Rgba DEADLOCK = Rgba.hex("#111111");
     /** The halo of the selected flow's path. */
     public static final Rgba FLOW_PATH = Rgba.hex("#00a6d6");
+    /** The halo of the selected collective's member flows (pink, apart from the flow's cyan). */
+    public static final Rgba COLLECTIVE_PATH = Rgba.hex("#e0529c");
+    /** A queue the PFC watchdog declared stormed (orange, apart from the violet of a pause in force). */
+    public static final Rgba PFC_STORM = Rgba.hex("#ff6d00");
 
     /** Size of device boxes in world units. */
     public static final double SWITCH_WIDTH = 100;

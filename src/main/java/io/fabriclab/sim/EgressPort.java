@@ -42,14 +42,25 @@ final class EgressPort {
     final long[] cls = new long[(CLASSES + 1) << 3];
 
     /**
-     * Each queue is a ring of packet ids (power-of-two length, grown on demand): appending touches
-     * only the ring, not the previous packet's record, which is cold by then. Start and count of
-     * queue c sit side by side in {@code ringState} (one cache line for all queues), and bit c of
-     * {@code nonEmpty} says whether queue c holds a packet, so the scheduler tests emptiness
-     * without touching the rings.
+     * Each queue is a ring (power-of-two length, grown on demand) of entries of two longs: the
+     * packet id with its ECT flag and its ingress port, then its enqueue time with its frame size.
+     * Everything the scheduler and the dequeue need is in the ring, so serving a queue does not
+     * touch the packet's record, which has gone cold while the packet waited; appending touches
+     * only the ring. Start and count of queue c sit side by side in {@code ringState} (one cache
+     * line for all queues), and bit c of {@code nonEmpty} says whether queue c holds a packet, so
+     * the scheduler tests emptiness without touching the rings.
      */
-    private final int[][] ring = new int[CLASSES + 1][];
+    private final long[][] ring = new long[CLASSES + 1][];
     private final int[] ringState = new int[(CLASSES + 1) * 2];
+    /**
+     * Enqueue times are kept modulo 2^48 ps (281 s) next to the frame size; a queueing latency is
+     * exact as long as no packet waits that long.
+     */
+    static final long TIME_MASK = (1L << 48) - 1;
+    /** The entry last removed by {@link #poll}: packet, ECT flag (bit 31) and ingress (high half). */
+    long polledId;
+    /** The entry last removed by {@link #poll}: enqueue time (low 48 bits) and frame size (high 16). */
+    long polledMeta;
     /** Bit c set when queue c (CONTROL included) holds a packet. */
     int nonEmpty;
     int queuedPackets;
@@ -143,32 +154,65 @@ final class EgressPort {
         return nic != null;
     }
 
-    void offer(int c, int pkt) {
-        int[] r = ring[c];
+    /**
+     * Appends packet {@code pkt} of {@code bytes} to queue {@code c}, enqueued at {@code nowPs},
+     * admitted through switch port {@code ingress} (-1 at a NIC or for a control frame), ECN-capable
+     * (for marking at dequeue) if {@code ect}.
+     */
+    void offer(int c, int pkt, int bytes, int ingress, long nowPs, boolean ect) {
+        long[] r = ring[c];
         int n = ringState[2 * c + 1];
-        if (r == null || n == r.length) {
+        if (r == null || 2 * n == r.length) {
             r = growRing(c);
         }
-        r[(ringState[2 * c] + n) & (r.length - 1)] = pkt;
+        int i = ((ringState[2 * c] + n) << 1) & (r.length - 1);
+        r[i] = (pkt | (ect ? 1L << 31 : 0)) & 0xFFFFFFFFL | (long) ingress << 32;
+        r[i + 1] = (nowPs & TIME_MASK) | (long) bytes << 48;
         ringState[2 * c + 1] = n + 1;
         nonEmpty |= 1 << c;
     }
 
-    /** Removes and returns the front packet of queue {@code c} (which must not be empty). */
+    /**
+     * Removes the front packet of queue {@code c} (which must not be empty) and returns its id; its
+     * entry stays in {@link #polledId} and {@link #polledMeta}.
+     */
     int poll(int c) {
-        int[] r = ring[c];
+        long[] r = ring[c];
         int start = ringState[2 * c];
-        int pkt = r[start];
-        ringState[2 * c] = (start + 1) & (r.length - 1);
+        int i = start << 1;
+        long id = r[i];
+        polledId = id;
+        polledMeta = r[i + 1];
+        ringState[2 * c] = (start + 1) & ((r.length >>> 1) - 1);
         if (--ringState[2 * c + 1] == 0) {
             nonEmpty &= ~(1 << c);
         }
-        return pkt;
+        return (int) id & 0x7FFFFFFF;
     }
 
-    /** Front packet of queue {@code c}, or -1 when it is empty. */
-    int head(int c) {
-        return (nonEmpty & (1 << c)) != 0 ? ring[c][ringState[2 * c]] : -1;
+    /** Frame size of the front packet of queue {@code c} (which must not be empty). */
+    int headBytes(int c) {
+        return (int) (ring[c][(ringState[2 * c] << 1) + 1] >>> 48);
+    }
+
+    /** Frame size of the packet last polled. */
+    int polledBytes() {
+        return (int) (polledMeta >>> 48);
+    }
+
+    /** Ingress port of the packet last polled, or -1 at a NIC or for a control frame. */
+    int polledIngress() {
+        return (int) (polledId >> 32);
+    }
+
+    /** Whether the packet last polled was ECN-capable (ECT) when it was queued. */
+    boolean polledEct() {
+        return (polledId & (1L << 31)) != 0;
+    }
+
+    /** How long the packet last polled waited, at {@code nowPs}. */
+    long polledLatencyPs(long nowPs) {
+        return (nowPs - polledMeta) & TIME_MASK;
     }
 
     boolean hasPackets(int c) {
@@ -191,12 +235,14 @@ final class EgressPort {
         return (xoffSentMask & (1 << c)) != 0;
     }
 
-    private int[] growRing(int c) {
-        int[] old = ring[c];
+    private long[] growRing(int c) {
+        long[] old = ring[c];
         int n = ringState[2 * c + 1];
-        int[] r = new int[old == null ? 16 : old.length * 2];
+        long[] r = new long[old == null ? 32 : old.length * 2];
         for (int i = 0; i < n; i++) {
-            r[i] = old[(ringState[2 * c] + i) & (old.length - 1)];
+            int o = ((ringState[2 * c] + i) << 1) & (old.length - 1);
+            r[2 * i] = old[o];
+            r[2 * i + 1] = old[o + 1];
         }
         ring[c] = r;
         ringState[2 * c] = 0;

@@ -3,10 +3,12 @@ package io.fabriclab.sim;
 import java.util.Arrays;
 
 /**
- * Every packet in flight, as records of 8 ints (32 bytes) in one array indexed by packet id: a hop
- * touches one or two cache lines of packet state, and 100k queued packets fit in 3.2 MB. Ids are
- * recycled through a free list, so a run allocates only when the number of packets in flight
- * reaches a new maximum.
+ * Every packet in flight, as records of 4 ints (16 bytes) in one array indexed by packet id: an
+ * arrival touches one cache line of packet state, and 100k queued packets fit in 1.6 MB. What the
+ * queues need while a packet waits (its size, ingress and enqueue time) is in the queue's ring
+ * ({@link EgressPort}), so the record is read only where the packet arrives. Ids are recycled
+ * through a free list, so a run allocates only when the number of packets in flight reaches a new
+ * maximum.
  */
 final class PacketPool {
     static final byte DATA = 0;
@@ -21,25 +23,20 @@ final class PacketPool {
     static final byte ECT = 2;
     static final byte CE = 3;
 
-    // Record layout (ints): kind | priority << 8 | ecn << 16 | hop << 24, then one int per field.
+    // Record layout (ints): header (kind | priority << 3 | ecn << 6 | hop << 8 | frame bytes << 16),
+    // flow, PSN, path base.
     private static final int HEADER = 0;
     /** The flow; in the free list, the next free id. */
     private static final int FLOW = 1;
     /** PSN of data, ACK and NAK; pause quanta of a PFC frame. */
     private static final int PSN = 2;
-    private static final int FRAME = 3;
-    /**
-     * The egress port the packet was last sent from. While the packet waits in a switch queue this
-     * is the port it arrived through, seen from the sender: its ingress port is this id ^ 1.
-     */
-    private static final int PORT = 4;
     /** Offset of the packet's path (egress port ids, hop by hop) in the simulator's path store. */
-    private static final int PATH_BASE = 5;
-    private static final int ENQUEUED_LO = 6;
-    private static final int ENQUEUED_HI = 7;
-    private static final int STRIDE = 8;
-    /** Hop index (in the header's top byte): the hop whose egress port the packet is queued at or leaving. */
+    private static final int PATH_BASE = 3;
+    private static final int STRIDE = 4;
+    /** Hop index (header bits 8-15): the hop whose egress port the packet is queued at or leaving. */
     static final int MAX_HOPS = 255;
+    /** Largest frame a record holds (16 bits of the header). */
+    static final int MAX_FRAME_BYTES = 0xFFFF;
 
     private int[] f;
     private int capacity;
@@ -66,14 +63,10 @@ final class PacketPool {
             id = used++;
         }
         int b = id * STRIDE;
-        f[b + HEADER] = (packetKind & 0xFF) | (prio & 0xFF) << 8 | (ecnField & 0xFF) << 16;
+        f[b + HEADER] = (packetKind & 7) | (prio & 7) << 3 | (ecnField & 3) << 6 | bytes << 16;
         f[b + FLOW] = flowId;
         f[b + PSN] = seq;
-        f[b + FRAME] = bytes;
-        f[b + PORT] = -1;
         f[b + PATH_BASE] = 0;
-        f[b + ENQUEUED_LO] = 0;
-        f[b + ENQUEUED_HI] = 0;
         if (++live > maxLive) {
             maxLive = live;
         }
@@ -86,21 +79,26 @@ final class PacketPool {
         live--;
     }
 
+    /** The header int (kind, priority, ECN, hop, frame size), read ahead to bring the record into cache. */
+    int touch(int id) {
+        return f[id * STRIDE + HEADER];
+    }
+
     int kind(int id) {
-        return f[id * STRIDE + HEADER] & 0xFF;
+        return f[id * STRIDE + HEADER] & 7;
     }
 
     int priority(int id) {
-        return (f[id * STRIDE + HEADER] >>> 8) & 0xFF;
+        return (f[id * STRIDE + HEADER] >>> 3) & 7;
     }
 
     int ecn(int id) {
-        return (f[id * STRIDE + HEADER] >>> 16) & 0xFF;
+        return (f[id * STRIDE + HEADER] >>> 6) & 3;
     }
 
     void setEcn(int id, int v) {
         int b = id * STRIDE + HEADER;
-        f[b] = (f[b] & ~0xFF0000) | (v & 0xFF) << 16;
+        f[b] = (f[b] & ~0xC0) | (v & 3) << 6;
     }
 
     int flow(int id) {
@@ -112,30 +110,16 @@ final class PacketPool {
     }
 
     int frameBytes(int id) {
-        return f[id * STRIDE + FRAME];
+        return f[id * STRIDE + HEADER] >>> 16;
     }
 
     int hop(int id) {
-        return f[id * STRIDE + HEADER] >>> 24;
+        return (f[id * STRIDE + HEADER] >>> 8) & 0xFF;
     }
 
     void setHop(int id, int v) {
         int b = id * STRIDE + HEADER;
-        f[b] = (f[b] & 0xFFFFFF) | v << 24;
-    }
-
-    int port(int id) {
-        return f[id * STRIDE + PORT];
-    }
-
-    void setPort(int id, int v) {
-        f[id * STRIDE + PORT] = v;
-    }
-
-    /** The switch ingress port a queued packet was admitted through, or a negative value at a NIC. */
-    int ingress(int id) {
-        int p = f[id * STRIDE + PORT];
-        return p < 0 ? -1 : p ^ 1;
+        f[b] = (f[b] & ~0xFF00) | (v & 0xFF) << 8;
     }
 
     int pathBase(int id) {
@@ -144,17 +128,6 @@ final class PacketPool {
 
     void setPathBase(int id, int v) {
         f[id * STRIDE + PATH_BASE] = v;
-    }
-
-    long enqueuedPs(int id) {
-        int b = id * STRIDE;
-        return ((long) f[b + ENQUEUED_HI] << 32) | (f[b + ENQUEUED_LO] & 0xFFFFFFFFL);
-    }
-
-    void setEnqueuedPs(int id, long t) {
-        int b = id * STRIDE;
-        f[b + ENQUEUED_LO] = (int) t;
-        f[b + ENQUEUED_HI] = (int) (t >>> 32);
     }
 
     int live() {

@@ -35,6 +35,10 @@ import java.util.List;
  * @param flowPaths         each flow's current data path as indexes into {@code ports}, source NIC first
  * @param reroutes          routing reconvergences so far
  * @param deadlocks         PFC deadlock cycles detected so far, each the egress ports on the cycle
+ * @param stormedMask       bit p set while the PFC watchdog holds priority p of that egress stormed: it was
+ *                          paused continuously for the watchdog's detection time and now ignores the
+ *                          pause (drops or forwards, docs/model.md); its bit in {@code pausedMask} is then clear
+ * @param stormsTotal       watchdog storms declared on that egress since the start (all priorities)
  */
 public record SimSnapshot(long timePs, long events, int flowsCompleted, List<String> ports, long[] queueBytes,
                           long[] ingressBytes, int[] pausedMask, boolean[] linkDown, long[] ecnMarks, long[] drops,
@@ -42,7 +46,18 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
                           long[] pausedPsTotal, long[] cnpsTotal, long[] wireBytesTotal,
                           List<PortThresholds> thresholds, double[] flowRateGbps, double[] flowTargetGbps,
                           double[] flowProgress, List<int[]> flowPaths, long cnpsSinceLast,
-                          long pauseFramesSinceLast, int reroutes, List<List<String>> deadlocks) {
+                          long pauseFramesSinceLast, int reroutes, List<List<String>> deadlocks,
+                          int[] stormedMask, long[] stormsTotal) {
+
+    /** Recordings saved before the watchdog flag was published read as "no storm". */
+    public SimSnapshot {
+        if (stormedMask == null) {
+            stormedMask = new int[ports.size()];
+        }
+        if (stormsTotal == null) {
+            stormsTotal = new long[ports.size()];
+        }
+    }
 
     /** Number of flows in the run. */
     public int flowCount() {
@@ -76,6 +91,24 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
     public long totalCnps() {
         long s = 0;
         for (long v : cnpsTotal) {
+            s += v;
+        }
+        return s;
+    }
+
+    /** Egress ports the PFC watchdog holds stormed now (any priority). */
+    public int stormedPorts() {
+        int n = 0;
+        for (int m : stormedMask) {
+            n += m != 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Sum of watchdog storms declared on every egress since the start. */
+    public long totalStorms() {
+        long s = 0;
+        for (long v : stormsTotal) {
             s += v;
         }
         return s;

@@ -123,6 +123,10 @@ public final class Simulator {
         this.routing = Routing.compute(fabric);
         this.ecmp = new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed());
         this.maxPayload = RoceFraming.maxPayload(fabric.mtuBytes());
+        if (maxPayload + RoceFraming.DATA_HEADER_BYTES > PacketPool.MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException("MTU " + fabric.mtuBytes() + " B: frames above "
+                    + PacketPool.MAX_FRAME_BYTES + " B are not simulated");
+        }
         SplittableRandom root = new SplittableRandom(cfg.seed());
         SplittableRandom portRandom = root.split();
         this.ecnRandom = root.split();
@@ -208,6 +212,7 @@ public final class Simulator {
         }
         events = new EventQueue(Math.max(1024, flows.length * 4));
         pkts = new PacketPool(4096);
+        events.setLookahead(this::lookahead);
         flowsRemaining = flows.length;
     }
 
@@ -500,6 +505,26 @@ public final class Simulator {
         }
     }
 
+    /**
+     * Reads ahead, for an event of the next calendar bucket, the state it will touch first: the
+     * packet record and the ingress and egress ports of an arrival, the port of a frame's end.
+     * Pure reads (the result only feeds {@link EventQueue#touched}); see
+     * {@link EventQueue#touchNextBucket}.
+     */
+    private int lookahead(int type, int target, int arg) {
+        if (type == EV_ARRIVE) {
+            int h = pkts.touch(target);
+            EgressPort in = ports[arg ^ 1];
+            int i = pkts.pathBase(target) + ((h >>> 8) & 0xFF) + 1;
+            int out = i < pathStoreSize ? pathStore[i] : arg;
+            return h + in.losslessMask + ports[out].nonEmpty;
+        }
+        if (type == EV_TX_DONE) {
+            return ports[target].nonEmpty;
+        }
+        return 0;
+    }
+
     // ----- transmission ------------------------------------------------------------------------
 
     private void transmit(EgressPort p) {
@@ -515,17 +540,21 @@ public final class Simulator {
 
     private void switchTransmit(EgressPort p) {
         int pkt;
+        int bytes;
         if (p.hasPackets(EgressPort.CONTROL)) {
             pkt = pop(p, EgressPort.CONTROL);
+            bytes = p.polledBytes();
         } else {
             int c = schedule(p);
             if (c < 0) {
                 return;
             }
             pkt = pop(p, c);
+            // Read before leaveSwitch: a PFC frame it sends may be dequeued through p's polled entry.
+            bytes = p.polledBytes();
             leaveSwitch(p, c, pkt);
         }
-        startTx(p, pkt);
+        startTx(p, pkt, bytes);
     }
 
     /**
@@ -552,7 +581,7 @@ public final class Simulator {
                     dq[d] += dq[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_QUANTUM];
                     p.freshVisit = false;
                 }
-                int size = pkts.frameBytes(p.head(c));
+                int size = p.headBytes(c);
                 if (size <= dq[d]) {
                     dq[d] -= size;
                     return c;
@@ -566,8 +595,8 @@ public final class Simulator {
         return -1;
     }
 
-    private void startTx(EgressPort p, int pkt) {
-        int frame = pkts.frameBytes(pkt);
+    /** Puts packet {@code pkt} of {@code frame} bytes on the wire of {@code p}. */
+    private void startTx(EgressPort p, int pkt, int frame) {
         int wire = frame + RoceFraming.WIRE_OVERHEAD_BYTES;
         long ser = p.serializationPs(wire);
         long done = now + ser;
@@ -578,7 +607,6 @@ public final class Simulator {
         if (!p.touched) {
             touch(p);
         }
-        pkts.setPort(pkt, p.id);
         if (trace != null) {
             trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind(pkt)], pkts.priority(pkt), pkts.flow(pkt), pkts.psn(pkt));
         }
@@ -599,10 +627,12 @@ public final class Simulator {
         p.utilizationSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
     }
 
-    private void enqueue(EgressPort p, int c, int pkt) {
-        int bytes = pkts.frameBytes(pkt);
-        pkts.setEnqueuedPs(pkt, now);
-        p.offer(c, pkt);
+    /**
+     * Queues packet {@code pkt} of {@code bytes} in class {@code c} of {@code p}; {@code ingress} is
+     * the switch port it was admitted through (-1 at a NIC), {@code ect} whether it is ECN-capable.
+     */
+    private void enqueue(EgressPort p, int c, int pkt, int bytes, int ingress, boolean ect) {
+        p.offer(c, pkt, bytes, ingress, now, ect);
         p.queuedPackets++;
         if (!p.txDonePending && p.busyUntilPs > now) {
             events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
@@ -628,18 +658,21 @@ public final class Simulator {
         }
     }
 
+    /** Removes the front packet of queue {@code c}; its size, ingress and enqueue time stay in {@code p}'s polled entry. */
     private int pop(EgressPort p, int c) {
         int pkt = p.poll(c);
         p.queuedPackets--;
-        p.cls[(c << 3) + EgressPort.QUEUE_BYTES] -= pkts.frameBytes(pkt);
+        p.cls[(c << 3) + EgressPort.QUEUE_BYTES] -= p.polledBytes();
         return pkt;
     }
 
     /** A packet leaves a switch's egress queue: buffer and ingress accounting, ECN at dequeue, latency. */
     private void leaveSwitch(EgressPort p, int c, int pkt) {
-        int bytes = pkts.frameBytes(pkt);
+        int bytes = p.polledBytes();
+        int ingress = p.polledIngress();
+        boolean ect = p.polledEct();
         p.sw.occupiedBytes -= bytes;
-        long latency = now - pkts.enqueuedPs(pkt);
+        long latency = p.polledLatencyPs(now);
         long[] dq = p.dequeue;
         int o = EgressPort.DEQ_STRIDE * c;
         dq[o + EgressPort.DEQ_PACKETS]++;
@@ -647,15 +680,15 @@ public final class Simulator {
         if (latency > dq[o + EgressPort.DEQ_LATENCY_MAX]) {
             dq[o + EgressPort.DEQ_LATENCY_MAX] = latency;
         }
-        releaseIngress(pkt, c, bytes);
-        if (!p.markAtEnqueue && p.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
+        releaseIngress(ingress, c, bytes);
+        if (!p.markAtEnqueue && p.wred[c] != null && ect) {
             // At dequeue the packet sees the queue that is still behind it.
             markEcn(p, c, pkt, p.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
         }
     }
 
-    private void releaseIngress(int pkt, int c, int bytes) {
-        int in = pkts.ingress(pkt);
+    /** {@code bytes} of class {@code c} that came in through switch port {@code in} (-1: none) leave the switch. */
+    private void releaseIngress(int in, int c, int bytes) {
         if (in < 0) {
             return;
         }
@@ -744,7 +777,7 @@ public final class Simulator {
             // At enqueue the packet sees the queue ahead of it.
             markEcn(out, c, pkt, out.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
         }
-        enqueue(out, c, pkt);
+        enqueue(out, c, pkt, bytes, in.id, pkts.ecn(pkt) == PacketPool.ECT);
         if (out.busyUntilPs <= now) {
             switchTransmit(out);
         }
@@ -797,7 +830,7 @@ public final class Simulator {
             return;
         }
         int pkt = pkts.allocate(PacketPool.PAUSE, -1, quanta, RoceFraming.PFC_FRAME_BYTES, c, PacketPool.NOT_ECT);
-        enqueue(p, EgressPort.CONTROL, pkt);
+        enqueue(p, EgressPort.CONTROL, pkt, RoceFraming.PFC_FRAME_BYTES, -1, false);
         if (quanta > 0) {
             p.pauseFramesSent[c]++;
         } else {
@@ -863,8 +896,9 @@ public final class Simulator {
                 if (r.watchdogDrops) {
                     while (r.hasPackets(c)) {
                         int pkt = pop(r, c);
-                        r.sw.occupiedBytes -= pkts.frameBytes(pkt);
-                        releaseIngress(pkt, c, pkts.frameBytes(pkt));
+                        int bytes = r.polledBytes();
+                        r.sw.occupiedBytes -= bytes;
+                        releaseIngress(r.polledIngress(), c, bytes);
                         drop(r, c, pkt, 2);
                     }
                 }
@@ -898,7 +932,8 @@ public final class Simulator {
             // ACK, NAK and CNP go before data, highest class first.
             for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
                 if (p.hasPackets(c) && !p.paused(c, now)) {
-                    startTx(p, pop(p, c));
+                    int pkt = pop(p, c);
+                    startTx(p, pkt, p.polledBytes());
                     return;
                 }
             }
@@ -950,7 +985,7 @@ public final class Simulator {
         if (rp.onBytesSent(frame)) {
             noteRate(f);
         }
-        startTx(p, pkt);
+        startTx(p, pkt, frame);
     }
 
     private void noteRate(Flow f) {
@@ -1125,7 +1160,7 @@ public final class Simulator {
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
         int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.reverseBase);
-        enqueue(p, QosProfile.CNP_PRIORITY, pkt);
+        enqueue(p, QosProfile.CNP_PRIORITY, pkt, bytes, -1, false);
         if (p.busyUntilPs <= now) {
             nicTransmit(p);
         }
@@ -1164,8 +1199,9 @@ public final class Simulator {
                 while (p.hasPackets(c)) {
                     int pkt = pop(p, c);
                     if (c < EgressPort.CLASSES && p.sw != null) {
-                        p.sw.occupiedBytes -= pkts.frameBytes(pkt);
-                        releaseIngress(pkt, c, pkts.frameBytes(pkt));
+                        int bytes = p.polledBytes();
+                        p.sw.occupiedBytes -= bytes;
+                        releaseIngress(p.polledIngress(), c, bytes);
                     }
                     drop(p, pkts.priority(pkt), pkt, 3);
                 }

@@ -62,6 +62,8 @@ final class SnapshotBuilder {
         long[] pausedPs = new long[n];
         long[] cnps = new long[n];
         long[] wire = new long[n];
+        int[] stormed = new int[n];
+        long[] storms = new long[n];
         long interval = atPs - lastTimePs;
         double[] util = interval > 0 ? new double[n] : lastUtilization;
         long pausesAll = 0;
@@ -85,7 +87,9 @@ final class SnapshotBuilder {
                 m += p.ecnMarked[c];
                 d += p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
                 pauseFrames[i] += p.pauseFramesSent[c];
+                storms[i] += p.watchdogStorms[c];
             }
+            stormed[i] = p.stormedMask;
             down[i] = p.down;
             pausesAll += pauseFrames[i];
             marksTotal[i] = m;
@@ -140,7 +144,7 @@ final class SnapshotBuilder {
         }
         SimSnapshot s = new SimSnapshot(atPs, events, flowsCompleted, portRefs, queue, ingress, paused, down, marks,
                 dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds, rates, targets,
-                progress, paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks);
+                progress, paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks, stormed, storms);
         lastCnps = cnpsAll;
         lastPauses = pausesAll;
         if (interval > 0) {

@@ -2,22 +2,20 @@ package io.fabriclab.ui.live;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.IntStream;
 
 import io.fabriclab.sim.SimSnapshot;
-import io.fabriclab.workload.Collective;
 import io.fabriclab.workload.FlowSpec;
 
 /**
- * The live dashboard's figures from a snapshot: worst ports by queue, active pauses (directions
- * paused now, longest-paused first), totals of drops, ECN marks, CNPs and PAUSE frames, and per
- * collective its progress and bus bandwidth so far (nccl-tests' busbw = S / t x factor, with S
- * scaled by the fraction delivered; the final figure comes from the results).
+ * The live dashboard's figures from a snapshot: totals of drops, ECN marks, CNPs and PAUSE
+ * frames; worst ports by queue; the directions paused now (a PFC pause in force, longest-paused
+ * first); the pause storms, which are the PFC watchdog's: queues it declared stormed after a pause
+ * lasting its whole detection time (docs/model.md), not merely paused; and per collective its
+ * progress and bandwidth so far ({@link CollectiveProgress}).
  */
 public final class Dashboard {
     private Dashboard() {
@@ -36,40 +34,45 @@ public final class Dashboard {
         out.add("Worst ports (queue):" + (worst.isEmpty() ? " none queued" : ""));
         for (int i : worst) {
             out.add(String.format(Locale.ROOT, "  %-18s %8.1f KB%s", s.ports().get(i), s.queueBytes()[i] / 1000.0,
-                    s.pausedMask()[i] != 0 ? "  PAUSED" : ""));
+                    s.stormedMask()[i] != 0 ? "  STORM" : s.pausedMask()[i] != 0 ? "  PAUSED" : ""));
         }
         List<Integer> paused = IntStream.range(0, n).boxed().filter(i -> s.pausedMask()[i] != 0)
                 .sorted(Comparator.comparingLong((Integer i) -> s.pausedPsTotal()[i]).reversed()).toList();
-        out.add("Active pauses: " + paused.size() + " direction(s)");
+        out.add("Paused now: " + paused.size() + " direction(s)");
         for (int i : paused.subList(0, Math.min(5, paused.size()))) {
             out.add(String.format(Locale.ROOT, "  %-18s paused %.1f µs in total", s.ports().get(i),
                     s.pausedPsTotal()[i] / 1e6));
+        }
+        List<Integer> storms = stormed(s);
+        out.add(String.format(Locale.ROOT, "Pause storms (PFC watchdog): %d now, %d declared since the start",
+                storms.size(), s.totalStorms()));
+        for (int i : storms.subList(0, Math.min(5, storms.size()))) {
+            out.add(String.format(Locale.ROOT, "  %-18s STORM on priority %s, paused %.1f µs in total",
+                    s.ports().get(i), priorities(s.stormedMask()[i]), s.pausedPsTotal()[i] / 1e6));
         }
         if (!s.deadlocks().isEmpty()) {
             out.add("DEADLOCK: " + s.deadlocks().size() + " cycle(s): " + String.join(" → ", s.deadlocks().get(0)));
         }
         for (Map.Entry<String, List<Integer>> c : collectives.entrySet()) {
-            double done = 0;
-            long bytes = 0;
-            Set<String> ranks = new HashSet<>();
-            for (int f : c.getValue()) {
-                done += s.flowProgress()[f] * flows.get(f).bytes();
-                bytes += flows.get(f).bytes();
-                ranks.add(flows.get(f).src());
-            }
-            String kind = c.getKey().substring(0, c.getKey().indexOf(':'));
-            Collective.Kind k = Collective.Kind.fromJsonName(kind);
-            int r = ranks.size();
-            double fraction = bytes == 0 ? 0 : done / bytes;
-            String busbw = "";
-            if (k != null && r > 1 && s.timePs() > 0) {
-                // S = n x chunk, and the flows carry steps x n chunks: S = payload / steps.
-                double bigS = (double) bytes / k.stepsTimesRanksOverN(r);
-                double algbw = bigS * fraction / (s.timePs() / 1e12) / 1e9;
-                busbw = String.format(Locale.ROOT, ", busbw so far %.1f GB/s", algbw * k.busFactor(r));
-            }
-            out.add(String.format(Locale.ROOT, "%s: %.0f %%%s", c.getKey(), 100 * fraction, busbw));
+            out.add(CollectiveProgress.of(s, flows, c.getKey(), c.getValue()).text());
         }
         return out;
+    }
+
+    /** Egress ports the watchdog holds stormed now, longest-paused first. */
+    public static List<Integer> stormed(SimSnapshot s) {
+        return IntStream.range(0, s.ports().size()).boxed().filter(i -> s.stormedMask()[i] != 0)
+                .sorted(Comparator.comparingLong((Integer i) -> s.pausedPsTotal()[i]).reversed()).toList();
+    }
+
+    /** The priorities set in a mask, "3" or "3,4". */
+    static String priorities(int mask) {
+        StringBuilder sb = new StringBuilder();
+        for (int p = 0; p < 8; p++) {
+            if ((mask & (1 << p)) != 0) {
+                sb.append(sb.length() == 0 ? "" : ",").append(p);
+            }
+        }
+        return sb.toString();
     }
 }

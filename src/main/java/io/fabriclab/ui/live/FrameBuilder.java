@@ -88,6 +88,16 @@ public final class FrameBuilder {
      */
     public CongestionFrame frame(SimSnapshot s, SimSnapshot prev, CongestionPainter.ColourBy by, int flowPath,
                                  long wallNanos) {
+        return frame(s, prev, by, flowPath, List.of(), wallNanos);
+    }
+
+    /**
+     * As {@link #frame(SimSnapshot, SimSnapshot, CongestionPainter.ColourBy, int, long)}, and
+     * {@code collectiveFlows} (flow ids of the selected collective) marks every direction their
+     * published paths cross.
+     */
+    public CongestionFrame frame(SimSnapshot s, SimSnapshot prev, CongestionPainter.ColourBy by, int flowPath,
+                                 List<Integer> collectiveFlows, long wallNanos) {
         map(s.ports());
         CongestionFrame f = new CongestionFrame(s.timePs(), directions);
         double dtPs = prev == null ? s.timePs() : s.timePs() - prev.timePs();
@@ -110,6 +120,7 @@ public final class FrameBuilder {
                 f.load[d] = s.utilization()[i];
             }
             f.paused[d] = s.pausedMask()[i] != 0;
+            f.stormed[d] = s.stormedMask()[i] != 0;
             f.down[d] = s.linkDown()[i];
             long marks = s.ecnMarksTotal()[i] - (prev == null ? 0 : prev.ecnMarksTotal()[i]);
             f.marksPerUs[d] = dtUs > 0 ? marks / dtUs : 0;
@@ -125,6 +136,15 @@ public final class FrameBuilder {
                 int i = s.portIndex(ref);
                 if (i >= 0 && portToDirection[i] >= 0) {
                     f.deadlock[portToDirection[i]] = true;
+                }
+            }
+        }
+        for (int flow : collectiveFlows) {
+            if (flow >= 0 && flow < s.flowPaths().size()) {
+                for (int i : s.flowPaths().get(flow)) {
+                    if (portToDirection[i] >= 0) {
+                        f.collective[portToDirection[i]] = true;
+                    }
                 }
             }
         }

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.fabriclab.sim.PortThresholds;
 import io.fabriclab.sim.SimSnapshot;
+import io.fabriclab.workload.FlowSpec;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
@@ -14,7 +15,8 @@ import javafx.scene.layout.VBox;
  * Charts of the selected egress port and flow over the recorded snapshots: queue depth with the
  * port's Kmin / Kmax (its ECN curve) and the XOFF / XON of the port it feeds drawn as lines;
  * throughput, ECN marks, CNPs and the share of time paused per interval; the flow's DCQCN
- * current and target rate and its progress. Rebuilt from the frames (at most
+ * current and target rate, the throughput it achieved and its progress; the selected collective's
+ * busbw and algbw so far and its progress. Rebuilt from the frames (at most
  * {@link #MAX_POINTS}, evenly sampled) whenever asked, so a selection made late shows the whole run.
  */
 public final class LiveCharts extends VBox {
@@ -24,11 +26,14 @@ public final class LiveCharts extends VBox {
     private final LineChart<Number, Number> queue = chart("queue (KB)");
     private final LineChart<Number, Number> activity = chart("per interval");
     private final LineChart<Number, Number> flow = chart("flow");
+    private final LineChart<Number, Number> collective = chart("collective");
 
     public LiveCharts() {
         super(4);
         title.setWrapText(true);
-        getChildren().addAll(title, queue, activity, flow);
+        getChildren().addAll(title, queue, activity, flow, collective);
+        collective.setId("live-collective-chart");
+        flow.setId("live-flow-chart");
         setId("live-charts");
     }
 
@@ -59,11 +64,29 @@ public final class LiveCharts extends VBox {
         return flow;
     }
 
+    public LineChart<Number, Number> collectiveChart() {
+        return collective;
+    }
+
+    /** The selected collective: its label, member flow ids and the run's flows. */
+    public record CollectiveSelection(String label, List<Integer> members, List<FlowSpec> flows) {
+    }
+
     /** Redraws every chart for egress port {@code port} (-1: none) and flow {@code flowId} (-1: none). */
     public void show(List<SimSnapshot> frames, int port, int flowId) {
+        show(frames, port, flowId, null, null);
+    }
+
+    /**
+     * As {@link #show(List, int, int)}, with the flow's achieved throughput ({@code specs}: the
+     * run's flows, null: not shown) and the collective {@code c} (null: none): its busbw and algbw
+     * so far and its progress over the run ({@link CollectiveProgress}).
+     */
+    public void show(List<SimSnapshot> frames, int port, int flowId, List<FlowSpec> specs, CollectiveSelection c) {
         queue.getData().clear();
         activity.getData().clear();
         flow.getData().clear();
+        collective.getData().clear();
         if (frames.isEmpty()) {
             return;
         }
@@ -133,14 +156,42 @@ public final class LiveCharts extends VBox {
             XYChart.Series<Number, Number> rate = series("DCQCN rate Gb/s");
             XYChart.Series<Number, Number> target = series("target rate Gb/s");
             XYChart.Series<Number, Number> progress = series("progress %");
+            XYChart.Series<Number, Number> achieved = series("achieved Gb/s");
+            SimSnapshot prev = null;
             for (int i = 0; i < frames.size(); i += step) {
                 SimSnapshot s = frames.get(i);
                 double t = s.timePs() / 1e6;
                 rate.getData().add(new XYChart.Data<>(t, s.flowRateGbps()[flowId]));
                 target.getData().add(new XYChart.Data<>(t, s.flowTargetGbps()[flowId]));
                 progress.getData().add(new XYChart.Data<>(t, 100 * s.flowProgress()[flowId]));
+                if (specs != null && flowId < specs.size() && prev != null && s.timePs() > prev.timePs()) {
+                    // Payload delivered in order per second (what PFC pauses cut, unlike the DCQCN rate).
+                    achieved.getData().add(new XYChart.Data<>(t, (s.flowProgress()[flowId] - prev.flowProgress()[flowId])
+                            * specs.get(flowId).bytes() * 8 / ((s.timePs() - prev.timePs()) / 1e3)));
+                }
+                prev = s;
             }
             flow.getData().addAll(List.of(rate, target, progress));
+            if (!achieved.getData().isEmpty()) {
+                flow.getData().add(achieved);
+            }
+        }
+        if (c != null && !c.members().isEmpty()) {
+            text += (text.isEmpty() ? "" : "\n") + "Collective " + c.label();
+            XYChart.Series<Number, Number> busbw = series("busbw so far GB/s");
+            XYChart.Series<Number, Number> algbw = series("algbw so far GB/s");
+            XYChart.Series<Number, Number> progress = series("progress %");
+            for (int i = 0; i < frames.size(); i += step) {
+                SimSnapshot s = frames.get(i);
+                double t = s.timePs() / 1e6;
+                CollectiveProgress p = CollectiveProgress.of(s, c.flows(), c.label(), c.members());
+                if (!Double.isNaN(p.busbwGBps())) {
+                    busbw.getData().add(new XYChart.Data<>(t, p.busbwGBps()));
+                    algbw.getData().add(new XYChart.Data<>(t, p.algbwGBps()));
+                }
+                progress.getData().add(new XYChart.Data<>(t, 100 * p.fraction()));
+            }
+            collective.getData().addAll(List.of(busbw, algbw, progress));
         }
         title.setText(text.isEmpty() ? "Select a link or device, or a flow" : text);
     }

@@ -33,6 +33,8 @@ import javafx.scene.control.RadioButton;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Slider;
 import javafx.scene.control.Spinner;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TitledPane;
@@ -87,7 +89,7 @@ public final class LivePanel extends ScrollPane {
     final Label status = new Label("Choose a workload and press Play.");
     final RadioButton byQueue = new RadioButton("queue depth");
     final RadioButton byUtilisation = new RadioButton("utilisation");
-    final CheckBox clickFails = new CheckBox("click a link to fail / restore it");
+    final CheckBox clickFails = new CheckBox("click a link to fail / restore it (else a click selects)");
 
     // Thresholds.
     final ComboBox<String> thresholdTarget = new ComboBox<>();
@@ -104,6 +106,19 @@ public final class LivePanel extends ScrollPane {
     final TextArea dashboard = new TextArea();
     final ComboBox<String> chartPort = new ComboBox<>();
     final Spinner<Integer> flowSelect = new Spinner<>(-1, Integer.MAX_VALUE, -1);
+    /** What the flow list lists: a link direction, or what a device sends / receives / carries. */
+    final ComboBox<FlowScope> flowScope = new ComboBox<>();
+    final ComboBox<CrossingFlows.Order> flowOrder = new ComboBox<>();
+    final TableView<CrossingFlows.Row> flowTable = new TableView<>();
+    final Label flowPath = new Label();
+    final ComboBox<String> collectiveSelect = new ComboBox<>();
+    final Label collectiveStatus = new Label();
+    private boolean updatingFlowTable;
+    private double pressX = Double.NaN;
+    private double pressY = Double.NaN;
+    /** The link last clicked (to select it) and whether the click was on its a → b side. */
+    private Link clickedLink;
+    private boolean clickedFromA = true;
     final LiveCharts charts = new LiveCharts();
     final Slider timeline = new Slider(0, 1, 1);
     final Label timelineLabel = new Label("timeline: after the run");
@@ -130,6 +145,21 @@ public final class LivePanel extends ScrollPane {
     private Consumer<Throwable> errorHandler = this::showErrorDialog;
     private ChoosePath chooser = new ChoosePath() {
     };
+
+    /**
+     * What the flow list shows: flows leaving through egress port {@code portRef} (a link
+     * direction), or flows device {@code device} sends and/or receives (a server) or carries (a
+     * switch: both flags set).
+     */
+    record FlowScope(String text, String portRef, String device, boolean sends, boolean receives) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /** Throughput in the flow list is measured over this much simulated time. */
+    static final long ACHIEVED_WINDOW_PS = 20_000_000L;
 
     /** Where files come from (tests answer instead of a file dialog). */
     public interface ChoosePath {
@@ -167,6 +197,11 @@ public final class LivePanel extends ScrollPane {
         setContent(build());
         canvas.setLayer(this::paintLayer);
         canvas.setLinkClickHandler(this::onLinkClicked);
+        // Where the last press landed, so a click on a link selects the direction on that side.
+        canvas.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> {
+            pressX = e.getX();
+            pressY = e.getY();
+        });
         canvas.document().selection().addListener(this::selectionChanged);
         refreshButtons();
         timer.start();
@@ -234,7 +269,7 @@ public final class LivePanel extends ScrollPane {
         byUtilisation.setToggleGroup(colour);
         byQueue.setSelected(true);
         colour.selectedToggleProperty().addListener((o, a, b) -> rebuildFrame());
-        clickFails.setSelected(true);
+        clickFails.setSelected(false);
         status.setWrapText(true);
         VBox control = new VBox(6, new HBox(6, play, pause, reset), new HBox(6, stepEvent, stepInterval),
                 new HBox(6, new Label("Speed"), speed, speedLabel), clock, progress,
@@ -274,12 +309,29 @@ public final class LivePanel extends ScrollPane {
         chartPort.setPromptText("egress port");
         chartPort.setOnAction(e -> refreshCharts(true));
         flowSelect.setEditable(true);
+        flowSelect.setId("live-flow");
         flowSelect.valueProperty().addListener((o, a, b) -> {
             rebuildFrame();
             refreshCharts(true);
+            showFlowPath();
+            selectFlowRow();
         });
+        buildFlowList();
+        collectiveSelect.setId("live-collective");
+        collectiveSelect.setPromptText("none");
+        collectiveSelect.setOnAction(e -> {
+            rebuildFrame();
+            refreshCharts(true);
+            showCollective();
+        });
+        collectiveStatus.setWrapText(true);
+        collectiveStatus.setId("live-collective-status");
+        flowPath.setWrapText(true);
+        flowPath.setId("live-flow-path");
         VBox selection = new VBox(6, new HBox(6, new Label("Port"), chartPort),
-                new HBox(6, new Label("Flow (-1: none)"), flowSelect), charts);
+                new HBox(6, new Label("Flows"), flowScope), new HBox(6, new Label("Sort"), flowOrder), flowTable,
+                new HBox(6, new Label("Flow (-1: none)"), flowSelect), flowPath,
+                new HBox(6, new Label("Collective"), collectiveSelect), collectiveStatus, charts);
 
         timeline.setDisable(true);
         timeline.setId("live-timeline");
@@ -297,6 +349,52 @@ public final class LivePanel extends ScrollPane {
                 titled("Recording", recording));
         box.setPadding(new Insets(6));
         return box;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void buildFlowList() {
+        flowScope.setId("live-flow-scope");
+        flowScope.setPromptText("click a link direction or a device");
+        flowScope.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(flowScope, javafx.scene.layout.Priority.ALWAYS);
+        flowScope.setOnAction(e -> refreshFlowList());
+        flowOrder.setId("live-flow-order");
+        flowOrder.getItems().setAll(CrossingFlows.Order.values());
+        flowOrder.getSelectionModel().select(CrossingFlows.Order.RATE);
+        flowOrder.setOnAction(e -> refreshFlowList());
+        flowTable.setId("live-flow-table");
+        flowTable.setPrefHeight(170);
+        flowTable.setPlaceholder(new Label("Click a link direction or a device to list its flows"));
+        flowTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
+        flowTable.getColumns().setAll(
+                column("#", 30, "flow id", r -> String.valueOf(r.flow())),
+                column("from → to", 140, "sender and receiver NIC", r -> r.src() + " → " + r.dst()),
+                column("rate", 40, "DCQCN current rate (Gb/s)", r -> gbps(r.rateGbps())),
+                column("tgt", 40, "DCQCN target rate (Gb/s)", r -> gbps(r.targetGbps())),
+                column("got", 40, "throughput achieved over the last 20 µs (Gb/s)", r -> gbps(r.achievedGbps())),
+                column("%", 36, "progress: share of its packets delivered in order",
+                        r -> String.format(Locale.ROOT, "%.0f", 100 * r.progress())));
+        flowTable.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
+            if (!updatingFlowTable && b != null && !java.util.Objects.equals(flowSelect.getValue(), b.flow())) {
+                flowSelect.getValueFactory().setValue(b.flow());
+            }
+        });
+    }
+
+    private static TableColumn<CrossingFlows.Row, String> column(String title, double width, String tip,
+            java.util.function.Function<CrossingFlows.Row, String> value) {
+        TableColumn<CrossingFlows.Row, String> c = new TableColumn<>();
+        Label header = new Label(title);
+        header.setTooltip(new javafx.scene.control.Tooltip(tip));
+        c.setGraphic(header);
+        c.setPrefWidth(width);
+        c.setSortable(false);
+        c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(value.apply(d.getValue())));
+        return c;
+    }
+
+    private static String gbps(double v) {
+        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f", v);
     }
 
     private static GridPane grid() {
@@ -416,6 +514,7 @@ public final class LivePanel extends ScrollPane {
         frame = null;
         results = null;
         errorShown = false;
+        clearRunSelection();
         timeline.setDisable(true);
         preparing = true;
         status.setText("Preparing " + settings.describe() + " …");
@@ -435,6 +534,7 @@ public final class LivePanel extends ScrollPane {
             session.run().start(paused);
             status.setText("Running " + session.settings().describe() + " (" + session.flows().size() + " flows)");
             fillThresholdTargets();
+            collectiveSelect.getItems().setAll(session.collectives().keySet());
             List<Consumer<LiveRun>> todo = new ArrayList<>(whenReady);
             whenReady.clear();
             todo.forEach(a -> a.accept(session.run()));
@@ -495,6 +595,7 @@ public final class LivePanel extends ScrollPane {
         frame = null;
         results = null;
         timeline.setDisable(true);
+        clearRunSelection();
         clock.setText("t = 0 µs");
         progress.setProgress(0);
         dashboard.clear();
@@ -608,7 +709,7 @@ public final class LivePanel extends ScrollPane {
     private void show(SimSnapshot s, long nowNanos) {
         previousShown = shown;
         shown = s;
-        frame = frames.frame(s, previousShown, colourBy(), flowSelect.getValue(), nowNanos);
+        frame = frames.frame(s, previousShown, colourBy(), selectedFlow(), collectiveMembers(), nowNanos);
         clock.setText(String.format(Locale.ROOT, "t = %.3f µs", s.timePs() / 1e6));
         double p = session.settings().durationUs() > 0 || session.flows().isEmpty()
                 ? (double) s.timePs() / session.endPs() : (double) s.flowsCompleted() / session.flows().size();
@@ -616,6 +717,8 @@ public final class LivePanel extends ScrollPane {
         if (nowNanos - lastDashboardNanos >= 200_000_000L) {
             lastDashboardNanos = nowNanos;
             dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
+            refreshFlowList();
+            showCollective();
         }
         refreshCharts(false);
     }
@@ -624,6 +727,9 @@ public final class LivePanel extends ScrollPane {
         refreshButtons();
         if (shown != null) {
             dashboard.setText(String.join("\n", Dashboard.lines(shown, session.flows(), session.collectives())));
+            refreshFlowList();
+            showCollective();
+            showFlowPath();
         }
         List<SimSnapshot> rec = session.recording().frames();
         if (!rec.isEmpty()) {
@@ -668,15 +774,17 @@ public final class LivePanel extends ScrollPane {
         int i = rec.indexOf(s);
         previousShown = i > 0 ? rec.get(i - 1) : null;
         shown = s;
-        frame = frames.frame(s, previousShown, colourBy(), flowSelect.getValue(), System.nanoTime());
+        frame = frames.frame(s, previousShown, colourBy(), selectedFlow(), collectiveMembers(), System.nanoTime());
         clock.setText(String.format(Locale.ROOT, "t = %.3f µs (recorded)", s.timePs() / 1e6));
         dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
+        refreshFlowList();
+        showCollective();
         canvas.redraw();
     }
 
     private void rebuildFrame() {
         if (shown != null) {
-            frame = frames.frame(shown, previousShown, colourBy(), flowSelect.getValue(), System.nanoTime());
+            frame = frames.frame(shown, previousShown, colourBy(), selectedFlow(), collectiveMembers(), System.nanoTime());
             canvas.redraw();
         }
     }
@@ -774,6 +882,14 @@ public final class LivePanel extends ScrollPane {
     /** During a run, a click on a link fails it (or restores it if failed). */
     private boolean onLinkClicked(Link drawn) {
         if (session == null || ended() || !clickFails.isSelected()) {
+            // A selecting click: remember the side, so the flow list opens on that direction.
+            clickedLink = drawn;
+            clickedFromA = clickedSideIsFromA(drawn);
+            var sel = canvas.document().selection();
+            if (sel.links().size() == 1 && sel.devices().isEmpty() && sel.links().contains(drawn)) {
+                // Already selected: the selection will not change, so refill here.
+                fillFlowScopes();
+            }
             return false;
         }
         Link l = session.simulatedLink(drawn);
@@ -864,6 +980,7 @@ public final class LivePanel extends ScrollPane {
     // ----- selection -------------------------------------------------------------------------------------
 
     private void selectionChanged() {
+        fillFlowScopes();
         List<String> ports = new ArrayList<>();
         var sel = canvas.document().selection();
         for (Link l : sel.links()) {
@@ -918,7 +1035,148 @@ public final class LivePanel extends ScrollPane {
         }
         String ref = chartPort.getValue();
         int port = ref == null ? -1 : rec.get(rec.size() - 1).portIndex(ref);
-        charts.show(rec, port, flowSelect.getValue() == null ? -1 : flowSelect.getValue());
+        String c = collectiveSelect.getValue();
+        List<Integer> members = collectiveMembers();
+        charts.show(rec, port, selectedFlow(), session.flows(),
+                c == null || members.isEmpty() ? null : new LiveCharts.CollectiveSelection(c, members, session.flows()));
+    }
+
+    // ----- flows and collectives -------------------------------------------------------------------------
+
+    /** The selected flow id, or -1. */
+    int selectedFlow() {
+        Integer v = flowSelect.getValue();
+        return v == null ? -1 : v;
+    }
+
+    /** Flow ids of the selected collective (empty: none). */
+    List<Integer> collectiveMembers() {
+        String c = collectiveSelect.getValue();
+        if (session == null || c == null) {
+            return List.of();
+        }
+        return session.collectives().getOrDefault(c, List.of());
+    }
+
+    private void clearRunSelection() {
+        collectiveSelect.getItems().clear();
+        collectiveSelect.setValue(null);
+        collectiveStatus.setText("");
+        flowTable.getItems().clear();
+        flowPath.setText("");
+    }
+
+    /**
+     * The flow list's choices for the canvas selection: both directions of a selected link (the
+     * one on the side that was clicked first: each direction is drawn right of its travel), or
+     * what a selected server sends / receives, or what a switch carries.
+     */
+    private void fillFlowScopes() {
+        var sel = canvas.document().selection();
+        List<FlowScope> scopes = new ArrayList<>();
+        if (sel.links().size() == 1 && sel.devices().isEmpty()) {
+            Link l = sel.links().iterator().next();
+            FlowScope ab = new FlowScope(l.a().ref() + " → " + l.b().ref(), l.a().ref(), null, false, false);
+            FlowScope ba = new FlowScope(l.b().ref() + " → " + l.a().ref(), l.b().ref(), null, false, false);
+            boolean fromA = l != clickedLink || clickedFromA;
+            scopes.add(fromA ? ab : ba);
+            scopes.add(fromA ? ba : ab);
+        } else if (!sel.devices().isEmpty()) {
+            Device d = sel.devices().iterator().next();
+            if (d.role().isSwitch()) {
+                scopes.add(new FlowScope("through " + d.id() + " (any port)", null, d.id(), true, true));
+            } else {
+                scopes.add(new FlowScope("sent or received by " + d.id(), null, d.id(), true, true));
+                scopes.add(new FlowScope("sent by " + d.id(), null, d.id(), true, false));
+                scopes.add(new FlowScope("received by " + d.id(), null, d.id(), false, true));
+            }
+        }
+        flowScope.getItems().setAll(scopes);
+        if (!scopes.isEmpty()) {
+            flowScope.getSelectionModel().select(0);
+        }
+        refreshFlowList();
+    }
+
+    /** True when the last press was on the a → b side of the link (right of travel from a to b). */
+    private boolean clickedSideIsFromA(Link l) {
+        io.fabriclab.diagram.Segment seg = canvas.geometry().segment(l);
+        if (seg == null || Double.isNaN(pressX)) {
+            return true;
+        }
+        double wx = canvas.viewport().toWorldX(pressX);
+        double wy = canvas.viewport().toWorldY(pressY);
+        // Screen y grows downwards: the right-hand normal of travel (dx, dy) is (-dy, dx).
+        double nx = -(seg.y2() - seg.y1());
+        double ny = seg.x2() - seg.x1();
+        return (wx - seg.x1()) * nx + (wy - seg.y1()) * ny >= 0;
+    }
+
+    /** Lists the flows of the chosen scope at the snapshot shown, sorted as chosen; keeps the selected flow. */
+    void refreshFlowList() {
+        FlowScope scope = flowScope.getValue();
+        if (session == null || shown == null || scope == null) {
+            flowTable.getItems().clear();
+            return;
+        }
+        SimSnapshot s = shown;
+        List<Integer> ids = scope.portRef() != null ? CrossingFlows.crossing(s, s.portIndex(scope.portRef()))
+                : CrossingFlows.ofDevice(s, scope.device(), scope.sends(), scope.receives());
+        SimSnapshot earlier = session.recording().at(s.timePs() - ACHIEVED_WINDOW_PS);
+        if (earlier != null && earlier.timePs() >= s.timePs()) {
+            earlier = previousShown;
+        }
+        List<CrossingFlows.Row> rows = CrossingFlows.rows(s, earlier, session.flows(), ids, flowOrder.getValue());
+        updatingFlowTable = true;
+        try {
+            flowTable.getItems().setAll(rows);
+            selectFlowRow();
+        } finally {
+            updatingFlowTable = false;
+        }
+    }
+
+    private void selectFlowRow() {
+        int f = selectedFlow();
+        boolean was = updatingFlowTable;
+        updatingFlowTable = true;
+        try {
+            for (CrossingFlows.Row r : flowTable.getItems()) {
+                if (r.flow() == f) {
+                    flowTable.getSelectionModel().select(r);
+                    return;
+                }
+            }
+            flowTable.getSelectionModel().clearSelection();
+        } finally {
+            updatingFlowTable = was;
+        }
+    }
+
+    /** The selected flow's path as the simulator publishes it (its ECMP choice, hop by hop). */
+    private void showFlowPath() {
+        int f = selectedFlow();
+        if (shown == null || f < 0 || f >= shown.flowCount()) {
+            flowPath.setText("");
+            return;
+        }
+        String label = session == null || f >= session.flows().size() ? "" : session.flows().get(f).label();
+        flowPath.setText(String.format(Locale.ROOT, "Flow %d%s: rate %.1f Gb/s, target %.1f Gb/s, %.0f %% done%npath: %s",
+                f, label == null || label.isEmpty() ? "" : " (" + label + ")", shown.flowRateGbps()[f],
+                shown.flowTargetGbps()[f], 100 * shown.flowProgress()[f], CrossingFlows.pathText(shown, f)));
+    }
+
+    /** The selected collective's progress and bandwidth so far at the snapshot shown. */
+    private void showCollective() {
+        String c = collectiveSelect.getValue();
+        List<Integer> members = collectiveMembers();
+        if (shown == null || c == null || members.isEmpty()) {
+            collectiveStatus.setText("");
+            return;
+        }
+        CollectiveProgress p = CollectiveProgress.of(shown, session.flows(), c, members);
+        collectiveStatus.setText(String.format(Locale.ROOT, "%s%n%d flows over %d ranks, %.2f of %.2f MB delivered",
+                p.text(), members.size(), p.ranks(), p.bytesDone() / 1e6, p.bytesTotal() / 1e6));
     }
 
     // ----- recording files -------------------------------------------------------------------------------

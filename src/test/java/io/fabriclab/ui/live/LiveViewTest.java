@@ -248,6 +248,7 @@ class LiveViewTest {
         robot.interact(() -> {
             panel.setSpeedPosition(7.0); // 10 us/s: the run is still going when the click lands
             panel.sizeMb.setText("1");
+            panel.clickFails.setSelected(true);
         });
         robot.clickOn("#live-play");
         waitFor(30, () -> fx(robot, () -> panel.shownSnapshot() != null && panel.shownSnapshot().timePs() > 0));
@@ -306,6 +307,149 @@ class LiveViewTest {
             }
         }
         return out;
+    }
+
+    /** Screen point 3 px right of travel from {@code from}'s end of link {@code l}, at its middle. */
+    private Point2D directionPoint(FxRobot robot, Link l, Port from) {
+        return fx(robot, () -> {
+            Segment seg = canvas.geometry().segment(l);
+            double ax = canvas.viewport().toScreenX(seg.x1());
+            double ay = canvas.viewport().toScreenY(seg.y1());
+            double bx = canvas.viewport().toScreenX(seg.x2());
+            double by = canvas.viewport().toScreenY(seg.y2());
+            if (from != l.a()) {
+                double t = ax;
+                ax = bx;
+                bx = t;
+                t = ay;
+                ay = by;
+                by = t;
+            }
+            double len = Math.hypot(bx - ax, by - ay);
+            // Each direction is drawn on the right-hand side of its travel (screen y downwards).
+            double nx = -(by - ay) / len;
+            double ny = (bx - ax) / len;
+            return canvas.localToScreen((ax + bx) / 2 + 3 * nx, (ay + by) / 2 + 3 * ny);
+        });
+    }
+
+    private java.util.Set<Integer> listedFlows(FxRobot robot) {
+        return fx(robot, () -> {
+            java.util.Set<Integer> out = new java.util.TreeSet<>();
+            for (CrossingFlows.Row r : panel.flowTable.getItems()) {
+                out.add(r.flow());
+            }
+            return out;
+        });
+    }
+
+    @Test
+    void clickingALinkDirectionListsTheFlowsTheSimulatorRoutesThroughItAndPickingOneHighlightsItsPath(FxRobot robot)
+            throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.setScenarioFile(INCAST);
+            panel.setSpeedPosition(7.3); // 20 us/s
+        });
+        assertFalse(fx(robot, () -> panel.clickFails.isSelected()), "a plain click selects, it does not fail a link");
+        robot.clickOn("#live-play");
+        waitFor(60, () -> fx(robot, () -> panel.shownSnapshot() != null
+                && panel.shownSnapshot().timePs() >= 20_000_000L));
+        robot.clickOn("#live-pause");
+        waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
+        // The scenario's 8 senders all send to server01:nic0 (read from its flow list, not from paths).
+        Port rx = fabric().port("server01:nic0");
+        Link rxLink = fabric().linkAt(rx);
+        Port leafEnd = rxLink.opposite(rx);
+        java.util.Set<Integer> toReceiver = new java.util.TreeSet<>();
+        List<io.fabriclab.workload.FlowSpec> specs = fx(robot, () -> panel.session().flows());
+        for (int i = 0; i < specs.size(); i++) {
+            if (specs.get(i).dst().equals("server01:nic0")) {
+                toReceiver.add(i);
+            }
+        }
+        assertEquals(8, toReceiver.size());
+        // Click the leaf -> server01 side of the receiver's link: its flow list is the 8 incast flows.
+        robot.clickOn(directionPoint(robot, rxLink, leafEnd));
+        waitFor(20, () -> fx(robot, () -> panel.flowScope.getValue() != null
+                && leafEnd.ref().equals(panel.flowScope.getValue().portRef())));
+        assertEquals(toReceiver, listedFlows(robot));
+        assertEquals(0, fx(robot, () -> panel.shownSnapshot().linkDown()[panel.shownSnapshot().portIndex(leafEnd.ref())])
+                ? 1 : 0, "the click did not fail the link");
+        // Every row shows the flow's published DCQCN rate and progress.
+        for (CrossingFlows.Row r : fx(robot, () -> List.copyOf(panel.flowTable.getItems()))) {
+            SimSnapshot at = fx(robot, () -> panel.shownSnapshot());
+            assertEquals(at.flowRateGbps()[r.flow()], r.rateGbps());
+            assertEquals(at.flowProgress()[r.flow()], r.progress());
+        }
+        // The other side of the same link (server01 -> leaf) carries no data flow (only ACKs).
+        robot.clickOn(directionPoint(robot, rxLink, rx));
+        waitFor(20, () -> fx(robot, () -> rx.ref().equals(panel.flowScope.getValue().portRef())));
+        assertEquals(java.util.Set.of(), listedFlows(robot));
+        // A spine -> leaf1 direction: after the run, its list is exactly the flows whose path in the
+        // simulator's results goes through that spine port.
+        Device leaf1 = leafEnd.device();
+        Link spineLink = fabric().linksOf(leaf1).stream()
+                .filter(l -> l.opposite(l.portOn(leaf1)).device().role() == io.fabriclab.model.DeviceRole.SPINE)
+                .findFirst().orElseThrow();
+        Port spineEnd = spineLink.opposite(spineLink.portOn(leaf1));
+        robot.clickOn(directionPoint(robot, spineLink, spineEnd));
+        waitFor(20, () -> fx(robot, () -> spineEnd.ref().equals(panel.flowScope.getValue().portRef())));
+        robot.interact(() -> panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION));
+        robot.clickOn("#live-play");
+        waitFor(90, () -> fx(robot, () -> panel.results() != null));
+        SimResults r = fx(robot, () -> panel.results());
+        java.util.Set<Integer> viaSpine = new java.util.TreeSet<>();
+        for (SimResults.FlowResult fr : r.flows()) {
+            if (fr.path().contains(spineEnd.ref())) {
+                viaSpine.add(fr.id());
+            }
+        }
+        assertFalse(viaSpine.isEmpty(), "some incast flows cross " + spineEnd.ref());
+        assertTrue(viaSpine.size() < 8, "ECMP spreads the remote senders over both spines");
+        assertEquals(viaSpine, listedFlows(robot));
+        // Pick one by keyboard: focus the list, arrow down. It becomes the selected flow: path text,
+        // the path's directions highlighted on the canvas, its rate chart.
+        robot.interact(() -> panel.reveal(panel.flowTable));
+        robot.interact(() -> {
+            panel.flowTable.requestFocus();
+            panel.flowTable.getFocusModel().focus(-1);
+        });
+        robot.type(javafx.scene.input.KeyCode.DOWN);
+        waitFor(20, () -> fx(robot, () -> panel.flowTable.getSelectionModel().getSelectedItem() != null));
+        int picked = fx(robot, () -> panel.flowTable.getSelectionModel().getSelectedItem().flow());
+        assertEquals(picked, fx(robot, () -> panel.selectedFlow()));
+        List<String> path = r.flows().get(picked).path();
+        assertTrue(path.contains(spineEnd.ref()));
+        java.util.Set<Integer> want = new java.util.TreeSet<>();
+        for (String ref : path) {
+            Port p = fabric().port(ref);
+            Link l = fabric().linkAt(p);
+            want.add(fx(robot, () -> panel.frame().directions.of(l, l.a() == p)));
+        }
+        java.util.Set<Integer> lit = new java.util.TreeSet<>();
+        boolean[] hl = fx(robot, () -> panel.frame().highlighted);
+        for (int d = 0; d < hl.length; d++) {
+            if (hl[d]) {
+                lit.add(d);
+            }
+        }
+        assertEquals(want, lit, "exactly the picked flow's path is highlighted");
+        assertTrue(fx(robot, () -> panel.flowPath.getText()).contains(String.join(" → ", path)),
+                "the path text names every hop: " + fx(robot, () -> panel.flowPath.getText()));
+        var rateSeries = fx(robot, () -> panel.charts.flowChart().getData().get(0));
+        assertEquals("DCQCN rate Gb/s", rateSeries.getName());
+        // The rate chart plots the picked flow's published rate over the recorded frames.
+        List<SimSnapshot> rec = fx(robot, () -> panel.session().recording().frames());
+        int step = Math.max(1, (rec.size() + LiveCharts.MAX_POINTS - 1) / LiveCharts.MAX_POINTS);
+        assertEquals((rec.size() + step - 1) / step, fx(robot, () -> rateSeries.getData().size()));
+        for (int i = 0; i < rec.size(); i += step) {
+            final int k = i / step;
+            assertEquals(rec.get(i).flowRateGbps()[picked],
+                    fx(robot, () -> rateSeries.getData().get(k).getYValue().doubleValue()), 1e-9);
+        }
+        savePng(fx(robot, () -> editor.getScene().snapshot(null)), "live-flow-pick");
+        robot.interact(() -> panel.reset());
     }
 
     @Test

@@ -1084,6 +1084,7 @@ public final class LivePanel extends ScrollPane {
         collectiveStatus.setText("");
         flowTable.getItems().clear();
         flowPath.setText("");
+        charts.show(List.of(), -1, -1);
     }
 
     /**

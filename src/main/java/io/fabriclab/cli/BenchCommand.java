@@ -103,16 +103,21 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--frames", defaultValue = "30", description = "Measured frames per case (default: ${DEFAULT-VALUE}).")
         int frames;
 
+        @Option(names = "--renderer", split = ",", defaultValue = "java2d,fx",
+                description = "Rasterisers to time, alternating case by case: java2d (the editor's, off-screen "
+                        + "Java2D), fx (JavaFX's canvas pipeline) (default: ${DEFAULT-VALUE}).")
+        String[] renderers;
+
         @Override
         public Integer call() throws Exception {
             java.lang.reflect.Method run;
             try {
-                run = Class.forName(BENCH).getMethod("run", PrintWriter.class, int[].class, int.class);
+                run = Class.forName(BENCH).getMethod("run", PrintWriter.class, int[].class, int.class, String[].class);
             } catch (ClassNotFoundException | NoSuchMethodException e) {
                 throw new IllegalStateException("the editor is not part of this build (" + BENCH + " missing)", e);
             }
             try {
-                return (Integer) run.invoke(null, spec.commandLine().getOut(), units, frames);
+                return (Integer) run.invoke(null, spec.commandLine().getOut(), units, frames, renderers);
             } catch (java.lang.reflect.InvocationTargetException e) {
                 throw e.getCause() instanceof Exception ex ? ex : e;
             }

@@ -221,8 +221,9 @@ public final class CongestionPainter {
                                    double phase) {
         p.setStroke(DiagramStyle.PFC_STORM, 2.2);
         p.line(ax, ay, bx, by);
-        double cx = ax + ux * 9;
-        double cy = ay + uy * 9;
+        // Beyond the drop flash (16 px from the sender, count to its right): a stormed queue drops.
+        double cx = ax + ux * 42;
+        double cy = ay + uy * 42;
         p.setStroke(DiagramStyle.PFC_STORM.withAlpha(150), 2);
         p.strokeCircle(cx, cy, 10 + 2 * Math.sin(phase * 2 * Math.PI * 1.2));
         stormSymbol(p, cx, cy, 7);

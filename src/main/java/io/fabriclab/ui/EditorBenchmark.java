@@ -42,6 +42,26 @@ public final class EditorBenchmark {
 
     /** Entry point for the CLI (called by name: the CLI does not compile against ui). Returns an exit code. */
     public static int run(PrintWriter out, int[] unitCounts, int frames) throws Exception {
+        return run(out, unitCounts, frames, FabricCanvas.Renderer.values());
+    }
+
+    /** Entry point for the CLI with renderer names ("java2d", "fx"). */
+    public static int run(PrintWriter out, int[] unitCounts, int frames, String[] rendererNames) throws Exception {
+        FabricCanvas.Renderer[] rs = new FabricCanvas.Renderer[rendererNames.length];
+        for (int i = 0; i < rs.length; i++) {
+            try {
+                rs[i] = FabricCanvas.Renderer.valueOf(rendererNames[i].trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--renderer: unknown renderer \"" + rendererNames[i]
+                        + "\" (allowed: java2d, fx)");
+            }
+        }
+        return run(out, unitCounts, frames, rs);
+    }
+
+    /** As {@link #run(PrintWriter, int[], int)} with the renderers to compare (each case runs once per renderer). */
+    public static int run(PrintWriter out, int[] unitCounts, int frames, FabricCanvas.Renderer[] renderers)
+            throws Exception {
         if (System.getProperty("prism.order") == null) {
             System.setProperty("prism.order", "sw");
         }
@@ -64,7 +84,7 @@ public final class EditorBenchmark {
         Platform.setImplicitExit(false);
         try {
             for (int i = 0; i < unitCounts.length; i++) {
-                benchOne(out, threads, unitCounts[i], files[i], frames);
+                benchOne(out, threads, unitCounts[i], files[i], frames, renderers);
             }
         } finally {
             Platform.exit();
@@ -76,7 +96,8 @@ public final class EditorBenchmark {
         return 0;
     }
 
-    private static void benchOne(PrintWriter out, ThreadMXBean threads, int units, Path file, int frames)
+    private static void benchOne(PrintWriter out, ThreadMXBean threads, int units, Path file, int frames,
+                                 FabricCanvas.Renderer[] renderers)
             throws Exception {
         // Opening: what File > Open does, timed from the click to the first painted frame.
         long t0 = System.nanoTime();
@@ -115,7 +136,7 @@ public final class EditorBenchmark {
         out.flush();
         Thread fx = onFx(Thread::currentThread);
         Frames empty = measure(editor, fx, threads, "fit", "empty", false, frames);
-        out.printf(Locale.ROOT, "  empty frame (background only: the cost of the snapshot that forces rasterising): "
+        out.printf(Locale.ROOT, "  empty frame (nothing drawn: the cost of the snapshot that forces rasterising and reads the pixels back): "
                 + "median %.1f ms, CPU %.1f ms%n", empty.median(), empty.cpuPerFrame());
         for (String zoom : new String[] {"fit", "25%", "100%"}) {
             for (String gesture : new String[] {"pan", "zoom", "redraw"}) {
@@ -123,12 +144,41 @@ public final class EditorBenchmark {
                     if (draft && gesture.equals("redraw")) {
                         continue; // a plain redraw (hover, selection) is never a draft
                     }
-                    Frames m = measure(editor, fx, threads, zoom, gesture, draft, frames);
-                    out.printf(Locale.ROOT,
-                            "  %-4s %-6s %-5s: frame median %5.1f ms, p90 %5.1f ms (paint %4.1f + raster %4.1f); "
-                                    + "CPU per frame %5.1f ms; %s%n",
-                            zoom, gesture, draft ? "draft" : "full", m.median(), m.p90(), m.paintMedian(),
-                            m.rasterMedian(), m.cpuPerFrame(), m.stats());
+                    // The renderers alternate case by case, so both see the same machine load.
+                    for (FabricCanvas.Renderer rd : renderers) {
+                        onFx(() -> {
+                            editor.canvas().setRenderer(rd);
+                            return null;
+                        });
+                        Frames m = measure(editor, fx, threads, zoom, gesture, draft, frames);
+                        out.printf(Locale.ROOT,
+                                "  %-6s %-4s %-6s %-5s: frame median %5.1f ms, p90 %5.1f ms (paint %4.1f + raster %4.1f);"
+                                        + " CPU per frame %5.1f ms; %s%n",
+                                rd.name().toLowerCase(Locale.ROOT), zoom, gesture, draft ? "draft" : "full", m.median(),
+                                m.p90(), m.paintMedian(), m.rasterMedian(), m.cpuPerFrame(), m.stats());
+                        out.flush();
+                    }
+                }
+            }
+        }
+        // Screen frames: what the user sees. Each pulse (JavaFX's frame tick, at most 60 a second)
+        // takes one pan or zoom step and paints, and JavaFX renders the scene and puts it in the X
+        // window as it does for any frame: no snapshot, no readback. CPU of the FX thread, the render
+        // thread and the X server per frame; the frames per second reached.
+        out.printf(Locale.ROOT, "  screen frames (one gesture step per pulse, %d pulses, the window uploaded to the X "
+                + "server as usual):%n", 2 * frames);
+        for (String zoom : new String[] {"fit", "100%"}) {
+            for (String gesture : new String[] {"pan", "zoom"}) {
+                for (FabricCanvas.Renderer rd : renderers) {
+                    onFx(() -> {
+                        editor.canvas().setRenderer(rd);
+                        return null;
+                    });
+                    ScreenFrames sf = measureScreen(editor, fx, threads, zoom, gesture, 2 * frames);
+                    out.printf(Locale.ROOT, "  %-6s %-4s %-6s full : %5.1f frames/s; CPU per frame %5.1f ms "
+                                    + "(FX %4.1f + render %4.1f + X server %4.1f)%n",
+                            rd.name().toLowerCase(Locale.ROOT), zoom, gesture, sf.fps(), sf.cpuPerFrame(),
+                            sf.fxMs(), sf.renderMs(), sf.xMs());
                     out.flush();
                 }
             }
@@ -137,6 +187,109 @@ public final class EditorBenchmark {
             stage.close();
             return null;
         });
+    }
+
+    private record ScreenFrames(double fps, double fxMs, double renderMs, double xMs) {
+        double cpuPerFrame() {
+            return fxMs + renderMs + xMs;
+        }
+    }
+
+    /**
+     * Drives {@code frames} pulses with an AnimationTimer, one gesture step and one full paint per
+     * pulse (drafts off, so the figure is the full picture's), and measures per frame the CPU of the
+     * FX thread, the render thread and the X server (from /proc, 10 ms ticks, so only the sum over
+     * all frames is meaningful).
+     */
+    private static ScreenFrames measureScreen(FabricEditor editor, Thread fx, ThreadMXBean threads, String zoom,
+                                              String gesture, int frames) throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        long[] t = new long[6];
+        onFx(() -> {
+            FabricCanvas c = editor.canvas();
+            double w = c.getWidth();
+            double h = c.getHeight();
+            c.fitToWindow();
+            if (!zoom.equals("fit")) {
+                c.zoomAt(w / 2, h / 2, 1.0 / c.viewport().scale());
+            }
+            io.fabriclab.diagram.FabricPainter.Options opts = c.options().withDraft(false);
+            Thread renderer = rendererThread();
+            new javafx.animation.AnimationTimer() {
+                int i = -10; // warm-up pulses first
+
+                @Override
+                public void handle(long now) {
+                    if (i == 0) {
+                        t[0] = System.nanoTime();
+                        t[1] = cpu(threads, fx);
+                        t[2] = cpu(threads, renderer);
+                        t[3] = xServerCpuNanos();
+                    }
+                    if (i == frames) {
+                        t[0] = System.nanoTime() - t[0];
+                        t[1] = cpu(threads, fx) - t[1];
+                        t[2] = cpu(threads, renderer) - t[2];
+                        t[3] = xServerCpuNanos() - t[3];
+                        stop();
+                        done.countDown();
+                        return;
+                    }
+                    if (gesture.equals("pan")) {
+                        c.viewport().pan(i % 2 == 0 ? 37 : -37, i % 2 == 0 ? 11 : -11);
+                    } else {
+                        c.viewport().zoomAt(w / 2, h / 2, i % 2 == 0 ? 1.1 : 1 / 1.1);
+                    }
+                    c.paintFrame(opts);
+                    i++;
+                }
+            }.start();
+            return null;
+        });
+        if (!done.await(10, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("screen frames did not finish");
+        }
+        return new ScreenFrames(frames / (t[0] / 1e9), t[1] / 1e6 / frames, t[2] / 1e6 / frames,
+                Math.max(0, t[3]) / 1e6 / frames);
+    }
+
+    /**
+     * CPU time (user + system) of the X server this JVM draws to, read from /proc: the Xvfb (or Xorg)
+     * process whose command line names our DISPLAY. 0 when it cannot be found (not Linux, remote X).
+     */
+    static long xServerCpuNanos() {
+        String display = System.getenv("DISPLAY");
+        if (display == null || display.isEmpty()) {
+            return 0;
+        }
+        String number = display.substring(display.indexOf(':'));
+        int dot = number.indexOf('.');
+        if (dot > 0) {
+            number = number.substring(0, dot);
+        }
+        java.io.File[] procs = new java.io.File("/proc").listFiles((d, n) -> n.chars().allMatch(Character::isDigit));
+        if (procs == null) {
+            return 0;
+        }
+        for (java.io.File p : procs) {
+            try {
+                String comm = Files.readString(p.toPath().resolve("comm")).trim();
+                if (!comm.equals("Xvfb") && !comm.equals("Xorg")) {
+                    continue;
+                }
+                String cmd = Files.readString(p.toPath().resolve("cmdline")).replace('\0', ' ');
+                if (!(cmd + " ").contains(" " + number + " ")) {
+                    continue;
+                }
+                String stat = Files.readString(p.toPath().resolve("stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14, 15)
+                return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+            } catch (java.io.IOException | RuntimeException e) {
+                // a process that went away, or not readable: try the next
+            }
+        }
+        return 0;
     }
 
     private record Frames(double[] wallMs, double[] paintMs, double[] rasterMs, double cpuPerFrame, String stats) {
@@ -194,9 +347,7 @@ public final class EditorBenchmark {
                 }
                 long a = System.nanoTime();
                 if (gesture.equals("empty")) {
-                    c.canvas().getGraphicsContext2D().setFill(javafx.scene.paint.Color.WHITE);
-                    c.canvas().getGraphicsContext2D().fillRect(0, 0, w, h);
-                    stats = new io.fabriclab.diagram.FabricPainter.Stats(0, 0, 0, 0, false);
+                    stats = new io.fabriclab.diagram.FabricPainter.Stats(0, 0, 0, 0, false); // snapshot only
                 } else {
                     stats = c.paintFrame(opts);
                 }

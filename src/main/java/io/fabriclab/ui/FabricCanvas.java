@@ -115,7 +115,9 @@ public final class FabricCanvas extends Region {
 
     public FabricCanvas(FabricDocument doc) {
         this.doc = doc;
-        getChildren().addAll(canvas, minimap);
+        getChildren().addAll(frameView, canvas, minimap);
+        frameView.setVisible(renderer == Renderer.JAVA2D);
+        canvas.setVisible(renderer == Renderer.FX);
         minimap.setId("minimap");
         minimap.visibleProperty().bind(minimapVisible);
         minimapVisible.addListener((o, a, b) -> requestRedraw());
@@ -184,9 +186,12 @@ public final class FabricCanvas extends Region {
         return viewport;
     }
 
-    /** The canvas node itself (tests snapshot it). */
-    public Canvas canvas() {
-        return canvas;
+    /**
+     * The node that shows the fabric (tests and PNG export snapshot it): the image view of the
+     * Java2D frame, or with {@link Renderer#FX} the canvas.
+     */
+    public javafx.scene.Node canvas() {
+        return renderer == Renderer.JAVA2D ? frameView : canvas;
     }
 
     public ObjectProperty<EditorTool> toolProperty() {
@@ -397,6 +402,7 @@ public final class FabricCanvas extends Region {
 
     private void modelChanged() {
         geometry = null;
+        baseDirty = true;
         requestRedraw();
     }
 
@@ -407,6 +413,7 @@ public final class FabricCanvas extends Region {
 
     /** Coalesces repaint requests into one paint per pulse. */
     public void requestRedraw() {
+        baseDirty = true;
         if (!redrawPending) {
             redrawPending = true;
             Platform.runLater(() -> {
@@ -433,18 +440,131 @@ public final class FabricCanvas extends Region {
     public FabricPainter.Stats paintFrame(FabricPainter.Options o) {
         double w = canvas.getWidth();
         double h = canvas.getHeight();
-        FxPainter p = new FxPainter(canvas.getGraphicsContext2D());
-        lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, o);
-        if (layer != null) {
-            layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
+        javafx.scene.canvas.GraphicsContext gc = canvas.getGraphicsContext2D();
+        if (renderer == Renderer.JAVA2D) {
+            double scale = renderScale();
+            java.awt.Graphics2D g2 = offscreen.begin(w, h, scale);
+            java.awt.image.BufferedImage image = offscreen.image();
+            io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(image, g2);
+            if (layer == null) {
+                paintLayers(p, o, w, h);
+            } else {
+                paintOverCachedBase(p, image, o, w, h, scale);
+            }
+            p.flush();
+            javafx.scene.image.Image frame = offscreen.finish(g2);
+            // Shown by an image view, not drawn into the canvas: the software pipeline then copies
+            // the frame once into the scene instead of twice (into the canvas's texture, then that).
+            frameView.setImage(frame);
+            // At 1:1 no filtering is needed, and the software pipeline copies unfiltered images faster.
+            frameView.setSmooth(scale != 1);
+            frameView.setFitWidth(scale == 1 ? 0 : w);
+            frameView.setFitHeight(scale == 1 ? 0 : h);
+        } else {
+            FxPainter p = new FxPainter(gc);
+            paintLayers(p, o, w, h);
+            p.flush();
         }
-        paintOverlay(p);
-        p.flush();
         if (minimapVisible.get()) {
             paintMinimap();
         }
         return lastStats;
     }
+
+    /**
+     * Everything that decides the fabric's picture besides the selection and highlight (which mark
+     * the base dirty through {@link #requestRedraw}): a frame with the same key draws the same base.
+     */
+    private record BaseKey(DiagramGeometry geometry, long revision, Object hover, double scale, double offsetX,
+                           double offsetY, double width, double height, double renderScale,
+                           FabricPainter.Options options, FabricPainter painter) {
+    }
+
+    /** The fabric as last drawn under a layer (premultiplied ARGB pixels), reused while its key holds. */
+    private int[] basePixels;
+    private BaseKey baseKey;
+    private FabricPainter.Stats baseStats;
+    private boolean baseDirty = true;
+
+    /**
+     * With a layer on top (the live view repaints it for every snapshot), the fabric under it does
+     * not change from frame to frame: it is drawn once, kept as pixels, and each frame starts from
+     * a copy of them (one array copy instead of a thousand links). Only the layer and the overlays
+     * are drawn anew.
+     */
+    private void paintOverCachedBase(io.fabriclab.diagram.Java2DPainter p, java.awt.image.BufferedImage image,
+                                     FabricPainter.Options o, double w, double h, double scale) {
+        int[] px = ((java.awt.image.DataBufferInt) image.getRaster().getDataBuffer()).getData();
+        BaseKey key = new BaseKey(geometry(), doc.stack().revision(), hover, viewport.scale(), viewport.offsetX(),
+                viewport.offsetY(), w, h, scale, o, painter);
+        if (!baseDirty && key.equals(baseKey) && basePixels != null && basePixels.length == px.length) {
+            System.arraycopy(basePixels, 0, px, 0, px.length);
+            lastStats = baseStats;
+            baseReuses++;
+        } else {
+            lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, o);
+            p.flush();
+            if (basePixels == null || basePixels.length != px.length) {
+                basePixels = new int[px.length];
+            }
+            System.arraycopy(px, 0, basePixels, 0, px.length);
+            baseKey = key;
+            baseStats = lastStats;
+            baseDirty = false;
+        }
+        layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
+        paintOverlay(p);
+    }
+
+    private long baseReuses;
+
+    /** Frames drawn from the cached fabric picture so far (tests and the live benchmark read it). */
+    public long baseReuses() {
+        return baseReuses;
+    }
+
+    private void paintLayers(io.fabriclab.diagram.Painter p, FabricPainter.Options o, double w, double h) {
+        lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, o);
+        if (layer != null) {
+            layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
+        }
+        paintOverlay(p);
+    }
+
+    /** Device pixels per layout pixel of the window the canvas is in (1 unless HiDPI). */
+    private double renderScale() {
+        if (getScene() != null && getScene().getWindow() != null) {
+            return Math.max(1, getScene().getWindow().getOutputScaleX());
+        }
+        return 1;
+    }
+
+    /** Who rasterises the canvas: Java2D off-screen (the default) or JavaFX's own canvas pipeline. */
+    public enum Renderer {
+        /** The diagram drawn by Java2D (Marlin) into an off-screen image, shown as one image. */
+        JAVA2D,
+        /** The diagram drawn through the canvas's GraphicsContext, rasterised by Prism. */
+        FX
+    }
+
+    private Renderer renderer = "fx".equalsIgnoreCase(System.getProperty("fabriclab.renderer"))
+            ? Renderer.FX : Renderer.JAVA2D;
+    private final OffscreenFrame offscreen = new OffscreenFrame();
+
+    public Renderer renderer() {
+        return renderer;
+    }
+
+    /** Switches the rasteriser (the benchmark compares both in one run). */
+    public void setRenderer(Renderer r) {
+        renderer = r;
+        frameView.setVisible(r == Renderer.JAVA2D);
+        canvas.setVisible(r == Renderer.FX);
+        requestRedraw();
+    }
+
+    /** Shows the Java2D frames (the canvas stays for the FX renderer and is hidden meanwhile). */
+    private final javafx.scene.image.ImageView frameView = new javafx.scene.image.ImageView();
 
     public javafx.beans.property.BooleanProperty minimapVisibleProperty() {
         return minimapVisible;
@@ -494,7 +614,7 @@ public final class FabricCanvas extends Region {
         viewChanged();
     }
 
-    private void paintOverlay(FxPainter p) {
+    private void paintOverlay(io.fabriclab.diagram.Painter p) {
         if (rubberBand != null) {
             double x = viewport.toScreenX(rubberBand.minX());
             double y = viewport.toScreenY(rubberBand.minY());

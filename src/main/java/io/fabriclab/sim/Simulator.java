@@ -94,7 +94,7 @@ public final class Simulator {
     /** Hot per-class state of every port (see {@link EgressPort#cls}). */
     private final long[] pcs;
     /** Queue rings of every port (see {@link EgressPort}). */
-    private final long[][] rings;
+    private final RingStore rings;
     private final List<SwitchState> switches = new ArrayList<>();
     private final List<EgressPort> nicPorts = new ArrayList<>();
     private final Flow[] flows;
@@ -154,7 +154,7 @@ public final class Simulator {
         links = new ArrayList<>(fabric.links());
         ports = new EgressPort[links.size() * 2];
         pcs = new long[Math.multiplyExact(ports.length, EgressPort.PORT_STRIDE)];
-        rings = new long[Math.multiplyExact(ports.length, EgressPort.CLASSES + 1)][];
+        rings = new RingStore();
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
             ports[2 * i] = makePort(2 * i, l.a(), l.b(), l, swByDevice, nicByPort);

@@ -74,9 +74,9 @@ final class SnapshotBuilder {
             long d = 0;
             long longestPause = 0;
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                queue[i] += p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
-                ingress[i] += p.cls[(c << 3) + EgressPort.INGRESS_BYTES];
-                long pausedUntil = p.cls[(c << 3) + EgressPort.PAUSED_UNTIL];
+                queue[i] += p.cls(c, EgressPort.QUEUE_BYTES);
+                ingress[i] += p.cls(c, EgressPort.INGRESS_BYTES);
+                long pausedUntil = p.cls(c, EgressPort.PAUSED_UNTIL);
                 if (p.paused(c, atPs)) {
                     paused[i] |= 1 << c;
                 }

@@ -75,7 +75,7 @@ final class DeadlockDetector {
             for (int id : new ArrayList<>(g.vertexSet())) {
                 EgressPort peerIngress = ports[id ^ 1];
                 SwitchState peer = peerIngress.sw;
-                if (peer == null || peerIngress.cls[(c << 3) + EgressPort.INGRESS_BYTES] <= 0) {
+                if (peer == null || peerIngress.cls(c, EgressPort.INGRESS_BYTES) <= 0) {
                     continue;
                 }
                 for (EgressPort q : peer.egress) {
@@ -102,7 +102,7 @@ final class DeadlockDetector {
     }
 
     private boolean stuck(EgressPort p, int c, long now) {
-        return p.sw != null && p.hasPackets(c) && p.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now
+        return p.sw != null && p.hasPackets(c) && p.cls(c, EgressPort.PAUSED_UNTIL) > now
                 && p.pauseStartPs[c] >= 0 && now - p.pauseStartPs[c] >= thresholdPs;
     }
 }

@@ -29,8 +29,18 @@ final class EgressPort {
     /** NIC state of the owner, or null when the owner is a switch. */
     final Nic nic;
 
-    // Hot per-class counters interleaved, eight longs (one cache line) per class:
-    // cls[(c << 3) + FIELD]. Class 8 (CONTROL) uses QUEUE_BYTES only.
+    /**
+     * Hot per-class state of every port of the run, in one array shared by all ports (the
+     * simulator's): 16 longs per (port, class), at {@link #at(int, int, int)}. An index follows from
+     * the port id alone, so the simulator fetches a class's counters in parallel with the port
+     * object instead of through it; the egress counters and the dequeue counters of a class sit
+     * side by side. Class 8 (CONTROL) uses QUEUE_BYTES only.
+     */
+    final long[] cls;
+    /** Where this port's classes start in {@link #cls}. */
+    final int clsBase;
+    static final int CLS_STRIDE = 16;
+    static final int PORT_STRIDE = (CLASSES + 1) * CLS_STRIDE;
     static final int QUEUE_BYTES = 0;
     static final int INGRESS_BYTES = 1;
     static final int PAUSED_UNTIL = 2;
@@ -39,7 +49,27 @@ final class EgressPort {
     static final int ENQ_PACKETS = 5;
     static final int ENQ_BYTES = 6;
     static final int MAX_INGRESS = 7;
-    final long[] cls = new long[(CLASSES + 1) << 3];
+    /** Packets dequeued, their summed and their largest queueing latency (ps), DWRR deficit and quantum. */
+    static final int DEQ_PACKETS = 8;
+    static final int DEQ_LATENCY_SUM = 9;
+    static final int DEQ_LATENCY_MAX = 10;
+    static final int DEQ_DEFICIT = 11;
+    static final int DEQ_QUANTUM = 12;
+
+    /** Index of {@code field} of class {@code c} of port {@code portId} in the shared class state. */
+    static int at(int portId, int c, int field) {
+        return portId * PORT_STRIDE + (c << 4) + field;
+    }
+
+    /** Index of {@code field} of class {@code c} of this port in {@link #cls}. */
+    int at(int c, int field) {
+        return clsBase + (c << 4) + field;
+    }
+
+    /** {@code field} of class {@code c} of this port. */
+    long cls(int c, int field) {
+        return cls[clsBase + (c << 4) + field];
+    }
 
     /**
      * Each queue is a ring (power-of-two length, grown on demand) of entries of two longs: the
@@ -85,7 +115,7 @@ final class EgressPort {
     // Scheduler.
     /** Bit c set when class c is served by strict priority (the others share DWRR). */
     int strictMask;
-    // DWRR quantum and deficit of class c live in dequeue[] next to its dequeue counters.
+    // DWRR quantum and deficit of class c live in cls next to its dequeue counters.
     int roundRobin;
     boolean freshVisit = true;
 
@@ -105,18 +135,6 @@ final class EgressPort {
 
     // Telemetry.
     boolean touched;
-    /**
-     * Per class, eight longs side by side (one cache line, touched at every dequeue): packets
-     * dequeued, their summed and their largest queueing latency (ps), the DWRR deficit and quantum.
-     * Index {@code DEQ_STRIDE * c + field}.
-     */
-    final long[] dequeue = new long[CLASSES * 8];
-    static final int DEQ_STRIDE = 8;
-    static final int DEQ_PACKETS = 0;
-    static final int DEQ_LATENCY_SUM = 1;
-    static final int DEQ_LATENCY_MAX = 2;
-    static final int DEQ_DEFICIT = 3;
-    static final int DEQ_QUANTUM = 4;
     final long[] ecnMarked = new long[CLASSES];
     final long[] dropsBuffer = new long[CLASSES];
     final long[] dropsHeadroom = new long[CLASSES];
@@ -137,8 +155,10 @@ final class EgressPort {
     int depthSeriesMask;
     TimeSeries utilizationSeries;
 
-    EgressPort(int id, Port port, Port peerPort, Link link, SwitchState sw, Nic nic) {
+    EgressPort(int id, Port port, Port peerPort, Link link, SwitchState sw, Nic nic, long[] classState) {
         this.id = id;
+        this.cls = classState;
+        this.clsBase = at(id, 0, 0);
         this.port = port;
         this.peerPort = peerPort;
         this.link = link;
@@ -251,7 +271,7 @@ final class EgressPort {
 
     /** True when the peer's PFC currently stops priority {@code c} here (and no watchdog overrides it). */
     boolean paused(int c, long nowPs) {
-        return cls[(c << 3) + PAUSED_UNTIL] > nowPs && (stormedMask & (1 << c)) == 0;
+        return cls[clsBase + (c << 4) + PAUSED_UNTIL] > nowPs && (stormedMask & (1 << c)) == 0;
     }
 
     /** Time to put one frame on this wire, cached for the last size seen (most frames are MTU-sized). */

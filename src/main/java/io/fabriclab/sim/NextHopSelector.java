@@ -120,7 +120,7 @@ final class NextHopSelector {
             }
             long q = 0;
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                q += e.cls[(c << 3) + EgressPort.QUEUE_BYTES];
+                q += e.cls(c, EgressPort.QUEUE_BYTES);
             }
             if (q < bestBytes) {
                 bestBytes = q;

@@ -69,16 +69,16 @@ final class ResultsBuilder {
             }
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 long dropped = p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
-                boolean used = p.cls[(c << 3) + EgressPort.ENQ_PACKETS] > 0 || dropped > 0;
+                boolean used = p.cls(c, EgressPort.ENQ_PACKETS) > 0 || dropped > 0;
                 if (used) {
-                    double meanNs = p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_PACKETS] == 0 ? 0
-                            : p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_LATENCY_SUM] / 1000.0 / p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_PACKETS];
-                    queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls[(c << 3) + EgressPort.MAX_QUEUE],
-                            p.cls[(c << 3) + EgressPort.ENQ_PACKETS], p.cls[(c << 3) + EgressPort.ENQ_BYTES], p.ecnMarked[c], p.dropsBuffer[c],
+                    double meanNs = p.cls(c, EgressPort.DEQ_PACKETS) == 0 ? 0
+                            : p.cls(c, EgressPort.DEQ_LATENCY_SUM) / 1000.0 / p.cls(c, EgressPort.DEQ_PACKETS);
+                    queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls(c, EgressPort.MAX_QUEUE),
+                            p.cls(c, EgressPort.ENQ_PACKETS), p.cls(c, EgressPort.ENQ_BYTES), p.ecnMarked[c], p.dropsBuffer[c],
                             p.dropsHeadroom[c], p.dropsWatchdog[c], p.dropsLinkDown[c], p.firstDropPs[c], meanNs,
-                            p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_LATENCY_MAX] / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
-                    if (p.cls[(c << 3) + EgressPort.MAX_QUEUE] > maxQueue) {
-                        maxQueue = p.cls[(c << 3) + EgressPort.MAX_QUEUE];
+                            p.cls(c, EgressPort.DEQ_LATENCY_MAX) / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
+                    if (p.cls(c, EgressPort.MAX_QUEUE) > maxQueue) {
+                        maxQueue = p.cls(c, EgressPort.MAX_QUEUE);
                         maxQueueName = p.ref() + " tc" + c;
                     }
                 }
@@ -90,11 +90,11 @@ final class ResultsBuilder {
                 marks += p.ecnMarked[c];
                 long paused = p.pausedPs[c];
                 if (p.pauseStartPs[c] >= 0) {
-                    paused += Math.min(p.cls[(c << 3) + EgressPort.PAUSED_UNTIL], end) - p.pauseStartPs[c];
+                    paused += Math.min(p.cls(c, EgressPort.PAUSED_UNTIL), end) - p.pauseStartPs[c];
                 }
                 if (p.pauseFramesSent[c] + p.resumeFramesSent[c] + p.pauseFramesReceived[c] + p.watchdogStorms[c] > 0) {
                     pfc.add(new SimResults.PfcResult(p.ref(), c, p.pauseFramesSent[c], p.resumeFramesSent[c],
-                            p.pauseFramesReceived[c], paused, p.cls[(c << 3) + EgressPort.MAX_INGRESS],
+                            p.pauseFramesReceived[c], paused, p.cls(c, EgressPort.MAX_INGRESS),
                             p.isLossless(c) ? p.xoffBytes : 0, p.isLossless(c) ? p.headroomBytes : 0,
                             p.watchdogStorms[c]));
                 }

@@ -91,6 +91,8 @@ public final class Simulator {
             new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final EcmpHash ecmp;
     private final EgressPort[] ports;
+    /** Hot per-class state of every port (see {@link EgressPort#cls}). */
+    private final long[] pcs;
     private final List<SwitchState> switches = new ArrayList<>();
     private final List<EgressPort> nicPorts = new ArrayList<>();
     private final Flow[] flows;
@@ -149,6 +151,7 @@ public final class Simulator {
         // Two egress ports per link: 2i sends a->b, 2i+1 sends b->a.
         links = new ArrayList<>(fabric.links());
         ports = new EgressPort[links.size() * 2];
+        pcs = new long[Math.multiplyExact(ports.length, EgressPort.PORT_STRIDE)];
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
             ports[2 * i] = makePort(2 * i, l.a(), l.b(), l, swByDevice, nicByPort);
@@ -271,7 +274,7 @@ public final class Simulator {
         Device d = self.device();
         SwitchState sw = d.role().isSwitch() ? swByDevice.get(d) : null;
         Nic nic = d.role() == DeviceRole.SERVER ? nicByPort.get(self) : null;
-        EgressPort p = new EgressPort(id, self, peer, l, sw, nic);
+        EgressPort p = new EgressPort(id, self, peer, l, sw, nic, pcs);
         QosProfile q = portQos(self);
         SchedulerConfig sched = q.scheduler();
         for (int c = 0; c < EgressPort.CLASSES; c++) {
@@ -279,7 +282,7 @@ public final class Simulator {
                 p.strictMask |= 1 << c;
             }
             int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
-            p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_QUANTUM] = (long) w * fabric.mtuBytes();
+            pcs[p.at(c, EgressPort.DEQ_QUANTUM)] = (long) w * fabric.mtuBytes();
             p.wred[c] = q.ecn().forClass(c);
         }
         p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
@@ -575,10 +578,10 @@ public final class Simulator {
             int c = p.roundRobin;
             boolean queued = p.hasPackets(c);
             if (queued && !p.isStrict(c) && !p.paused(c, t)) {
-                long[] dq = p.dequeue;
-                int d = EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_DEFICIT;
+                long[] dq = pcs;
+                int d = p.at(c, EgressPort.DEQ_DEFICIT);
                 if (p.freshVisit) {
-                    dq[d] += dq[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_QUANTUM];
+                    dq[d] += dq[p.at(c, EgressPort.DEQ_QUANTUM)];
                     p.freshVisit = false;
                 }
                 int size = p.headBytes(c);
@@ -587,7 +590,7 @@ public final class Simulator {
                     return c;
                 }
             } else if (!queued) {
-                p.dequeue[EgressPort.DEQ_STRIDE * c + EgressPort.DEQ_DEFICIT] = 0;
+                pcs[p.at(c, EgressPort.DEQ_DEFICIT)] = 0;
             }
             p.roundRobin = (c + 1) & 7;
             p.freshVisit = true;
@@ -638,15 +641,15 @@ public final class Simulator {
             events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
             p.txDonePending = true;
         }
-        long q = p.cls[(c << 3) + EgressPort.QUEUE_BYTES] += bytes;
+        long q = pcs[p.at(c, EgressPort.QUEUE_BYTES)] += bytes;
         if (c < EgressPort.CLASSES) {
-            p.cls[(c << 3) + EgressPort.ENQ_PACKETS]++;
-            p.cls[(c << 3) + EgressPort.ENQ_BYTES] += bytes;
-            if (q > p.cls[(c << 3) + EgressPort.MAX_QUEUE]) {
-                p.cls[(c << 3) + EgressPort.MAX_QUEUE] = q;
+            pcs[p.at(c, EgressPort.ENQ_PACKETS)]++;
+            pcs[p.at(c, EgressPort.ENQ_BYTES)] += bytes;
+            if (q > pcs[p.at(c, EgressPort.MAX_QUEUE)]) {
+                pcs[p.at(c, EgressPort.MAX_QUEUE)] = q;
             }
-            if (q > p.cls[(c << 3) + EgressPort.INTERVAL_MAX]) {
-                p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = q;
+            if (q > pcs[p.at(c, EgressPort.INTERVAL_MAX)]) {
+                pcs[p.at(c, EgressPort.INTERVAL_MAX)] = q;
             }
             if ((p.depthSeriesMask & (1 << c)) == 0) {
                 if (!p.touched) {
@@ -662,7 +665,7 @@ public final class Simulator {
     private int pop(EgressPort p, int c) {
         int pkt = p.poll(c);
         p.queuedPackets--;
-        p.cls[(c << 3) + EgressPort.QUEUE_BYTES] -= p.polledBytes();
+        pcs[p.at(c, EgressPort.QUEUE_BYTES)] -= p.polledBytes();
         return pkt;
     }
 
@@ -673,8 +676,8 @@ public final class Simulator {
         boolean ect = p.polledEct();
         p.sw.occupiedBytes -= bytes;
         long latency = p.polledLatencyPs(now);
-        long[] dq = p.dequeue;
-        int o = EgressPort.DEQ_STRIDE * c;
+        long[] dq = pcs;
+        int o = p.at(c, 0);
         dq[o + EgressPort.DEQ_PACKETS]++;
         dq[o + EgressPort.DEQ_LATENCY_SUM] += latency;
         if (latency > dq[o + EgressPort.DEQ_LATENCY_MAX]) {
@@ -683,7 +686,7 @@ public final class Simulator {
         releaseIngress(ingress, c, bytes);
         if (!p.markAtEnqueue && p.wred[c] != null && ect) {
             // At dequeue the packet sees the queue that is still behind it.
-            markEcn(p, c, pkt, p.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
+            markEcn(p, c, pkt, pcs[p.at(c, EgressPort.QUEUE_BYTES)]);
         }
     }
 
@@ -693,7 +696,7 @@ public final class Simulator {
             return;
         }
         EgressPort ip = ports[in];
-        long occ = ip.cls[(c << 3) + EgressPort.INGRESS_BYTES] -= bytes;
+        long occ = pcs[ip.at(c, EgressPort.INGRESS_BYTES)] -= bytes;
         if ((ip.xoffSentMask & (1 << c)) != 0 && occ <= ip.xonBytes) {
             ip.xoffSentMask &= ~(1 << c);
             ip.refreshGeneration[c]++;
@@ -725,7 +728,8 @@ public final class Simulator {
             drop(ports[fromId], pkts.priority(pkt), pkt, 3);
             return;
         }
-        EgressPort in = ports[fromId ^ 1];
+        int inId = fromId ^ 1;
+        EgressPort in = ports[inId];
         byte kind = (byte) pkts.kind(pkt);
         if (kind == PacketPool.PAUSE) {
             receivePfc(in, pkts.priority(pkt), pkts.psn(pkt));
@@ -736,9 +740,13 @@ public final class Simulator {
             nicReceive(in, pkt, kind);
             return;
         }
-        EgressPort out = forward(pkt, in, kind);
+        int outId = forward(pkt, in, kind);
+        EgressPort out = ports[outId];
         int c = pkts.priority(pkt);
         int bytes = pkts.frameBytes(pkt);
+        // Class state by port id: fetched in parallel with the port objects, not through them.
+        int inAt = EgressPort.at(inId, c, 0);
+        int outAt = EgressPort.at(outId, c, 0);
         SwitchState sw = in.sw;
         if (out.down) {
             drop(out, c, pkt, 3);
@@ -750,23 +758,22 @@ public final class Simulator {
         }
         boolean lossless = (in.losslessMask & (1 << c)) != 0;
         if (lossless) {
-            if (in.cls[(c << 3) + EgressPort.INGRESS_BYTES] + bytes > in.xoffBytes + in.headroomBytes) {
+            if (pcs[inAt + EgressPort.INGRESS_BYTES] + bytes > in.xoffBytes + in.headroomBytes) {
                 drop(out, c, pkt, 1);
                 return;
             }
-        } else if (!sw.admitsLossy(out.cls[(c << 3) + EgressPort.QUEUE_BYTES], bytes)) {
+        } else if (!sw.admitsLossy(pcs[outAt + EgressPort.QUEUE_BYTES], bytes)) {
             drop(out, c, pkt, 0);
             return;
         }
-        long occ = in.cls[(c << 3) + EgressPort.INGRESS_BYTES] += bytes;
-        if (occ > in.cls[(c << 3) + EgressPort.MAX_INGRESS]) {
-            in.cls[(c << 3) + EgressPort.MAX_INGRESS] = occ;
+        long occ = pcs[inAt + EgressPort.INGRESS_BYTES] += bytes;
+        if (occ > pcs[inAt + EgressPort.MAX_INGRESS]) {
+            pcs[inAt + EgressPort.MAX_INGRESS] = occ;
         }
         sw.occupiedBytes += bytes;
         if (sw.occupiedBytes > sw.maxOccupiedBytes) {
             sw.maxOccupiedBytes = sw.occupiedBytes;
         }
-        // The packet's port field (fromId = in.id ^ 1) names its ingress until it leaves.
         if (lossless && (in.xoffSentMask & (1 << c)) == 0 && occ > in.xoffBytes) {
             in.xoffSentMask |= 1 << c;
             int gen = ++in.refreshGeneration[c];
@@ -775,26 +782,26 @@ public final class Simulator {
         }
         if (out.markAtEnqueue && out.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
             // At enqueue the packet sees the queue ahead of it.
-            markEcn(out, c, pkt, out.cls[(c << 3) + EgressPort.QUEUE_BYTES]);
+            markEcn(out, c, pkt, pcs[outAt + EgressPort.QUEUE_BYTES]);
         }
-        enqueue(out, c, pkt, bytes, in.id, pkts.ecn(pkt) == PacketPool.ECT);
+        enqueue(out, c, pkt, bytes, inId, pkts.ecn(pkt) == PacketPool.ECT);
         if (out.busyUntilPs <= now) {
             switchTransmit(out);
         }
     }
 
     /**
-     * The forwarding decision of switch {@code in.sw} for a packet that arrived on {@code in}: the
-     * egress port it leaves by. ECMP per flow: the next hop the flow's 5-tuple hash chose when its
+     * The forwarding decision of switch {@code in.sw} for a packet that arrived on {@code in}: the id of
+     * the egress port it leaves by. ECMP per flow: the next hop the flow's 5-tuple hash chose when its
      * path was computed; the packet carries where that path starts in the path store and the index
      * of its hop, so no flow object is touched. A routing mode other than ECMP (per-packet
      * spraying, flowlets, adaptive) decides data packets through its selector.
      */
-    private EgressPort forward(int pkt, EgressPort in, byte kind) {
+    private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
         int chosen = selector != null && kind == PacketPool.DATA ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
-        return ports[chosen >= 0 ? chosen : pathStore[pkts.pathBase(pkt) + h]];
+        return chosen >= 0 ? chosen : pathStore[pkts.pathBase(pkt) + h];
     }
 
     private static final String[] DROP_CAUSES = {"buffer", "headroom-overflow", "watchdog", "link-down"};
@@ -840,7 +847,7 @@ public final class Simulator {
             touch(p);
         }
         if (trace != null) {
-            trace.pfcSent(now, p.ref(), c, quanta, p.cls[(c << 3) + EgressPort.INGRESS_BYTES]);
+            trace.pfcSent(now, p.ref(), c, quanta, pcs[p.at(c, EgressPort.INGRESS_BYTES)]);
         }
         transmit(p);
     }
@@ -857,17 +864,17 @@ public final class Simulator {
     /** A PFC frame for priority {@code c} reached egress port {@code r} (the peer's frame pauses r). */
     private void receivePfc(EgressPort r, int c, int quanta) {
         r.pauseFramesReceived[c]++;
-        boolean pausedBefore = r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now;
+        boolean pausedBefore = pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now;
         if (!pausedBefore && r.pauseStartPs[c] >= 0) {
             // The previous pause ran out on its own: close its interval.
-            r.pausedPs[c] += r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] - r.pauseStartPs[c];
+            r.pausedPs[c] += pcs[r.at(c, EgressPort.PAUSED_UNTIL)] - r.pauseStartPs[c];
             r.pauseStartPs[c] = -1;
         }
         if (quanta == 0) {
             if (pausedBefore) {
                 r.pausedPs[c] += now - r.pauseStartPs[c];
                 r.pauseStartPs[c] = -1;
-                r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] = now;
+                pcs[r.at(c, EgressPort.PAUSED_UNTIL)] = now;
                 transmit(r);
             }
             return;
@@ -880,7 +887,7 @@ public final class Simulator {
                 events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
             }
         }
-        r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] = until;
+        pcs[r.at(c, EgressPort.PAUSED_UNTIL)] = until;
         events.push(until, EV_PAUSE_EXPIRE, r.id, 0);
     }
 
@@ -890,7 +897,7 @@ public final class Simulator {
             return;
         }
         if (!r.isStormed(c)) {
-            if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
+            if (pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
                 r.stormedMask |= 1 << c;
                 r.watchdogStorms[c]++;
                 if (r.watchdogDrops) {
@@ -905,7 +912,7 @@ public final class Simulator {
                 events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
                 transmit(r);
             }
-        } else if (r.cls[(c << 3) + EgressPort.PAUSED_UNTIL] <= now) {
+        } else if (pcs[r.at(c, EgressPort.PAUSED_UNTIL)] <= now) {
             r.stormedMask &= ~(1 << c);
             transmit(r);
         } else {
@@ -1519,8 +1526,8 @@ public final class Simulator {
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 TimeSeries s = p.depthSeries[c];
                 if (s != null) {
-                    s.add(now, p.cls[(c << 3) + EgressPort.INTERVAL_MAX]);
-                    p.cls[(c << 3) + EgressPort.INTERVAL_MAX] = p.cls[(c << 3) + EgressPort.QUEUE_BYTES];
+                    s.add(now, pcs[p.at(c, EgressPort.INTERVAL_MAX)]);
+                    pcs[p.at(c, EgressPort.INTERVAL_MAX)] = pcs[p.at(c, EgressPort.QUEUE_BYTES)];
                 }
             }
             long wire = p.txWireBytes - p.wireBytesAtLastSample;

@@ -3,9 +3,7 @@ package io.fabriclab.ui.live;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 import io.fabriclab.sim.SimSnapshot;
 import io.fabriclab.workload.Collective;
@@ -40,53 +38,89 @@ public record CollectiveProgress(String label, Collective.Kind kind, int ranks, 
 
     /** The progress of collective {@code label} (flow ids {@code members}) at snapshot {@code s}. */
     public static CollectiveProgress of(SimSnapshot s, List<FlowSpec> flows, String label, List<Integer> members) {
-        double done = 0;
-        long bytes = 0;
-        long start = Long.MAX_VALUE;
-        Set<String> ranks = new HashSet<>();
-        // Per step: are all of its flows complete? (ids "name/step/rank" or "name/cK/step/rank").
-        Map<Integer, Boolean> stepComplete = new TreeMap<>();
-        boolean stepsKnown = true;
-        for (int f : members) {
-            FlowSpec spec = flows.get(f);
-            done += s.flowProgress()[f] * spec.bytes();
-            bytes += spec.bytes();
-            ranks.add(spec.src());
-            start = Math.min(start, spec.startPs());
-            int step = stepOf(spec.id());
-            if (step < 0) {
-                stepsKnown = false;
-            } else {
-                stepComplete.merge(step, s.flowProgress()[f] >= 1.0, Boolean::logicalAnd);
+        return new Tracker(flows, label, members).at(s);
+    }
+
+    /**
+     * One collective's members read once (bytes, ring step, ranks, start), then measured at any
+     * number of snapshots (the chart evaluates every recorded frame).
+     */
+    public static final class Tracker {
+        private final String label;
+        private final Collective.Kind kind;
+        private final int[] flows;
+        private final long[] bytes;
+        private final int[] step;
+        private final int steps;
+        private final int ranks;
+        private final long bytesTotal;
+        private final long startPs;
+        private final boolean stepsKnown;
+
+        public Tracker(List<FlowSpec> specs, String label, List<Integer> members) {
+            this.label = label;
+            int colon = label.indexOf(':');
+            this.kind = Collective.Kind.fromJsonName(colon < 0 ? label : label.substring(0, colon));
+            int m = members.size();
+            flows = new int[m];
+            bytes = new long[m];
+            step = new int[m];
+            Set<String> srcs = new HashSet<>();
+            Set<Integer> stepSet = new HashSet<>();
+            long total = 0;
+            long start = Long.MAX_VALUE;
+            boolean known = true;
+            for (int i = 0; i < m; i++) {
+                FlowSpec spec = specs.get(members.get(i));
+                flows[i] = members.get(i);
+                bytes[i] = spec.bytes();
+                total += spec.bytes();
+                srcs.add(spec.src());
+                start = Math.min(start, spec.startPs());
+                // Ids "name/step/rank" or "name/cK/step/rank" (Collective.flows).
+                step[i] = stepOf(spec.id());
+                known &= step[i] >= 0;
+                stepSet.add(step[i]);
             }
+            ranks = srcs.size();
+            bytesTotal = total;
+            startPs = start == Long.MAX_VALUE ? 0 : start;
+            stepsKnown = known && kind != null;
+            steps = kind == null ? stepSet.size() : kind.steps(ranks);
         }
-        int colon = label.indexOf(':');
-        Collective.Kind k = Collective.Kind.fromJsonName(colon < 0 ? label : label.substring(0, colon));
-        int n = ranks.size();
-        int steps = k == null ? stepComplete.size() : k.steps(n);
-        int stepsDone = -1;
-        if (stepsKnown && k != null) {
-            stepsDone = 0;
-            for (boolean c : stepComplete.values()) {
-                if (!c) {
-                    break;
+
+        /** The collective's progress at snapshot {@code s}. */
+        public CollectiveProgress at(SimSnapshot s) {
+            double done = 0;
+            boolean[] incomplete = new boolean[Math.max(1, steps)];
+            for (int i = 0; i < flows.length; i++) {
+                double p = s.flowProgress()[flows[i]];
+                done += p * bytes[i];
+                if (p < 1.0 && step[i] >= 0 && step[i] < incomplete.length) {
+                    incomplete[step[i]] = true;
                 }
-                stepsDone++;
             }
-            if (k == Collective.Kind.ALL_TO_ALL) {
-                stepsDone = done >= bytes ? 1 : 0;
+            int stepsDone = -1;
+            if (stepsKnown) {
+                stepsDone = 0;
+                while (stepsDone < steps && !incomplete[stepsDone]) {
+                    stepsDone++;
+                }
+                if (kind == Collective.Kind.ALL_TO_ALL) {
+                    stepsDone = done >= bytesTotal ? 1 : 0;
+                }
             }
+            double algbw = Double.NaN;
+            double busbw = Double.NaN;
+            long elapsed = s.timePs() - startPs;
+            if (kind != null && ranks > 1 && elapsed > 0 && bytesTotal > 0) {
+                double bigS = (double) bytesTotal / kind.stepsTimesRanksOverN(ranks);
+                algbw = bigS * (done / bytesTotal) / (elapsed / 1e12) / 1e9;
+                busbw = algbw * kind.busFactor(ranks);
+            }
+            return new CollectiveProgress(label, kind, ranks, steps, stepsDone, done, bytesTotal, startPs, algbw,
+                    busbw);
         }
-        double algbw = Double.NaN;
-        double busbw = Double.NaN;
-        long elapsed = s.timePs() - (start == Long.MAX_VALUE ? 0 : start);
-        if (k != null && n > 1 && elapsed > 0 && bytes > 0) {
-            double bigS = (double) bytes / k.stepsTimesRanksOverN(n);
-            algbw = bigS * (done / bytes) / (elapsed / 1e12) / 1e9;
-            busbw = algbw * k.busFactor(n);
-        }
-        return new CollectiveProgress(label, k, n, steps, stepsDone, done, bytes,
-                start == Long.MAX_VALUE ? 0 : start, algbw, busbw);
     }
 
     /** The ring step of a collective flow id, or -1 ({@code name/step/rank}, {@code name/cK/step/rank}). */

@@ -22,7 +22,7 @@ import javafx.scene.layout.VBox;
 public final class LiveCharts extends VBox {
     static final int MAX_POINTS = 400;
 
-    private final Label title = new Label("Select a link or device, or a flow");
+    private final Label title = new Label("Select a link or device, a flow or a collective");
     private final LineChart<Number, Number> queue = chart("queue (KB)");
     private final LineChart<Number, Number> activity = chart("per interval");
     private final LineChart<Number, Number> flow = chart("flow");
@@ -33,6 +33,10 @@ public final class LiveCharts extends VBox {
         title.setWrapText(true);
         getChildren().addAll(title, queue, activity, flow, collective);
         collective.setId("live-collective-chart");
+        for (LineChart<Number, Number> chart : List.of(queue, activity, flow, collective)) {
+            chart.setVisible(false);
+            chart.setManaged(false);
+        }
         flow.setId("live-flow-chart");
         setId("live-charts");
     }
@@ -88,6 +92,8 @@ public final class LiveCharts extends VBox {
         flow.getData().clear();
         collective.getData().clear();
         if (frames.isEmpty()) {
+            title.setText("Select a link or device, a flow or a collective");
+            showOnlyFilledCharts();
             return;
         }
         int step = Math.max(1, (frames.size() + MAX_POINTS - 1) / MAX_POINTS);
@@ -181,10 +187,11 @@ public final class LiveCharts extends VBox {
             XYChart.Series<Number, Number> busbw = series("busbw so far GB/s");
             XYChart.Series<Number, Number> algbw = series("algbw so far GB/s");
             XYChart.Series<Number, Number> progress = series("progress %");
+            CollectiveProgress.Tracker tracker = new CollectiveProgress.Tracker(c.flows(), c.label(), c.members());
             for (int i = 0; i < frames.size(); i += step) {
                 SimSnapshot s = frames.get(i);
                 double t = s.timePs() / 1e6;
-                CollectiveProgress p = CollectiveProgress.of(s, c.flows(), c.label(), c.members());
+                CollectiveProgress p = tracker.at(s);
                 if (!Double.isNaN(p.busbwGBps())) {
                     busbw.getData().add(new XYChart.Data<>(t, p.busbwGBps()));
                     algbw.getData().add(new XYChart.Data<>(t, p.algbwGBps()));
@@ -193,7 +200,16 @@ public final class LiveCharts extends VBox {
             }
             collective.getData().addAll(List.of(busbw, algbw, progress));
         }
-        title.setText(text.isEmpty() ? "Select a link or device, or a flow" : text);
+        title.setText(text.isEmpty() ? "Select a link or device, a flow or a collective" : text);
+        showOnlyFilledCharts();
+    }
+
+    /** Only the charts of what is selected take room in the panel. */
+    private void showOnlyFilledCharts() {
+        for (LineChart<Number, Number> chart : List.of(queue, activity, flow, collective)) {
+            chart.setVisible(!chart.getData().isEmpty());
+            chart.setManaged(chart.isVisible());
+        }
     }
 
     private static XYChart.Series<Number, Number> series(String name) {

@@ -133,6 +133,7 @@ public final class LivePanel extends ScrollPane {
     private long lastDashboardNanos;
     private SimSnapshot shown;
     private SimSnapshot previousShown;
+    private SimSnapshot dashboardShows;
     private CongestionFrame frame;
     private SimResults results;
     private boolean errorShown;
@@ -672,6 +673,8 @@ public final class LivePanel extends ScrollPane {
             session.recording().add(s);
             show(s, nowNanos);
             fresh = true;
+        } else if (!scrubbing) {
+            refreshDashboard(nowNanos);
         }
         LiveRun.State state = run.state();
         if (state == LiveRun.State.FAILED && !errorShown) {
@@ -681,7 +684,14 @@ public final class LivePanel extends ScrollPane {
             Throwable t = run.failure();
             Platform.runLater(() -> errorHandler.accept(t));
         } else if ((state == LiveRun.State.FINISHED || state == LiveRun.State.STOPPED) && results == null
-                && run.result().isDone() && run.take() == null) {
+                && run.result().isDone()) {
+            // The final picture may have been published after this frame's take: show it first
+            // (it used to be taken here and dropped, so the run could end on an older picture).
+            SimSnapshot last = run.take();
+            if (last != null && !scrubbing) {
+                session.recording().add(last);
+                show(last, nowNanos);
+            }
             results = run.result().getNow(null);
             finished();
             fresh = true;
@@ -699,7 +709,7 @@ public final class LivePanel extends ScrollPane {
             return false;
         }
         for (int i = 0; i < f.paused.length; i++) {
-            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0) {
+            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.cnpsPerUs[i] > 0 || f.stormed[i]) {
                 return true;
             }
         }
@@ -714,13 +724,23 @@ public final class LivePanel extends ScrollPane {
         double p = session.settings().durationUs() > 0 || session.flows().isEmpty()
                 ? (double) s.timePs() / session.endPs() : (double) s.flowsCompleted() / session.flows().size();
         progress.setProgress(Math.min(1, p));
-        if (nowNanos - lastDashboardNanos >= 200_000_000L) {
-            lastDashboardNanos = nowNanos;
-            dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
-            refreshFlowList();
-            showCollective();
-        }
+        refreshDashboard(nowNanos);
         refreshCharts(false);
+    }
+
+    /**
+     * The dashboard, flow list and collective figures of the picture shown, at most five times a
+     * second; a picture that arrived in between (the paused instant) is caught up by a later frame.
+     */
+    private void refreshDashboard(long nowNanos) {
+        if (shown == null || shown == dashboardShows || nowNanos - lastDashboardNanos < 200_000_000L) {
+            return;
+        }
+        lastDashboardNanos = nowNanos;
+        dashboardShows = shown;
+        dashboard.setText(String.join("\n", Dashboard.lines(shown, session.flows(), session.collectives())));
+        refreshFlowList();
+        showCollective();
     }
 
     private void finished() {
@@ -1064,6 +1084,7 @@ public final class LivePanel extends ScrollPane {
         collectiveStatus.setText("");
         flowTable.getItems().clear();
         flowPath.setText("");
+        charts.show(List.of(), -1, -1);
     }
 
     /**

@@ -453,6 +453,270 @@ class LiveViewTest {
     }
 
     @Test
+    void selectingACollectiveShowsItsStepsAndBusBandwidthSoFarItsChartAndItsRingOnTheCanvas(FxRobot robot)
+            throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.workload.getSelectionModel().select(io.fabriclab.workload.WorkloadPreset.ALL_REDUCE);
+            panel.sizeMb.setText("1");
+            panel.setSpeedPosition(7.3); // 20 us/s
+        });
+        robot.clickOn("#live-play");
+        waitFor(60, () -> fx(robot, () -> panel.shownSnapshot() != null
+                && panel.shownSnapshot().timePs() >= 60_000_000L));
+        robot.interact(() -> panel.pauseRun()); // at once: the whole run lasts about 200 us
+        waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
+        // The dashboard catches up with the paused instant (it refreshes five times a second).
+        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith(String.format(java.util.Locale.ROOT,
+                "t = %.3f µs", panel.shownSnapshot().timePs() / 1e6))));
+        // The classic fabric's servers have one NIC each: one ring over all 32, "allreduce:rail0".
+        assertEquals(List.of("allreduce:rail0"), fx(robot, () -> List.copyOf(panel.collectiveSelect.getItems())));
+        robot.interact(() -> panel.reveal(panel.collectiveSelect));
+        robot.clickOn("#live-collective");
+        robot.type(javafx.scene.input.KeyCode.DOWN);
+        robot.type(javafx.scene.input.KeyCode.ENTER);
+        waitFor(20, () -> fx(robot, () -> "allreduce:rail0".equals(panel.collectiveSelect.getValue())));
+        SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
+        // By hand, nccl-tests' definitions: S = 1 MB (the size asked for), n = 32 ranks. A ring
+        // all-reduce runs 2(n-1) = 62 steps; in each, every rank sends ceil(S/n) = 31,250 B to the
+        // next: 62 x 32 flows, listed step by step (flow i is in step i / 32), 62 MB in all.
+        // Delivered so far = sum of progress x 31,250 B; algbw = S x delivered / 62 MB / t (the
+        // collective starts at 0); busbw = algbw x 2(n-1)/n = algbw x 62/32.
+        int n = 32;
+        long chunk = 31_250;
+        assertEquals(62 * 32, s.flowCount());
+        double delivered = 0;
+        int stepsDone = 0;
+        boolean allBefore = true;
+        for (int step = 0; step < 62; step++) {
+            boolean complete = true;
+            for (int rank = 0; rank < n; rank++) {
+                double p = s.flowProgress()[step * n + rank];
+                delivered += p * chunk;
+                complete &= p >= 1.0;
+            }
+            allBefore &= complete;
+            stepsDone += allBefore ? 1 : 0;
+        }
+        double t = s.timePs() / 1e12;
+        double algbw = 1e6 * (delivered / 62e6) / t / 1e9;
+        double busbw = algbw * 62 / 32;
+        assertTrue(stepsDone >= 1 && stepsDone < 62, "the ring is part way: " + stepsDone + " steps");
+        String status = fx(robot, () -> panel.collectiveStatus.getText());
+        String want = String.format(java.util.Locale.ROOT, "(%d/62 steps), algbw %.1f, busbw so far %.1f GB/s",
+                stepsDone, algbw, busbw);
+        assertTrue(status.contains(want), status + " should contain " + want);
+        String dashboardLine = fx(robot, () -> panel.dashboard.getText());
+        assertTrue(dashboardLine.contains("allreduce:rail0: ") && dashboardLine.contains(want),
+                "the dashboard uses the same figures: " + dashboardLine);
+        CollectiveProgress p = CollectiveProgress.of(s, fx(robot, () -> panel.session().flows()), "allreduce:rail0",
+                fx(robot, () -> panel.collectiveMembers()));
+        assertEquals(busbw, p.busbwGBps(), 1e-9);
+        assertEquals(1e6, p.sizeBytes(), 1e-6);
+        // The canvas: every server's access link carries ring traffic both ways (each rank sends to
+        // the next and receives from the previous), so both of its directions have the pink halo.
+        io.fabriclab.diagram.CongestionFrame frame = fx(robot, () -> panel.frame());
+        int servers = 0;
+        for (Device d : fabric().devices()) {
+            if (d.role() == io.fabriclab.model.DeviceRole.SERVER) {
+                Link l = fabric().linksOf(d).iterator().next();
+                assertTrue(frame.collective[frame.directions.of(l, true)] && frame.collective[frame.directions.of(l, false)],
+                        d.id() + "'s link is on the ring both ways");
+                servers++;
+            }
+        }
+        assertEquals(32, servers);
+        // Its chart: busbw so far at every recorded frame, by the same definitions.
+        var busbwSeries = fx(robot, () -> panel.charts.collectiveChart().getData().get(0));
+        assertEquals("busbw so far GB/s", busbwSeries.getName());
+        assertFalse(fx(robot, () -> busbwSeries.getData().isEmpty()));
+        // At the end the figure so far reaches the results' busbw (nccl-tests' t ends at the last
+        // arrival, the final picture a few ACKs later: within 3 %).
+        robot.interact(() -> {
+            panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION);
+            panel.reveal(panel.play);
+        });
+        robot.clickOn("#live-play");
+        waitFor(90, () -> fx(robot, () -> panel.results() != null));
+        SimResults.CollectiveResult cr = fx(robot, () -> panel.results().collectives().get(0));
+        String end = fx(robot, () -> panel.collectiveStatus.getText());
+        assertTrue(end.contains("(62/62 steps)"), end);
+        CollectiveProgress last = CollectiveProgress.of(fx(robot, () -> panel.shownSnapshot()),
+                fx(robot, () -> panel.session().flows()), "allreduce:rail0", fx(robot, () -> panel.collectiveMembers()));
+        assertEquals(1.0, last.fraction(), 1e-12);
+        assertEquals(cr.busbwGBps(), last.busbwGBps(), 0.03 * cr.busbwGBps(),
+                "live busbw at the end vs the results' " + cr.busbwGBps());
+        savePng(fx(robot, () -> editor.getScene().snapshot(null)), "live-collective");
+        robot.interact(() -> panel.reset());
+    }
+
+    @Test
+    void aPauseStormAppearsOnTheDashboardAndCanvasOnlyOnceTheWatchdogsDetectionTimeHasPassed(FxRobot robot,
+            @TempDir Path dir) throws Exception {
+        // One flow, server09 (leaf2) -> server01 (leaf1) through a spine, PFC only, priority 3.
+        // server01's link is slowed to 10G, so leaf1's ingress from the spine fills and PAUSEs the
+        // spine's egress toward leaf1, which then stays paused until that ingress drains to XON.
+        Port rx = fabric().port("server01:nic0");
+        robot.interact(() -> fabric().linkAt(rx).setSpeedGbps(10));
+        Path scenario = dir.resolve("storm.json");
+        Files.writeString(scenario, """
+                { "schemaVersion": 1, "name": "watchdog storm", "fabric": "%s", "profile": "pfc-only",
+                  "qos": { "pfc": { "xoffBytes": 100000, "xonBytes": 80000, "headroomBytes": 100000,
+                                    "watchdogUs": 4, "watchdogAction": "DROP" } },
+                  "seed": 1, "durationUs": 0, "maxTimeUs": 5000,
+                  "workloads": [ { "type": "flows", "flows": [
+                      { "src": "server09:nic0", "dst": "server01:nic0", "bytes": 1000000, "priority": 3 } ] } ] }
+                """.formatted(FABRIC.toAbsolutePath().toString().replace("\\", "/")));
+        fit(robot);
+        robot.interact(() -> {
+            panel.setScenarioFile(scenario);
+            panel.start(true);
+        });
+        waitFor(60, () -> fx(robot, () -> panel.session() != null));
+        // Step to 10 us (two 5 us steps) and read the path the simulator chose: NIC, leaf2 up, spine down, leaf1 down.
+        robot.interact(() -> panel.reveal(panel.stepInterval));
+        robot.clickOn("#live-step");
+        robot.clickOn("#live-step");
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot() != null && panel.shownSnapshot().timePs() == 10_000_000L));
+        SimSnapshot at10 = fx(robot, () -> panel.shownSnapshot());
+        int[] path = at10.flowPaths().get(0);
+        assertEquals(4, path.length);
+        String spineEgress = at10.ports().get(path[2]);
+        Link l1 = fabric().linkAt(fabric().port(at10.ports().get(path[0])));
+        Link l2 = fabric().linkAt(fabric().port(at10.ports().get(path[1])));
+        Link l3 = fabric().linkAt(fabric().port(spineEgress));
+        // The instant, by hand (SIMULATION.md, docs/model.md). Frames of the 4200 B MTU are
+        // 4220 B on the wire (preamble, SFD, gap): T1 = 337.6 ns at 100G, T2 = T3 = 84.4 ns at
+        // 400G, T4 = 3376 ns at 10G. The NIC sends back to back (no DCQCN), the switches store and
+        // forward without queueing (400G uplinks are faster than the 100G sender), so frame k
+        // (from 0) is wholly in leaf1 at a_k = (k+1) T1 + p1 + T2 + p2 + T3 + p3 (p: the cables,
+        // 5 ns/m: 3 m = 15 ns, 30 m = 150 ns). leaf1 sends one frame to server01 every T4 = 10 T1
+        // from a_0, and its ingress from the spine counts a frame from arrival to the start of its
+        // transmission: after arrival k it holds (k + 1 - (floor(k / 10) + 1)) x 4200 B. That
+        // exceeds XOFF = 100,000 B first at k = 26 (24 x 4200 = 100,800; k = 25 leaves 96,600).
+        // The PAUSE (64 B + 20 on the wire, 1.68 ns at 400G) reaches the spine p3 later: its
+        // egress toward leaf1 is paused from t_p = a_26 + 1.68 ns + p3 = 9.751 us. The ingress stays
+        // above XON (80 KB) for about 20 KB / 10 Gb/s = 16 us more, so the pause is continuous
+        // (refreshed) and the watchdog (4 us) declares the storm at t_s = t_p + 4 us = 13.751 us.
+        long t1 = io.fabriclab.model.Units.serializationPs(4220, 100_000_000_000L);
+        long t2 = io.fabriclab.model.Units.serializationPs(4220, 400_000_000_000L);
+        assertEquals(337_600, t1);
+        assertEquals(84_400, t2);
+        assertEquals(4200, fabric().mtuBytes());
+        long a26 = 27 * t1 + l1.propagationPs() + t2 + l2.propagationPs() + t2 + l3.propagationPs();
+        long pauseStart = a26 + io.fabriclab.model.Units.serializationPs(84, 400_000_000_000L) + l3.propagationPs();
+        long storm = pauseStart + 4_000_000L;
+        assertEquals(9_750_680, pauseStart);
+        assertEquals(13_750_680, storm);
+        // At 10 us (after t_p, before t_s): the spine's egress is paused, not stormed; the
+        // dashboard counts it under "Paused now" and shows no storm.
+        int spine = at10.portIndex(spineEgress);
+        assertTrue(at10.pausedMask()[spine] != 0, "paused at 10 us");
+        assertEquals(0, at10.stormedMask()[spine]);
+        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith("t = 10.000 µs")));
+        String dash10 = fx(robot, () -> panel.dashboard.getText());
+        assertTrue(dash10.contains("Paused now: 1 direction(s)") && dash10.contains(spineEgress), dash10);
+        assertTrue(dash10.contains("Pause storms (PFC watchdog): 0 now, 0 declared since the start"), dash10);
+        assertFalse(fx(robot, () -> panel.frame().stormed[panel.frame().directions.of(l3, l3.a().ref().equals(spineEgress))]));
+        // Event by event from 10 us: no picture shows the storm before t_s, and the first that does
+        // is the one at t_s exactly (the watchdog's check is an event at that instant).
+        LiveRun run = fx(robot, () -> panel.session().run());
+        SimSnapshot x;
+        int events = 0;
+        do {
+            run.stepEvent().get(30, TimeUnit.SECONDS);
+            x = run.latest();
+            assertTrue(x.timePs() <= storm, "the storm was not declared at " + x.timePs() + " ps");
+            events++;
+        } while (x.stormedMask()[spine] == 0);
+        assertEquals(storm, x.timePs(), "the storm appears at t_s (after " + events + " events)");
+        // At 15 us (after t_s, before the watchdog's next check at t_s + 4 us could end it): stormed.
+        robot.interact(() -> panel.reveal(panel.stepInterval));
+        robot.clickOn("#live-step");
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot().timePs() == 15_000_000L));
+        SimSnapshot at15 = fx(robot, () -> panel.shownSnapshot());
+        assertEquals(1 << 3, at15.stormedMask()[spine], "priority 3 of " + spineEgress + " stormed");
+        assertEquals(1, at15.totalStorms());
+        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith("t = 15.000 µs")));
+        String dash15 = fx(robot, () -> panel.dashboard.getText());
+        assertTrue(dash15.contains("Pause storms (PFC watchdog): 1 now, 1 declared since the start"), dash15);
+        assertTrue(dash15.contains(spineEgress) && dash15.contains("STORM on priority 3"), dash15);
+        // "Paused now" stays its own figure: the stormed queue ignores the pause, so it is not in it.
+        assertTrue(dash15.contains("Paused now: 0 direction(s)"), dash15);
+        int stormDir = fx(robot, () -> panel.frame().directions.of(l3, l3.a().ref().equals(spineEgress)));
+        assertTrue(fx(robot, () -> panel.frame().stormed[stormDir]));
+        // The canvas draws the storm in its own colour near that link (and the legend explains it).
+        WritableImage shot = fx(robot, () -> {
+            canvas.redraw();
+            return canvas.canvas().snapshot(null, null);
+        });
+        savePng(shot, "live-storm-watchdog");
+        int orange = pixelsNear(shot.getPixelReader(), l3, DiagramStyle.PFC_STORM, (int) shot.getWidth(),
+                (int) shot.getHeight());
+        assertTrue(orange > 10, "storm-coloured pixels near " + l3.id() + ": " + orange);
+        robot.interact(() -> panel.reset());
+    }
+
+    @Test
+    void cnpsAreDrawnTravellingBackFromTheReceiverToTheSendersTheyThrottle(FxRobot robot) throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.profile.getSelectionModel().select("production-ecn"); // ECN marks and DCQCN: CNPs
+            panel.setSpeedPosition(7.3);
+        });
+        robot.clickOn("#live-play");
+        waitFor(60, () -> fx(robot, () -> {
+            io.fabriclab.diagram.CongestionFrame f = panel.frame();
+            if (f == null) {
+                return false;
+            }
+            for (double v : f.cnpsPerUs) {
+                if (v > 0) {
+                    return true;
+                }
+            }
+            return false;
+        }));
+        robot.interact(() -> panel.pauseRun());
+        waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
+        // Two recorded pictures with CNPs sent between them.
+        List<SimSnapshot> rec = fx(robot, () -> panel.session().recording().frames());
+        SimSnapshot a = null;
+        SimSnapshot b = null;
+        for (int i = 1; i < rec.size() && b == null; i++) {
+            if (rec.get(i).totalCnps() > rec.get(i - 1).totalCnps()) {
+                a = rec.get(i - 1);
+                b = rec.get(i);
+            }
+        }
+        assertNotNull(b, "CNPs were sent between two pictures");
+        io.fabriclab.diagram.CongestionFrame f = new FrameBuilder(fabric()).frame(b, a,
+                CongestionPainter.ColourBy.QUEUE, -1, 0);
+        double dtUs = (b.timePs() - a.timePs()) / 1e6;
+        // Every CNP is sent by the incast receiver's NIC (its own counter, per NIC port): the
+        // receiver's uplink direction carries exactly those, and the data direction toward it none.
+        Port rx = fabric().port(io.fabriclab.workload.Nics.all(fabric()).get(0));
+        Link rxLink = fabric().linkAt(rx);
+        int up = f.directions.of(rxLink, rxLink.a() == rx);
+        int down = f.directions.of(rxLink, rxLink.a() != rx);
+        int rxIndex = b.portIndex(rx.ref());
+        long sent = b.cnpsTotal()[rxIndex] - a.cnpsTotal()[rxIndex];
+        assertTrue(sent > 0);
+        assertEquals(sent, f.cnpsPerUs[up] * dtUs, 1e-6, "CNPs on the receiver's uplink");
+        assertEquals(0, f.cnpsPerUs[down], "no CNP runs toward the receiver");
+        // Each CNP ends on the access link down to its flow's sender: summed over the senders'
+        // downlinks, the same count arrives.
+        double atSenders = 0;
+        for (io.fabriclab.workload.FlowSpec spec : fx(robot, () -> panel.session().flows())) {
+            Port tx = fabric().port(spec.src());
+            Link l = fabric().linkAt(tx);
+            atSenders += f.cnpsPerUs[f.directions.of(l, l.a() != tx)] * dtUs;
+        }
+        assertEquals(sent, atSenders, 1e-6, "CNPs reaching the senders' links");
+        robot.interact(() -> panel.reset());
+    }
+
+    @Test
     void changingKminDuringARunChangesTheMarkingCount(FxRobot robot) throws Exception {
         fit(robot);
         robot.interact(() -> panel.start(true));

@@ -64,6 +64,8 @@ public final class CongestionFrame {
      * time; the queue now ignores the pause and drops or forwards, docs/model.md).
      */
     public final boolean[] stormed;
+    /** CNPs per microsecond travelling along the direction, back toward the flows' senders. */
+    public final double[] cnpsPerUs;
     /** The direction carries a flow of the selected collective (its rings or all-to-all pairs). */
     public final boolean[] collective;
 
@@ -82,6 +84,7 @@ public final class CongestionFrame {
         this.highlighted = new boolean[n];
         this.stormed = new boolean[n];
         this.collective = new boolean[n];
+        this.cnpsPerUs = new double[n];
     }
 
     /** How many sparks a direction shows for a marking rate: 2 per mark per microsecond, 1 to 8. */

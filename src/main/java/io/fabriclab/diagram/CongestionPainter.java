@@ -16,7 +16,8 @@ import io.fabriclab.model.Link;
  * symbol at the sender of every direction PFC pauses, with violet ticks marching upstream along
  * it (the way PAUSE frames travel, so a storm is seen spreading); an orange line and exclamation
  * disc where the PFC watchdog declared the queue stormed; yellow ECN sparks running downstream,
- * more of them for a higher marking rate; a red flash with the count where packets were dropped;
+ * more of them for a higher marking rate; small white squares for CNPs running back along the
+ * flows' reverse paths toward the senders they throttle; a red flash with the count where packets were dropped;
  * a thick black dashed outline around the directions of a deadlock cycle; red dashes and a cross
  * on failed links; a cyan halo on the selected flow's path and a pink one on the selected
  * collective's flows; and a legend of all of these, always on screen (top right). Folded
@@ -166,6 +167,15 @@ public final class CongestionPainter {
                     }
                     sparks += n;
                 }
+                int cnps = CongestionFrame.sparks(a.cnpsPerUs);
+                if (cnps > 0) {
+                    // CNPs run along this direction's travel: back toward the senders they throttle.
+                    double seed = (dirs[0] * 0.38196601125) % 1.0;
+                    for (int k = 0; k < cnps; k++) {
+                        double t = frac(seed + (double) k / cnps + phaseSeconds * 0.6);
+                        cnpMark(p, ax + (bx - ax) * (0.1 + 0.8 * t), ay + (by - ay) * (0.1 + 0.8 * t));
+                    }
+                }
                 if (a.drops > 0) {
                     double px = ax + ux * 16;
                     double py = ay + uy * 16;
@@ -248,13 +258,20 @@ public final class CongestionPainter {
         p.fillRect(cx + r * 0.42 - bw, cy - bh / 2, bw, bh);
     }
 
+    private static void cnpMark(Painter p, double x, double y) {
+        p.setFill(DiagramStyle.CNP_FILL);
+        p.fillRect(x - 2.5, y - 2.5, 5, 5);
+        p.setStroke(DiagramStyle.CNP_EDGE, 1.2);
+        p.strokeRect(x - 2.5, y - 2.5, 5, 5);
+    }
+
     private static void spark(Painter p, double x, double y, double r) {
         p.fillCircle(x, y, r);
         p.strokeCircle(x, y, r);
     }
 
     private record Agg(double load, boolean paused, double marksPerUs, long drops, boolean down, boolean deadlock,
-                       boolean highlighted, boolean stormed, boolean collective) {
+                       boolean highlighted, boolean stormed, boolean collective, double cnpsPerUs) {
     }
 
     /** The worst of a bundle's directions: highest load, any pause, summed marks and drops. */
@@ -271,6 +288,7 @@ public final class CongestionPainter {
         boolean hl = false;
         boolean stormed = false;
         boolean collective = false;
+        double cnps = 0;
         for (int d : dirs) {
             double l = f.load[d];
             if (!Double.isNaN(l) && (Double.isNaN(load) || l > load)) {
@@ -284,8 +302,9 @@ public final class CongestionPainter {
             hl |= f.highlighted[d];
             stormed |= f.stormed[d];
             collective |= f.collective[d];
+            cnps += f.cnpsPerUs[d];
         }
-        return new Agg(load, paused, marks, drops, allDown, deadlock, hl, stormed, collective);
+        return new Agg(load, paused, marks, drops, allDown, deadlock, hl, stormed, collective, cnps);
     }
 
     private void prepare(DiagramGeometry g, Map<Device, FoldGroup> folded, CongestionFrame.Directions dirs) {
@@ -338,7 +357,7 @@ public final class CongestionPainter {
 
     /** Height of the legend box in pixels. */
     public static double legendHeight() {
-        return 24 + 10 * 18;
+        return 24 + 11 * 18;
     }
 
     private void paintLegend(Painter p, double w, ColourBy colourBy, double phase) {
@@ -384,6 +403,12 @@ public final class CongestionPainter {
         spark(p, x + 35, cy, 3.2);
         p.setFill(DiagramStyle.TEXT);
         p.text("ECN marks (2 sparks per mark/µs)", tx, cy, TextAnchor.START);
+        cy += row;
+        cnpMark(p, x + 15, cy);
+        cnpMark(p, x + 25, cy);
+        cnpMark(p, x + 35, cy);
+        p.setFill(DiagramStyle.TEXT);
+        p.text("CNPs going back to the sender", tx, cy, TextAnchor.START);
         cy += row;
         p.setFill(DiagramStyle.DROP);
         p.fillCircle(x + 20, cy, 6);

@@ -51,6 +51,9 @@ public final class DiagramStyle {
     public static final Rgba FLOW_PATH = Rgba.hex("#00a6d6");
     /** The halo of the selected collective's member flows (pink, apart from the flow's cyan). */
     public static final Rgba COLLECTIVE_PATH = Rgba.hex("#e0529c");
+    /** A CNP travelling back to its sender: a small white square with a dark edge. */
+    public static final Rgba CNP_FILL = Rgba.hex("#ffffff");
+    public static final Rgba CNP_EDGE = Rgba.hex("#0b3d91");
     /** A queue the PFC watchdog declared stormed (orange, apart from the violet of a pause in force). */
     public static final Rgba PFC_STORM = Rgba.hex("#ff6d00");
 

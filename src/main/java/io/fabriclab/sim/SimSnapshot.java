@@ -39,6 +39,9 @@ import java.util.List;
  *                          paused continuously for the watchdog's detection time and now ignores the
  *                          pause (drops or forwards, docs/model.md); its bit in {@code pausedMask} is then clear
  * @param stormsTotal       watchdog storms declared on that egress since the start (all priorities)
+ * @param flowReversePaths  each flow's current reverse path (ACK, NAK, CNP) as indexes into {@code ports},
+ *                          receiving NIC first
+ * @param flowCnpsTotal     CNPs each flow's receiver (notification point) has sent since the start
  */
 public record SimSnapshot(long timePs, long events, int flowsCompleted, List<String> ports, long[] queueBytes,
                           long[] ingressBytes, int[] pausedMask, boolean[] linkDown, long[] ecnMarks, long[] drops,
@@ -47,7 +50,8 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
                           List<PortThresholds> thresholds, double[] flowRateGbps, double[] flowTargetGbps,
                           double[] flowProgress, List<int[]> flowPaths, long cnpsSinceLast,
                           long pauseFramesSinceLast, int reroutes, List<List<String>> deadlocks,
-                          int[] stormedMask, long[] stormsTotal) {
+                          int[] stormedMask, long[] stormsTotal, List<int[]> flowReversePaths,
+                          long[] flowCnpsTotal) {
 
     /** Recordings saved before the watchdog flag was published read as "no storm". */
     public SimSnapshot {
@@ -56,6 +60,12 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
         }
         if (stormsTotal == null) {
             stormsTotal = new long[ports.size()];
+        }
+        if (flowReversePaths == null) {
+            flowReversePaths = List.of();
+        }
+        if (flowCnpsTotal == null) {
+            flowCnpsTotal = new long[flowRateGbps.length];
         }
     }
 

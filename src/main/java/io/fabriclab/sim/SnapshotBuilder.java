@@ -26,6 +26,7 @@ final class SnapshotBuilder {
     private List<PortThresholds> thresholds;
     private int pathsVersion = -1;
     private List<int[]> paths;
+    private List<int[]> reversePaths;
     private int deadlocksSeen = -1;
     private List<List<String>> deadlocks = List.of();
 
@@ -110,7 +111,9 @@ final class SnapshotBuilder {
         double[] targets = new double[flows.length];
         double[] progress = new double[flows.length];
         long cnpsAll = 0;
+        long[] flowCnps = new long[flows.length];
         for (Flow f : flows) {
+            flowCnps[f.id] = f.cnpsSent;
             boolean active = f.started && !f.done;
             rates[f.id] = active ? f.rp.currentRateBps() / 1e9 : 0;
             targets[f.id] = active ? f.rp.targetRateBps() / 1e9 : 0;
@@ -129,10 +132,13 @@ final class SnapshotBuilder {
         if (reroutes != pathsVersion) {
             pathsVersion = reroutes;
             List<int[]> ps = new ArrayList<>(flows.length);
+            List<int[]> rs = new ArrayList<>(flows.length);
             for (Flow f : flows) {
                 ps.add(f.forwardPath().clone());
+                rs.add(f.reversePaths[f.pathVersion].clone());
             }
             paths = java.util.Collections.unmodifiableList(ps);
+            reversePaths = java.util.Collections.unmodifiableList(rs);
         }
         if (found.size() != deadlocksSeen) {
             deadlocksSeen = found.size();
@@ -144,7 +150,8 @@ final class SnapshotBuilder {
         }
         SimSnapshot s = new SimSnapshot(atPs, events, flowsCompleted, portRefs, queue, ingress, paused, down, marks,
                 dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds, rates, targets,
-                progress, paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks, stormed, storms);
+                progress, paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks, stormed, storms,
+                reversePaths, flowCnps);
         lastCnps = cnpsAll;
         lastPauses = pausesAll;
         if (interval > 0) {

@@ -139,6 +139,22 @@ public final class FrameBuilder {
                 }
             }
         }
+        // CNPs go back along each flow's reverse path (receiving NIC first), as the simulator
+        // publishes it: every direction on it carries the flow's CNPs of the interval.
+        if (dtUs > 0) {
+            for (int flow = 0; flow < s.flowReversePaths().size() && flow < s.flowCnpsTotal().length; flow++) {
+                long cnps = s.flowCnpsTotal()[flow] - (prev == null || flow >= prev.flowCnpsTotal().length ? 0
+                        : prev.flowCnpsTotal()[flow]);
+                if (cnps <= 0) {
+                    continue;
+                }
+                for (int i : s.flowReversePaths().get(flow)) {
+                    if (portToDirection[i] >= 0) {
+                        f.cnpsPerUs[portToDirection[i]] += cnps / dtUs;
+                    }
+                }
+            }
+        }
         for (int flow : collectiveFlows) {
             if (flow >= 0 && flow < s.flowPaths().size()) {
                 for (int i : s.flowPaths().get(flow)) {

@@ -709,7 +709,7 @@ public final class LivePanel extends ScrollPane {
             return false;
         }
         for (int i = 0; i < f.paused.length; i++) {
-            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0) {
+            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.cnpsPerUs[i] > 0 || f.stormed[i]) {
                 return true;
             }
         }

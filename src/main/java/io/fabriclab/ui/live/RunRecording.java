@@ -91,7 +91,7 @@ public final class RunRecording {
     static long sizeOf(SimSnapshot s) {
         long n = s.ports().size();
         long f = s.flowCount();
-        return 200 + n * (10 * 8 + 2 * 4 + 1 + 8) + f * 3 * 8;
+        return 200 + n * (10 * 8 + 2 * 4 + 1 + 8) + f * 4 * 8;
     }
 
     public synchronized List<SimSnapshot> frames() {

@@ -28,7 +28,7 @@ import javafx.stage.Stage;
  * Screenshots of the live view's selection panels for docs/live-view.md, taken with the real
  * (GTK) toolkit under Xvfb: the flows crossing a link direction during the shipped PFC-only
  * incast with the hurt-most flow picked; a ring all-reduce with its collective selected; a PFC
- * watchdog storm on the dashboard. Run:
+ * watchdog storm on the dashboard; CNPs going back to the senders of a DCQCN incast. Run:
  * {@code xvfb-run -a -s '-screen 0 1600x1000x24' java -Dprism.order=sw -cp ... LiveSelectionScreenshots OUTDIR}.
  */
 public final class LiveSelectionScreenshots {
@@ -125,6 +125,30 @@ public final class LiveSelectionScreenshots {
             return null;
         });
         shot(out, "live-watchdog-storm.png");
+
+        // 4. The incast preset under production ECN + DCQCN at 60 us: ECN sparks going down, CNPs coming back.
+        fx(() -> {
+            panel.reset();
+            f.linkAt(f.port("server01:nic0")).setSpeedGbps(100);
+            panel.workload.getSelectionModel().select(WorkloadPreset.INCAST);
+            panel.profile.getSelectionModel().select("production-ecn");
+            panel.sizeMb.setText("2");
+            panel.start(true);
+            return null;
+        });
+        stepTo(panel, 60);
+        fx(() -> {
+            var g = editor.canvas().geometry();
+            io.fabriclab.diagram.Bounds b = g.box(f.device("spine1"));
+            for (String id : new String[] {"spine2", "leaf1", "leaf2", "server01", "server16"}) {
+                b = b.union(g.box(f.device(id)));
+            }
+            editor.canvas().viewport().fit(b, editor.canvas().getWidth(), editor.canvas().getHeight(), 50);
+            editor.canvas().redraw();
+            panel.reveal(panel.dashboard);
+            return null;
+        });
+        shot(out, "live-cnps.png");
         Platform.exit();
         System.exit(0);
     }

@@ -658,6 +658,65 @@ class LiveViewTest {
     }
 
     @Test
+    void cnpsAreDrawnTravellingBackFromTheReceiverToTheSendersTheyThrottle(FxRobot robot) throws Exception {
+        fit(robot);
+        robot.interact(() -> {
+            panel.profile.getSelectionModel().select("production-ecn"); // ECN marks and DCQCN: CNPs
+            panel.setSpeedPosition(7.3);
+        });
+        robot.clickOn("#live-play");
+        waitFor(60, () -> fx(robot, () -> {
+            io.fabriclab.diagram.CongestionFrame f = panel.frame();
+            if (f == null) {
+                return false;
+            }
+            for (double v : f.cnpsPerUs) {
+                if (v > 0) {
+                    return true;
+                }
+            }
+            return false;
+        }));
+        robot.interact(() -> panel.pauseRun());
+        waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
+        // Two recorded pictures with CNPs sent between them.
+        List<SimSnapshot> rec = fx(robot, () -> panel.session().recording().frames());
+        SimSnapshot a = null;
+        SimSnapshot b = null;
+        for (int i = 1; i < rec.size() && b == null; i++) {
+            if (rec.get(i).totalCnps() > rec.get(i - 1).totalCnps()) {
+                a = rec.get(i - 1);
+                b = rec.get(i);
+            }
+        }
+        assertNotNull(b, "CNPs were sent between two pictures");
+        io.fabriclab.diagram.CongestionFrame f = new FrameBuilder(fabric()).frame(b, a,
+                CongestionPainter.ColourBy.QUEUE, -1, 0);
+        double dtUs = (b.timePs() - a.timePs()) / 1e6;
+        // Every CNP is sent by the incast receiver's NIC (its own counter, per NIC port): the
+        // receiver's uplink direction carries exactly those, and the data direction toward it none.
+        Port rx = fabric().port(io.fabriclab.workload.Nics.all(fabric()).get(0));
+        Link rxLink = fabric().linkAt(rx);
+        int up = f.directions.of(rxLink, rxLink.a() == rx);
+        int down = f.directions.of(rxLink, rxLink.a() != rx);
+        int rxIndex = b.portIndex(rx.ref());
+        long sent = b.cnpsTotal()[rxIndex] - a.cnpsTotal()[rxIndex];
+        assertTrue(sent > 0);
+        assertEquals(sent, f.cnpsPerUs[up] * dtUs, 1e-6, "CNPs on the receiver's uplink");
+        assertEquals(0, f.cnpsPerUs[down], "no CNP runs toward the receiver");
+        // Each CNP ends on the access link down to its flow's sender: summed over the senders'
+        // downlinks, the same count arrives.
+        double atSenders = 0;
+        for (io.fabriclab.workload.FlowSpec spec : fx(robot, () -> panel.session().flows())) {
+            Port tx = fabric().port(spec.src());
+            Link l = fabric().linkAt(tx);
+            atSenders += f.cnpsPerUs[f.directions.of(l, l.a() != tx)] * dtUs;
+        }
+        assertEquals(sent, atSenders, 1e-6, "CNPs reaching the senders' links");
+        robot.interact(() -> panel.reset());
+    }
+
+    @Test
     void changingKminDuringARunChangesTheMarkingCount(FxRobot robot) throws Exception {
         fit(robot);
         robot.interact(() -> panel.start(true));

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * heap limit you want to prove, e.g. FABRICLAB_JAVA_OPTS=-Xmx2g ./fabriclab bench foundation.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (figures go to docs/performance.md).",
-        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, BenchCommand.Editor.class,
+        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, BenchCommand.Editor.class, BenchCommand.Live.class,
                 ReportBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
@@ -32,7 +32,7 @@ public final class BenchCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation, sim, collective or editor");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation, sim, collective, editor, live or report");
     }
 
     @Command(name = "foundation", mixinStandardHelpOptions = true,
@@ -118,6 +118,50 @@ public final class BenchCommand implements Runnable {
             }
             try {
                 return (Integer) run.invoke(null, spec.commandLine().getOut(), units, frames, renderers);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause() instanceof Exception ex ? ex : e;
+            }
+        }
+    }
+
+    /**
+     * `fabriclab bench live`: frame time of the live view while it animates an all-reduce on the
+     * 4-unit rail-optimized fabric, and the simulator's events/s with the UI against headless
+     * (ui.live.LiveViewBench, looked up by name like the editor bench). Needs a display.
+     */
+    @Command(name = "live", mixinStandardHelpOptions = true,
+            description = {"Animate the live view on the 4-unit rail-optimized fabric during an all-reduce (software "
+                    + "renderer) and time its frames; compare the simulator's events/s with the UI against headless.",
+                    "Needs a display (xvfb-run -a on a server)."})
+    static final class Live implements Callable<Integer> {
+        static final String BENCH = "io.fabriclab.ui.live.LiveViewBench";
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--bytes", defaultValue = "4000000",
+                description = "All-reduce size S per rail ring, in bytes (default: ${DEFAULT-VALUE}).")
+        long bytes;
+
+        @Option(names = "--runs", defaultValue = "2",
+                description = "Runs with the UI per renderer; the first warms up (default: ${DEFAULT-VALUE}).")
+        int runs;
+
+        @Option(names = "--renderer", split = ",", defaultValue = "java2d,fx",
+                description = "Rasterisers to time, alternating: java2d (the editor's) and fx (JavaFX's canvas) "
+                        + "(default: ${DEFAULT-VALUE}).")
+        String[] renderers;
+
+        @Override
+        public Integer call() throws Exception {
+            java.lang.reflect.Method run;
+            try {
+                run = Class.forName(BENCH).getMethod("run", PrintWriter.class, long.class, int.class, String[].class);
+            } catch (ClassNotFoundException | NoSuchMethodException e) {
+                throw new IllegalStateException("the live view is not part of this build (" + BENCH + " missing)", e);
+            }
+            try {
+                return (Integer) run.invoke(null, spec.commandLine().getOut(), bytes, runs, renderers);
             } catch (java.lang.reflect.InvocationTargetException e) {
                 throw e.getCause() instanceof Exception ex ? ex : e;
             }

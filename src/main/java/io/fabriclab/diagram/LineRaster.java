@@ -29,6 +29,10 @@ final class LineRaster {
     /** Pixels with a non-zero coverage in the current batch. */
     private int[] touched = new int[4096];
     private int touchedCount;
+    /** Blend tables of the batch being composited, indexed by coverage. */
+    private final int[] inverse = new int[256];
+    private final int[] sourceAg = new int[256];
+    private final int[] sourceRb = new int[256];
 
     LineRaster(int width, int height) {
         this.width = width;
@@ -144,28 +148,31 @@ final class LineRaster {
      */
     void composite(int[] pixels, Rgba c) {
         int alpha = c.a();
-        // Channels packed in pairs (alpha with green, red with blue) so one multiply scales two;
+        // Per coverage value, the source's contribution and the destination's remaining fraction,
+        // channels packed in pairs (alpha with green, red with blue) so one multiply scales two;
         // fractions in 256ths (a + a / 128 maps 0..255 onto 0..256).
         int srcRb = c.r() << 16 | c.b();
         int srcAg = 0xff << 16 | c.g();
-        int opaque = 0xff000000 | c.r() << 16 | c.g() << 8 | c.b();
-        for (int t = 0; t < touchedCount; t++) {
-            int idx = touched[t];
-            int cov = coverage[idx] & 0xff;
-            coverage[idx] = 0;
+        for (int cov = 1; cov < 256; cov++) {
             int sa = ((cov * alpha + 128) * 257) >>> 16; // cov * alpha / 255, rounded
-            if (sa <= 0) {
-                continue;
-            }
-            if (sa >= 255) {
-                pixels[idx] = opaque;
-                continue;
-            }
             int a256 = sa + (sa >> 7);
-            int inv = 256 - a256;
+            inverse[cov] = 256 - a256;
+            sourceAg[cov] = (srcAg * a256) & 0xff00ff00;
+            sourceRb[cov] = ((srcRb * a256) >>> 8) & 0x00ff00ff;
+        }
+        int[] inv = inverse;
+        int[] sag = sourceAg;
+        int[] srb = sourceRb;
+        byte[] cv = coverage;
+        int[] list = touched;
+        for (int t = 0, n = touchedCount; t < n; t++) {
+            int idx = list[t];
+            int cov = cv[idx] & 0xff;
+            cv[idx] = 0;
+            int f = inv[cov];
             int d = pixels[idx];
-            pixels[idx] = ((((d >>> 8) & 0x00ff00ff) * inv) & 0xff00ff00) + ((srcAg * a256) & 0xff00ff00)
-                    | (((((d & 0x00ff00ff) * inv) >>> 8) & 0x00ff00ff) + (((srcRb * a256) >>> 8) & 0x00ff00ff));
+            pixels[idx] = ((((d >>> 8) & 0x00ff00ff) * f) & 0xff00ff00) + sag[cov]
+                    | (((((d & 0x00ff00ff) * f) >>> 8) & 0x00ff00ff) + srb[cov]);
         }
         touchedCount = 0;
     }

@@ -55,6 +55,11 @@ final class EgressPort {
     static final int DEQ_LATENCY_MAX = 10;
     static final int DEQ_DEFICIT = 11;
     static final int DEQ_QUANTUM = 12;
+    /** Start (entry index) and length of the class's queue ring. */
+    static final int RING_START = 13;
+    static final int RING_COUNT = 14;
+    /** The ring's segment in the {@link RingStore}: offset << 8 | log2 of its entries (0: none yet). */
+    static final int RING_SEGMENT = 15;
 
     /** Index of {@code field} of class {@code c} of port {@code portId} in the shared class state. */
     static int at(int portId, int c, int field) {
@@ -76,12 +81,13 @@ final class EgressPort {
      * packet id with its ECT flag and its ingress port, then its enqueue time with its frame size.
      * Everything the scheduler and the dequeue need is in the ring, so serving a queue does not
      * touch the packet's record, which has gone cold while the packet waited; appending touches
-     * only the ring. Start and count of queue c sit side by side in {@code ringState} (one cache
-     * line for all queues), and bit c of {@code nonEmpty} says whether queue c holds a packet, so
-     * the scheduler tests emptiness without touching the rings.
+     * only the ring. The rings of all ports are segments of one array ({@link RingStore}); where
+     * queue c's segment is, its start and its count are in the class's state in {@link #cls}
+     * (RING_SEGMENT, RING_START, RING_COUNT), which a hop reads anyway; bit c of
+     * {@code nonEmpty} says whether queue c holds a packet, so the scheduler tests emptiness
+     * without touching the rings.
      */
-    private final long[][] ring = new long[CLASSES + 1][];
-    private final int[] ringState = new int[(CLASSES + 1) * 2];
+    private final RingStore rings;
     /**
      * Enqueue times are kept modulo 2^48 ps (281 s) next to the frame size; a queueing latency is
      * exact as long as no packet waits that long.
@@ -155,10 +161,12 @@ final class EgressPort {
     int depthSeriesMask;
     TimeSeries utilizationSeries;
 
-    EgressPort(int id, Port port, Port peerPort, Link link, SwitchState sw, Nic nic, long[] classState) {
+    EgressPort(int id, Port port, Port peerPort, Link link, SwitchState sw, Nic nic, long[] classState,
+               RingStore rings) {
         this.id = id;
         this.cls = classState;
         this.clsBase = at(id, 0, 0);
+        this.rings = rings;
         this.port = port;
         this.peerPort = peerPort;
         this.link = link;
@@ -180,15 +188,18 @@ final class EgressPort {
      * (for marking at dequeue) if {@code ect}.
      */
     void offer(int c, int pkt, int bytes, int ingress, long nowPs, boolean ect) {
-        long[] r = ring[c];
-        int n = ringState[2 * c + 1];
-        if (r == null || 2 * n == r.length) {
-            r = growRing(c);
+        long[] st = cls;
+        int a = clsBase + (c << 4);
+        int n = (int) st[a + RING_COUNT];
+        long seg = st[a + RING_SEGMENT];
+        if (seg == 0 || n == 1 << (int) (seg & 0xFF)) {
+            seg = growRing(a, n, seg);
         }
-        int i = ((ringState[2 * c] + n) << 1) & (r.length - 1);
+        int i = (int) (seg >>> 8) + ((((int) st[a + RING_START] + n) & ((1 << (int) (seg & 0xFF)) - 1)) << 1);
+        long[] r = rings.slab;
         r[i] = (pkt | (ect ? 1L << 31 : 0)) & 0xFFFFFFFFL | (long) ingress << 32;
         r[i + 1] = (nowPs & TIME_MASK) | (long) bytes << 48;
-        ringState[2 * c + 1] = n + 1;
+        st[a + RING_COUNT] = n + 1;
         nonEmpty |= 1 << c;
     }
 
@@ -197,14 +208,17 @@ final class EgressPort {
      * entry stays in {@link #polledId} and {@link #polledMeta}.
      */
     int poll(int c) {
-        long[] r = ring[c];
-        int start = ringState[2 * c];
-        int i = start << 1;
+        long[] st = cls;
+        int a = clsBase + (c << 4);
+        long seg = st[a + RING_SEGMENT];
+        int start = (int) st[a + RING_START];
+        int i = (int) (seg >>> 8) + (start << 1);
+        long[] r = rings.slab;
         long id = r[i];
         polledId = id;
         polledMeta = r[i + 1];
-        ringState[2 * c] = (start + 1) & ((r.length >>> 1) - 1);
-        if (--ringState[2 * c + 1] == 0) {
+        st[a + RING_START] = (start + 1) & ((1 << (int) (seg & 0xFF)) - 1);
+        if (--st[a + RING_COUNT] == 0) {
             nonEmpty &= ~(1 << c);
         }
         return (int) id & 0x7FFFFFFF;
@@ -212,7 +226,8 @@ final class EgressPort {
 
     /** Frame size of the front packet of queue {@code c} (which must not be empty). */
     int headBytes(int c) {
-        return (int) (ring[c][(ringState[2 * c] << 1) + 1] >>> 48);
+        int a = clsBase + (c << 4);
+        return (int) (rings.slab[(int) (cls[a + RING_SEGMENT] >>> 8) + ((int) cls[a + RING_START] << 1) + 1] >>> 48);
     }
 
     /** Frame size of the packet last polled. */
@@ -255,18 +270,29 @@ final class EgressPort {
         return (xoffSentMask & (1 << c)) != 0;
     }
 
-    private long[] growRing(int c) {
-        long[] old = ring[c];
-        int n = ringState[2 * c + 1];
-        long[] r = new long[old == null ? 32 : old.length * 2];
-        for (int i = 0; i < n; i++) {
-            int o = ((ringState[2 * c] + i) << 1) & (old.length - 1);
-            r[2 * i] = old[o];
-            r[2 * i + 1] = old[o + 1];
+    /**
+     * Moves the ring whose state is at {@code a} in {@link #cls} (holding {@code n} entries in
+     * segment {@code seg}, 0 for none) to a segment twice as large; returns the new segment.
+     */
+    private long growRing(int a, int n, long seg) {
+        int log = seg == 0 ? RingStore.MIN_LOG : (int) (seg & 0xFF) + 1;
+        int off = rings.allocate(log);
+        if (seg != 0) {
+            long[] r = rings.slab;
+            int oldOff = (int) (seg >>> 8);
+            int oldMask = (1 << (int) (seg & 0xFF)) - 1;
+            int start = (int) cls[a + RING_START];
+            for (int i = 0; i < n; i++) {
+                int o = oldOff + (((start + i) & oldMask) << 1);
+                r[off + 2 * i] = r[o];
+                r[off + 2 * i + 1] = r[o + 1];
+            }
+            rings.free(oldOff, log - 1);
         }
-        ring[c] = r;
-        ringState[2 * c] = 0;
-        return r;
+        long grown = (long) off << 8 | log;
+        cls[a + RING_SEGMENT] = grown;
+        cls[a + RING_START] = 0;
+        return grown;
     }
 
     /** True when the peer's PFC currently stops priority {@code c} here (and no watchdog overrides it). */

@@ -93,6 +93,8 @@ public final class Simulator {
     private final EgressPort[] ports;
     /** Hot per-class state of every port (see {@link EgressPort#cls}). */
     private final long[] pcs;
+    /** Queue rings of every port (see {@link EgressPort}). */
+    private final RingStore rings;
     private final List<SwitchState> switches = new ArrayList<>();
     private final List<EgressPort> nicPorts = new ArrayList<>();
     private final Flow[] flows;
@@ -152,6 +154,7 @@ public final class Simulator {
         links = new ArrayList<>(fabric.links());
         ports = new EgressPort[links.size() * 2];
         pcs = new long[Math.multiplyExact(ports.length, EgressPort.PORT_STRIDE)];
+        rings = new RingStore();
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
             ports[2 * i] = makePort(2 * i, l.a(), l.b(), l, swByDevice, nicByPort);
@@ -274,7 +277,7 @@ public final class Simulator {
         Device d = self.device();
         SwitchState sw = d.role().isSwitch() ? swByDevice.get(d) : null;
         Nic nic = d.role() == DeviceRole.SERVER ? nicByPort.get(self) : null;
-        EgressPort p = new EgressPort(id, self, peer, l, sw, nic, pcs);
+        EgressPort p = new EgressPort(id, self, peer, l, sw, nic, pcs, rings);
         QosProfile q = portQos(self);
         SchedulerConfig sched = q.scheduler();
         for (int c = 0; c < EgressPort.CLASSES; c++) {

@@ -2,6 +2,10 @@ package io.fabriclab.ui.live;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +16,7 @@ import io.fabriclab.io.FabricJson;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.sim.LiveRun;
 import io.fabriclab.sim.SimResults;
+import io.fabriclab.ui.FabricCanvas;
 import io.fabriclab.ui.FabricDocument;
 import io.fabriclab.ui.FabricEditor;
 import io.fabriclab.workload.WorkloadPreset;
@@ -21,51 +26,106 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 
 /**
- * Benchmark of the live view (not a test; figures go to docs/performance.md): the 4-unit
- * rail-optimized fabric (resources/examples/rail-4su.json) running rail-aligned ring all-reduces
- * (the ALL_REDUCE preset: one ring per NIC index).
+ * {@code fabriclab bench live}: the live view's speed (figures go to docs/performance.md, section
+ * "Live view"): the 4-unit rail-optimized fabric (the shipped examples/rail-4su.json) running
+ * rail-aligned ring all-reduces (the ALL_REDUCE preset: one ring per NIC index), unthrottled.
  * <ol>
  *   <li>headless: the same run through {@link LiveRun} with nobody taking snapshots, events/s from
  *       the simulator thread's CPU time and from wall time;</li>
- *   <li>with the UI: the editor with the live panel animating every frame (software pipeline),
- *       the run unthrottled; frame paint time on the FX thread (mean, worst), frames per second,
- *       and the simulator's events/s (CPU and wall) while the UI runs.</li>
+ *   <li>with the UI: the editor (1280 x 800 window, fitted) with the live panel animating every
+ *       snapshot, once per renderer asked for, alternating; per canvas frame the CPU of the FX
+ *       thread (paint) and of the render thread (JavaFX drawing the scene, charts included),
+ *       frames per second, and the simulator's events/s while the UI runs, against headless.</li>
  * </ol>
- * Run: {@code java -Dglass.platform=Monocle -Dmonocle.platform=Headless -Dprism.order=sw
- * -cp target/classes:target/test-classes:$(cat target/classpath.txt) io.fabriclab.ui.live.LiveViewBench [bytes]}
+ * Needs a display: {@code xvfb-run -a -s '-screen 0 1600x1000x24' ./fabriclab bench live}.
  */
 public final class LiveViewBench {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    static final String FABRIC = "examples/rail-4su.json";
 
+    private LiveViewBench() {
+    }
+
+    /** By hand from the build tree: {@code LiveViewBench [bytes [uiRunsPerRenderer [renderers]]]}. */
     public static void main(String[] args) throws Exception {
+        PrintWriter out = new PrintWriter(System.out, true);
         long bytes = args.length > 0 ? Long.parseLong(args[0]) : 4_000_000;
-        Path file = Path.of("resources/examples/rail-4su.json");
-        RunSettings settings = new RunSettings(WorkloadPreset.ALL_REDUCE, null, null, 0, 1, bytes, 8, 5, 50);
-        System.out.printf(Locale.ROOT, "fabric %s, all-reduce S = %d B per rail ring, cores %d%n", file, bytes,
-                Runtime.getRuntime().availableProcessors());
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+        String[] renderers = args.length > 2 ? args[2].split(",") : new String[] {"java2d", "fx"};
+        int rc = run(out, bytes, runs, renderers);
+        Platform.exit();
+        System.exit(rc);
+    }
 
-        boolean uiOnly = args.length > 1 && args[1].equals("ui");
-        // Warm-up and headless figure.
-        for (int i = 0; i < (uiOnly ? 0 : 2); i++) {
-            Figures h = headless(FabricJson.read(file), settings);
-            System.out.printf(Locale.ROOT, "headless run %d: %s%n", i, h);
+    /**
+     * Entry point for the CLI (called by name: the CLI does not compile against ui). Runs the
+     * headless figure (after two warm-up runs), then {@code uiRuns} UI runs per renderer
+     * ("java2d", "fx"), renderers alternating. Returns an exit code.
+     */
+    public static int run(PrintWriter out, long bytes, int uiRuns, String[] rendererNames) throws Exception {
+        if (System.getProperty("prism.order") == null) {
+            System.setProperty("prism.order", "sw");
         }
-        Figures headless = headless(FabricJson.read(file), settings);
-        System.out.printf(Locale.ROOT, "headless: %s%n", headless);
+        FabricCanvas.Renderer[] renderers = new FabricCanvas.Renderer[rendererNames.length];
+        for (int i = 0; i < renderers.length; i++) {
+            try {
+                renderers[i] = FabricCanvas.Renderer.valueOf(rendererNames[i].trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--renderer: unknown renderer \"" + rendererNames[i]
+                        + "\" (allowed: java2d, fx)");
+            }
+        }
+        RunSettings settings = new RunSettings(WorkloadPreset.ALL_REDUCE, null, null, 0, 1, bytes, 8, 5, 50);
+        out.printf(Locale.ROOT, "bench live: fabric %s, all-reduce S = %d B per rail ring, unthrottled, prism.order=%s,"
+                        + " %d cores, load average %s%n", FABRIC, bytes, System.getProperty("prism.order"),
+                Runtime.getRuntime().availableProcessors(), loadAverage());
+        out.flush();
+        for (int i = 0; i < 2; i++) {
+            out.printf(Locale.ROOT, "headless warm-up run %d: %s%n", i, headless(fabric(), settings));
+            out.flush();
+        }
+        Figures headless = headless(fabric(), settings);
+        out.printf(Locale.ROOT, "headless: %s%n", headless);
+        out.flush();
 
         CountDownLatch started = new CountDownLatch(1);
-        Platform.startup(started::countDown);
+        try {
+            Platform.startup(started::countDown);
+        } catch (IllegalStateException alreadyRunning) {
+            started.countDown();
+        }
         started.await();
         Platform.setImplicitExit(false); // each UI run closes its window; the next opens another
-        for (int i = 0; i < 2; i++) {
-            Figures ui = withUi(FabricJson.read(file), settings);
-            System.out.printf(Locale.ROOT, "with UI run %d: %s%n", i, ui);
-            System.out.printf(Locale.ROOT, "  events/s with UI vs headless: CPU %.0f %%, wall %.0f %%%n",
-                    100.0 * ui.eventsPerCpuSecond / headless.eventsPerCpuSecond,
-                    100.0 * ui.eventsPerWallSecond / headless.eventsPerWallSecond);
+        for (int i = 0; i < uiRuns; i++) {
+            for (FabricCanvas.Renderer r : renderers) {
+                Figures ui = withUi(fabric(), settings, r);
+                out.printf(Locale.ROOT, "with UI, %s renderer, run %d (load average %s): %s%n",
+                        r.name().toLowerCase(Locale.ROOT), i, loadAverage(), ui);
+                out.printf(Locale.ROOT, "  events/s with UI vs headless: CPU %.0f %%, wall %.0f %%%n",
+                        100.0 * ui.eventsPerCpuSecond / headless.eventsPerCpuSecond,
+                        100.0 * ui.eventsPerWallSecond / headless.eventsPerWallSecond);
+                out.flush();
+            }
         }
-        Platform.exit();
-        System.exit(0);
+        return 0;
+    }
+
+    private static Fabric fabric() throws Exception {
+        try (InputStream in = LiveViewBench.class.getResourceAsStream("/fabriclab/" + FABRIC)) {
+            if (in == null) {
+                throw new IllegalStateException("the shipped example " + FABRIC + " is missing from the classpath");
+            }
+            return FabricJson.read(new String(in.readAllBytes(), StandardCharsets.UTF_8), FABRIC);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (Exception e) {
+            return "unknown";
+        }
     }
 
     record Figures(long events, long flows, double simulatedUs, double wallS, double cpuS, double eventsPerCpuSecond,
@@ -133,7 +193,7 @@ public final class LiveViewBench {
                 ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0);
     }
 
-    private static Figures withUi(Fabric f, RunSettings settings) throws Exception {
+    private static Figures withUi(Fabric f, RunSettings settings, FabricCanvas.Renderer renderer) throws Exception {
         AtomicReference<FabricEditor> editor = new AtomicReference<>();
         CountDownLatch shown = new CountDownLatch(1);
         Platform.runLater(() -> {
@@ -141,6 +201,7 @@ public final class LiveViewBench {
             Stage st = new Stage();
             st.setScene(new Scene(e, 1280, 800));
             st.show();
+            e.canvas().setRenderer(renderer);
             e.showLiveView(true);
             e.canvas().fitToWindow();
             editor.set(e);

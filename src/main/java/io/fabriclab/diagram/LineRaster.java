@@ -148,17 +148,15 @@ final class LineRaster {
      */
     void composite(int[] pixels, Rgba c) {
         int alpha = c.a();
-        // Per coverage value, the source's contribution and the destination's remaining fraction,
-        // channels packed in pairs (alpha with green, red with blue) so one multiply scales two;
-        // fractions in 256ths (a + a / 128 maps 0..255 onto 0..256).
-        int srcRb = c.r() << 16 | c.b();
-        int srcAg = 0xff << 16 | c.g();
+        // Per coverage value: the source's premultiplied contribution and the destination's
+        // remaining fraction (255 - source alpha). Divisions by 255 are rounded, so opaque stays
+        // exactly opaque; the destination's channels are scaled in pairs (alpha with green, red with
+        // blue), one multiply for two, with the same rounding in each 8-bit lane.
         for (int cov = 1; cov < 256; cov++) {
-            int sa = ((cov * alpha + 128) * 257) >>> 16; // cov * alpha / 255, rounded
-            int a256 = sa + (sa >> 7);
-            inverse[cov] = 256 - a256;
-            sourceAg[cov] = (srcAg * a256) & 0xff00ff00;
-            sourceRb[cov] = ((srcRb * a256) >>> 8) & 0x00ff00ff;
+            int sa = div255(cov * alpha);
+            inverse[cov] = 255 - sa;
+            sourceAg[cov] = sa << 24 | div255(c.g() * sa) << 8;
+            sourceRb[cov] = div255(c.r() * sa) << 16 | div255(c.b() * sa);
         }
         int[] inv = inverse;
         int[] sag = sourceAg;
@@ -171,9 +169,18 @@ final class LineRaster {
             cv[idx] = 0;
             int f = inv[cov];
             int d = pixels[idx];
-            pixels[idx] = ((((d >>> 8) & 0x00ff00ff) * f) & 0xff00ff00) + sag[cov]
-                    | (((((d & 0x00ff00ff) * f) >>> 8) & 0x00ff00ff) + srb[cov]);
+            int ag = ((d >>> 8) & 0x00ff00ff) * f + 0x00800080;
+            ag = (ag + ((ag >>> 8) & 0x00ff00ff)) & 0xff00ff00;
+            int rb = (d & 0x00ff00ff) * f + 0x00800080;
+            rb = ((rb + ((rb >>> 8) & 0x00ff00ff)) >>> 8) & 0x00ff00ff;
+            pixels[idx] = (ag + sag[cov]) | (rb + srb[cov]);
         }
         touchedCount = 0;
+    }
+
+    /** x / 255 rounded, exact for 0 <= x <= 255 * 255. */
+    private static int div255(int x) {
+        x += 128;
+        return (x + (x >> 8)) >> 8;
     }
 }

@@ -111,6 +111,8 @@ public final class LivePanel extends ScrollPane {
     final ComboBox<CrossingFlows.Order> flowOrder = new ComboBox<>();
     final TableView<CrossingFlows.Row> flowTable = new TableView<>();
     final Label flowPath = new Label();
+    /** Says when the run routes per packet, so a flow's published path is one of several. */
+    final Label flowNote = new Label();
     final ComboBox<String> collectiveSelect = new ComboBox<>();
     final Label collectiveStatus = new Label();
     private boolean updatingFlowTable;
@@ -328,9 +330,13 @@ public final class LivePanel extends ScrollPane {
         collectiveStatus.setWrapText(true);
         collectiveStatus.setId("live-collective-status");
         flowPath.setWrapText(true);
+        flowNote.setWrapText(true);
+        flowNote.setVisible(false);
+        flowNote.setManaged(false);
         flowPath.setId("live-flow-path");
         VBox selection = new VBox(6, new HBox(6, new Label("Port"), chartPort),
                 new HBox(6, new Label("Flows"), flowScope), new HBox(6, new Label("Sort"), flowOrder), flowTable,
+                flowNote,
                 new HBox(6, new Label("Flow (-1: none)"), flowSelect), flowPath,
                 new HBox(6, new Label("Collective"), collectiveSelect), collectiveStatus, charts);
 
@@ -536,6 +542,11 @@ public final class LivePanel extends ScrollPane {
             status.setText("Running " + session.settings().describe() + " (" + session.flows().size() + " flows)");
             fillThresholdTargets();
             collectiveSelect.getItems().setAll(session.collectives().keySet());
+            boolean perPacket = session.routing().perPacket();
+            flowNote.setText(perPacket ? "Routing " + session.routing().mode().jsonName() + " is per packet: the list"
+                    + " and the halo follow each flow's ECMP-hashed path; its packets also take the others." : "");
+            flowNote.setVisible(perPacket);
+            flowNote.setManaged(perPacket);
             List<Consumer<LiveRun>> todo = new ArrayList<>(whenReady);
             whenReady.clear();
             todo.forEach(a -> a.accept(session.run()));

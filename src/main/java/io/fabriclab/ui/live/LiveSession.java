@@ -38,6 +38,7 @@ public final class LiveSession {
     private final long endPs;
     private final RunRecording recording;
     private final String profileName;
+    private final io.fabriclab.sim.RoutingPolicy routing;
 
     private LiveSession(Fabric drawn, Fabric simulated, RunSettings settings, List<FlowSpec> flows, Simulator sim,
                         long endPs, String profileName, long recordingBytes) {
@@ -49,6 +50,13 @@ public final class LiveSession {
         this.endPs = endPs;
         this.profileName = profileName;
         this.recording = new RunRecording(recordingBytes);
+        // Configuration fixed at construction, read before the simulator thread starts.
+        this.routing = sim.routingPolicy();
+    }
+
+    /** How switches pick among equal-cost next hops in this run (ECMP, or a per-packet mode). */
+    public io.fabriclab.sim.RoutingPolicy routing() {
+        return routing;
     }
 
     /** Builds a run of {@code settings} on a copy of {@code drawn}; bad settings throw IllegalArgumentException. */

@@ -717,6 +717,33 @@ class LiveViewTest {
     }
 
     @Test
+    void underPerPacketRoutingTheFlowListSaysAFlowsPathIsOneOfSeveral(FxRobot robot, @TempDir Path dir)
+            throws Exception {
+        Path spray = dir.resolve("spray.json");
+        Files.writeString(spray, """
+                { "schemaVersion": 1, "name": "spray", "fabric": "%s", "routing": { "mode": "spray" },
+                  "workloads": [ { "type": "flows", "flows": [
+                      { "src": "server09:nic0", "dst": "server01:nic0", "bytes": 100000 } ] } ] }
+                """.formatted(FABRIC.toAbsolutePath().toString().replace("\\", "/")));
+        assertFalse(fx(robot, () -> panel.flowNote.isVisible()));
+        robot.interact(() -> {
+            panel.setScenarioFile(spray);
+            panel.start(true);
+        });
+        waitFor(60, () -> fx(robot, () -> panel.session() != null));
+        assertTrue(fx(robot, () -> panel.flowNote.isVisible()));
+        assertTrue(fx(robot, () -> panel.flowNote.getText()).startsWith("Routing spray is per packet"));
+        // An ECMP run clears the note.
+        robot.interact(() -> {
+            panel.workload.getSelectionModel().select(io.fabriclab.workload.WorkloadPreset.INCAST);
+            panel.start(true);
+        });
+        waitFor(60, () -> fx(robot, () -> panel.session() != null));
+        assertFalse(fx(robot, () -> panel.flowNote.isVisible()));
+        robot.interact(() -> panel.reset());
+    }
+
+    @Test
     void changingKminDuringARunChangesTheMarkingCount(FxRobot robot) throws Exception {
         fit(robot);
         robot.interact(() -> panel.start(true));

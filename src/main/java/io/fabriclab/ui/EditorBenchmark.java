@@ -135,6 +135,17 @@ public final class EditorBenchmark {
                 showCpu / 1_000_000, (readCpu + showCpu) / 1_000_000);
         out.flush();
         Thread fx = onFx(Thread::currentThread);
+        // Warm-up, not reported: the first frames after opening pay for class loading, the JIT and
+        // the first image textures, which would otherwise land on whichever case runs first.
+        for (FabricCanvas.Renderer rd : renderers) {
+            onFx(() -> {
+                editor.canvas().setRenderer(rd);
+                return null;
+            });
+            for (String zoom : new String[] {"fit", "25%", "100%"}) {
+                measure(editor, fx, threads, zoom, "pan", false, frames);
+            }
+        }
         Frames empty = measure(editor, fx, threads, "fit", "empty", false, frames);
         out.printf(Locale.ROOT, "  empty frame (nothing drawn: the cost of the snapshot that forces rasterising and reads the pixels back): "
                 + "median %.1f ms, CPU %.1f ms%n", empty.median(), empty.cpuPerFrame());

@@ -110,17 +110,8 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            java.lang.reflect.Method run;
-            try {
-                run = Class.forName(BENCH).getMethod("run", PrintWriter.class, int[].class, int.class, String[].class);
-            } catch (ClassNotFoundException | NoSuchMethodException e) {
-                throw new IllegalStateException("the editor is not part of this build (" + BENCH + " missing)", e);
-            }
-            try {
-                return (Integer) run.invoke(null, spec.commandLine().getOut(), units, frames, renderers);
-            } catch (java.lang.reflect.InvocationTargetException e) {
-                throw e.getCause() instanceof Exception ex ? ex : e;
-            }
+            return runUiBench(BENCH, "the editor", new Class<?>[] {PrintWriter.class, int[].class, int.class, String[].class},
+                    spec.commandLine().getOut(), units, frames, renderers);
         }
     }
 
@@ -144,7 +135,7 @@ public final class BenchCommand implements Runnable {
         long bytes;
 
         @Option(names = "--runs", defaultValue = "2",
-                description = "Runs with the UI per renderer; the first warms up (default: ${DEFAULT-VALUE}).")
+                description = "Runs with the UI per renderer, each after a headless run to compare with; the first warms up (default: ${DEFAULT-VALUE}).")
         int runs;
 
         @Option(names = "--renderer", split = ",", defaultValue = "java2d,fx",
@@ -154,17 +145,26 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            java.lang.reflect.Method run;
-            try {
-                run = Class.forName(BENCH).getMethod("run", PrintWriter.class, long.class, int.class, String[].class);
-            } catch (ClassNotFoundException | NoSuchMethodException e) {
-                throw new IllegalStateException("the live view is not part of this build (" + BENCH + " missing)", e);
-            }
-            try {
-                return (Integer) run.invoke(null, spec.commandLine().getOut(), bytes, runs, renderers);
-            } catch (java.lang.reflect.InvocationTargetException e) {
-                throw e.getCause() instanceof Exception ex ? ex : e;
-            }
+            return runUiBench(BENCH, "the live view", new Class<?>[] {PrintWriter.class, long.class, int.class, String[].class},
+                    spec.commandLine().getOut(), bytes, runs, renderers);
+        }
+    }
+
+    /**
+     * Runs a benchmark of the {@code ui} package by name: {@code cli} must not import JavaFX
+     * (ArchitectureTest), so the editor and live benches are looked up and invoked reflectively.
+     */
+    static int runUiBench(String className, String what, Class<?>[] types, Object... args) throws Exception {
+        java.lang.reflect.Method run;
+        try {
+            run = Class.forName(className).getMethod("run", types);
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            throw new IllegalStateException(what + " is not part of this build (" + className + " missing)", e);
+        }
+        try {
+            return (Integer) run.invoke(null, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
         }
     }
 }

@@ -96,18 +96,43 @@ public final class LiveViewBench {
         }
         started.await();
         Platform.setImplicitExit(false); // each UI run closes its window; the next opens another
+        // This VM's speed drifts by up to 2x within minutes (docs/performance.md), so each UI run is
+        // compared with a headless run taken just before it, and the verdict is the median of those
+        // paired ratios over the runs after the first (which warms the UI up).
+        java.util.Map<FabricCanvas.Renderer, java.util.List<double[]>> paired = new java.util.EnumMap<>(FabricCanvas.Renderer.class);
         for (int i = 0; i < uiRuns; i++) {
             for (FabricCanvas.Renderer r : renderers) {
+                Figures before = i == 0 ? headless : headless(fabric(), settings);
+                if (i > 0) {
+                    out.printf(Locale.ROOT, "headless, paired with the next UI run: %s%n", before);
+                }
                 Figures ui = withUi(fabric(), settings, r);
+                double cpuRatio = ui.eventsPerCpuSecond / before.eventsPerCpuSecond;
+                double wallRatio = ui.eventsPerWallSecond / before.eventsPerWallSecond;
                 out.printf(Locale.ROOT, "with UI, %s renderer, run %d (load average %s): %s%n",
                         r.name().toLowerCase(Locale.ROOT), i, loadAverage(), ui);
-                out.printf(Locale.ROOT, "  events/s with UI vs headless: CPU %.0f %%, wall %.0f %%%n",
-                        100.0 * ui.eventsPerCpuSecond / headless.eventsPerCpuSecond,
-                        100.0 * ui.eventsPerWallSecond / headless.eventsPerWallSecond);
+                out.printf(Locale.ROOT, "  events/s with UI vs the headless run before it: CPU %.0f %%, wall %.0f %%%n",
+                        100.0 * cpuRatio, 100.0 * wallRatio);
                 out.flush();
+                if (i > 0) {
+                    paired.computeIfAbsent(r, k -> new java.util.ArrayList<>())
+                            .add(new double[] {cpuRatio, wallRatio, ui.paintCpuMs + ui.renderCpuMs});
+                }
             }
         }
+        for (java.util.Map.Entry<FabricCanvas.Renderer, java.util.List<double[]>> e : paired.entrySet()) {
+            java.util.List<double[]> rows = e.getValue();
+            out.printf(Locale.ROOT, "%s, median of %d measured runs: frame CPU %.2f ms; events/s with UI vs headless:"
+                            + " CPU %.0f %%, wall %.0f %%%n", e.getKey().name().toLowerCase(Locale.ROOT), rows.size(),
+                    median(rows, 2), 100.0 * median(rows, 0), 100.0 * median(rows, 1));
+        }
+        out.flush();
         return 0;
+    }
+
+    private static double median(java.util.List<double[]> rows, int column) {
+        double[] v = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private static Fabric fabric() throws Exception {

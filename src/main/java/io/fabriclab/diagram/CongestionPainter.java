@@ -199,7 +199,7 @@ public final class CongestionPainter {
             p.setDash();
         }
         if (legend) {
-            paintLegend(p, w, colourBy, phaseSeconds);
+            paintLegend(p, w, colourBy, f.liveLegend);
         }
         p.restore();
         return new Stats(drawn, pausedDrawn, sparks, drops, legend);
@@ -355,15 +355,20 @@ public final class CongestionPainter {
 
     // ----- legend ------------------------------------------------------------------------------
 
-    /** Height of the legend box in pixels. */
+    /** Height of the live view's legend box in pixels. */
     public static double legendHeight() {
-        return 24 + 11 * 18;
+        return legendHeight(true);
     }
 
-    private void paintLegend(Painter p, double w, ColourBy colourBy, double phase) {
+    /** Height of the legend box in pixels; {@code live}: with the rows only a live run draws. */
+    public static double legendHeight(boolean live) {
+        return 24 + (live ? 11 : 7) * 18;
+    }
+
+    private void paintLegend(Painter p, double w, ColourBy colourBy, boolean live) {
         double row = 18;
         double lw = LEGEND_WIDTH;
-        double lh = legendHeight();
+        double lh = legendHeight(live);
         double x = w - LEGEND_MARGIN - lw;
         double y = LEGEND_MARGIN;
         p.setFill(DiagramStyle.LEGEND_FILL);
@@ -390,12 +395,14 @@ public final class CongestionPainter {
         p.setFill(DiagramStyle.TEXT);
         p.text("PFC paused (ticks run upstream)", tx, cy, TextAnchor.START);
         cy += row;
-        p.setStroke(DiagramStyle.PFC_STORM, 2.2);
-        p.line(x + 10, cy, x + 40, cy);
-        stormSymbol(p, x + 16, cy, 6);
-        p.setFill(DiagramStyle.TEXT);
-        p.text("PFC watchdog storm (pause ignored)", tx, cy, TextAnchor.START);
-        cy += row;
+        if (live) {
+            p.setStroke(DiagramStyle.PFC_STORM, 2.2);
+            p.line(x + 10, cy, x + 40, cy);
+            stormSymbol(p, x + 16, cy, 6);
+            p.setFill(DiagramStyle.TEXT);
+            p.text("PFC watchdog storm (pause ignored)", tx, cy, TextAnchor.START);
+            cy += row;
+        }
         p.setFill(DiagramStyle.ECN_SPARK);
         p.setStroke(DiagramStyle.ECN_SPARK_EDGE, 0.8);
         spark(p, x + 15, cy, 3.2);
@@ -404,12 +411,14 @@ public final class CongestionPainter {
         p.setFill(DiagramStyle.TEXT);
         p.text("ECN marks (2 sparks per mark/µs)", tx, cy, TextAnchor.START);
         cy += row;
-        cnpMark(p, x + 15, cy);
-        cnpMark(p, x + 25, cy);
-        cnpMark(p, x + 35, cy);
-        p.setFill(DiagramStyle.TEXT);
-        p.text("CNPs going back to the sender", tx, cy, TextAnchor.START);
-        cy += row;
+        if (live) {
+            cnpMark(p, x + 15, cy);
+            cnpMark(p, x + 25, cy);
+            cnpMark(p, x + 35, cy);
+            p.setFill(DiagramStyle.TEXT);
+            p.text("CNPs going back to the sender", tx, cy, TextAnchor.START);
+            cy += row;
+        }
         p.setFill(DiagramStyle.DROP);
         p.fillCircle(x + 20, cy, 6);
         p.setStroke(new Rgba(255, 255, 255, 255), 1.5);
@@ -432,16 +441,18 @@ public final class CongestionPainter {
         p.setFill(DiagramStyle.TEXT);
         p.text("link down (failed)", tx, cy, TextAnchor.START);
         cy += row;
-        p.setStroke(DiagramStyle.FLOW_PATH.withAlpha(170), 7);
-        p.line(x + 10, cy, x + 40, cy);
-        p.setFill(DiagramStyle.TEXT);
-        p.text("selected flow's path", tx, cy, TextAnchor.START);
-        cy += row;
-        p.setStroke(DiagramStyle.COLLECTIVE_PATH.withAlpha(120), 7);
-        p.line(x + 10, cy, x + 40, cy);
-        p.setFill(DiagramStyle.TEXT);
-        p.text("selected collective's flows", tx, cy, TextAnchor.START);
-        cy += row;
+        if (live) {
+            p.setStroke(DiagramStyle.FLOW_PATH.withAlpha(170), 7);
+            p.line(x + 10, cy, x + 40, cy);
+            p.setFill(DiagramStyle.TEXT);
+            p.text("selected flow's path", tx, cy, TextAnchor.START);
+            cy += row;
+            p.setStroke(DiagramStyle.COLLECTIVE_PATH.withAlpha(120), 7);
+            p.line(x + 10, cy, x + 40, cy);
+            p.setFill(DiagramStyle.TEXT);
+            p.text("selected collective's flows", tx, cy, TextAnchor.START);
+            cy += row;
+        }
         p.setFill(DiagramStyle.TEXT_MUTED);
         p.setFont(9.5, false);
         p.text("each link: one line per direction, right of travel", x + 10, cy, TextAnchor.START);

@@ -55,6 +55,7 @@ final class RunMap {
         Map<Device, FoldGroup> folded = fp.foldGroups(g, vp.scale(), options.fold());
         CongestionFrame.Directions dirs = new CongestionFrame.Directions(new ArrayList<>(fabric.links()));
         CongestionFrame f = new CongestionFrame(r.run().simulatedPs(), dirs);
+        f.liveLegend = false; // results carry no storms, CNP paths or selection
         double us = Math.max(1e-9, r.run().simulatedPs() / 1e6);
         for (SimResults.QueueResult q : r.queues()) {
             int d = direction(fabric, dirs, q.port());

@@ -108,6 +108,12 @@ class ReportTest {
             assertTrue(html.contains(queued ? "Egress queue depth over time" : "No egress queue depth series"),
                     file + ": queue depth chart, or the note that no queue built up");
             assertTrue(html.contains(sc.sha256()), file + ": scenario hash");
+            // The run map's legend explains only marks a results file can produce: no watchdog
+            // storm, CNP or selection rows (those are the live view's).
+            assertTrue(html.contains("each link: one line per direction"), file + ": run map legend");
+            for (String liveOnly : List.of("PFC watchdog storm", "CNPs going back", "selected collective")) {
+                assertFalse(html.contains(liveOnly), file + ": live-only legend row \"" + liveOnly + "\" in the report");
+            }
             byte[] pdf = PdfReport.render(html);
             String pdfText = ReportChecks.pdfText(pdf).replaceAll("\\s+", " ");
             ReportChecks.checkSections(pdfText, comparison);

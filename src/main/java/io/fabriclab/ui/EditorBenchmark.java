@@ -395,7 +395,8 @@ public final class EditorBenchmark {
         return null;
     }
 
-    private static <T> T onFx(java.util.concurrent.Callable<T> work) throws Exception {
+    /** Runs {@code work} on the FX thread and waits for its result (also used by RendererComparison). */
+    static <T> T onFx(java.util.concurrent.Callable<T> work) throws Exception {
         CompletableFuture<T> f = new CompletableFuture<>();
         Platform.runLater(() -> {
             try {

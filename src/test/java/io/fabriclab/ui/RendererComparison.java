@@ -4,9 +4,7 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import io.fabriclab.io.FabricFiles;
 import io.fabriclab.model.Fabric;
@@ -44,7 +42,7 @@ public final class RendererComparison {
     private static void shoot(Path out, String name, Fabric f) throws Exception {
         FabricEditor[] ed = new FabricEditor[1];
         Stage[] st = new Stage[1];
-        fx(() -> {
+        EditorBenchmark.onFx(() -> {
             ed[0] = new FabricEditor(new FabricDocument(f, null));
             st[0] = new Stage();
             st[0].setScene(new Scene(ed[0], 1600, 1000));
@@ -55,7 +53,7 @@ public final class RendererComparison {
         FabricCanvas c = ed[0].canvas();
         for (String zoom : List.of("fit", "100")) {
             for (FabricCanvas.Renderer r : FabricCanvas.Renderer.values()) {
-                WritableImage shot = fx(() -> {
+                WritableImage shot = EditorBenchmark.onFx(() -> {
                     c.fitToWindow();
                     if (zoom.equals("100")) {
                         c.actualSize();
@@ -69,7 +67,7 @@ public final class RendererComparison {
                 System.out.println("wrote " + file);
             }
         }
-        fx(() -> {
+        EditorBenchmark.onFx(() -> {
             st[0].close();
             return null;
         });
@@ -86,17 +84,5 @@ public final class RendererComparison {
             }
         }
         return b;
-    }
-
-    private static <T> T fx(java.util.concurrent.Callable<T> work) throws Exception {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                f.complete(work.call());
-            } catch (Throwable e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.get(2, TimeUnit.MINUTES);
     }
 }

@@ -68,12 +68,6 @@ public final class CongestionFrame {
     public final double[] cnpsPerUs;
     /** The direction carries a flow of the selected collective (its rings or all-to-all pairs). */
     public final boolean[] collective;
-    /**
-     * Whether the legend lists the marks only a live run draws (watchdog storms, CNPs travelling
-     * back, the selected flow's path and collective). A picture made from a results file, as in the
-     * report, has none of them, and a legend should not explain marks the picture cannot show.
-     */
-    public boolean liveLegend = true;
 
     public CongestionFrame(long timePs, Directions directions) {
         this.timePs = timePs;

@@ -42,6 +42,15 @@ public final class CongestionPainter {
         }
     }
 
+    /**
+     * Which legend to draw. A picture made from a results file (the report) has no watchdog storms,
+     * CNPs travelling back or selection, so its legend leaves those rows out: a legend explains only
+     * marks the picture can show.
+     */
+    public enum Legend {
+        NONE, RESULTS, LIVE
+    }
+
     /** What one paint drew (tests and the benchmark read it). */
     public record Stats(int directionsDrawn, int pausedDrawn, int sparksDrawn, int dropsDrawn, boolean legendDrawn) {
     }
@@ -69,7 +78,7 @@ public final class CongestionPainter {
      * ({@link FabricPainter#foldGroups}); {@code phaseSeconds} drives the animation (wall time).
      */
     public Stats paint(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded, Viewport vp, double w,
-                       double h, CongestionFrame f, double phaseSeconds, ColourBy colourBy, boolean legend) {
+                       double h, CongestionFrame f, double phaseSeconds, ColourBy colourBy, Legend legend) {
         prepare(g, folded, f.directions);
         Bounds visible = vp.visibleWorld(w, h).grow(20 / vp.scale());
         int drawn = 0;
@@ -198,11 +207,11 @@ public final class CongestionPainter {
             p.line(d[0], d[1], d[2], d[3]);
             p.setDash();
         }
-        if (legend) {
-            paintLegend(p, w, colourBy, f.liveLegend);
+        if (legend != Legend.NONE) {
+            paintLegend(p, w, colourBy, legend == Legend.LIVE);
         }
         p.restore();
-        return new Stats(drawn, pausedDrawn, sparks, drops, legend);
+        return new Stats(drawn, pausedDrawn, sparks, drops, legend != Legend.NONE);
     }
 
     /** The animated pause: violet ticks moving from receiver to sender, a pulsing pause symbol at the sender. */

@@ -36,6 +36,7 @@ import io.fabriclab.sim.SimProfiles;
 import io.fabriclab.workload.FlowList;
 import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.Incast;
+import io.fabriclab.workload.Nics;
 import io.fabriclab.workload.Permutation;
 import io.fabriclab.workload.Collective;
 import io.fabriclab.workload.Workload;
@@ -204,12 +205,12 @@ public final class ScenarioJson {
             for (int k = 0; k < fl.size(); k++) {
                 FlowSpec f = fl.get(k);
                 for (String nic : List.of(f.src(), f.dst())) {
-                    if (fabric.port(nic) == null && !nicIndexRef(fabric, nic)) {
+                    if (Nics.resolve(fabric, nic) == null) {
                         throw new ScenarioException(file + ": " + path + ": NIC '" + nic + "' is not in fabric '"
                                 + fabric.name() + "' (use server:port or server:nicK)");
                     }
                 }
-                if (nicPort(fabric, f.src()) == nicPort(fabric, f.dst())) {
+                if (Nics.resolve(fabric, f.src()) == Nics.resolve(fabric, f.dst())) {
                     throw new ScenarioException(file + ": " + path + ": flow " + k + " goes from " + f.src() + " to "
                             + f.dst() + ", the same NIC; a flow needs two different NICs");
                 }
@@ -353,42 +354,6 @@ public final class ScenarioJson {
         }
         throw error(path, v, "one of " + String.join(", ", io.fabriclab.workload.FlowSizeDistribution.SHIPPED)
                 + " or an array of [bytes, cumulative percent] points");
-    }
-
-    /** The port a NIC reference names (server:port or server:nicK), or null. */
-    private static io.fabriclab.model.Port nicPort(Fabric fabric, String ref) {
-        io.fabriclab.model.Port p = fabric.port(ref);
-        if (p != null) {
-            return p;
-        }
-        int i = ref.lastIndexOf(':');
-        var d = i > 0 ? fabric.device(ref.substring(0, i)) : null;
-        if (d == null || !ref.startsWith("nic", i + 1)) {
-            return null;
-        }
-        try {
-            int k = Integer.parseInt(ref.substring(i + 4));
-            return d.ports().stream().filter(x -> x.nic() != null && x.nic() == k).findFirst().orElse(null);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static boolean nicIndexRef(Fabric fabric, String ref) {
-        int i = ref.lastIndexOf(':');
-        if (i <= 0 || !ref.startsWith("nic", i + 1)) {
-            return false;
-        }
-        var d = fabric.device(ref.substring(0, i));
-        if (d == null) {
-            return false;
-        }
-        try {
-            int k = Integer.parseInt(ref.substring(i + 4));
-            return d.ports().stream().anyMatch(p -> p.nic() != null && p.nic() == k);
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     private Fabric readFabric(JsonNode node, FabricReader fabrics) throws IOException {
@@ -535,7 +500,7 @@ public final class ScenarioJson {
                     }
                     w.get("ranks").forEach(x -> ranks.add(x.asText()));
                 } else {
-                    ranks.addAll(io.fabriclab.workload.Nics.all(fabricForWorkloads));
+                    ranks.addAll(Nics.all(fabricForWorkloads));
                 }
                 try {
                     return new Collective(Collective.Kind.fromJsonName(type),

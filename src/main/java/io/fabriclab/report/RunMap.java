@@ -55,7 +55,6 @@ final class RunMap {
         Map<Device, FoldGroup> folded = fp.foldGroups(g, vp.scale(), options.fold());
         CongestionFrame.Directions dirs = new CongestionFrame.Directions(new ArrayList<>(fabric.links()));
         CongestionFrame f = new CongestionFrame(r.run().simulatedPs(), dirs);
-        f.liveLegend = false; // results carry no storms, CNP paths or selection
         double us = Math.max(1e-9, r.run().simulatedPs() / 1e6);
         for (SimResults.QueueResult q : r.queues()) {
             int d = direction(fabric, dirs, q.port());
@@ -95,7 +94,8 @@ final class RunMap {
                 }
             });
         }
-        new CongestionPainter(style).paint(svg, g, folded, vp, W, H, f, 0, CongestionPainter.ColourBy.QUEUE, true);
+        new CongestionPainter(style).paint(svg, g, folded, vp, W, H, f, 0, CongestionPainter.ColourBy.QUEUE,
+                CongestionPainter.Legend.RESULTS);
         return svg.toSvg();
     }
 

@@ -843,7 +843,8 @@ public final class LivePanel extends ScrollPane {
                             java.util.Map<Device, io.fabriclab.diagram.FoldGroup> folded,
                             io.fabriclab.diagram.Viewport vp, double w, double h) {
         CongestionFrame f = frame != null ? frame : new CongestionFrame(0, frames.directions());
-        congestionPainter.paint(p, g, folded, vp, w, h, f, System.nanoTime() / 1e9, colourBy(), true);
+        congestionPainter.paint(p, g, folded, vp, w, h, f, System.nanoTime() / 1e9, colourBy(),
+                CongestionPainter.Legend.LIVE);
     }
 
     /**

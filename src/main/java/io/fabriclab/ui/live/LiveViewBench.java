@@ -7,7 +7,11 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -99,7 +103,7 @@ public final class LiveViewBench {
         // This VM's speed drifts by up to 2x within minutes (docs/performance.md), so each UI run is
         // compared with a headless run taken just before it, and the verdict is the median of those
         // paired ratios over the runs after the first (which warms the UI up).
-        java.util.Map<FabricCanvas.Renderer, java.util.List<double[]>> paired = new java.util.EnumMap<>(FabricCanvas.Renderer.class);
+        Map<FabricCanvas.Renderer, List<double[]>> paired = new EnumMap<>(FabricCanvas.Renderer.class);
         for (int i = 0; i < uiRuns; i++) {
             for (FabricCanvas.Renderer r : renderers) {
                 Figures before = i == 0 ? headless : headless(fabric(), settings);
@@ -115,13 +119,13 @@ public final class LiveViewBench {
                         100.0 * cpuRatio, 100.0 * wallRatio);
                 out.flush();
                 if (i > 0) {
-                    paired.computeIfAbsent(r, k -> new java.util.ArrayList<>())
+                    paired.computeIfAbsent(r, k -> new ArrayList<>())
                             .add(new double[] {cpuRatio, wallRatio, ui.paintCpuMs + ui.renderCpuMs});
                 }
             }
         }
-        for (java.util.Map.Entry<FabricCanvas.Renderer, java.util.List<double[]>> e : paired.entrySet()) {
-            java.util.List<double[]> rows = e.getValue();
+        for (Map.Entry<FabricCanvas.Renderer, List<double[]>> e : paired.entrySet()) {
+            List<double[]> rows = e.getValue();
             out.printf(Locale.ROOT, "%s, median of %d measured runs: frame CPU %.2f ms; events/s with UI vs headless:"
                             + " CPU %.0f %%, wall %.0f %%%n", e.getKey().name().toLowerCase(Locale.ROOT), rows.size(),
                     median(rows, 2), 100.0 * median(rows, 0), 100.0 * median(rows, 1));
@@ -130,7 +134,7 @@ public final class LiveViewBench {
         return 0;
     }
 
-    private static double median(java.util.List<double[]> rows, int column) {
+    private static double median(List<double[]> rows, int column) {
         double[] v = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }

@@ -58,7 +58,7 @@ public final class ReplayWindow extends BorderPane {
             this.frames = new FrameBuilder(saved.fabric());
             canvas.setLayer((p, g, folded, vp, w, h) -> painter.paint(p, g, folded, vp, w, h,
                     frame != null ? frame : new CongestionFrame(0, frames.directions()), System.nanoTime() / 1e9,
-                    CongestionPainter.ColourBy.QUEUE, true));
+                    CongestionPainter.ColourBy.QUEUE, CongestionPainter.Legend.LIVE));
             Label title = new Label(saved.title());
             title.setStyle("-fx-font-weight: bold;");
             Label summary = new Label(summary(saved.results()));

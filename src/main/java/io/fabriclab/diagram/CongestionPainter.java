@@ -386,7 +386,7 @@ public final class CongestionPainter {
         p.strokeRoundRect(x, y, lw, lh, 8);
         p.setFill(DiagramStyle.TEXT);
         p.setFont(11, true);
-        p.text("Live congestion", x + 10, y + 12, TextAnchor.START);
+        p.text(live ? "Live congestion" : "Congestion over the run", x + 10, y + 12, TextAnchor.START);
         p.setFont(10.5, false);
         double cy = y + 12 + row;
         double tx = x + 48;

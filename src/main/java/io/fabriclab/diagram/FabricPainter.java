@@ -84,6 +84,9 @@ public final class FabricPainter {
      */
     public static final int FULL_LINES = 1500;
 
+    /** World units between a scalable unit's frame and its outermost devices. */
+    private static final double UNIT_MARGIN = 22;
+
     /** What one paint drew (for tests, the status bar and benchmarks). */
     public record Stats(int devicesDrawn, int linesDrawn, int linksRepresented, int foldedGroupsDrawn,
                         boolean serversFolded) {
@@ -244,6 +247,34 @@ public final class FabricPainter {
         return new Stats(devicesDrawn, counts[0], counts[1], groupsDrawn, !folded.isEmpty());
     }
 
+    /**
+     * True when a paint of this view draws everything: every device, group, unit frame and link
+     * lies inside the area {@link #paint} considers visible, so what it draws (which lines, their
+     * sample and fading, the labels) does not depend on the view's offset. Two such views of one
+     * scale draw the same picture shifted by the difference of their offsets; the editor then
+     * shifts the last frame's pixels and paints only the strips a pan uncovers.
+     */
+    public boolean drawsAll(DiagramGeometry g, Viewport vp, double w, double h) {
+        double s = vp.scale();
+        Bounds visible = vp.visibleWorld(w, h).grow(Math.max(DiagramStyle.SWITCH_WIDTH, 24 / s));
+        // Unit frames reach 22 world units around their devices, plus 16 below for the unit's name.
+        return visible.containsAll(g.extent().grow(UNIT_MARGIN + 16));
+    }
+
+    /**
+     * Paints the legend alone, as {@link #paint} does at its end, for a picture of the fabric
+     * painted without it (by a paint of the same view and options with the legend off).
+     */
+    public void paintLegend(Painter p, DiagramGeometry g, Viewport vp, double h, Options o) {
+        if (!o.legend()) {
+            return;
+        }
+        p.save();
+        p.setDash();
+        paintLegend(p, cachedLegend, h, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
+        p.restore();
+    }
+
     // ----- background --------------------------------------------------------------------------
 
     private void paintGrid(Painter p, Viewport vp, double w, double h) {
@@ -276,7 +307,7 @@ public final class FabricPainter {
         }
         double s = vp.scale();
         for (Map.Entry<Integer, Bounds> e : units.entrySet()) {
-            Bounds b = e.getValue().grow(22);
+            Bounds b = e.getValue().grow(UNIT_MARGIN);
             if (!b.intersects(visible)) {
                 continue;
             }

@@ -87,6 +87,24 @@ public final class Java2DPainter implements Painter {
         return new Java2DPainter(g);
     }
 
+    /**
+     * Like {@link #onImage(java.awt.image.BufferedImage, Graphics2D)}, but paints only inside
+     * {@code clip} (device pixels): a pixel inside gets exactly what an unclipped paint gives it,
+     * the others are left alone. Used to repaint the strips a pan uncovers.
+     */
+    public static Java2DPainter onImage(java.awt.image.BufferedImage image, Graphics2D g, java.awt.Rectangle clip) {
+        AffineTransform t = g.getTransform();
+        g.setTransform(new AffineTransform());
+        g.setClip(clip);
+        g.setTransform(t);
+        Java2DPainter p = onImage(image, g);
+        p.clip = new java.awt.Rectangle(clip);
+        return p;
+    }
+
+    /** Device pixels this painter may touch, or null for the whole image. */
+    private java.awt.Rectangle clip;
+
     private Java2DPainter(Graphics2D g, int[] pixels, int pixelWidth, int pixelHeight) {
         this.g = g;
         this.pixels = pixels;
@@ -253,6 +271,12 @@ public final class Java2DPainter implements Painter {
         if (r == null || r.width() != pixelWidth || r.height() != pixelHeight) {
             r = new LineRaster(pixelWidth, pixelHeight);
             RASTERS.set(r);
+        }
+        // The raster is shared by the painters of this thread: each sets its own clip.
+        if (clip == null) {
+            r.unclip();
+        } else {
+            r.clip(clip.x, clip.y, clip.x + clip.width, clip.y + clip.height);
         }
         return r;
     }

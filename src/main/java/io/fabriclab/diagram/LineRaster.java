@@ -34,9 +34,17 @@ final class LineRaster {
     private final int[] sourceAg = new int[256];
     private final int[] sourceRb = new int[256];
 
+    /** Pixels outside [clipX0, clipX1) x [clipY0, clipY1) are left alone (the whole raster by default). */
+    private int clipX0;
+    private int clipY0;
+    private int clipX1;
+    private int clipY1;
+
     LineRaster(int width, int height) {
         this.width = width;
         this.height = height;
+        this.clipX1 = width;
+        this.clipY1 = height;
         this.coverage = new byte[width * height];
     }
 
@@ -46,6 +54,22 @@ final class LineRaster {
 
     int height() {
         return height;
+    }
+
+    /**
+     * Lines added from now on cover only the pixels in [x0, x1) x [y0, y1) (clamped to the raster);
+     * a pixel inside gets exactly the coverage it gets without a clip.
+     */
+    void clip(int x0, int y0, int x1, int y1) {
+        clipX0 = Math.max(0, x0);
+        clipY0 = Math.max(0, y0);
+        clipX1 = Math.min(width, x1);
+        clipY1 = Math.min(height, y1);
+    }
+
+    /** Removes the clip. */
+    void unclip() {
+        clip(0, 0, width, height);
     }
 
     /** True when no line is pending. */
@@ -90,56 +114,85 @@ final class LineRaster {
      * measured along the minor axis. {@code xMajor}: the major axis is x.
      */
     private void span(boolean xMajor, double lo, double hi, double m0, double k, double hm) {
-        int majorSize = xMajor ? width : height;
-        int minorSize = xMajor ? height : width;
-        int first = Math.max(0, (int) Math.floor(lo));
-        int last = Math.min(majorSize - 1, (int) Math.floor(hi));
+        // The clip (by default the whole raster) along the major and the minor axis.
+        int majorLo = xMajor ? clipX0 : clipY0;
+        int majorHi = xMajor ? clipX1 : clipY1;
+        int minorLo = xMajor ? clipY0 : clipX0;
+        int minorHi = xMajor ? clipY1 : clipX1;
+        int first = Math.max(majorLo, (int) Math.floor(lo));
+        int last = Math.min(majorHi - 1, (int) Math.floor(hi));
         int step = xMajor ? width : 1;
+        int majorStep = xMajor ? 1 : width;
+        int maxMinor = minorHi - 1;
+        // One pass per column (or row) of the major axis. The arithmetic is the plain definition,
+        // written with comparisons instead of Math.min / max / floor (which guard NaN and -0, and
+        // cost more than the pixels here); every value involved is finite.
         for (int i = first; i <= last; i++) {
-            double majorCover = Math.min(i + 1, hi) - Math.max(i, lo);
+            double end = i + 1 < hi ? i + 1 : hi;
+            double start = i > lo ? i : lo;
+            double majorCover = end - start;
             if (majorCover <= 0) {
                 continue;
             }
             double centre = m0 + k * (i + 0.5 - lo);
             double top = centre - hm;
             double bottom = centre + hm;
-            if (bottom <= 0 || top >= minorSize) {
+            if (bottom <= minorLo || top >= minorHi) {
                 continue;
             }
-            int j0 = Math.max(0, (int) Math.floor(top));
-            int j1 = Math.min(minorSize - 1, (int) Math.floor(bottom));
+            // floor(top) clamped at the clip, floor(bottom) (bottom > minorLo >= 0 here) clamped at
+            // the clip's last pixel.
+            int j0 = top <= minorLo ? minorLo : (int) top;
+            int j1 = (int) bottom;
+            if (j1 > maxMinor) {
+                j1 = maxMinor;
+            }
             double scale = 255 * majorCover;
-            int base = xMajor ? i : i * width;
+            int base = i * majorStep;
+            ensureRoom(j1 - j0 + 1);
             // The first and last pixel across the band are partly covered, those between fully.
-            cover(base + j0 * step, (Math.min(j0 + 1, bottom) - Math.max(j0, top)) * scale);
+            double firstEnd = j0 + 1 < bottom ? j0 + 1 : bottom;
+            double firstStart = top > j0 ? top : j0;
+            int c0 = (int) ((firstEnd - firstStart) * scale + 0.5);
+            if (c0 > 0) {
+                cover(base + j0 * step, c0);
+            }
             if (j1 > j0) {
                 int inner = (int) (scale + 0.5);
-                for (int j = j0 + 1, idx = base + j * step; j < j1; j++, idx += step) {
-                    cover(idx, inner);
+                int idx = base + (j0 + 1) * step;
+                if (inner > 0) {
+                    for (int j = j0 + 1; j < j1; j++, idx += step) {
+                        cover(idx, inner);
+                    }
+                } else {
+                    idx += (j1 - j0 - 1) * step;
                 }
-                cover(base + j1 * step, (Math.min(j1 + 1, bottom) - j1) * scale);
+                double lastEnd = j1 + 1 < bottom ? j1 + 1 : bottom;
+                int c1 = (int) ((lastEnd - j1) * scale + 0.5);
+                if (c1 > 0) {
+                    cover(idx, c1);
+                }
             }
         }
     }
 
-    private void cover(int idx, double c) {
-        cover(idx, (int) (c + 0.5));
+    /** Makes room in the touched list for {@code n} more pixels. */
+    private void ensureRoom(int n) {
+        if (touchedCount + n > touched.length) {
+            touched = Arrays.copyOf(touched, Math.max(touched.length * 2, touchedCount + n));
+        }
     }
 
+    /**
+     * Raises the batch's coverage of pixel {@code idx} to {@code c} (1..255); room is ensured.
+     * Without branches on the old coverage: overlapping translucent lines make them unpredictable,
+     * and a mispredicted branch costs more than the pixel.
+     */
     private void cover(int idx, int c) {
-        if (c <= 0) {
-            return;
-        }
         int old = coverage[idx] & 0xff;
-        if (old == 0) {
-            if (touchedCount == touched.length) {
-                touched = Arrays.copyOf(touched, touched.length * 2);
-            }
-            touched[touchedCount++] = idx;
-        }
-        if (c > old) {
-            coverage[idx] = (byte) Math.min(255, c);
-        }
+        touched[touchedCount] = idx;
+        touchedCount += (old - 1) >>> 31; // listed once: when it had no coverage yet
+        coverage[idx] = (byte) Math.max(old, c);
     }
 
     /**

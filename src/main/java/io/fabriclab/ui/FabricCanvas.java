@@ -408,12 +408,20 @@ public final class FabricCanvas extends Region {
 
     private void viewChanged() {
         zoom.set(viewport.scale());
-        requestRedraw();
+        schedulePaint();
     }
 
     /** Coalesces repaint requests into one paint per pulse. */
     public void requestRedraw() {
         baseDirty = true;
+        schedulePaint();
+    }
+
+    /**
+     * A paint at the next pulse, for a change of the view only (pan, zoom): the cached fabric's key
+     * holds the view, so it is not marked dirty and a pan can shift it.
+     */
+    private void schedulePaint() {
         if (!redrawPending) {
             redrawPending = true;
             Platform.runLater(() -> {
@@ -421,6 +429,14 @@ public final class FabricCanvas extends Region {
                 redraw();
             });
         }
+    }
+
+    /**
+     * Forgets the cached picture of the fabric, so the next paint draws it whole (what a selection
+     * or hover change costs; the benchmark's "redraw" frames and tests use it).
+     */
+    public void invalidate() {
+        baseDirty = true;
     }
 
     /** Paints now. */
@@ -447,7 +463,7 @@ public final class FabricCanvas extends Region {
             java.awt.image.BufferedImage image = offscreen.image();
             io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(image, g2);
             if (layer == null) {
-                paintLayers(p, o, w, h);
+                paintEditorFrame(p, image, o, w, h, scale);
             } else {
                 paintOverCachedBase(p, image, o, w, h, scale);
             }
@@ -517,6 +533,99 @@ public final class FabricCanvas extends Region {
     }
 
     private long baseReuses;
+
+    /**
+     * The editor's fabric as last painted, without the legend and the overlays (device pixels), and
+     * what it was painted for. A pan of a view that shows the whole fabric shifts these pixels and
+     * paints only the strips it uncovers ({@link FabricPainter#drawsAll}): the rest of the picture
+     * is the same, moved. Any other change paints the whole fabric.
+     */
+    private java.awt.image.BufferedImage editorBase;
+    private BaseKey editorKey;
+    private boolean editorDrawsAll;
+    private FabricPainter.Stats editorStats;
+    private long panShifts;
+
+    /** Frames whose fabric was the previous frame's shifted by a pan (tests and the benchmark read it). */
+    public long panShifts() {
+        return panShifts;
+    }
+
+    private void paintEditorFrame(io.fabriclab.diagram.Java2DPainter p, java.awt.image.BufferedImage image,
+                                  FabricPainter.Options o, double w, double h, double scale) {
+        int pw = image.getWidth();
+        int ph = image.getHeight();
+        if (editorBase == null || editorBase.getWidth() != pw || editorBase.getHeight() != ph) {
+            editorBase = new java.awt.image.BufferedImage(pw, ph, java.awt.image.BufferedImage.TYPE_INT_ARGB_PRE);
+            editorKey = null;
+        }
+        int[] base = ((java.awt.image.DataBufferInt) editorBase.getRaster().getDataBuffer()).getData();
+        FabricPainter.Options fabricOnly = o.withLegend(false);
+        BaseKey key = new BaseKey(geometry(), doc.stack().revision(), hover, viewport.scale(), viewport.offsetX(),
+                viewport.offsetY(), w, h, scale, fabricOnly, painter);
+        boolean drawsAll = painter.drawsAll(geometry(), viewport, w, h);
+        BaseKey prev = editorKey;
+        double dx = prev == null ? 0 : key.offsetX() - prev.offsetX();
+        double dy = prev == null ? 0 : key.offsetY() - prev.offsetY();
+        if (!baseDirty && key.equals(prev)) {
+            lastStats = editorStats;
+        } else if (!baseDirty && prev != null && scale == 1 && editorDrawsAll && drawsAll
+                && key.equals(new BaseKey(prev.geometry(), prev.revision(), prev.hover(), prev.scale(),
+                        key.offsetX(), key.offsetY(), prev.width(), prev.height(), prev.renderScale(), prev.options(),
+                        prev.painter()))
+                && dx == Math.rint(dx) && dy == Math.rint(dy) && Math.abs(dx) < pw && Math.abs(dy) < ph) {
+            int sx = (int) dx;
+            int sy = (int) dy;
+            shift(base, pw, ph, sx, sy);
+            // The uncovered strips: columns on the side the picture moved away from, then rows.
+            if (sx != 0) {
+                paintBaseStrip(new java.awt.Rectangle(sx > 0 ? 0 : pw + sx, 0, Math.abs(sx), ph), fabricOnly, w, h);
+            }
+            if (sy != 0) {
+                paintBaseStrip(new java.awt.Rectangle(0, sy > 0 ? 0 : ph + sy, pw, Math.abs(sy)), fabricOnly, w, h);
+            }
+            panShifts++;
+        } else {
+            java.awt.Graphics2D g = editorBase.createGraphics();
+            g.scale(scale, scale);
+            io.fabriclab.diagram.Java2DPainter bp = io.fabriclab.diagram.Java2DPainter.onImage(editorBase, g);
+            editorStats = painter.paint(bp, geometry(), doc.selection(), hover, viewport, w, h, fabricOnly);
+            bp.flush();
+            g.dispose();
+        }
+        editorKey = key;
+        editorDrawsAll = drawsAll;
+        baseDirty = false;
+        lastStats = editorStats;
+        int[] px = ((java.awt.image.DataBufferInt) image.getRaster().getDataBuffer()).getData();
+        System.arraycopy(base, 0, px, 0, px.length);
+        painter.paintLegend(p, geometry(), viewport, h, o);
+        paintOverlay(p);
+    }
+
+    /** Paints the fabric (no legend) into the part {@code clip} (device pixels) of the editor's base. */
+    private void paintBaseStrip(java.awt.Rectangle clip, FabricPainter.Options fabricOnly, double w, double h) {
+        java.awt.Graphics2D g = editorBase.createGraphics();
+        io.fabriclab.diagram.Java2DPainter bp = io.fabriclab.diagram.Java2DPainter.onImage(editorBase, g, clip);
+        editorStats = painter.paint(bp, geometry(), doc.selection(), hover, viewport, w, h, fabricOnly);
+        bp.flush();
+        g.dispose();
+    }
+
+    /**
+     * Moves the picture in {@code px} (w x h, row-major) by (dx, dy) pixels. One copy of the array:
+     * rows move by dy and columns by dx together; what wraps from one row into the next lands in
+     * the columns the shift uncovers, which are repainted.
+     */
+    static void shift(int[] px, int w, int h, int dx, int dy) {
+        int off = dy * w + dx;
+        int n = w * h;
+        if (off > 0) {
+            System.arraycopy(px, 0, px, off, n - off);
+        } else if (off < 0) {
+            System.arraycopy(px, -off, px, 0, n + off);
+        }
+    }
 
     /** Frames drawn from the cached fabric picture so far (tests and the live benchmark read it). */
     public long baseReuses() {

@@ -494,6 +494,10 @@ public final class FabricCanvas extends Region {
     private record BaseKey(DiagramGeometry geometry, long revision, Object hover, double scale, double offsetX,
                            double offsetY, double width, double height, double renderScale,
                            FabricPainter.Options options, FabricPainter painter) {
+        /** The same picture seen from another offset (a pan). */
+        BaseKey panned(double x, double y) {
+            return new BaseKey(geometry, revision, hover, scale, x, y, width, height, renderScale, options, painter);
+        }
     }
 
     /** The fabric as last drawn under a layer (premultiplied ARGB pixels), reused while its key holds. */
@@ -570,9 +574,7 @@ public final class FabricCanvas extends Region {
         if (!baseDirty && key.equals(prev)) {
             lastStats = editorStats;
         } else if (!baseDirty && prev != null && scale == 1 && editorDrawsAll && drawsAll
-                && key.equals(new BaseKey(prev.geometry(), prev.revision(), prev.hover(), prev.scale(),
-                        key.offsetX(), key.offsetY(), prev.width(), prev.height(), prev.renderScale(), prev.options(),
-                        prev.painter()))
+                && key.equals(prev.panned(key.offsetX(), key.offsetY()))
                 && dx == Math.rint(dx) && dy == Math.rint(dy) && Math.abs(dx) < pw && Math.abs(dy) < ph) {
             int sx = (int) dx;
             int sy = (int) dy;

@@ -49,6 +49,29 @@ class SimBenchCommandTest {
     }
 
     @Test
+    void benchSimSummarisesTheWarmRuns() {
+        // Run 1 pays the JIT and is left out of the summary; with 3 runs the median of 2 is their mean.
+        CliRun r = CliRun.of("bench", "sim", "--scenario", "resources/scenarios/incast-pfc-only.json", "--runs", "3");
+        assertEquals(0, r.code(), r.err());
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("run ([23]): [0-9,]+ events, CPU [0-9.]+ s \\(([0-9.]+) M events/s\\)").matcher(r.out());
+        double[] rates = new double[4];
+        while (m.find()) {
+            rates[Integer.parseInt(m.group(1))] = Double.parseDouble(m.group(2));
+        }
+        java.util.regex.Matcher sm = java.util.regex.Pattern
+                .compile("warm runs \\(2\\.\\.3\\): median ([0-9.]+) M events/s of CPU, range ([0-9.]+)-([0-9.]+)")
+                .matcher(r.out());
+        assertTrue(sm.find(), r.out());
+        // The printed rates are rounded to 0.01, so their mean may differ from the median by that.
+        assertEquals((rates[2] + rates[3]) / 2, Double.parseDouble(sm.group(1)), 0.0100001, r.out());
+        assertEquals(Math.min(rates[2], rates[3]), Double.parseDouble(sm.group(2)), 1e-9, r.out());
+        assertEquals(Math.max(rates[2], rates[3]), Double.parseDouble(sm.group(3)), 1e-9, r.out());
+        CliRun one = CliRun.of("bench", "sim", "--scenario", "resources/scenarios/incast-pfc-only.json", "--runs", "1");
+        assertTrue(!one.out().contains("warm runs"), "a single (cold) run has no warm summary");
+    }
+
+    @Test
     void onlyTheShippedMtusAreBenches() {
         CliRun r = CliRun.of("bench", "sim", "--mtu", "4200");
         assertEquals(2, r.code());

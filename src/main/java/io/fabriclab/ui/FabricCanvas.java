@@ -70,6 +70,11 @@ public final class FabricCanvas extends Region {
     private DiagramGeometry geometry;
     private FabricPainter.Stats lastStats;
     private boolean fitted;
+    /**
+     * True while the view is as Fit made it (no pan or zoom since): a resize (the live view's panel
+     * opening, the window growing) fits the fabric again instead of cutting it off.
+     */
+    private boolean keepFitted;
     private boolean redrawPending;
     private Consumer<String> messages = m -> { };
 
@@ -289,6 +294,7 @@ public final class FabricCanvas extends Region {
             viewport.fit(geometry().extent(), getWidth(), getHeight(), 40);
             fitted = true;
             viewChanged();
+            keepFitted = true;
         }
     }
 
@@ -393,7 +399,7 @@ public final class FabricCanvas extends Region {
         if (canvas.getWidth() != w || canvas.getHeight() != h) {
             canvas.setWidth(w);
             canvas.setHeight(h);
-            if (!fitted) {
+            if (!fitted || keepFitted) {
                 fitToWindow();
             }
             redraw();
@@ -407,6 +413,7 @@ public final class FabricCanvas extends Region {
     }
 
     private void viewChanged() {
+        keepFitted = false;
         zoom.set(viewport.scale());
         schedulePaint();
     }

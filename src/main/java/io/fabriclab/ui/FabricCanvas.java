@@ -71,10 +71,10 @@ public final class FabricCanvas extends Region {
     private FabricPainter.Stats lastStats;
     private boolean fitted;
     /**
-     * True while the view is as Fit made it (no pan or zoom since): a resize (the live view's panel
-     * opening, the window growing) fits the fabric again instead of cutting it off.
+     * The view (scale, offsets) Fit made last: while the viewport still shows exactly it, nobody
+     * panned or zoomed since ({@link #isStillFitted}).
      */
-    private boolean keepFitted;
+    private double[] fittedView;
     private boolean redrawPending;
     private Consumer<String> messages = m -> { };
 
@@ -293,8 +293,8 @@ public final class FabricCanvas extends Region {
         if (getWidth() > 0 && getHeight() > 0) {
             viewport.fit(geometry().extent(), getWidth(), getHeight(), 40);
             fitted = true;
+            fittedView = new double[] {viewport.scale(), viewport.offsetX(), viewport.offsetY()};
             viewChanged();
-            keepFitted = true;
         }
     }
 
@@ -399,7 +399,7 @@ public final class FabricCanvas extends Region {
         if (canvas.getWidth() != w || canvas.getHeight() != h) {
             canvas.setWidth(w);
             canvas.setHeight(h);
-            if (!fitted || keepFitted) {
+            if (!fitted) {
                 fitToWindow();
             }
             redraw();
@@ -412,8 +412,17 @@ public final class FabricCanvas extends Region {
         requestRedraw();
     }
 
+    /**
+     * True when the viewport is still the one Fit made last (no pan or zoom since): the editor then
+     * fits again after a change of the canvas's size that the user did not make to look closer,
+     * such as the live view's panel opening beside it.
+     */
+    public boolean isStillFitted() {
+        return fittedView != null && viewport.scale() == fittedView[0] && viewport.offsetX() == fittedView[1]
+                && viewport.offsetY() == fittedView[2];
+    }
+
     private void viewChanged() {
-        keepFitted = false;
         zoom.set(viewport.scale());
         schedulePaint();
     }

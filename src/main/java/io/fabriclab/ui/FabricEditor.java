@@ -108,6 +108,7 @@ public final class FabricEditor extends BorderPane {
 
     /** Shows or hides the live congestion view's run panel beside the canvas (stopping its run when hidden). */
     public void showLiveView(boolean show) {
+        boolean fitted = canvas.isStillFitted();
         if (show && livePanel == null) {
             livePanel = new io.fabriclab.ui.live.LivePanel(canvas);
             centre.getItems().add(2, livePanel);
@@ -117,6 +118,15 @@ public final class FabricEditor extends BorderPane {
             centre.getItems().remove(livePanel);
             livePanel = null;
             canvas.requestRedraw();
+        } else {
+            return;
+        }
+        if (fitted && getScene() != null) {
+            // The canvas changed size under a fitted view: fit again at the new size, or the panel
+            // would cut the fabric off (a view the user zoomed or panned is kept as it is).
+            applyCss();
+            layout();
+            canvas.fitToWindow();
         }
     }
 

@@ -74,4 +74,34 @@ class EventQueueTest {
         }
         assertEquals(0, q.size());
     }
+
+    @Test
+    void aLargeBucketIsSortedWhenTakenUpAndTakesInsertionsWhileConsumed() {
+        // 3,000 events within one future 2 ns bucket, in random order with ties (the active
+        // bucket's array grows), then events scheduled into the bucket being consumed (it compacts).
+        EventQueue q = new EventQueue(4);
+        SplittableRandom r = new SplittableRandom(13);
+        java.util.TreeMap<Long, long[]> ref = new java.util.TreeMap<>();
+        long base = 1_000_000;
+        int seq = 0;
+        for (; seq < 3_000; seq++) {
+            long t = base + r.nextInt(64) * 32;
+            q.push(t, 1, seq, seq);
+            ref.put(t * 1_000_000L + seq, new long[] {t, seq});
+        }
+        while (!ref.isEmpty()) {
+            long[] e = ref.pollFirstEntry().getValue();
+            assertEquals(e[0], q.peekTime());
+            q.pop();
+            assertEquals(e[0], q.topTime);
+            assertEquals(e[1], q.topTarget);
+            if (seq < 6_000 && r.nextInt(2) == 0) {
+                long t = e[0] + r.nextInt(3) * 8;
+                q.push(t, 1, seq, seq);
+                ref.put(t * 1_000_000L + seq, new long[] {t, seq});
+                seq++;
+            }
+        }
+        assertEquals(0, q.size());
+    }
 }

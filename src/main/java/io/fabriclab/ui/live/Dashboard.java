@@ -4,11 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.fabriclab.sim.SimSnapshot;
-import io.fabriclab.workload.FlowSpec;
 
 /**
  * The live dashboard's figures from a snapshot: totals of drops, ECN marks, CNPs and PAUSE
@@ -21,8 +19,8 @@ public final class Dashboard {
     private Dashboard() {
     }
 
-    /** The text lines of the dashboard. */
-    public static List<String> lines(SimSnapshot s, List<FlowSpec> flows, Map<String, List<Integer>> collectives) {
+    /** The text lines of the dashboard, with the progress of each collective (trackers made once per run). */
+    public static List<String> lines(SimSnapshot s, java.util.Collection<CollectiveProgress.Tracker> collectives) {
         List<String> out = new ArrayList<>();
         out.add(String.format(Locale.ROOT, "t = %.3f µs   flows done %d / %d", s.timePs() / 1e6, s.flowsCompleted(),
                 s.flowCount()));
@@ -53,8 +51,8 @@ public final class Dashboard {
         if (!s.deadlocks().isEmpty()) {
             out.add("DEADLOCK: " + s.deadlocks().size() + " cycle(s): " + String.join(" → ", s.deadlocks().get(0)));
         }
-        for (Map.Entry<String, List<Integer>> c : collectives.entrySet()) {
-            out.add(CollectiveProgress.of(s, flows, c.getKey(), c.getValue()).text());
+        for (CollectiveProgress.Tracker c : collectives) {
+            out.add(c.at(s).text());
         }
         return out;
     }

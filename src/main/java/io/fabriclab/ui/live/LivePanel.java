@@ -749,7 +749,7 @@ public final class LivePanel extends ScrollPane {
         }
         lastDashboardNanos = nowNanos;
         dashboardShows = shown;
-        dashboard.setText(String.join("\n", Dashboard.lines(shown, session.flows(), session.collectives())));
+        dashboard.setText(String.join("\n", Dashboard.lines(shown, session.collectiveTrackers().values())));
         refreshFlowList();
         showCollective();
     }
@@ -757,7 +757,7 @@ public final class LivePanel extends ScrollPane {
     private void finished() {
         refreshButtons();
         if (shown != null) {
-            dashboard.setText(String.join("\n", Dashboard.lines(shown, session.flows(), session.collectives())));
+            dashboard.setText(String.join("\n", Dashboard.lines(shown, session.collectiveTrackers().values())));
             refreshFlowList();
             showCollective();
             showFlowPath();
@@ -807,7 +807,7 @@ public final class LivePanel extends ScrollPane {
         shown = s;
         frame = frames.frame(s, previousShown, colourBy(), selectedFlow(), collectiveMembers(), System.nanoTime());
         clock.setText(String.format(Locale.ROOT, "t = %.3f µs (recorded)", s.timePs() / 1e6));
-        dashboard.setText(String.join("\n", Dashboard.lines(s, session.flows(), session.collectives())));
+        dashboard.setText(String.join("\n", Dashboard.lines(s, session.collectiveTrackers().values())));
         refreshFlowList();
         showCollective();
         canvas.redraw();
@@ -1207,7 +1207,7 @@ public final class LivePanel extends ScrollPane {
             collectiveStatus.setText("");
             return;
         }
-        CollectiveProgress p = CollectiveProgress.of(shown, session.flows(), c, members);
+        CollectiveProgress p = session.collectiveTrackers().get(c).at(shown);
         collectiveStatus.setText(String.format(Locale.ROOT, "%s%n%d flows over %d ranks, %.2f of %.2f MB delivered",
                 p.text(), members.size(), p.ranks(), p.bytesDone() / 1e6, p.bytesTotal() / 1e6));
     }

@@ -163,6 +163,25 @@ public final class LiveSession {
         return collectives;
     }
 
+    private Map<String, CollectiveProgress.Tracker> trackers;
+
+    /**
+     * A progress tracker per collective, in the order of {@link #collectives}, built once: a
+     * tracker reads its member flows (bytes, ring step from the flow id, ranks) when it is made,
+     * which for the 260,096 flows of an all-reduce on four units took most of the FX thread's time
+     * when the dashboard made them anew for every snapshot.
+     */
+    public synchronized Map<String, CollectiveProgress.Tracker> collectiveTrackers() {
+        if (trackers == null) {
+            Map<String, CollectiveProgress.Tracker> out = new LinkedHashMap<>();
+            for (Map.Entry<String, List<Integer>> c : collectives().entrySet()) {
+                out.put(c.getKey(), new CollectiveProgress.Tracker(flows, c.getKey(), c.getValue()));
+            }
+            trackers = out;
+        }
+        return trackers;
+    }
+
     private Map<String, List<Integer>> computeCollectives() {
         Map<String, List<Integer>> out = new LinkedHashMap<>();
         for (int i = 0; i < flows.size(); i++) {

@@ -159,7 +159,8 @@ public final class LiveViewBench {
 
     record Figures(long events, long flows, double simulatedUs, double wallS, double cpuS, double eventsPerCpuSecond,
                    double eventsPerWallSecond, long published, long taken, long frames, double meanPaintMs,
-                   double worstPaintMs, double fps, double paintCpuMs, double renderCpuMs) {
+                   double worstPaintMs, double fps, double paintCpuMs, double renderCpuMs, double fxCpuS,
+                   double jvmCpuS) {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%d flows, %d events, %.1f us simulated, wall %.2f s, sim CPU %.2f s,"
@@ -169,7 +170,9 @@ public final class LiveViewBench {
                             ", frames %d, paint wall mean %.2f ms worst %.2f ms, %.1f fps; per frame CPU: paint"
                                     + " (FX thread) %.2f ms + rasterise (render thread) %.2f ms = %.2f ms",
                             frames, meanPaintMs, worstPaintMs, fps, paintCpuMs, renderCpuMs,
-                            paintCpuMs + renderCpuMs));
+                            paintCpuMs + renderCpuMs)
+                            + String.format(Locale.ROOT, "; over the run the FX thread used %.2f s of CPU (all its"
+                                    + " work), the whole JVM %.2f s", fxCpuS, jvmCpuS));
         }
     }
 
@@ -219,13 +222,15 @@ public final class LiveViewBench {
         double wall = (System.nanoTime() - w0) / 1e9;
         long ev = r.run().events();
         return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
-                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0);
+                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     private static Figures withUi(Fabric f, RunSettings settings, FabricCanvas.Renderer renderer) throws Exception {
         AtomicReference<FabricEditor> editor = new AtomicReference<>();
+        AtomicReference<Thread> fxThread = new AtomicReference<>();
         CountDownLatch shown = new CountDownLatch(1);
         Platform.runLater(() -> {
+            fxThread.set(Thread.currentThread());
             FabricEditor e = new FabricEditor(new FabricDocument(f, null));
             Stage st = new Stage();
             st.setScene(new Scene(e, 1280, 800));
@@ -263,6 +268,8 @@ public final class LiveViewBench {
             Thread.sleep(5);
         }
         long render0 = renderCpu();
+        long fx0 = THREADS.getThreadCpuTime(fxThread.get().getId());
+        long jvm0 = processCpu();
         long w0 = System.nanoTime();
         LiveRun run = panel.session().run();
         long cpu = cpuOfSimulator(run);
@@ -279,11 +286,22 @@ public final class LiveViewBench {
         });
         done.await();
         long renderNanos = renderCpu() - render0;
+        double fxCpu = (THREADS.getThreadCpuTime(fxThread.get().getId()) - fx0) / 1e9;
+        double jvmCpu = (processCpu() - jvm0) / 1e9;
         long ev = r.run().events();
         long[] st = stats.get();
         double fps = frameStart[1] / wall;
         return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
                 ev / wall, run.published(), run.taken(), st[0], st[1] / 1e6, st[2] / 1e6, fps, st[3] / 1e6,
-                st[0] == 0 ? 0 : renderNanos / 1e6 / st[0]);
+                st[0] == 0 ? 0 : renderNanos / 1e6 / st[0], fxCpu, jvmCpu);
+    }
+
+    /** CPU time of the whole JVM (every thread), or 0 where the platform does not say. */
+    private static long processCpu() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return Math.max(0, os.getProcessCpuTime());
+        }
+        return 0;
     }
 }

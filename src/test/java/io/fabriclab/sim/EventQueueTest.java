@@ -58,12 +58,7 @@ class EventQueueTest {
                 seq++;
             }
             if (!ref.isEmpty() && r.nextInt(3) > 0) {
-                long[] e = ref.pollFirstEntry().getValue();
-                assertEquals(e[0], q.peekTime());
-                q.pop();
-                assertEquals(e[0], q.topTime);
-                assertEquals(e[1], q.topTarget);
-                now = e[0];
+                now = popNext(q, ref)[0];
             }
         }
         while (!ref.isEmpty()) {
@@ -90,11 +85,7 @@ class EventQueueTest {
             ref.put(t * 1_000_000L + seq, new long[] {t, seq});
         }
         while (!ref.isEmpty()) {
-            long[] e = ref.pollFirstEntry().getValue();
-            assertEquals(e[0], q.peekTime());
-            q.pop();
-            assertEquals(e[0], q.topTime);
-            assertEquals(e[1], q.topTarget);
+            long[] e = popNext(q, ref);
             if (seq < 6_000 && r.nextInt(2) == 0) {
                 long t = e[0] + r.nextInt(3) * 8;
                 q.push(t, 1, seq, seq);
@@ -103,5 +94,15 @@ class EventQueueTest {
             }
         }
         assertEquals(0, q.size());
+    }
+
+    /** Pops the queue's next event and checks it is the reference's first {time, target}; returns it. */
+    private static long[] popNext(EventQueue q, java.util.TreeMap<Long, long[]> ref) {
+        long[] e = ref.pollFirstEntry().getValue();
+        assertEquals(e[0], q.peekTime());
+        q.pop();
+        assertEquals(e[0], q.topTime);
+        assertEquals(e[1], q.topTarget);
+        return e;
     }
 }

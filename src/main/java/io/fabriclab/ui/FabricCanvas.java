@@ -69,10 +69,9 @@ public final class FabricCanvas extends Region {
     private final ReadOnlyDoubleWrapper zoom = new ReadOnlyDoubleWrapper(1);
     private DiagramGeometry geometry;
     private FabricPainter.Stats lastStats;
-    private boolean fitted;
     /**
-     * The view (scale, offsets) Fit made last: while the viewport still shows exactly it, nobody
-     * panned or zoomed since ({@link #isStillFitted}).
+     * The view (scale, offsets) Fit made last, null before the first fit: while the viewport still
+     * shows exactly it, nobody panned or zoomed since ({@link #isStillFitted}).
      */
     private double[] fittedView;
     private boolean redrawPending;
@@ -292,7 +291,6 @@ public final class FabricCanvas extends Region {
     public void fitToWindow() {
         if (getWidth() > 0 && getHeight() > 0) {
             viewport.fit(geometry().extent(), getWidth(), getHeight(), 40);
-            fitted = true;
             fittedView = new double[] {viewport.scale(), viewport.offsetX(), viewport.offsetY()};
             viewChanged();
         }
@@ -399,7 +397,7 @@ public final class FabricCanvas extends Region {
         if (canvas.getWidth() != w || canvas.getHeight() != h) {
             canvas.setWidth(w);
             canvas.setHeight(h);
-            if (!fitted) {
+            if (fittedView == null) {
                 fitToWindow();
             }
             redraw();
@@ -478,11 +476,7 @@ public final class FabricCanvas extends Region {
             java.awt.Graphics2D g2 = offscreen.begin(w, h, scale);
             java.awt.image.BufferedImage image = offscreen.image();
             io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(image, g2);
-            if (layer == null) {
-                paintEditorFrame(p, image, o, w, h, scale);
-            } else {
-                paintOverCachedBase(p, image, o, w, h, scale);
-            }
+            paintOverCachedFabric(p, image, o, w, h, scale);
             p.flush();
             javafx.scene.image.Image frame = offscreen.finish(g2);
             // Shown by an image view, not drawn into the canvas: the software pipeline then copies
@@ -516,54 +510,18 @@ public final class FabricCanvas extends Region {
         }
     }
 
-    /** The fabric as last drawn under a layer (premultiplied ARGB pixels), reused while its key holds. */
-    private int[] basePixels;
+    /**
+     * The fabric as last painted, without the legend and the overlays (premultiplied ARGB device
+     * pixels), and what it was painted for. The legend, the layer (the live view's congestion marks,
+     * repainted for every snapshot) and the overlays are drawn over a copy of it each frame.
+     */
+    private java.awt.image.BufferedImage base;
     private BaseKey baseKey;
+    /** Whether the view {@link #baseKey} holds showed the whole fabric ({@link FabricPainter#drawsAll}). */
+    private boolean baseDrawsAll;
     private FabricPainter.Stats baseStats;
     private boolean baseDirty = true;
-
-    /**
-     * With a layer on top (the live view repaints it for every snapshot), the fabric under it does
-     * not change from frame to frame: it is drawn once, kept as pixels, and each frame starts from
-     * a copy of them (one array copy instead of a thousand links). Only the layer and the overlays
-     * are drawn anew.
-     */
-    private void paintOverCachedBase(io.fabriclab.diagram.Java2DPainter p, java.awt.image.BufferedImage image,
-                                     FabricPainter.Options o, double w, double h, double scale) {
-        int[] px = ((java.awt.image.DataBufferInt) image.getRaster().getDataBuffer()).getData();
-        BaseKey key = new BaseKey(geometry(), doc.stack().revision(), hover, viewport.scale(), viewport.offsetX(),
-                viewport.offsetY(), w, h, scale, o, painter);
-        if (!baseDirty && key.equals(baseKey) && basePixels != null && basePixels.length == px.length) {
-            System.arraycopy(basePixels, 0, px, 0, px.length);
-            lastStats = baseStats;
-            baseReuses++;
-        } else {
-            lastStats = painter.paint(p, geometry(), doc.selection(), hover, viewport, w, h, o);
-            p.flush();
-            if (basePixels == null || basePixels.length != px.length) {
-                basePixels = new int[px.length];
-            }
-            System.arraycopy(px, 0, basePixels, 0, px.length);
-            baseKey = key;
-            baseStats = lastStats;
-            baseDirty = false;
-        }
-        layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
-        paintOverlay(p);
-    }
-
     private long baseReuses;
-
-    /**
-     * The editor's fabric as last painted, without the legend and the overlays (device pixels), and
-     * what it was painted for. A pan of a view that shows the whole fabric shifts these pixels and
-     * paints only the strips it uncovers ({@link FabricPainter#drawsAll}): the rest of the picture
-     * is the same, moved. Any other change paints the whole fabric.
-     */
-    private java.awt.image.BufferedImage editorBase;
-    private BaseKey editorKey;
-    private boolean editorDrawsAll;
-    private FabricPainter.Stats editorStats;
     private long panShifts;
 
     /** Frames whose fabric was the previous frame's shifted by a pan (tests and the benchmark read it). */
@@ -571,61 +529,71 @@ public final class FabricCanvas extends Region {
         return panShifts;
     }
 
-    private void paintEditorFrame(io.fabriclab.diagram.Java2DPainter p, java.awt.image.BufferedImage image,
-                                  FabricPainter.Options o, double w, double h, double scale) {
+    /**
+     * One frame from the cached fabric. While its key holds (the live view between two pans) the
+     * fabric is one array copy instead of a thousand links. A pan of a view that shows the whole
+     * fabric shifts the cached pixels and paints only the strips it uncovers: the rest of the
+     * picture is the same, moved. Any other change paints the whole fabric.
+     */
+    private void paintOverCachedFabric(io.fabriclab.diagram.Java2DPainter p, java.awt.image.BufferedImage image,
+                                       FabricPainter.Options o, double w, double h, double scale) {
         int pw = image.getWidth();
         int ph = image.getHeight();
-        if (editorBase == null || editorBase.getWidth() != pw || editorBase.getHeight() != ph) {
-            editorBase = new java.awt.image.BufferedImage(pw, ph, java.awt.image.BufferedImage.TYPE_INT_ARGB_PRE);
-            editorKey = null;
+        if (base == null || base.getWidth() != pw || base.getHeight() != ph) {
+            base = new java.awt.image.BufferedImage(pw, ph, java.awt.image.BufferedImage.TYPE_INT_ARGB_PRE);
+            baseKey = null;
         }
-        int[] base = ((java.awt.image.DataBufferInt) editorBase.getRaster().getDataBuffer()).getData();
+        int[] basePx = ((java.awt.image.DataBufferInt) base.getRaster().getDataBuffer()).getData();
         FabricPainter.Options fabricOnly = o.withLegend(false);
         BaseKey key = new BaseKey(geometry(), doc.stack().revision(), hover, viewport.scale(), viewport.offsetX(),
                 viewport.offsetY(), w, h, scale, fabricOnly, painter);
         boolean drawsAll = painter.drawsAll(geometry(), viewport, w, h);
-        BaseKey prev = editorKey;
+        BaseKey prev = baseKey;
         double dx = prev == null ? 0 : key.offsetX() - prev.offsetX();
         double dy = prev == null ? 0 : key.offsetY() - prev.offsetY();
         if (!baseDirty && key.equals(prev)) {
-            lastStats = editorStats;
-        } else if (!baseDirty && prev != null && scale == 1 && editorDrawsAll && drawsAll
+            baseReuses++;
+        } else if (!baseDirty && prev != null && scale == 1 && baseDrawsAll && drawsAll
                 && key.equals(prev.panned(key.offsetX(), key.offsetY()))
                 && dx == Math.rint(dx) && dy == Math.rint(dy) && Math.abs(dx) < pw && Math.abs(dy) < ph) {
             int sx = (int) dx;
             int sy = (int) dy;
-            shift(base, pw, ph, sx, sy);
+            shift(basePx, pw, ph, sx, sy);
             // The uncovered strips: columns on the side the picture moved away from, then rows.
             if (sx != 0) {
-                paintBaseStrip(new java.awt.Rectangle(sx > 0 ? 0 : pw + sx, 0, Math.abs(sx), ph), fabricOnly, w, h);
+                paintBase(new java.awt.Rectangle(sx > 0 ? 0 : pw + sx, 0, Math.abs(sx), ph), fabricOnly, w, h, 1);
             }
             if (sy != 0) {
-                paintBaseStrip(new java.awt.Rectangle(0, sy > 0 ? 0 : ph + sy, pw, Math.abs(sy)), fabricOnly, w, h);
+                paintBase(new java.awt.Rectangle(0, sy > 0 ? 0 : ph + sy, pw, Math.abs(sy)), fabricOnly, w, h, 1);
             }
             panShifts++;
         } else {
-            java.awt.Graphics2D g = editorBase.createGraphics();
-            g.scale(scale, scale);
-            io.fabriclab.diagram.Java2DPainter bp = io.fabriclab.diagram.Java2DPainter.onImage(editorBase, g);
-            editorStats = painter.paint(bp, geometry(), doc.selection(), hover, viewport, w, h, fabricOnly);
-            bp.flush();
-            g.dispose();
+            paintBase(null, fabricOnly, w, h, scale);
         }
-        editorKey = key;
-        editorDrawsAll = drawsAll;
+        baseKey = key;
+        baseDrawsAll = drawsAll;
         baseDirty = false;
-        lastStats = editorStats;
+        lastStats = baseStats;
         int[] px = ((java.awt.image.DataBufferInt) image.getRaster().getDataBuffer()).getData();
-        System.arraycopy(base, 0, px, 0, px.length);
+        System.arraycopy(basePx, 0, px, 0, px.length);
         painter.paintLegend(p, geometry(), viewport, h, o);
+        if (layer != null) {
+            layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
+        }
         paintOverlay(p);
     }
 
-    /** Paints the fabric (no legend) into the part {@code clip} (device pixels) of the editor's base. */
-    private void paintBaseStrip(java.awt.Rectangle clip, FabricPainter.Options fabricOnly, double w, double h) {
-        java.awt.Graphics2D g = editorBase.createGraphics();
-        io.fabriclab.diagram.Java2DPainter bp = io.fabriclab.diagram.Java2DPainter.onImage(editorBase, g, clip);
-        editorStats = painter.paint(bp, geometry(), doc.selection(), hover, viewport, w, h, fabricOnly);
+    /**
+     * Paints the fabric (no legend) into the cached base: all of it ({@code clip} null, at render
+     * scale {@code scale}), or only the part {@code clip} (device pixels) a pan uncovered.
+     */
+    private void paintBase(java.awt.Rectangle clip, FabricPainter.Options fabricOnly, double w, double h,
+                           double scale) {
+        java.awt.Graphics2D g = base.createGraphics();
+        g.scale(scale, scale);
+        io.fabriclab.diagram.Java2DPainter bp = clip == null ? io.fabriclab.diagram.Java2DPainter.onImage(base, g)
+                : io.fabriclab.diagram.Java2DPainter.onImage(base, g, clip);
+        baseStats = painter.paint(bp, geometry(), doc.selection(), hover, viewport, w, h, fabricOnly);
         bp.flush();
         g.dispose();
     }

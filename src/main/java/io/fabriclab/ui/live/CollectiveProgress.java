@@ -89,6 +89,11 @@ public record CollectiveProgress(String label, Collective.Kind kind, int ranks, 
             steps = kind == null ? stepSet.size() : kind.steps(ranks);
         }
 
+        /** The collective's label ("allreduce:rail0"). */
+        public String label() {
+            return label;
+        }
+
         /** The collective's progress at snapshot {@code s}. */
         public CollectiveProgress at(SimSnapshot s) {
             double done = 0;

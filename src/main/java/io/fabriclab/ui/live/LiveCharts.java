@@ -72,10 +72,6 @@ public final class LiveCharts extends VBox {
         return collective;
     }
 
-    /** The selected collective: its label, member flow ids and the run's flows. */
-    public record CollectiveSelection(String label, List<Integer> members, List<FlowSpec> flows) {
-    }
-
     /** Redraws every chart for egress port {@code port} (-1: none) and flow {@code flowId} (-1: none). */
     public void show(List<SimSnapshot> frames, int port, int flowId) {
         show(frames, port, flowId, null, null);
@@ -83,10 +79,11 @@ public final class LiveCharts extends VBox {
 
     /**
      * As {@link #show(List, int, int)}, with the flow's achieved throughput ({@code specs}: the
-     * run's flows, null: not shown) and the collective {@code c} (null: none): its busbw and algbw
-     * so far and its progress over the run ({@link CollectiveProgress}).
+     * run's flows, null: not shown) and the collective {@code c} (its tracker, made once per run;
+     * null: none): its busbw and algbw so far and its progress over the run ({@link CollectiveProgress}).
      */
-    public void show(List<SimSnapshot> frames, int port, int flowId, List<FlowSpec> specs, CollectiveSelection c) {
+    public void show(List<SimSnapshot> frames, int port, int flowId, List<FlowSpec> specs,
+                     CollectiveProgress.Tracker c) {
         queue.getData().clear();
         activity.getData().clear();
         flow.getData().clear();
@@ -182,16 +179,15 @@ public final class LiveCharts extends VBox {
                 flow.getData().add(achieved);
             }
         }
-        if (c != null && !c.members().isEmpty()) {
+        if (c != null) {
             text += (text.isEmpty() ? "" : "\n") + "Collective " + c.label();
             XYChart.Series<Number, Number> busbw = series("busbw so far GB/s");
             XYChart.Series<Number, Number> algbw = series("algbw so far GB/s");
             XYChart.Series<Number, Number> progress = series("progress %");
-            CollectiveProgress.Tracker tracker = new CollectiveProgress.Tracker(c.flows(), c.label(), c.members());
             for (int i = 0; i < frames.size(); i += step) {
                 SimSnapshot s = frames.get(i);
                 double t = s.timePs() / 1e6;
-                CollectiveProgress p = tracker.at(s);
+                CollectiveProgress p = c.at(s);
                 if (!Double.isNaN(p.busbwGBps())) {
                     busbw.getData().add(new XYChart.Data<>(t, p.busbwGBps()));
                     algbw.getData().add(new XYChart.Data<>(t, p.algbwGBps()));

@@ -1068,9 +1068,8 @@ public final class LivePanel extends ScrollPane {
         String ref = chartPort.getValue();
         int port = ref == null ? -1 : rec.get(rec.size() - 1).portIndex(ref);
         String c = collectiveSelect.getValue();
-        List<Integer> members = collectiveMembers();
         charts.show(rec, port, selectedFlow(), session.flows(),
-                c == null || members.isEmpty() ? null : new LiveCharts.CollectiveSelection(c, members, session.flows()));
+                c == null || collectiveMembers().isEmpty() ? null : session.collectiveTrackers().get(c));
     }
 
     // ----- flows and collectives -------------------------------------------------------------------------

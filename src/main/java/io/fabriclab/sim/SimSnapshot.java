@@ -7,7 +7,8 @@ import java.util.List;
  * depth, the priorities the peer is pausing, what happened since the previous snapshot and running
  * totals; per flow its DCQCN rate, progress and current path. Immutable once published: every
  * array is a fresh copy or an array that is never written again (thresholds and paths are shared
- * between snapshots until they change); readers must not modify them. The simulator thread hands
+ * between snapshots until they change, the per-flow values block by block, see {@link FlowValues});
+ * readers must not modify them. The simulator thread hands
  * snapshots to the viewer, which takes only the newest ({@link LiveRun#take()}), so a viewer
  * that wants rates computes them from the totals of two snapshots it took, not from the
  * "since the previous snapshot" arrays, which cover only the interval before this one.
@@ -41,17 +42,17 @@ import java.util.List;
  * @param stormsTotal       watchdog storms declared on that egress since the start (all priorities)
  * @param flowReversePaths  each flow's current reverse path (ACK, NAK, CNP) as indexes into {@code ports},
  *                          receiving NIC first
- * @param flowCnpsTotal     CNPs each flow's receiver (notification point) has sent since the start
+ * @param flowCnpsTotal     CNPs each flow's receiver (notification point) has sent since the start (whole numbers)
  */
 public record SimSnapshot(long timePs, long events, int flowsCompleted, List<String> ports, long[] queueBytes,
                           long[] ingressBytes, int[] pausedMask, boolean[] linkDown, long[] ecnMarks, long[] drops,
                           double[] utilization, long[] ecnMarksTotal, long[] dropsTotal, long[] pauseFramesTotal,
                           long[] pausedPsTotal, long[] cnpsTotal, long[] wireBytesTotal,
-                          List<PortThresholds> thresholds, double[] flowRateGbps, double[] flowTargetGbps,
-                          double[] flowProgress, List<int[]> flowPaths, long cnpsSinceLast,
+                          List<PortThresholds> thresholds, FlowValues flowRateGbps, FlowValues flowTargetGbps,
+                          FlowValues flowProgress, List<int[]> flowPaths, long cnpsSinceLast,
                           long pauseFramesSinceLast, int reroutes, List<List<String>> deadlocks,
                           int[] stormedMask, long[] stormsTotal, List<int[]> flowReversePaths,
-                          long[] flowCnpsTotal) {
+                          FlowValues flowCnpsTotal) {
 
     /** Recordings saved before the watchdog flag was published read as "no storm". */
     public SimSnapshot {
@@ -65,13 +66,13 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
             flowReversePaths = List.of();
         }
         if (flowCnpsTotal == null) {
-            flowCnpsTotal = new long[flowRateGbps.length];
+            flowCnpsTotal = FlowValues.zeros(flowRateGbps.size());
         }
     }
 
     /** Number of flows in the run. */
     public int flowCount() {
-        return flowRateGbps.length;
+        return flowRateGbps.size();
     }
 
     /** Index of an egress port "device:port" in the per-port arrays, or -1. */

@@ -14,6 +14,14 @@ import io.fabriclab.model.Units;
 final class SnapshotBuilder {
     private final EgressPort[] ports;
     private final Flow[] flows;
+    /** The simulator's per-flow phase (Simulator.FLOW_*); a late-CNP mark is cleared here once seen. */
+    private final byte[] phase;
+    /** Each flow's phase at the previous snapshot; -1 before the first, so that one visits all. */
+    private final byte[] seenPhase;
+    private final FlowValues.Writer rates;
+    private final FlowValues.Writer targets;
+    private final FlowValues.Writer progress;
+    private final FlowValues.Writer flowCnps;
     private final List<String> portRefs;
     private final long[] lastMarks;
     private final long[] lastDrops;
@@ -30,9 +38,16 @@ final class SnapshotBuilder {
     private int deadlocksSeen = -1;
     private List<List<String>> deadlocks = List.of();
 
-    SnapshotBuilder(EgressPort[] ports, Flow[] flows) {
+    SnapshotBuilder(EgressPort[] ports, Flow[] flows, byte[] phase) {
         this.ports = ports;
         this.flows = flows;
+        this.phase = phase;
+        this.seenPhase = new byte[flows.length];
+        java.util.Arrays.fill(seenPhase, (byte) -1);
+        this.rates = new FlowValues.Writer(flows.length);
+        this.targets = new FlowValues.Writer(flows.length);
+        this.progress = new FlowValues.Writer(flows.length);
+        this.flowCnps = new FlowValues.Writer(flows.length);
         List<String> refs = new ArrayList<>(ports.length);
         for (EgressPort p : ports) {
             refs.add(p.ref());
@@ -107,19 +122,28 @@ final class SnapshotBuilder {
                 lastWire[i] = p.txWireBytes;
             }
         }
-        double[] rates = new double[flows.length];
-        double[] targets = new double[flows.length];
-        double[] progress = new double[flows.length];
         long cnpsAll = 0;
-        long[] flowCnps = new long[flows.length];
-        for (Flow f : flows) {
-            flowCnps[f.id] = f.cnpsSent;
-            boolean active = f.started && !f.done;
-            rates[f.id] = active ? f.rp.currentRateBps() / 1e9 : 0;
-            targets[f.id] = active ? f.rp.targetRateBps() / 1e9 : 0;
-            progress[f.id] = f.totalPackets == 0 ? 1.0 : (double) f.expected / f.totalPackets;
-            cnpsAll += f.cnpsSent;
+        for (int id = 0; id < flows.length; id++) {
+            byte now = phase[id];
+            // A waiting flow's values do not move, nor a done one's (a late CNP marks it changed):
+            // visit the active ones and those whose phase changed since the previous snapshot.
+            if (now != Simulator.FLOW_ACTIVE && now == seenPhase[id]) {
+                continue;
+            }
+            Flow f = flows[id];
+            if (now == Simulator.FLOW_DONE_CHANGED) {
+                phase[id] = Simulator.FLOW_DONE;
+                now = Simulator.FLOW_DONE;
+            }
+            seenPhase[id] = now;
+            boolean active = now == Simulator.FLOW_ACTIVE;
+            rates.set(id, active ? f.rp.currentRateBps() / 1e9 : 0);
+            targets.set(id, active ? f.rp.targetRateBps() / 1e9 : 0);
+            progress.set(id, f.totalPackets == 0 ? 1.0 : (double) f.expected / f.totalPackets);
+            cnpsAll += f.cnpsSent - (long) flowCnps.get(id);
+            flowCnps.set(id, f.cnpsSent);
         }
+        cnpsAll += lastCnps;
         if (thresholdsVersionNow != thresholdsVersion) {
             thresholdsVersion = thresholdsVersionNow;
             List<PortThresholds> t = new ArrayList<>(n);
@@ -149,9 +173,9 @@ final class SnapshotBuilder {
             deadlocks = List.copyOf(ds);
         }
         SimSnapshot s = new SimSnapshot(atPs, events, flowsCompleted, portRefs, queue, ingress, paused, down, marks,
-                dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds, rates, targets,
-                progress, paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks, stormed, storms,
-                reversePaths, flowCnps);
+                dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds,
+                rates.publish(), targets.publish(), progress.publish(), paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks, stormed, storms,
+                reversePaths, flowCnps.publish());
         lastCnps = cnpsAll;
         lastPauses = pausesAll;
         if (interval > 0) {

@@ -28,9 +28,10 @@ public final class TimeSeries {
         }
         this.capacity = capacity;
         this.merge = merge;
-        // Grows on demand up to the capacity: most queues of a large fabric carry little.
-        timesPs = new long[Math.min(capacity, 32)];
-        values = new double[Math.min(capacity, 32)];
+        // Grows on demand up to the capacity: most queues of a large fabric carry little, and most
+        // flows of a collective live for a few samples.
+        timesPs = new long[Math.min(capacity, 4)];
+        values = new double[Math.min(capacity, 4)];
     }
 
     public void add(long timePs, double value) {

@@ -1,5 +1,6 @@
 package io.fabriclab.sim;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,7 +44,7 @@ class SnapshotTest {
             return false;
         }), "a sender's priority 3 shows as paused");
         assertEquals(seen.stream().mapToLong(SimSnapshot::pauseFramesSinceLast).sum() <= r.summary().pauseFramesSent(), true);
-        assertEquals(100.0, seen.get(0).flowRateGbps()[0], 0.0);
+        assertEquals(100.0, seen.get(0).flowRateGbps().get(0), 0.0);
     }
 
     @Test
@@ -57,4 +58,70 @@ class SnapshotTest {
         assertEquals(0, r.summary().ecnMarked());
         assertEquals(0, r.summary().cnpsSent());
     }
+
+    /**
+     * A snapshot visits only the flows that can have moved (active ones, and those that started or
+     * finished since the last one) and shares the storage blocks of the rest with the snapshot before.
+     * Checked against the values read from every flow at each snapshot: a collective of
+     * {@value #RING_FLOWS} flows (several blocks of {@link FlowValues#BLOCK}), whose steps start and
+     * finish at different instants, and an incast beside it that ECN marks, so CNP counts move too.
+     */
+    @Test
+    void perFlowValuesMatchEveryFlowAtEverySnapshotAndUnchangedBlocksAreShared() throws Exception {
+        Fabric f = io.fabriclab.io.FabricJson.read(java.nio.file.Path.of("resources/examples/classic-leaf-spine.json"));
+        List<io.fabriclab.workload.FlowSpec> specs =
+                new ArrayList<>(io.fabriclab.workload.WorkloadPreset.ALL_REDUCE.flows(f, 4_000_000, 1, 1));
+        assertEquals(RING_FLOWS, specs.size());
+        // An 8-to-1 incast alongside congests a receiver, so ECN marks it and CNPs flow.
+        specs.addAll(io.fabriclab.workload.WorkloadPreset.INCAST.flows(f, 1_000_000, 8, 1));
+        Simulator sim = new Simulator(f, specs, SimConfig.defaults());
+        Flow[] flows = sim.flows();
+        List<SimSnapshot> seen = new ArrayList<>();
+        List<double[][]> atPublish = new ArrayList<>();
+        long[] checkedActive = new long[1];
+        sim.setSnapshotSink(s -> {
+            for (Flow fl : flows) {
+                boolean active = fl.started && !fl.done;
+                checkedActive[0] += active ? 1 : 0;
+                assertEquals(active ? fl.rp.currentRateBps() / 1e9 : 0, s.flowRateGbps().get(fl.id), 0.0);
+                assertEquals(active ? fl.rp.targetRateBps() / 1e9 : 0, s.flowTargetGbps().get(fl.id), 0.0);
+                assertEquals((double) fl.expected / fl.totalPackets, s.flowProgress().get(fl.id), 0.0);
+                assertEquals(fl.cnpsSent, (long) s.flowCnpsTotal().get(fl.id));
+            }
+            seen.add(s);
+            atPublish.add(new double[][] {s.flowRateGbps().toArray(), s.flowTargetGbps().toArray(),
+                    s.flowProgress().toArray(), s.flowCnpsTotal().toArray()});
+        }, 2_000_000);
+        SimResults r = sim.run();
+        assertTrue(seen.size() > 20, "snapshots: " + seen.size());
+        assertTrue(checkedActive[0] > 0, "some snapshots caught flows in flight");
+        assertTrue(r.summary().cnpsSent() > 0, "CNPs were sent, so their counts were checked moving");
+        // Published values never change afterwards (the writer copies a block before writing into
+        // one it has published): each snapshot still holds what it held when it arrived.
+        for (int i = 0; i < seen.size(); i++) {
+            SimSnapshot s = seen.get(i);
+            assertArrayEquals(atPublish.get(i)[0], s.flowRateGbps().toArray(), "rates of snapshot " + i);
+            assertArrayEquals(atPublish.get(i)[1], s.flowTargetGbps().toArray(), "targets of snapshot " + i);
+            assertArrayEquals(atPublish.get(i)[2], s.flowProgress().toArray(), "progress of snapshot " + i);
+            assertArrayEquals(atPublish.get(i)[3], s.flowCnpsTotal().toArray(), "CNPs of snapshot " + i);
+        }
+        // Snapshots between which nothing moved share every block; in the middle of the run only
+        // the blocks of the step in flight are fresh.
+        int shared = 0;
+        for (int i = 1; i < seen.size(); i++) {
+            FlowValues a = seen.get(i - 1).flowProgress();
+            FlowValues b = seen.get(i).flowProgress();
+            int fresh = 0;
+            for (int fl = b.nextUnshared(a, 0); fl < b.size(); fl = b.nextUnshared(a, (fl | (FlowValues.BLOCK - 1)) + 1)) {
+                fresh++;
+            }
+            int blocks = (RING_FLOWS + FlowValues.BLOCK - 1) / FlowValues.BLOCK;
+            assertTrue(fresh <= blocks);
+            shared += blocks - fresh;
+        }
+        assertTrue(shared > 0, "consecutive snapshots share blocks");
+    }
+
+    /** 32 GPUs on the classic example, one ring per NIC index (1): 2 (n - 1) steps of n flows. */
+    static final int RING_FLOWS = 2 * 31 * 32;
 }

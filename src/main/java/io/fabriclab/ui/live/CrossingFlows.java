@@ -118,11 +118,11 @@ public final class CrossingFlows {
             FlowSpec spec = f < specs.size() ? specs.get(f) : null;
             double achieved = Double.NaN;
             if (dtS > 0 && spec != null) {
-                achieved = (s.flowProgress()[f] - earlier.flowProgress()[f]) * spec.bytes() * 8 / dtS / 1e9;
+                achieved = (s.flowProgress().get(f) - earlier.flowProgress().get(f)) * spec.bytes() * 8 / dtS / 1e9;
             }
             out.add(new Row(f, spec == null ? "?" : spec.src(), spec == null ? "?" : spec.dst(),
-                    spec == null || spec.label() == null ? "" : spec.label(), s.flowRateGbps()[f],
-                    s.flowTargetGbps()[f], achieved, s.flowProgress()[f]));
+                    spec == null || spec.label() == null ? "" : spec.label(), s.flowRateGbps().get(f),
+                    s.flowTargetGbps().get(f), achieved, s.flowProgress().get(f)));
         }
         out.sort(comparator(order));
         return out;

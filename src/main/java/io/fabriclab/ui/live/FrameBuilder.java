@@ -8,6 +8,7 @@ import io.fabriclab.diagram.CongestionPainter;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
+import io.fabriclab.sim.FlowValues;
 import io.fabriclab.sim.PortThresholds;
 import io.fabriclab.sim.SimSnapshot;
 
@@ -142,9 +143,12 @@ public final class FrameBuilder {
         // CNPs go back along each flow's reverse path (receiving NIC first), as the simulator
         // publishes it: every direction on it carries the flow's CNPs of the interval.
         if (dtUs > 0) {
-            for (int flow = 0; flow < s.flowReversePaths().size() && flow < s.flowCnpsTotal().length; flow++) {
-                long cnps = s.flowCnpsTotal()[flow] - (prev == null || flow >= prev.flowCnpsTotal().length ? 0
-                        : prev.flowCnpsTotal()[flow]);
+            FlowValues now = s.flowCnpsTotal();
+            FlowValues before = prev == null ? null : prev.flowCnpsTotal();
+            int flows = Math.min(s.flowReversePaths().size(), now.size());
+            // Only the flows in blocks the two snapshots do not share can have sent CNPs.
+            for (int flow = now.nextUnshared(before, 0); flow < flows; flow = now.nextUnshared(before, flow + 1)) {
+                long cnps = (long) (now.get(flow) - (before == null || flow >= before.size() ? 0 : before.get(flow)));
                 if (cnps <= 0) {
                     continue;
                 }

@@ -164,12 +164,12 @@ public final class LiveCharts extends VBox {
             for (int i = 0; i < frames.size(); i += step) {
                 SimSnapshot s = frames.get(i);
                 double t = s.timePs() / 1e6;
-                rate.getData().add(new XYChart.Data<>(t, s.flowRateGbps()[flowId]));
-                target.getData().add(new XYChart.Data<>(t, s.flowTargetGbps()[flowId]));
-                progress.getData().add(new XYChart.Data<>(t, 100 * s.flowProgress()[flowId]));
+                rate.getData().add(new XYChart.Data<>(t, s.flowRateGbps().get(flowId)));
+                target.getData().add(new XYChart.Data<>(t, s.flowTargetGbps().get(flowId)));
+                progress.getData().add(new XYChart.Data<>(t, 100 * s.flowProgress().get(flowId)));
                 if (specs != null && flowId < specs.size() && prev != null && s.timePs() > prev.timePs()) {
                     // Payload delivered in order per second (what PFC pauses cut, unlike the DCQCN rate).
-                    achieved.getData().add(new XYChart.Data<>(t, (s.flowProgress()[flowId] - prev.flowProgress()[flowId])
+                    achieved.getData().add(new XYChart.Data<>(t, (s.flowProgress().get(flowId) - prev.flowProgress().get(flowId))
                             * specs.get(flowId).bytes() * 8 / ((s.timePs() - prev.timePs()) / 1e3)));
                 }
                 prev = s;

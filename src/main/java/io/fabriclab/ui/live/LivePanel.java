@@ -1194,8 +1194,8 @@ public final class LivePanel extends ScrollPane {
         }
         String label = session == null || f >= session.flows().size() ? "" : session.flows().get(f).label();
         flowPath.setText(String.format(Locale.ROOT, "Flow %d%s: rate %.1f Gb/s, target %.1f Gb/s, %.0f %% done%npath: %s",
-                f, label == null || label.isEmpty() ? "" : " (" + label + ")", shown.flowRateGbps()[f],
-                shown.flowTargetGbps()[f], 100 * shown.flowProgress()[f], CrossingFlows.pathText(shown, f)));
+                f, label == null || label.isEmpty() ? "" : " (" + label + ")", shown.flowRateGbps().get(f),
+                shown.flowTargetGbps().get(f), 100 * shown.flowProgress().get(f), CrossingFlows.pathText(shown, f)));
     }
 
     /** The selected collective's progress and bandwidth so far at the snapshot shown. */

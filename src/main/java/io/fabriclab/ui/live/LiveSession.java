@@ -74,6 +74,15 @@ public final class LiveSession {
      */
     public static LiveSession create(Fabric drawn, String drawnJson, RunSettings settings, long recordingBytes)
             throws IOException {
+        LiveSession s = build(drawn, drawnJson, settings, recordingBytes);
+        // Made here, on the caller's (background) thread, with the simulator: the dashboard asks
+        // for them at the first frame, and making them reads every member flow.
+        s.collectiveTrackers();
+        return s;
+    }
+
+    private static LiveSession build(Fabric drawn, String drawnJson, RunSettings settings, long recordingBytes)
+            throws IOException {
         Fabric copy;
         try {
             copy = FabricJson.read(drawnJson, "the open fabric");
@@ -184,10 +193,17 @@ public final class LiveSession {
 
     private Map<String, List<Integer>> computeCollectives() {
         Map<String, List<Integer>> out = new LinkedHashMap<>();
+        String lastLabel = null;
+        List<Integer> last = null;
         for (int i = 0; i < flows.size(); i++) {
             String label = flows.get(i).label();
             if (label != null && label.contains(":")) {
-                out.computeIfAbsent(label, k -> new ArrayList<>()).add(i);
+                // A collective's flows come in a row: look the list up only when the label changes.
+                if (!label.equals(lastLabel)) {
+                    last = out.computeIfAbsent(label, k -> new ArrayList<>());
+                    lastLabel = label;
+                }
+                last.add(i);
             }
         }
         return out;

@@ -45,6 +45,8 @@ import javafx.stage.Stage;
  */
 public final class LiveViewBench {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** UI runs before the measured ones, per renderer (as many as the headless side's warm-ups). */
+    static final int UI_WARM_UPS = 2;
     static final String FABRIC = "examples/rail-4su.json";
 
     private LiveViewBench() {
@@ -99,18 +101,30 @@ public final class LiveViewBench {
             started.countDown();
         }
         started.await();
-        Platform.setImplicitExit(false); // each UI run closes its window; the next opens another
+        Platform.setImplicitExit(false);
+        // One window for every UI run, as a user presses Play again in the window they have open.
+        UiWindow window = UiWindow.open(fabric());
         // This VM's speed drifts by up to 2x within minutes (docs/performance.md), so each UI run is
         // compared with a headless run taken just before it, and the verdict is the median of those
-        // paired ratios over the runs after the first (which warms the UI up).
+        // paired ratios. Every run starts on a collected heap (settle()), so no run pays for the
+        // garbage of the one before it.
         Map<FabricCanvas.Renderer, List<double[]>> paired = new EnumMap<>(FabricCanvas.Renderer.class);
+        // The headless side had two warm-up runs; the UI side gets the same before its measured runs.
+        // Its first runs have the JIT compiler busy on the UI's code (the C2 threads used 1.7-2.7 s
+        // of CPU in each of the first two UI runs, on the second core the simulator shares with the
+        // UI), which is start-up, not the steady state.
+        for (int i = 0; i < UI_WARM_UPS; i++) {
+            for (FabricCanvas.Renderer r : renderers) {
+                out.printf(Locale.ROOT, "with UI, %s renderer, warm-up run %d: %s%n",
+                        r.name().toLowerCase(Locale.ROOT), i, window.run(settings, r));
+                out.flush();
+            }
+        }
         for (int i = 0; i < uiRuns; i++) {
             for (FabricCanvas.Renderer r : renderers) {
-                Figures before = i == 0 ? headless : headless(fabric(), settings);
-                if (i > 0) {
-                    out.printf(Locale.ROOT, "headless, paired with the next UI run: %s%n", before);
-                }
-                Figures ui = withUi(fabric(), settings, r);
+                Figures before = headless(fabric(), settings);
+                out.printf(Locale.ROOT, "headless, paired with the next UI run: %s%n", before);
+                Figures ui = window.run(settings, r);
                 double cpuRatio = ui.eventsPerCpuSecond / before.eventsPerCpuSecond;
                 double wallRatio = ui.eventsPerWallSecond / before.eventsPerWallSecond;
                 out.printf(Locale.ROOT, "with UI, %s renderer, run %d (load average %s): %s%n",
@@ -118,12 +132,11 @@ public final class LiveViewBench {
                 out.printf(Locale.ROOT, "  events/s with UI vs the headless run before it: CPU %.0f %%, wall %.0f %%%n",
                         100.0 * cpuRatio, 100.0 * wallRatio);
                 out.flush();
-                if (i > 0) {
-                    paired.computeIfAbsent(r, k -> new ArrayList<>())
-                            .add(new double[] {cpuRatio, wallRatio, ui.paintCpuMs + ui.renderCpuMs});
-                }
+                paired.computeIfAbsent(r, k -> new ArrayList<>())
+                        .add(new double[] {cpuRatio, wallRatio, ui.paintCpuMs + ui.renderCpuMs});
             }
         }
+        window.close();
         for (Map.Entry<FabricCanvas.Renderer, List<double[]>> e : paired.entrySet()) {
             List<double[]> rows = e.getValue();
             out.printf(Locale.ROOT, "%s, median of %d measured runs: frame CPU %.2f ms; events/s with UI vs headless:"
@@ -160,19 +173,22 @@ public final class LiveViewBench {
     record Figures(long events, long flows, double simulatedUs, double wallS, double cpuS, double eventsPerCpuSecond,
                    double eventsPerWallSecond, long published, long taken, long frames, double meanPaintMs,
                    double worstPaintMs, double fps, double paintCpuMs, double renderCpuMs, double fxCpuS,
-                   double jvmCpuS) {
+                   double jvmCpuS, double gcPauseS, double machineBusyS, String threads) {
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%d flows, %d events, %.1f us simulated, wall %.2f s, sim CPU %.2f s,"
-                            + " %.2f M events/CPU-s, %.2f M events/wall-s, snapshots published %d taken %d%s",
+            String sim = String.format(Locale.ROOT, "%d flows, %d events, %.1f us simulated, wall %.2f s, sim CPU"
+                            + " %.2f s, %.2f M events/CPU-s, %.2f M events/wall-s, snapshots published %d taken %d,"
+                            + " GC pauses %.2f s, machine busy %.2f of %.2f CPU-s",
                     flows, events, simulatedUs, wallS, cpuS, eventsPerCpuSecond / 1e6, eventsPerWallSecond / 1e6,
-                    published, taken, frames == 0 ? "" : String.format(Locale.ROOT,
-                            ", frames %d, paint wall mean %.2f ms worst %.2f ms, %.1f fps; per frame CPU: paint"
-                                    + " (FX thread) %.2f ms + rasterise (render thread) %.2f ms = %.2f ms",
-                            frames, meanPaintMs, worstPaintMs, fps, paintCpuMs, renderCpuMs,
-                            paintCpuMs + renderCpuMs)
-                            + String.format(Locale.ROOT, "; over the run the FX thread used %.2f s of CPU (all its"
-                                    + " work), the whole JVM %.2f s", fxCpuS, jvmCpuS));
+                    published, taken, gcPauseS, machineBusyS, wallS * CORES);
+            if (frames == 0) {
+                return sim + (threads.isEmpty() ? "" : "; busiest threads " + threads);
+            }
+            return sim + String.format(Locale.ROOT, ", frames %d, paint wall mean %.2f ms worst %.2f ms, %.1f fps;"
+                            + " per frame CPU: paint (FX thread) %.2f ms + rasterise (render thread) %.2f ms = %.2f ms;"
+                            + " over the run the FX thread used %.2f s of CPU (all its work), the whole JVM %.2f s",
+                    frames, meanPaintMs, worstPaintMs, fps, paintCpuMs, renderCpuMs, paintCpuMs + renderCpuMs,
+                    fxCpuS, jvmCpuS) + (threads.isEmpty() ? "" : "; busiest threads " + threads);
         }
     }
 
@@ -215,6 +231,10 @@ public final class LiveViewBench {
 
     private static Figures headless(Fabric f, RunSettings settings) throws Exception {
         LiveSession s = LiveSession.create(f, settings);
+        settle();
+        long gc0 = gcPauseMillis();
+        long busy0 = machineBusyTicks();
+        Map<String, Long> threads0 = threadTicks();
         long w0 = System.nanoTime();
         s.run().start(false);
         long cpu = cpuOfSimulator(s.run());
@@ -222,78 +242,199 @@ public final class LiveViewBench {
         double wall = (System.nanoTime() - w0) / 1e9;
         long ev = r.run().events();
         return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
-                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0, 0, 0);
+                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0, 0, 0,
+                (gcPauseMillis() - gc0) / 1e3, busySeconds(busy0), topThreads(threads0, threadTicks()));
     }
 
-    private static Figures withUi(Fabric f, RunSettings settings, FabricCanvas.Renderer renderer) throws Exception {
-        AtomicReference<FabricEditor> editor = new AtomicReference<>();
-        AtomicReference<Thread> fxThread = new AtomicReference<>();
-        CountDownLatch shown = new CountDownLatch(1);
-        Platform.runLater(() -> {
-            fxThread.set(Thread.currentThread());
-            FabricEditor e = new FabricEditor(new FabricDocument(f, null));
-            Stage st = new Stage();
-            st.setScene(new Scene(e, 1280, 800));
-            st.show();
-            e.canvas().setRenderer(renderer);
-            e.showLiveView(true);
-            e.canvas().fitToWindow();
-            editor.set(e);
-            shown.countDown();
-        });
-        shown.await();
-        LivePanel panel = editor.get().livePanel();
-        CountDownLatch go = new CountDownLatch(1);
-        long[] frameStart = new long[2];
-        AnimationTimer fpsCounter = new AnimationTimer() {
-            @Override
-            public void handle(long now) {
-                if (frameStart[0] == 0) {
-                    frameStart[0] = now;
-                }
-                frameStart[1]++;
-            }
-        };
-        Platform.runLater(() -> {
-            panel.workload.getSelectionModel().select(settings.preset());
-            panel.sizeMb.setText(String.valueOf(settings.bytes() / 1e6));
-            panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION);
-            panel.drawStatsAndReset();
-            fpsCounter.start();
-            panel.play();
-            go.countDown();
-        });
-        go.await();
-        while (panel.session() == null) {
-            Thread.sleep(5);
+    /** The editor window with its live panel open, fitted, reused by every UI run. */
+    private record UiWindow(FabricEditor editor, LivePanel panel, Thread fxThread, AnimationTimer fpsCounter,
+                          long[] frames) {
+
+        static UiWindow open(Fabric f) throws Exception {
+            AtomicReference<UiWindow> w = new AtomicReference<>();
+            CountDownLatch shown = new CountDownLatch(1);
+            Platform.runLater(() -> {
+                FabricEditor e = new FabricEditor(new FabricDocument(f, null));
+                Stage st = new Stage();
+                st.setScene(new Scene(e, 1280, 800));
+                st.show();
+                e.showLiveView(true);
+                e.canvas().fitToWindow();
+                long[] frames = new long[1];
+                AnimationTimer fps = new AnimationTimer() {
+                    @Override
+                    public void handle(long now) {
+                        frames[0]++;
+                    }
+                };
+                w.set(new UiWindow(e, e.livePanel(), Thread.currentThread(), fps, frames));
+                shown.countDown();
+            });
+            shown.await();
+            return w.get();
         }
-        long render0 = renderCpu();
-        long fx0 = THREADS.getThreadCpuTime(fxThread.get().getId());
-        long jvm0 = processCpu();
-        long w0 = System.nanoTime();
-        LiveRun run = panel.session().run();
-        long cpu = cpuOfSimulator(run);
-        SimResults r = run.result().get(10, TimeUnit.MINUTES);
-        double wall = (System.nanoTime() - w0) / 1e9;
-        AtomicReference<long[]> stats = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        Platform.runLater(() -> {
-            fpsCounter.stop();
-            stats.set(panel.drawStatsAndReset());
-            ((Stage) editor.get().getScene().getWindow()).close();
-            editor.get().showLiveView(false);
-            done.countDown();
-        });
-        done.await();
-        long renderNanos = renderCpu() - render0;
-        double fxCpu = (THREADS.getThreadCpuTime(fxThread.get().getId()) - fx0) / 1e9;
-        double jvmCpu = (processCpu() - jvm0) / 1e9;
-        long ev = r.run().events();
-        long[] st = stats.get();
-        double fps = frameStart[1] / wall;
-        return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
-                ev / wall, run.published(), run.taken(), st[0], st[1] / 1e6, st[2] / 1e6, fps, st[3] / 1e6,
-                st[0] == 0 ? 0 : renderNanos / 1e6 / st[0], fxCpu, jvmCpu);
+
+        /** Plays one run to its end with {@code renderer} drawing the canvas; its figures. */
+        Figures run(RunSettings settings, FabricCanvas.Renderer renderer) throws Exception {
+            // Weakly: a strong reference here would keep the previous run (its simulator and results,
+            // about 540 MB) alive through this one, which the collector then has to trace.
+            java.lang.ref.WeakReference<LiveSession> previous = new java.lang.ref.WeakReference<>(panel.session());
+            CountDownLatch ready = new CountDownLatch(1);
+            Platform.runLater(() -> {
+                editor.canvas().setRenderer(renderer);
+                panel.workload.getSelectionModel().select(settings.preset());
+                panel.sizeMb.setText(String.valueOf(settings.bytes() / 1e6));
+                panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION);
+                panel.reset();
+                ready.countDown();
+            });
+            ready.await();
+            settle();
+            CountDownLatch go = new CountDownLatch(1);
+            Platform.runLater(() -> {
+                panel.drawStatsAndReset();
+                frames[0] = 0;
+                fpsCounter.start();
+                panel.play();
+                go.countDown();
+            });
+            go.await();
+            while (panel.session() == null || panel.session() == previous.get()) {
+                Thread.sleep(5);
+            }
+            long render0 = renderCpu();
+            long fx0 = THREADS.getThreadCpuTime(fxThread.getId());
+            long jvm0 = processCpu();
+            long gc0 = gcPauseMillis();
+            long busy0 = machineBusyTicks();
+            Map<String, Long> threads0 = threadTicks();
+            long w0 = System.nanoTime();
+            LiveRun run = panel.session().run();
+            long cpu = cpuOfSimulator(run);
+            SimResults r = run.result().get(10, TimeUnit.MINUTES);
+            double wall = (System.nanoTime() - w0) / 1e9;
+            long gcMillis = gcPauseMillis() - gc0;
+            double busy = busySeconds(busy0);
+            String topThreads = topThreads(threads0, threadTicks());
+            AtomicReference<long[]> stats = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(1);
+            Platform.runLater(() -> {
+                fpsCounter.stop();
+                stats.set(panel.drawStatsAndReset());
+                done.countDown();
+            });
+            done.await();
+            long renderNanos = renderCpu() - render0;
+            double fxCpu = (THREADS.getThreadCpuTime(fxThread.getId()) - fx0) / 1e9;
+            double jvmCpu = (processCpu() - jvm0) / 1e9;
+            long ev = r.run().events();
+            long[] st = stats.get();
+            double fps = frames[0] / wall;
+            return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
+                    ev / wall, run.published(), run.taken(), st[0], st[1] / 1e6, st[2] / 1e6, fps, st[3] / 1e6,
+                    st[0] == 0 ? 0 : renderNanos / 1e6 / st[0], fxCpu, jvmCpu, gcMillis / 1e3, busy, topThreads);
+        }
+
+        void close() throws InterruptedException {
+            CountDownLatch closed = new CountDownLatch(1);
+            Platform.runLater(() -> {
+                editor.showLiveView(false);
+                ((Stage) editor.getScene().getWindow()).close();
+                closed.countDown();
+            });
+            closed.await();
+        }
+    }
+
+    /**
+     * Collects the heap before a run, so a run's collector work is its own: otherwise the young and
+     * mixed collections that clear the previous run's hundreds of MB land on whichever run
+     * follows, and a headless run measured after a UI run looked up to 0.8 s slower for it.
+     */
+    private static void settle() throws InterruptedException {
+        System.gc();
+        Thread.sleep(200);
+    }
+
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+
+    /**
+     * CPU time the whole machine spent busy (every process: the X server too), in clock ticks
+     * of 10 ms, from the first line of /proc/stat; -1 where there is none. When it nears
+     * wall time times the cores, the simulator is competing for a core.
+     */
+    private static long machineBusyTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long busy = 0;
+            // user nice system idle iowait irq softirq steal: all but idle and iowait.
+            for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
+                busy += Long.parseLong(f[i]);
+            }
+            return busy;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /**
+     * CPU ticks (10 ms) of each of this JVM's threads by name, from /proc/self/task (which, unlike
+     * ThreadMXBean, also sees the collector's and the JIT compiler's threads); threads of one name
+     * are summed. Empty where there is no /proc.
+     */
+    private static Map<String, Long> threadTicks() {
+        Map<String, Long> ticks = new java.util.HashMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    int open = stat.indexOf('(');
+                    int close = stat.lastIndexOf(')');
+                    // Numbered threads of one pool ("GC Thread#0", "C2 CompilerThread1") count as one.
+                    String name = stat.substring(open + 1, close).replaceAll("[#]?\\d+$", "");
+                    String[] f = stat.substring(close + 2).split(" ");
+                    // After the name: state(0) ... utime(11) stime(12).
+                    ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (Exception gone) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (Exception e) {
+            return Map.of();
+        }
+        return ticks;
+    }
+
+    /** The six threads (by name) that used the most CPU between the two readings, in seconds. */
+    private static String topThreads(Map<String, Long> before, Map<String, Long> after) {
+        StringBuilder b = new StringBuilder();
+        after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+                .limit(6)
+                .forEach(e -> b.append(b.length() == 0 ? "" : ", ").append(e.getKey())
+                        .append(String.format(Locale.ROOT, " %.2f s", e.getValue() / 100.0)));
+        return b.toString();
+    }
+
+    private static double busySeconds(long ticks0) {
+        long now = machineBusyTicks();
+        return ticks0 < 0 || now < 0 ? Double.NaN : (now - ticks0) / 100.0;
+    }
+
+    /**
+     * Milliseconds the collectors have spent so far, summed over all of them. For G1 that is the
+     * stop-the-world pauses (the concurrent cycle's threads are not counted), which is the time every
+     * application thread, the simulator's included, stands still.
+     */
+    private static long gcPauseMillis() {
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc
+                : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, gc.getCollectionTime());
+        }
+        return ms;
     }
 
     /** CPU time of the whole JVM (every thread), or 0 where the platform does not say. */

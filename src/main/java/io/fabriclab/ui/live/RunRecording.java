@@ -7,19 +7,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
 import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.io.FabricJson;
 import io.fabriclab.io.InputException;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.sim.FlowValues;
 import io.fabriclab.sim.SimSnapshot;
 
 /**
@@ -38,10 +49,16 @@ public final class RunRecording {
     public static final String EXTENSION = ".fabriclab-run.json.gz";
     /** Default memory bound of a recording. */
     public static final long DEFAULT_MAX_BYTES = 96L << 20;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper().registerModule(new SimpleModule("flow-values")
+            .addSerializer(FlowValues.class, new FlowValuesWriter())
+            .addDeserializer(FlowValues.class, new FlowValuesReader()));
+    /** Reader attribute: the previous frame's per-flow values by field name, to share blocks with. */
+    private static final String PREVIOUS_FRAME = "fabriclab.previousFrameFlowValues";
 
     private final long maxBytes;
     private final List<SimSnapshot> frames = new ArrayList<>();
+    /** Heap bytes each kept frame adds to the one kept before it ({@link #bytesBeyond}). */
+    private final List<Long> frameBytes = new ArrayList<>();
     private long bytes;
     private long minSpacingPs;
     private int thinnings;
@@ -60,11 +77,14 @@ public final class RunRecording {
             if (minSpacingPs > 0 && frames.size() >= 2
                     && s.timePs() - frames.get(frames.size() - 2).timePs() < minSpacingPs) {
                 // Too close to the previous kept frame: the newest replaces the last one.
-                bytes -= sizeOf(frames.remove(frames.size() - 1));
+                frames.remove(frames.size() - 1);
+                bytes -= frameBytes.remove(frameBytes.size() - 1);
             }
         }
+        long b = bytesBeyond(s, frames.isEmpty() ? null : frames.get(frames.size() - 1));
         frames.add(s);
-        bytes += sizeOf(s);
+        frameBytes.add(b);
+        bytes += b;
         while (bytes > maxBytes && frames.size() > 2) {
             thin();
         }
@@ -72,26 +92,54 @@ public final class RunRecording {
 
     private void thin() {
         List<SimSnapshot> kept = new ArrayList<>();
-        long b = 0;
         for (int i = 0; i < frames.size(); i++) {
             if (i % 2 == 0 || i == frames.size() - 1) {
                 kept.add(frames.get(i));
-                b += sizeOf(frames.get(i));
             }
         }
         long span = frames.get(frames.size() - 1).timePs() - frames.get(0).timePs();
         minSpacingPs = Math.max(minSpacingPs * 2, span / Math.max(1, kept.size()));
         frames.clear();
-        frames.addAll(kept);
-        bytes = b;
+        frameBytes.clear();
+        bytes = 0;
+        for (SimSnapshot s : kept) {
+            long b = bytesBeyond(s, frames.isEmpty() ? null : frames.get(frames.size() - 1));
+            frames.add(s);
+            frameBytes.add(b);
+            bytes += b;
+        }
         thinnings++;
     }
 
-    /** Estimated heap bytes of a snapshot (its arrays). */
+    /**
+     * Heap bytes a frame adds to a recording whose last kept frame is {@code earlier}: its per-port
+     * arrays, and the per-flow blocks it does not share with {@code earlier} (consecutive frames
+     * share the blocks of the flows that did not move, so a quarter-million-flow run costs what
+     * moved, not 8 MB a frame).
+     */
+    static long bytesBeyond(SimSnapshot s, SimSnapshot earlier) {
+        List<FlowValues> now = flowColumns(s);
+        List<FlowValues> before = earlier == null ? null : flowColumns(earlier);
+        long b = portBytes(s);
+        for (int i = 0; i < now.size(); i++) {
+            b += now.get(i).bytesBeyond(before == null ? null : before.get(i));
+        }
+        return b;
+    }
+
+    /** Heap bytes of a frame recorded alone (nothing shared with other frames). */
     static long sizeOf(SimSnapshot s) {
+        return bytesBeyond(s, null);
+    }
+
+    private static List<FlowValues> flowColumns(SimSnapshot s) {
+        return List.of(s.flowRateGbps(), s.flowTargetGbps(), s.flowProgress(), s.flowCnpsTotal());
+    }
+
+    /** Heap bytes of a snapshot's per-port arrays (ten of longs and doubles, two of ints, one of booleans). */
+    static long portBytes(SimSnapshot s) {
         long n = s.ports().size();
-        long f = s.flowCount();
-        return 200 + n * (10 * 8 + 2 * 4 + 1 + 8) + f * 4 * 8;
+        return 200 + n * (10 * 8 + 2 * 4 + 1 + 8);
     }
 
     public synchronized List<SimSnapshot> frames() {
@@ -177,9 +225,10 @@ public final class RunRecording {
         }
         List<SimSnapshot> frames = new ArrayList<>();
         JsonNode fs = root.path("frames");
+        ObjectReader reader = MAPPER.readerFor(SimSnapshot.class).withAttribute(PREVIOUS_FRAME, new HashMap<>());
         for (int i = 0; i < fs.size(); i++) {
             try {
-                frames.add(MAPPER.treeToValue(fs.get(i), SimSnapshot.class));
+                frames.add(reader.treeToValue(fs.get(i), SimSnapshot.class));
             } catch (IOException e) {
                 throw new IOException(file + ": $.frames[" + i + "] is not a snapshot: " + e.getMessage(), e);
             }
@@ -189,5 +238,46 @@ public final class RunRecording {
         }
         return new Saved(root.path("title").asText(file.getFileName().toString()), fabric,
                 root.path("results").isNull() ? null : root.path("results"), frames);
+    }
+
+    /** Per-flow values as a plain JSON array, whole numbers without a fraction (CNP counts, zeros). */
+    private static final class FlowValuesWriter extends StdSerializer<FlowValues> {
+        FlowValuesWriter() {
+            super(FlowValues.class);
+        }
+
+        @Override
+        public void serialize(FlowValues v, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeStartArray(v, v.size());
+            for (int i = 0; i < v.size(); i++) {
+                double x = v.get(i);
+                if (x == Math.rint(x) && Math.abs(x) < 1e15) {
+                    gen.writeNumber((long) x);
+                } else {
+                    gen.writeNumber(x);
+                }
+            }
+            gen.writeEndArray();
+        }
+    }
+
+    /** Reads the array back, sharing unchanged blocks with the previous frame of the same file. */
+    private static final class FlowValuesReader extends StdDeserializer<FlowValues> {
+        FlowValuesReader() {
+            super(FlowValues.class);
+        }
+
+        @Override
+        public FlowValues deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            String field = p.currentName();
+            FlowValues v = FlowValues.of(ctxt.readValue(p, double[].class));
+            @SuppressWarnings("unchecked")
+            Map<String, FlowValues> previous = (Map<String, FlowValues>) ctxt.getAttribute(PREVIOUS_FRAME);
+            if (previous != null && field != null) {
+                v = v.sharingWith(previous.get(field));
+                previous.put(field, v);
+            }
+            return v;
+        }
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fabriclab.io.FabricJson;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.sim.FlowValues;
 import io.fabriclab.sim.SimSnapshot;
 import io.fabriclab.workload.Collective;
 import io.fabriclab.workload.FlowSpec;
@@ -29,7 +30,7 @@ class CollectiveProgressTest {
         }
         return new SimSnapshot(timePs, 0, 0, List.of(), new long[0], new long[0], new int[0], new boolean[0],
                 new long[0], new long[0], new double[0], new long[0], new long[0], new long[0], new long[0],
-                new long[0], new long[0], List.of(), new double[n], new double[n], progress, paths, 0, 0, 0,
+                new long[0], new long[0], List.of(), FlowValues.zeros(n), FlowValues.zeros(n), FlowValues.of(progress), paths, 0, 0, 0,
                 List.of(), null, null, null, null);
     }
 
@@ -83,5 +84,17 @@ class CollectiveProgressTest {
         double[] done = new double[12];
         java.util.Arrays.fill(done, 1.0);
         assertEquals(1, CollectiveProgress.of(picture(200_000_000L, done), flows, c.label(), all).stepsDone());
+    }
+
+    @Test
+    void theRingStepIsReadFromTheFlowId() {
+        assertEquals(3, CollectiveProgress.stepOf("allreduce/3/5"));
+        assertEquals(12, CollectiveProgress.stepOf("allreduce/c1/12/5"));
+        assertEquals(0, CollectiveProgress.stepOf("alltoall/2->5"), "all-to-all is one step");
+        assertEquals(-1, CollectiveProgress.stepOf("allreduce/x/5"));
+        assertEquals(-1, CollectiveProgress.stepOf("allreduce/5"));
+        assertEquals(-1, CollectiveProgress.stepOf("flow7"));
+        assertEquals(-1, CollectiveProgress.stepOf(null));
+        assertEquals(-1, CollectiveProgress.stepOf("/3"));
     }
 }

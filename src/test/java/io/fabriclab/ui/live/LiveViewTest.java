@@ -284,7 +284,7 @@ class LiveViewTest {
         // complete keep the path they finished on).
         int moved = 0;
         for (SimResults.FlowResult fr : r.flows()) {
-            if (atClick.flowProgress()[fr.id()] < 0.9 && usersBefore.contains(String.valueOf(fr.id()))) {
+            if (atClick.flowProgress().get(fr.id()) < 0.9 && usersBefore.contains(String.valueOf(fr.id()))) {
                 assertFalse(fr.path().contains(uplinkRef), "flow " + fr.id() + " moved off " + uplinkRef);
                 assertFalse(flowsOn(end, uplinkRef).contains(String.valueOf(fr.id())));
                 moved++;
@@ -379,8 +379,8 @@ class LiveViewTest {
         // Every row shows the flow's published DCQCN rate and progress.
         for (CrossingFlows.Row r : fx(robot, () -> List.copyOf(panel.flowTable.getItems()))) {
             SimSnapshot at = fx(robot, () -> panel.shownSnapshot());
-            assertEquals(at.flowRateGbps()[r.flow()], r.rateGbps());
-            assertEquals(at.flowProgress()[r.flow()], r.progress());
+            assertEquals(at.flowRateGbps().get(r.flow()), r.rateGbps());
+            assertEquals(at.flowProgress().get(r.flow()), r.progress());
         }
         // The other side of the same link (server01 -> leaf) carries no data flow (only ACKs).
         robot.clickOn(directionPoint(robot, rxLink, rx));
@@ -445,7 +445,7 @@ class LiveViewTest {
         assertEquals((rec.size() + step - 1) / step, fx(robot, () -> rateSeries.getData().size()));
         for (int i = 0; i < rec.size(); i += step) {
             final int k = i / step;
-            assertEquals(rec.get(i).flowRateGbps()[picked],
+            assertEquals(rec.get(i).flowRateGbps().get(picked),
                     fx(robot, () -> rateSeries.getData().get(k).getYValue().doubleValue()), 1e-9);
         }
         savePng(fx(robot, () -> editor.getScene().snapshot(null)), "live-flow-pick");
@@ -491,7 +491,7 @@ class LiveViewTest {
         for (int step = 0; step < 62; step++) {
             boolean complete = true;
             for (int rank = 0; rank < n; rank++) {
-                double p = s.flowProgress()[step * n + rank];
+                double p = s.flowProgress().get(step * n + rank);
                 delivered += p * chunk;
                 complete &= p >= 1.0;
             }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.fabriclab.io.FabricJson;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.sim.FlowValues;
 import io.fabriclab.sim.SimSnapshot;
 import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.WorkloadPreset;
@@ -89,7 +90,42 @@ class RunRecordingTest {
             assertArrayEquals(a.ecnMarksTotal(), b.ecnMarksTotal());
             assertEquals(a.thresholds(), b.thresholds());
             assertEquals(a.ports(), b.ports());
+            assertEquals(a.flowRateGbps(), b.flowRateGbps());
+            assertEquals(a.flowTargetGbps(), b.flowTargetGbps());
+            assertEquals(a.flowProgress(), b.flowProgress());
+            assertEquals(a.flowCnpsTotal(), b.flowCnpsTotal());
         }
+        // Read back, consecutive frames share the per-flow blocks that did not change, as they did
+        // when recorded: the replayed recording counts no more bytes than the live one.
+        RunRecording replayed = new RunRecording(Long.MAX_VALUE);
+        back.frames().forEach(replayed::add);
+        RunRecording live = new RunRecording(Long.MAX_VALUE);
+        all.forEach(live::add);
+        assertTrue(replayed.bytes() <= live.bytes(), replayed.bytes() + " vs " + live.bytes());
+    }
+
+    /**
+     * A recording counts a per-flow block that several frames share once. The incast's frames after
+     * its flows completed share every block, so 10 copies of the last frame cost its per-port arrays
+     * 10 times but its per-flow blocks once, plus a table of block references per column each.
+     */
+    @Test
+    void perFlowBlocksSharedBetweenFramesAreCountedOnce() throws Exception {
+        List<SimSnapshot> all = incastFrames();
+        SimSnapshot last = all.get(all.size() - 1);
+        RunRecording r = new RunRecording(Long.MAX_VALUE);
+        for (int i = 0; i < 10; i++) {
+            r.add(new SimSnapshot(last.timePs() + i, last.events() + i, last.flowsCompleted(), last.ports(),
+                    last.queueBytes(), last.ingressBytes(), last.pausedMask(), last.linkDown(), last.ecnMarks(),
+                    last.drops(), last.utilization(), last.ecnMarksTotal(), last.dropsTotal(),
+                    last.pauseFramesTotal(), last.pausedPsTotal(), last.cnpsTotal(), last.wireBytesTotal(),
+                    last.thresholds(), last.flowRateGbps(), last.flowTargetGbps(), last.flowProgress(),
+                    last.flowPaths(), 0, 0, last.reroutes(), last.deadlocks(), last.stormedMask(),
+                    last.stormsTotal(), last.flowReversePaths(), last.flowCnpsTotal()));
+        }
+        long blockTables = 4 * (16 + 8L * ((last.flowCount() + FlowValues.BLOCK - 1) / FlowValues.BLOCK));
+        long alone = RunRecording.sizeOf(last);
+        assertEquals(alone + 9 * (RunRecording.portBytes(last) + blockTables), r.bytes());
     }
 
     @Test

@@ -134,6 +134,8 @@ public final class LivePanel extends ScrollPane {
     private long lastDrawNanos;
     private long lastDashboardNanos;
     private SimSnapshot shown;
+    /** Taken and recorded but not drawn yet (at full speed the view skips frames). */
+    private SimSnapshot undrawn;
     private SimSnapshot previousShown;
     private SimSnapshot dashboardShows;
     private CongestionFrame frame;
@@ -517,6 +519,7 @@ public final class LivePanel extends ScrollPane {
         }
         session = null;
         shown = null;
+        undrawn = null;
         previousShown = null;
         frame = null;
         results = null;
@@ -603,6 +606,7 @@ public final class LivePanel extends ScrollPane {
         stopRun();
         session = null;
         shown = null;
+        undrawn = null;
         previousShown = null;
         frame = null;
         results = null;
@@ -670,6 +674,21 @@ public final class LivePanel extends ScrollPane {
 
     // ----- the animation frame -------------------------------------------------------------------------
 
+    /**
+     * At full speed ("max") the view draws at most one snapshot per this much wall time (20 frames
+     * a second), like an emulator's fast-forward: the simulator then runs as fast as it can and the
+     * picture keeps up without taking its cores. Drawing every snapshot (about 37 a second for the
+     * 4-unit all-reduce) cost the simulator a third of its speed on a 2-core machine; 20 frames a
+     * second cost it about a sixth (docs/performance.md, "Live view"). Every snapshot still goes
+     * into the recording, so the timeline after the run has them all. At any set speed the view
+     * draws every snapshot, up to the screen's 60 Hz.
+     */
+    static final long FULL_SPEED_FRAME_NANOS = 50_000_000L;
+
+    private long minFrameGapNanos() {
+        return speedPsPerSecond(speed.getValue()) == LiveRun.UNTHROTTLED ? FULL_SPEED_FRAME_NANOS : 0;
+    }
+
     private void onFrame(long nowNanos) {
         if (session == null) {
             if (nowNanos - lastDrawNanos > 250_000_000L) {
@@ -681,8 +700,13 @@ public final class LivePanel extends ScrollPane {
         SimSnapshot s = run.take();
         boolean fresh = false;
         if (s != null && !scrubbing) {
+            // Every snapshot taken goes into the recording; at full speed only some are drawn.
             session.recording().add(s);
-            show(s, nowNanos);
+            undrawn = s;
+        }
+        if (undrawn != null && !scrubbing && nowNanos - lastDrawNanos >= minFrameGapNanos()) {
+            show(undrawn, nowNanos);
+            undrawn = null;
             fresh = true;
         } else if (!scrubbing) {
             refreshDashboard(nowNanos);
@@ -701,8 +725,12 @@ public final class LivePanel extends ScrollPane {
             SimSnapshot last = run.take();
             if (last != null && !scrubbing) {
                 session.recording().add(last);
-                show(last, nowNanos);
+                undrawn = last;
             }
+            if (undrawn != null && !scrubbing) {
+                show(undrawn, nowNanos);
+            }
+            undrawn = null;
             results = run.result().getNow(null);
             finished();
             fresh = true;

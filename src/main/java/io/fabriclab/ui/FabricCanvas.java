@@ -103,6 +103,8 @@ public final class FabricCanvas extends Region {
     private final Viewport minimapView = new Viewport();
     private javafx.scene.image.WritableImage minimapImage;
     private long minimapRevision = -1;
+    /** The part of the world the minimap's rectangle showed when last drawn. */
+    private Bounds minimapShows;
     private final javafx.beans.property.BooleanProperty minimapVisible =
             new javafx.beans.property.SimpleBooleanProperty(true);
 
@@ -674,6 +676,13 @@ public final class FabricCanvas extends Region {
     private void paintMinimap() {
         javafx.scene.canvas.GraphicsContext gc = minimap.getGraphicsContext2D();
         long rev = doc.stack().revision();
+        Bounds seen = viewport.visibleWorld(canvas.getWidth(), canvas.getHeight());
+        if (minimapImage != null && rev == minimapRevision && seen.equals(minimapShows)) {
+            // Nothing on it moved: redrawing the canvas would cost the render thread a frame of it
+            // for every live-view frame.
+            return;
+        }
+        minimapShows = seen;
         if (minimapImage == null || rev != minimapRevision) {
             minimapView.fit(geometry().extent(), MINIMAP_W, MINIMAP_H, 8);
             FxPainter mp = new FxPainter(gc);
@@ -683,7 +692,6 @@ public final class FabricCanvas extends Region {
             minimapRevision = rev;
         }
         gc.drawImage(minimapImage, 0, 0);
-        Bounds seen = viewport.visibleWorld(canvas.getWidth(), canvas.getHeight());
         double x = minimapView.toScreenX(seen.minX());
         double y = minimapView.toScreenY(seen.minY());
         double rw = seen.width() * minimapView.scale();

@@ -36,11 +36,19 @@ import javafx.stage.Stage;
  * <ol>
  *   <li>headless: the same run through {@link LiveRun} with nobody taking snapshots, events/s from
  *       the simulator thread's CPU time and from wall time;</li>
- *   <li>with the UI: the editor (1280 x 800 window, fitted) with the live panel animating every
- *       snapshot, once per renderer asked for, alternating; per canvas frame the CPU of the FX
- *       thread (paint) and of the render thread (JavaFX drawing the scene, charts included),
- *       frames per second, and the simulator's events/s while the UI runs, against headless.</li>
+ *   <li>with the UI: the editor (1280 x 800 window, fitted) with the live panel playing the run at
+ *       full speed as a user would (so at most 20 canvas frames a second, see
+ *       {@link LivePanel#FULL_SPEED_FRAME_NANOS}), in one window reused for every run, after as
+ *       many UI warm-up runs as the headless side had; once per renderer asked for, alternating;
+ *       per canvas frame the CPU of the FX thread (paint) and of the render thread (JavaFX drawing
+ *       the scene, dashboard and charts included, so pulses between canvas frames count too),
+ *       frames per second, and the simulator's events/s while the UI runs, against a headless
+ *       run just before it.</li>
  * </ol>
+ * Every run starts on a collected heap. Each line also gives the collector's pauses, the whole
+ * machine's busy CPU (the X server's included) and the busiest threads of the JVM by name, which is
+ * where the UI's cost shows: with two cores, what the simulator loses is what the other threads
+ * take of the second core and more.
  * Needs a display: {@code xvfb-run -a -s '-screen 0 1600x1000x24' ./fabriclab bench live}.
  */
 public final class LiveViewBench {

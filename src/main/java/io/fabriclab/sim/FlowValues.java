@@ -53,6 +53,55 @@ public final class FlowValues {
         return new FlowValues(b, size);
     }
 
+    /**
+     * {@code base} (or zeros when null) with the blocks in {@code replaced} (block index to its
+     * values, at most {@link #BLOCK} of them, the rest of the block zero) put in their place; the
+     * other blocks are shared with {@code base}. What a saved run's frame reads back from the blocks
+     * that changed since the frame before it.
+     *
+     * @throws IllegalArgumentException when base has another size, a block index is out of range
+     *                                  or a block has too many values
+     */
+    public static FlowValues patched(FlowValues base, int size, java.util.Map<Integer, double[]> replaced) {
+        if (size < 0) {
+            throw new IllegalArgumentException("size must be >= 0: " + size);
+        }
+        if (base != null && base.size != size) {
+            throw new IllegalArgumentException("size " + size + " differs from the frame before (" + base.size + ")");
+        }
+        double[][] b = (base != null ? base : zeros(size)).blocks.clone();
+        for (java.util.Map.Entry<Integer, double[]> e : replaced.entrySet()) {
+            int i = e.getKey();
+            if (i < 0 || i >= b.length) {
+                throw new IllegalArgumentException("block " + i + " is out of range (0.." + (b.length - 1) + ")");
+            }
+            if (e.getValue().length > BLOCK) {
+                throw new IllegalArgumentException("block " + i + " has " + e.getValue().length
+                        + " values (at most " + BLOCK + ")");
+            }
+            b[i] = Arrays.copyOf(e.getValue(), BLOCK);
+        }
+        return new FlowValues(b, size);
+    }
+
+    /** Number of storage blocks. */
+    public int blockCount() {
+        return blocks.length;
+    }
+
+    /** Whether block {@code b} holds the same values here and in {@code other} (null: all zeros). */
+    public boolean sameBlock(FlowValues other, int b) {
+        if (other == null) {
+            for (double v : blocks[b]) {
+                if (v != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return b < other.blocks.length && (blocks[b] == other.blocks[b] || Arrays.equals(blocks[b], other.blocks[b]));
+    }
+
     /** {@code size} zeros (one shared block). */
     public static FlowValues zeros(int size) {
         double[][] b = new double[blockCount(size)][];

@@ -70,6 +70,14 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
         }
     }
 
+    /** This snapshot with other flow paths (a saved run's frame carries its predecessor's over). */
+    public SimSnapshot withFlowPaths(List<int[]> forward, List<int[]> reverse) {
+        return new SimSnapshot(timePs, events, flowsCompleted, ports, queueBytes, ingressBytes, pausedMask, linkDown,
+                ecnMarks, drops, utilization, ecnMarksTotal, dropsTotal, pauseFramesTotal, pausedPsTotal, cnpsTotal,
+                wireBytesTotal, thresholds, flowRateGbps, flowTargetGbps, flowProgress, forward, cnpsSinceLast,
+                pauseFramesSinceLast, reroutes, deadlocks, stormedMask, stormsTotal, reverse, flowCnpsTotal);
+    }
+
     /** Number of flows in the run. */
     public int flowCount() {
         return flowRateGbps.size();

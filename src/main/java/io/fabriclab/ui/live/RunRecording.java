@@ -15,15 +15,16 @@ import java.util.zip.GZIPOutputStream;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
 import io.fabriclab.io.AtomicFiles;
@@ -40,12 +41,17 @@ import io.fabriclab.sim.SimSnapshot;
  * accepts a frame only once the simulated time has advanced by the doubled spacing, so a long
  * run is covered end to end at a coarser step.
  *
- * <p>File: gzip-compressed JSON {@code {"schemaVersion":1, "kind":"fabriclab-run", "title",
+ * <p>File: gzip-compressed JSON {@code {"schemaVersion":2, "kind":"fabriclab-run", "title",
  * "fabric": {fabric JSON}, "results": {results JSON, as simulate -o writes it}, "frames":
- * [SimSnapshot...]}} (extension {@code .fabriclab-run.json.gz}); saved atomically.
+ * [SimSnapshot...]}} (extension {@code .fabriclab-run.json.gz}); saved atomically, written as a
+ * stream. In a frame, each per-flow field (rates, targets, progress, CNPs) is
+ * {@code {"size": flows, "blocks": {"k": [values of flows 256k..256k+255], ...}}}: the blocks that
+ * differ from the frame before (from all zeros in the first frame); the others carry over. Version
+ * 1 wrote every value of every frame as a plain array, which still reads; at 260,096 flows that
+ * was a million numbers a frame, and a recording of 80 frames did not fit a 6 GB heap as a tree.
  */
 public final class RunRecording {
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
     public static final String EXTENSION = ".fabriclab-run.json.gz";
     /** Default memory bound of a recording. */
     public static final long DEFAULT_MAX_BYTES = 96L << 20;
@@ -184,21 +190,56 @@ public final class RunRecording {
 
     /** Writes the run (atomically): fabric, results JSON text (from ResultsJson) and the recorded frames. */
     public void save(Path file, String title, Fabric fabric, String resultsJson) throws IOException {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schemaVersion", SCHEMA_VERSION);
-        root.put("kind", "fabriclab-run");
-        root.put("title", title);
-        root.set("fabric", MAPPER.readTree(FabricJson.write(fabric)));
-        root.set("results", resultsJson == null ? MAPPER.nullNode() : MAPPER.readTree(resultsJson));
-        ArrayNode fs = root.putArray("frames");
-        for (SimSnapshot s : frames()) {
-            fs.add(MAPPER.valueToTree(s));
-        }
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-        try (OutputStream gz = new GZIPOutputStream(buf)) {
-            MAPPER.writeValue(gz, root);
+        try (OutputStream gz = new GZIPOutputStream(buf);
+             JsonGenerator g = MAPPER.getFactory().createGenerator(gz)) {
+            g.writeStartObject();
+            g.writeNumberField("schemaVersion", SCHEMA_VERSION);
+            g.writeStringField("kind", "fabriclab-run");
+            g.writeStringField("title", title);
+            g.writeFieldName("fabric");
+            g.writeRawValue(FabricJson.write(fabric));
+            g.writeFieldName("results");
+            if (resultsJson == null) {
+                g.writeNull();
+            } else {
+                g.writeRawValue(resultsJson);
+            }
+            g.writeArrayFieldStart("frames");
+            // Frame by frame: each per-flow field as the blocks that changed since the frame before,
+            // and the flow paths only when they changed (a reroute), else left out.
+            ObjectWriter w = MAPPER.writer().withAttribute(PREVIOUS_FRAME, new HashMap<String, FlowValues>())
+                    .without(com.fasterxml.jackson.databind.SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
+            SimSnapshot before = null;
+            for (SimSnapshot s : frames()) {
+                g.writeStartObject();
+                for (java.lang.reflect.RecordComponent c : SimSnapshot.class.getRecordComponents()) {
+                    Object value;
+                    try {
+                        value = c.getAccessor().invoke(s);
+                    } catch (ReflectiveOperationException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    if (before != null && PATHS.contains(c.getName()) && value == pathsOf(before, c.getName())) {
+                        continue;
+                    }
+                    g.writeFieldName(c.getName());
+                    w.writeValue(g, value);
+                }
+                g.writeEndObject();
+                before = s;
+            }
+            g.writeEndArray();
+            g.writeEndObject();
         }
         AtomicFiles.write(file, buf.toByteArray());
+    }
+
+    /** Per-flow path fields, shared by reference between snapshots until a reroute. */
+    private static final List<String> PATHS = List.of("flowPaths", "flowReversePaths");
+
+    private static List<int[]> pathsOf(SimSnapshot s, String field) {
+        return field.equals("flowPaths") ? s.flowPaths() : s.flowReversePaths();
     }
 
     /** Reads a saved run; the message names the file and what is wrong. */
@@ -213,8 +254,8 @@ public final class RunRecording {
             throw new IOException(file + ": $.kind must be \"fabriclab-run\"");
         }
         int version = root.path("schemaVersion").asInt(-1);
-        if (version != SCHEMA_VERSION) {
-            throw new IOException(file + ": $.schemaVersion " + version + " is not supported (expected "
+        if (version < 1 || version > SCHEMA_VERSION) {
+            throw new IOException(file + ": $.schemaVersion " + version + " is not supported (expected 1 to "
                     + SCHEMA_VERSION + ")");
         }
         Fabric fabric;
@@ -228,7 +269,20 @@ public final class RunRecording {
         ObjectReader reader = MAPPER.readerFor(SimSnapshot.class).withAttribute(PREVIOUS_FRAME, new HashMap<>());
         for (int i = 0; i < fs.size(); i++) {
             try {
-                frames.add(reader.treeToValue(fs.get(i), SimSnapshot.class));
+                JsonNode frame = fs.get(i);
+                SimSnapshot earlier = frames.isEmpty() ? null : frames.get(frames.size() - 1);
+                boolean samePaths = earlier != null && frame.isObject() && !frame.has("flowPaths");
+                boolean sameReverse = earlier != null && frame.isObject() && !frame.has("flowReversePaths");
+                SimSnapshot s = reader.treeToValue(frame, SimSnapshot.class);
+                if (s.flowPaths() == null && !samePaths) {
+                    throw new IOException("flowPaths is missing");
+                }
+                if (samePaths || sameReverse) {
+                    // Left out by the writer: unchanged since the frame before.
+                    s = s.withFlowPaths(samePaths ? earlier.flowPaths() : s.flowPaths(),
+                            sameReverse ? earlier.flowReversePaths() : s.flowReversePaths());
+                }
+                frames.add(s);
             } catch (IOException e) {
                 throw new IOException(file + ": $.frames[" + i + "] is not a snapshot: " + e.getMessage(), e);
             }
@@ -240,7 +294,11 @@ public final class RunRecording {
                 root.path("results").isNull() ? null : root.path("results"), frames);
     }
 
-    /** Per-flow values as a plain JSON array, whole numbers without a fraction (CNP counts, zeros). */
+    /**
+     * Per-flow values: within a saved run (the writer carries {@link #PREVIOUS_FRAME}), the blocks
+     * that differ from the previous frame's; elsewhere a plain array. Whole numbers are written
+     * without a fraction (CNP counts, zeros).
+     */
     private static final class FlowValuesWriter extends StdSerializer<FlowValues> {
         FlowValuesWriter() {
             super(FlowValues.class);
@@ -248,8 +306,33 @@ public final class RunRecording {
 
         @Override
         public void serialize(FlowValues v, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeStartArray(v, v.size());
-            for (int i = 0; i < v.size(); i++) {
+            @SuppressWarnings("unchecked")
+            Map<String, FlowValues> previous = (Map<String, FlowValues>) provider.getAttribute(PREVIOUS_FRAME);
+            String field = gen.getOutputContext().getCurrentName();
+            if (previous == null || field == null) {
+                gen.writeStartArray(v, v.size());
+                writeValues(gen, v, 0, v.size());
+                gen.writeEndArray();
+                return;
+            }
+            FlowValues before = previous.get(field);
+            gen.writeStartObject();
+            gen.writeNumberField("size", v.size());
+            gen.writeObjectFieldStart("blocks");
+            for (int b = 0; b < v.blockCount(); b++) {
+                if (!v.sameBlock(before != null && before.size() == v.size() ? before : null, b)) {
+                    gen.writeArrayFieldStart(Integer.toString(b));
+                    writeValues(gen, v, b * FlowValues.BLOCK, Math.min(v.size(), (b + 1) * FlowValues.BLOCK));
+                    gen.writeEndArray();
+                }
+            }
+            gen.writeEndObject();
+            gen.writeEndObject();
+            previous.put(field, v);
+        }
+
+        private static void writeValues(JsonGenerator gen, FlowValues v, int from, int to) throws IOException {
+            for (int i = from; i < to; i++) {
                 double x = v.get(i);
                 if (x == Math.rint(x) && Math.abs(x) < 1e15) {
                     gen.writeNumber((long) x);
@@ -257,11 +340,14 @@ public final class RunRecording {
                     gen.writeNumber(x);
                 }
             }
-            gen.writeEndArray();
         }
     }
 
-    /** Reads the array back, sharing unchanged blocks with the previous frame of the same file. */
+    /**
+     * Reads per-flow values back: a plain array (version 1, or outside a file), or the changed
+     * blocks over the previous frame's values (version 2); unchanged blocks are shared with the
+     * previous frame, as they were when recorded.
+     */
     private static final class FlowValuesReader extends StdDeserializer<FlowValues> {
         FlowValuesReader() {
             super(FlowValues.class);
@@ -270,11 +356,43 @@ public final class RunRecording {
         @Override
         public FlowValues deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             String field = p.currentName();
-            FlowValues v = FlowValues.of(ctxt.readValue(p, double[].class));
             @SuppressWarnings("unchecked")
             Map<String, FlowValues> previous = (Map<String, FlowValues>) ctxt.getAttribute(PREVIOUS_FRAME);
+            FlowValues before = previous == null || field == null ? null : previous.get(field);
+            FlowValues v;
+            if (p.currentToken() == JsonToken.START_OBJECT) {
+                JsonNode n = ctxt.readTree(p);
+                if (!n.path("size").canConvertToInt() || n.path("size").asInt() < 0) {
+                    throw JsonMappingException.from(p, field + ".size must be a whole number >= 0");
+                }
+                Map<Integer, double[]> blocks = new HashMap<>();
+                for (Map.Entry<String, JsonNode> e : n.path("blocks").properties()) {
+                    int index;
+                    try {
+                        index = Integer.parseInt(e.getKey());
+                    } catch (NumberFormatException bad) {
+                        throw JsonMappingException.from(p, field + ".blocks: \"" + e.getKey()
+                                + "\" is not a block number");
+                    }
+                    double[] values = new double[e.getValue().size()];
+                    for (int i = 0; i < values.length; i++) {
+                        if (!e.getValue().get(i).isNumber()) {
+                            throw JsonMappingException.from(p, field + ".blocks." + index + "[" + i + "] must be a number");
+                        }
+                        values[i] = e.getValue().get(i).asDouble();
+                    }
+                    blocks.put(index, values);
+                }
+                try {
+                    v = FlowValues.patched(before != null && before.size() == n.path("size").asInt() ? before : null,
+                            n.path("size").asInt(), blocks);
+                } catch (IllegalArgumentException bad) {
+                    throw JsonMappingException.from(p, field + ": " + bad.getMessage());
+                }
+            } else {
+                v = FlowValues.of(ctxt.readValue(p, double[].class)).sharingWith(before);
+            }
             if (previous != null && field != null) {
-                v = v.sharingWith(previous.get(field));
                 previous.put(field, v);
             }
             return v;

@@ -2,6 +2,7 @@ package io.fabriclab.ui.live;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,6 +95,15 @@ class RunRecordingTest {
             assertEquals(a.flowTargetGbps(), b.flowTargetGbps());
             assertEquals(a.flowProgress(), b.flowProgress());
             assertEquals(a.flowCnpsTotal(), b.flowCnpsTotal());
+            assertEquals(a.flowPaths().size(), b.flowPaths().size());
+            for (int fl = 0; fl < a.flowPaths().size(); fl++) {
+                assertArrayEquals(a.flowPaths().get(fl), b.flowPaths().get(fl));
+                assertArrayEquals(a.flowReversePaths().get(fl), b.flowReversePaths().get(fl));
+            }
+            if (i > 0 && a.flowPaths() == all.get(i - 1).flowPaths()) {
+                // Written once, carried over: shared again after reading, as when recorded.
+                assertSame(back.frames().get(i - 1).flowPaths(), b.flowPaths());
+            }
         }
         // Read back, consecutive frames share the per-flow blocks that did not change, as they did
         // when recorded: the replayed recording counts no more bytes than the live one.
@@ -126,6 +136,65 @@ class RunRecordingTest {
         long blockTables = 4 * (16 + 8L * ((last.flowCount() + FlowValues.BLOCK - 1) / FlowValues.BLOCK));
         long alone = RunRecording.sizeOf(last);
         assertEquals(alone + 9 * (RunRecording.portBytes(last) + blockTables), r.bytes());
+    }
+
+    /** A file of schema version 1 (every frame whole, per-flow values as plain arrays) still loads. */
+    @Test
+    void aVersion1FileStillLoads(@TempDir Path dir) throws Exception {
+        Fabric f = FabricJson.read(Path.of("resources/examples/classic-leaf-spine.json"));
+        List<SimSnapshot> all = incastFrames();
+        com.fasterxml.jackson.databind.ObjectMapper plain = new com.fasterxml.jackson.databind.ObjectMapper()
+                .registerModule(new com.fasterxml.jackson.databind.module.SimpleModule().addSerializer(
+                        FlowValues.class, new com.fasterxml.jackson.databind.ser.std.StdSerializer<FlowValues>(
+                                FlowValues.class) {
+                            @Override
+                            public void serialize(FlowValues v, com.fasterxml.jackson.core.JsonGenerator g,
+                                                  com.fasterxml.jackson.databind.SerializerProvider p)
+                                    throws IOException {
+                                g.writeArray(v.toArray(), 0, v.size());
+                            }
+                        }));
+        com.fasterxml.jackson.databind.node.ObjectNode root = plain.createObjectNode();
+        root.put("schemaVersion", 1);
+        root.put("kind", "fabriclab-run");
+        root.put("title", "old");
+        root.set("fabric", plain.readTree(FabricJson.write(f)));
+        root.putNull("results");
+        com.fasterxml.jackson.databind.node.ArrayNode fs = root.putArray("frames");
+        all.forEach(x -> fs.add(plain.valueToTree(x)));
+        Path file = dir.resolve("old" + RunRecording.EXTENSION);
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(file))) {
+            plain.writeValue(out, root);
+        }
+        RunRecording.Saved back = RunRecording.load(file);
+        assertEquals(all.size(), back.frames().size());
+        SimSnapshot last = all.get(all.size() - 1);
+        assertEquals(last.flowProgress(), back.frames().get(all.size() - 1).flowProgress());
+        assertArrayEquals(last.flowPaths().get(0), back.frames().get(all.size() - 1).flowPaths().get(0));
+    }
+
+    @Test
+    void aBlockOutOfRangeIsRefusedWithTheFileTheFrameAndTheField(@TempDir Path dir) throws Exception {
+        Fabric f = FabricJson.read(Path.of("resources/examples/classic-leaf-spine.json"));
+        RunRecording r = new RunRecording(RunRecording.DEFAULT_MAX_BYTES);
+        incastFrames().forEach(r::add);
+        Path file = dir.resolve("x" + RunRecording.EXTENSION);
+        r.save(file, "t", f, null);
+        String json;
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(file))) {
+            json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        // The first frame's progress: move its block 0 to block 99 (8 flows: there is one block).
+        int at = json.indexOf("\"flowProgress\":{\"size\":8,\"blocks\":{\"0\"");
+        assertTrue(at > 0, "the first frame writes the progress block 0");
+        json = json.substring(0, at) + json.substring(at).replaceFirst("\"blocks\":\\{\"0\"", "\"blocks\":{\"99\"");
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(file))) {
+            out.write(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        IOException e = assertThrows(IOException.class, () -> RunRecording.load(file));
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("$.frames[0]"), e.getMessage());
+        assertTrue(e.getMessage().contains("flowProgress: block 99 is out of range (0..0)"), e.getMessage());
     }
 
     @Test

@@ -78,7 +78,7 @@ final class Flow {
     long ceReceived;
     long outOfOrder;
     long minRateBps;
-    /** DCQCN rate at each telemetry sample while active; null until the first sample. */
+    /** DCQCN rate at each telemetry sample while active; null until the flow starts. */
     TimeSeries rateSeries;
 
     Flow(int id, FlowSpec spec, EgressPort srcPort, EgressPort dstPort, int[] forwardPath, int[] reversePath,

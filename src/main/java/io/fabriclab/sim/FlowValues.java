@@ -19,6 +19,9 @@ public final class FlowValues {
     public static final int BLOCK = 1 << SHIFT;
     private static final int MASK = BLOCK - 1;
 
+    /** The block every all-zero place starts from; shared, so never written (writers copy first). */
+    private static final double[] ZERO = new double[BLOCK];
+
     private final double[][] blocks;
     private final int size;
 
@@ -92,12 +95,7 @@ public final class FlowValues {
     /** Whether block {@code b} holds the same values here and in {@code other} (null: all zeros). */
     public boolean sameBlock(FlowValues other, int b) {
         if (other == null) {
-            for (double v : blocks[b]) {
-                if (v != 0) {
-                    return false;
-                }
-            }
-            return true;
+            return Arrays.equals(blocks[b], ZERO);
         }
         return b < other.blocks.length && (blocks[b] == other.blocks[b] || Arrays.equals(blocks[b], other.blocks[b]));
     }
@@ -105,7 +103,7 @@ public final class FlowValues {
     /** {@code size} zeros (one shared block). */
     public static FlowValues zeros(int size) {
         double[][] b = new double[blockCount(size)][];
-        Arrays.fill(b, new double[BLOCK]);
+        Arrays.fill(b, ZERO);
         return new FlowValues(b, size);
     }
 
@@ -206,10 +204,6 @@ public final class FlowValues {
             this.size = size;
             this.blocks = zeros(size).blocks;
             this.own = new boolean[blocks.length];
-        }
-
-        double get(int flow) {
-            return blocks[flow >>> SHIFT][flow & MASK];
         }
 
         void set(int flow, double v) {

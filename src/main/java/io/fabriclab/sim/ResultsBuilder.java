@@ -45,9 +45,7 @@ final class ResultsBuilder {
                     f.spec.bytes(), started, f.finishPs, fct, gbps, f.udpSourcePort, f.retransmittedPackets,
                     f.retransmittedBytes, f.naks, f.timeouts, stall, f.ceReceived, f.cnpsSent, f.rp.cnps(),
                     f.rp.cuts(), f.minRateBps / 1e9, f.rp.currentRateBps() / 1e9, path,
-                    SimResults.Series.of(f.rateSeries != null || !f.started ? f.rateSeries
-                            // Started but never sampled: an empty series (created at the first sample).
-                            : new TimeSeries(sim.config().maxSeriesPoints(), TimeSeries.Merge.MEAN), "Gb/s")));
+                    SimResults.Series.of(f.rateSeries, "Gb/s")));
         }
 
         List<SimResults.QueueResult> queues = new ArrayList<>();

@@ -943,6 +943,7 @@ public final class Simulator {
         f.rp.startAt(now);
         f.nextSendPs = now;
         f.lastProgressPs = now;
+        f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
         f.srcPort.nic.activate(f);
         events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
         transmit(f.srcPort);
@@ -1557,9 +1558,6 @@ public final class Simulator {
         for (int i = 0; i < flowPhase.length; i++) {
             if (flowPhase[i] == FLOW_ACTIVE) {
                 Flow f = flows[i];
-                if (f.rateSeries == null) {
-                    f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
-                }
                 f.rateSeries.add(now, f.rp.currentRateBps() / 1e9);
             }
         }

@@ -83,6 +83,7 @@ final class SnapshotBuilder {
         long interval = atPs - lastTimePs;
         double[] util = interval > 0 ? new double[n] : lastUtilization;
         long pausesAll = 0;
+        long cnpsAll = 0;
         for (int i = 0; i < n; i++) {
             EgressPort p = ports[i];
             long m = 0;
@@ -112,6 +113,8 @@ final class SnapshotBuilder {
             dropsTotal[i] = d;
             pausedPs[i] = longestPause;
             cnps[i] = p.nic != null ? p.nic.cnpsSent : 0;
+            // Every CNP counts at its flow and at the NIC port that sent it: the ports sum to all of them.
+            cnpsAll += cnps[i];
             wire[i] = p.txWireBytes;
             marks[i] = m - lastMarks[i];
             lastMarks[i] = m;
@@ -122,7 +125,6 @@ final class SnapshotBuilder {
                 lastWire[i] = p.txWireBytes;
             }
         }
-        long cnpsAll = 0;
         for (int id = 0; id < flows.length; id++) {
             byte now = phase[id];
             // A waiting flow's values do not move, nor a done one's (a late CNP marks it changed):
@@ -140,10 +142,8 @@ final class SnapshotBuilder {
             rates.set(id, active ? f.rp.currentRateBps() / 1e9 : 0);
             targets.set(id, active ? f.rp.targetRateBps() / 1e9 : 0);
             progress.set(id, f.totalPackets == 0 ? 1.0 : (double) f.expected / f.totalPackets);
-            cnpsAll += f.cnpsSent - (long) flowCnps.get(id);
             flowCnps.set(id, f.cnpsSent);
         }
-        cnpsAll += lastCnps;
         if (thresholdsVersionNow != thresholdsVersion) {
             thresholdsVersion = thresholdsVersionNow;
             List<PortThresholds> t = new ArrayList<>(n);
@@ -174,8 +174,8 @@ final class SnapshotBuilder {
         }
         SimSnapshot s = new SimSnapshot(atPs, events, flowsCompleted, portRefs, queue, ingress, paused, down, marks,
                 dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds,
-                rates.publish(), targets.publish(), progress.publish(), paths, cnpsAll - lastCnps, pausesAll - lastPauses, reroutes, deadlocks, stormed, storms,
-                reversePaths, flowCnps.publish());
+                rates.publish(), targets.publish(), progress.publish(), paths, cnpsAll - lastCnps,
+                pausesAll - lastPauses, reroutes, deadlocks, stormed, storms, reversePaths, flowCnps.publish());
         lastCnps = cnpsAll;
         lastPauses = pausesAll;
         if (interval > 0) {

@@ -28,11 +28,15 @@ public final class TimeSeries {
         }
         this.capacity = capacity;
         this.merge = merge;
-        // Grows on demand up to the capacity: most queues of a large fabric carry little, and most
-        // flows of a collective live for a few samples.
-        timesPs = new long[Math.min(capacity, 4)];
-        values = new double[Math.min(capacity, 4)];
+        // Storage comes with the first sample and grows on demand up to the capacity: most queues of
+        // a large fabric carry little, and most of a collective's quarter-million flows live for a
+        // few samples or none.
+        timesPs = NO_TIMES;
+        values = NO_VALUES;
     }
+
+    private static final long[] NO_TIMES = new long[0];
+    private static final double[] NO_VALUES = new double[0];
 
     public void add(long timePs, double value) {
         if (pendingCount == 0) {
@@ -56,7 +60,7 @@ public final class TimeSeries {
             return;
         }
         if (size == timesPs.length) {
-            int c = Math.min(capacity, size * 2);
+            int c = Math.min(capacity, Math.max(4, size * 2));
             timesPs = Arrays.copyOf(timesPs, c);
             values = Arrays.copyOf(values, c);
         }

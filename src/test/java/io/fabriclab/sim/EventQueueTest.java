@@ -41,7 +41,7 @@ class EventQueueTest {
         EventQueue q = new EventQueue(4);
         SplittableRandom r = new SplittableRandom(11);
         java.util.TreeMap<Long, long[]> ref = new java.util.TreeMap<>();
-        long seq = 0;
+        int seq = 0;
         long now = 0;
         for (int i = 0; i < 200_000; i++) {
             int pushes = r.nextInt(3);
@@ -52,20 +52,14 @@ class EventQueueTest {
                     case 2 -> r.nextLong(600_000_000L);       // around the calendar's horizon
                     default -> r.nextLong(5_000_000_000L);    // far beyond it
                 };
-                long t = now + dt;
-                q.push(t, 0, (int) seq, 0);
-                ref.put(t * 1_000_000L + seq, new long[] {t, seq});
-                seq++;
+                schedule(q, ref, now + dt, seq++);
             }
             if (!ref.isEmpty() && r.nextInt(3) > 0) {
                 now = popNext(q, ref)[0];
             }
         }
         while (!ref.isEmpty()) {
-            long[] e = ref.pollFirstEntry().getValue();
-            q.pop();
-            assertEquals(e[0], q.topTime);
-            assertEquals(e[1], q.topTarget);
+            popNext(q, ref);
         }
         assertEquals(0, q.size());
     }
@@ -80,20 +74,21 @@ class EventQueueTest {
         long base = 1_000_000;
         int seq = 0;
         for (; seq < 3_000; seq++) {
-            long t = base + r.nextInt(64) * 32;
-            q.push(t, 1, seq, seq);
-            ref.put(t * 1_000_000L + seq, new long[] {t, seq});
+            schedule(q, ref, base + r.nextInt(64) * 32, seq);
         }
         while (!ref.isEmpty()) {
             long[] e = popNext(q, ref);
             if (seq < 6_000 && r.nextInt(2) == 0) {
-                long t = e[0] + r.nextInt(3) * 8;
-                q.push(t, 1, seq, seq);
-                ref.put(t * 1_000_000L + seq, new long[] {t, seq});
-                seq++;
+                schedule(q, ref, e[0] + r.nextInt(3) * 8, seq++);
             }
         }
         assertEquals(0, q.size());
+    }
+
+    /** Schedules event {@code seq} at {@code t} in the queue and in the sorted reference. */
+    private static void schedule(EventQueue q, java.util.TreeMap<Long, long[]> ref, long t, int seq) {
+        q.push(t, 1, seq, seq);
+        ref.put(t * 1_000_000L + seq, new long[] {t, seq});
     }
 
     /** Pops the queue's next event and checks it is the reference's first {time, target}; returns it. */

@@ -79,7 +79,16 @@ class SnapshotTest {
         List<SimSnapshot> seen = new ArrayList<>();
         List<double[][]> atPublish = new ArrayList<>();
         long[] checkedActive = new long[1];
+        long[] cnpsSoFar = new long[1];
         sim.setSnapshotSink(s -> {
+            // CNPs since the last snapshot add up to what the NIC ports and the flows count.
+            cnpsSoFar[0] += s.cnpsSinceLast();
+            assertEquals(cnpsSoFar[0], s.totalCnps());
+            long flowCnps = 0;
+            for (Flow fl : flows) {
+                flowCnps += fl.cnpsSent;
+            }
+            assertEquals(flowCnps, s.totalCnps());
             for (Flow fl : flows) {
                 boolean active = fl.started && !fl.done;
                 checkedActive[0] += active ? 1 : 0;

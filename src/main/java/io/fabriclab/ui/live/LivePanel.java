@@ -697,16 +697,9 @@ public final class LivePanel extends ScrollPane {
             return;
         }
         LiveRun run = session.run();
-        SimSnapshot s = run.take();
+        takeNewest(run);
         boolean fresh = false;
-        if (s != null && !scrubbing) {
-            // Every snapshot taken goes into the recording; at full speed only some are drawn.
-            session.recording().add(s);
-            undrawn = s;
-        }
-        if (undrawn != null && !scrubbing && nowNanos - lastDrawNanos >= minFrameGapNanos()) {
-            show(undrawn, nowNanos);
-            undrawn = null;
+        if (nowNanos - lastDrawNanos >= minFrameGapNanos() && showUndrawn(nowNanos)) {
             fresh = true;
         } else if (!scrubbing) {
             refreshDashboard(nowNanos);
@@ -722,14 +715,8 @@ public final class LivePanel extends ScrollPane {
                 && run.result().isDone()) {
             // The final picture may have been published after this frame's take: show it first
             // (it used to be taken here and dropped, so the run could end on an older picture).
-            SimSnapshot last = run.take();
-            if (last != null && !scrubbing) {
-                session.recording().add(last);
-                undrawn = last;
-            }
-            if (undrawn != null && !scrubbing) {
-                show(undrawn, nowNanos);
-            }
+            takeNewest(run);
+            showUndrawn(nowNanos);
             undrawn = null;
             results = run.result().getNow(null);
             finished();
@@ -741,6 +728,26 @@ public final class LivePanel extends ScrollPane {
                 || nowNanos - lastDrawNanos >= 500_000_000L) {
             drawCanvas(nowNanos);
         }
+    }
+
+    /** Records the newest snapshot, if one came; it waits in {@link #undrawn} until drawn. */
+    private void takeNewest(LiveRun run) {
+        SimSnapshot s = run.take();
+        if (s != null && !scrubbing) {
+            // Every snapshot taken goes into the recording; at full speed only some are drawn.
+            session.recording().add(s);
+            undrawn = s;
+        }
+    }
+
+    /** Shows the snapshot waiting to be drawn, if any (not while scrubbing); whether it did. */
+    private boolean showUndrawn(long nowNanos) {
+        if (undrawn == null || scrubbing) {
+            return false;
+        }
+        show(undrawn, nowNanos);
+        undrawn = null;
+        return true;
     }
 
     private static boolean animated(CongestionFrame f) {

@@ -240,18 +240,35 @@ public final class LiveViewBench {
     private static Figures headless(Fabric f, RunSettings settings) throws Exception {
         LiveSession s = LiveSession.create(f, settings);
         settle();
-        long gc0 = gcPauseMillis();
-        long busy0 = machineBusyTicks();
-        Map<String, Long> threads0 = threadTicks();
-        long w0 = System.nanoTime();
-        s.run().start(false);
-        long cpu = cpuOfSimulator(s.run());
-        SimResults r = s.run().result().get(10, TimeUnit.MINUTES);
-        double wall = (System.nanoTime() - w0) / 1e9;
-        long ev = r.run().events();
-        return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
-                ev / wall, s.run().published(), s.run().taken(), 0, 0, 0, 0, 0, 0, 0, 0,
-                (gcPauseMillis() - gc0) / 1e3, busySeconds(busy0), topThreads(threads0, threadTicks()));
+        return Measured.of(s.run(), () -> s.run().start(false)).figures(0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** What every run measures, headless or with the UI, from {@code start} to the run's end. */
+    private record Measured(LiveRun run, SimResults results, long simCpuNanos, double wallS, double gcPauseS,
+                            double machineBusyS, String threads) {
+
+        static Measured of(LiveRun run, Runnable start) throws Exception {
+            long gc0 = gcPauseMillis();
+            long busy0 = machineBusyTicks();
+            Map<String, Long> threads0 = threadTicks();
+            long w0 = System.nanoTime();
+            start.run();
+            long cpu = cpuOfSimulator(run);
+            SimResults r = run.result().get(10, TimeUnit.MINUTES);
+            double wall = (System.nanoTime() - w0) / 1e9;
+            return new Measured(run, r, cpu, wall, (gcPauseMillis() - gc0) / 1e3, busySeconds(busy0),
+                    topThreads(threads0, threadTicks()));
+        }
+
+        /** The figures, with the UI's (all 0 for a headless run). */
+        Figures figures(long frames, double meanPaintMs, double worstPaintMs, double fps, double paintCpuMs,
+                        double renderCpuMs, double fxCpuS, double jvmCpuS) {
+            long ev = results.run().events();
+            double cpuS = simCpuNanos / 1e9;
+            return new Figures(ev, results.run().flows(), results.run().simulatedPs() / 1e6, wallS, cpuS, ev / cpuS,
+                    ev / wallS, run.published(), run.taken(), frames, meanPaintMs, worstPaintMs, fps, paintCpuMs,
+                    renderCpuMs, fxCpuS, jvmCpuS, gcPauseS, machineBusyS, threads);
+        }
     }
 
     /** The editor window with its live panel open, fitted, reused by every UI run. */
@@ -313,17 +330,7 @@ public final class LiveViewBench {
             long render0 = renderCpu();
             long fx0 = THREADS.getThreadCpuTime(fxThread.getId());
             long jvm0 = processCpu();
-            long gc0 = gcPauseMillis();
-            long busy0 = machineBusyTicks();
-            Map<String, Long> threads0 = threadTicks();
-            long w0 = System.nanoTime();
-            LiveRun run = panel.session().run();
-            long cpu = cpuOfSimulator(run);
-            SimResults r = run.result().get(10, TimeUnit.MINUTES);
-            double wall = (System.nanoTime() - w0) / 1e9;
-            long gcMillis = gcPauseMillis() - gc0;
-            double busy = busySeconds(busy0);
-            String topThreads = topThreads(threads0, threadTicks());
+            Measured m = Measured.of(panel.session().run(), () -> { });
             AtomicReference<long[]> stats = new AtomicReference<>();
             CountDownLatch done = new CountDownLatch(1);
             Platform.runLater(() -> {
@@ -335,12 +342,9 @@ public final class LiveViewBench {
             long renderNanos = renderCpu() - render0;
             double fxCpu = (THREADS.getThreadCpuTime(fxThread.getId()) - fx0) / 1e9;
             double jvmCpu = (processCpu() - jvm0) / 1e9;
-            long ev = r.run().events();
             long[] st = stats.get();
-            double fps = frames[0] / wall;
-            return new Figures(ev, r.run().flows(), r.run().simulatedPs() / 1e6, wall, cpu / 1e9, ev / (cpu / 1e9),
-                    ev / wall, run.published(), run.taken(), st[0], st[1] / 1e6, st[2] / 1e6, fps, st[3] / 1e6,
-                    st[0] == 0 ? 0 : renderNanos / 1e6 / st[0], fxCpu, jvmCpu, gcMillis / 1e3, busy, topThreads);
+            return m.figures(st[0], st[1] / 1e6, st[2] / 1e6, frames[0] / m.wallS(), st[3] / 1e6,
+                    st[0] == 0 ? 0 : renderNanos / 1e6 / st[0], fxCpu, jvmCpu);
         }
 
         void close() throws InterruptedException {

@@ -1258,14 +1258,33 @@ public final class LivePanel extends ScrollPane {
         }
     }
 
-    /** Saves the recorded run with its results. */
-    public void saveRun(Path p) {
-        try {
-            session.save(p, results);
-            status.setText("Saved " + p.getFileName() + " (" + session.recording().size() + " frames).");
-        } catch (Exception e) {
-            status.setText("Cannot save " + p + ": " + e.getMessage());
-        }
+    /**
+     * Saves the recorded run with its results on a background thread (the 4-unit all-reduce takes
+     * seconds); the status line says when it is written or why not. Completes on the FX thread.
+     */
+    public java.util.concurrent.CompletableFuture<Void> saveRun(Path p) {
+        LiveSession s = session;
+        SimResults r = results;
+        int frames = s.recording().size();
+        status.setText("Saving " + p.getFileName() + " (" + frames + " frames) …");
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                s.save(p, r);
+                Platform.runLater(() -> {
+                    status.setText("Saved " + p.getFileName() + " (" + frames + " frames).");
+                    done.complete(null);
+                });
+            } catch (Exception e) {
+                Platform.runLater(() -> {
+                    status.setText("Cannot save " + p + ": " + e.getMessage());
+                    done.completeExceptionally(e);
+                });
+            }
+        }, "fabriclab-save-run");
+        t.setDaemon(true);
+        t.start();
+        return done;
     }
 
     private void openRunDialog() {

@@ -149,7 +149,7 @@ public final class LiveSession {
 
     /** Title of the run for windows and the recording. */
     public String title() {
-        return drawn.name() + ": " + settings.describe();
+        return simulated.name() + ": " + settings.describe();
     }
 
     /** The link of the simulated copy with the id of a drawn link, or null. */
@@ -209,11 +209,14 @@ public final class LiveSession {
         return out;
     }
 
-    /** Saves the recording with the run's results (null while it has none). */
+    /**
+     * Saves the recording with the run's results (null while it has none) and the fabric as it
+     * was simulated. Reads nothing the user can edit, so it may run off the FX thread.
+     */
     public void save(java.nio.file.Path file, SimResults results) throws IOException {
         String json = results == null ? null : ResultsJson.toJson(results, new ResultsJson.Metadata(
                 ResultsJson.fabriclabVersion(), title(), settings.scenarioFile() == null ? "live view"
-                        : settings.scenarioFile().toString(), "-", drawn.name(), profileName), false);
-        recording.save(file, title(), drawn, json);
+                        : settings.scenarioFile().toString(), "-", simulated.name(), profileName), false);
+        recording.save(file, title(), simulated, json);
     }
 }

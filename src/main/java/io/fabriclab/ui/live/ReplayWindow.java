@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,7 @@ import io.fabriclab.sim.SimSnapshot;
 import io.fabriclab.ui.FabricCanvas;
 import io.fabriclab.ui.FabricDocument;
 import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
@@ -232,26 +234,44 @@ public final class ReplayWindow extends BorderPane {
         }
     }
 
-    /** Opens a saved run in its own window; a file that cannot be read is reported, nothing opens. */
-    public static ReplayWindow open(Path file, Consumer<String> messages) {
+    /**
+     * Opens a saved run in its own window; a file that cannot be read is reported, nothing opens.
+     * The file is read on a background thread (a run of a quarter-million flows takes seconds); the
+     * future completes on the FX thread with the window, or null.
+     */
+    public static CompletableFuture<ReplayWindow> open(Path file, Consumer<String> messages) {
         return show(List.of(file), messages);
     }
 
-    /** Two saved runs side by side on one timeline. */
-    public static ReplayWindow compare(Path a, Path b, Consumer<String> messages) {
+    /** Two saved runs side by side on one timeline (read as {@link #open} reads one). */
+    public static CompletableFuture<ReplayWindow> compare(Path a, Path b, Consumer<String> messages) {
         return show(List.of(a, b), messages);
     }
 
-    private static ReplayWindow show(List<Path> files, Consumer<String> messages) {
-        List<RunRecording.Saved> runs = new ArrayList<>();
-        for (Path f : files) {
-            try {
-                runs.add(RunRecording.load(f));
-            } catch (Exception e) {
-                messages.accept("Cannot open " + f + ": " + e.getMessage());
-                return null;
+    private static CompletableFuture<ReplayWindow> show(List<Path> files, Consumer<String> messages) {
+        messages.accept("Opening " + files.size() + " run(s) …");
+        CompletableFuture<ReplayWindow> opened = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            List<RunRecording.Saved> runs = new ArrayList<>();
+            for (Path f : files) {
+                try {
+                    runs.add(RunRecording.load(f));
+                } catch (Exception e) {
+                    Platform.runLater(() -> {
+                        messages.accept("Cannot open " + f + ": " + e.getMessage());
+                        opened.complete(null);
+                    });
+                    return;
+                }
             }
-        }
+            Platform.runLater(() -> opened.complete(showLoaded(runs, files.size(), messages)));
+        }, "fabriclab-open-run");
+        t.setDaemon(true);
+        t.start();
+        return opened;
+    }
+
+    private static ReplayWindow showLoaded(List<RunRecording.Saved> runs, int files, Consumer<String> messages) {
         ReplayWindow w = new ReplayWindow(runs);
         Stage stage = new Stage();
         stage.setTitle((runs.size() == 1 ? "Replay — " : "Compare — ") + String.join(" | ",
@@ -262,7 +282,7 @@ public final class ReplayWindow extends BorderPane {
         for (RunView v : w.views) {
             v.canvas().fitToWindow();
         }
-        messages.accept("Opened " + files.size() + " run(s) for replay.");
+        messages.accept("Opened " + files + " run(s) for replay.");
         return w;
     }
 }

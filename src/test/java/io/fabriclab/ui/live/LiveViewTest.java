@@ -820,11 +820,13 @@ class LiveViewTest {
         robot.clickOn("#live-play");
         waitFor(90, () -> fx(robot, () -> panel.results() != null));
         Path file = dir.resolve("incast" + RunRecording.EXTENSION);
-        robot.interact(() -> panel.saveRun(file));
+        AtomicReference<java.util.concurrent.CompletableFuture<Void>> saved = new AtomicReference<>();
+        robot.interact(() -> saved.set(panel.saveRun(file)));
+        saved.get().get(60, TimeUnit.SECONDS);
         assertTrue(Files.size(file) > 0);
         List<SimSnapshot> recorded = fx(robot, () -> panel.session().recording().frames());
         assertTrue(recorded.size() >= 5, "frames recorded: " + recorded.size());
-        ReplayWindow w = fx(robot, () -> ReplayWindow.open(file, m -> { }));
+        ReplayWindow w = fx(robot, () -> ReplayWindow.open(file, m -> { })).get(60, TimeUnit.SECONDS);
         assertNotNull(w);
         ReplayWindow.RunView v = w.views().get(0);
         assertEquals(recorded.size(), v.saved().frames().size());

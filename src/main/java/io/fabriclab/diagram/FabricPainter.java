@@ -705,17 +705,102 @@ public final class FabricPainter {
         }
     }
 
-    /** The id if it fits, else its trailing number ("srv-17" gives "17"), else null. */
+    /**
+     * The longest form of the id that fits, from {@link #labelForms}: the id, then shorter forms
+     * that still say what the device is ("spine01" gives "spine1", then "sp1"), else null (no
+     * label). Never a bare number for an id that is more than a number: "1" next to "1" reads as
+     * nothing.
+     */
     private static String fitLabel(Painter p, String id, double font, double room) {
-        if (p.textWidth(id, font) <= room) {
-            return id;
+        for (String form : labelForms(id)) {
+            if (p.textWidth(form, font) <= room) {
+                return form;
+            }
         }
-        int i = id.length();
-        while (i > 0 && Character.isDigit(id.charAt(i - 1))) {
-            i--;
+        return null;
+    }
+
+    /** Word abbreviations used by {@link #labelForms}: the field's usual short names. */
+    private static final Map<String, String> SHORT_WORDS = Map.ofEntries(
+            Map.entry("spine", "sp"), Map.entry("leaf", "lf"), Map.entry("rail", "r"),
+            Map.entry("core", "c"), Map.entry("server", "s"), Map.entry("srv", "s"),
+            Map.entry("host", "h"), Map.entry("gpu", "g"), Map.entry("tor", "t"),
+            Map.entry("superspine", "ssp"));
+
+    /**
+     * The forms a device label may take, longest first: the id; the id with the leading zeros of
+     * its numbers dropped ("su01-leaf3" gives "su1-leaf3"); the same with the usual words
+     * abbreviated ("su1-lf3"); then its last part alone, abbreviated ("lf3"), when the id has
+     * several parts joined by '-', '_' or '.'. Every form keeps a letter when the id has one.
+     */
+    static List<String> labelForms(String id) {
+        List<String> forms = new ArrayList<>(4);
+        forms.add(id);
+        String unpadded = dropLeadingZeros(id);
+        addForm(forms, unpadded);
+        String abbreviated = abbreviateWords(unpadded);
+        addForm(forms, abbreviated);
+        int cut = Math.max(abbreviated.lastIndexOf('-'), Math.max(abbreviated.lastIndexOf('_'),
+                abbreviated.lastIndexOf('.')));
+        if (cut > 0 && cut < abbreviated.length() - 1) {
+            String last = abbreviated.substring(cut + 1);
+            if (last.chars().anyMatch(Character::isLetter)) {
+                addForm(forms, last);
+            }
         }
-        String tail = id.substring(i);
-        return !tail.isEmpty() && p.textWidth(tail, font) <= room ? tail : null;
+        return forms;
+    }
+
+    private static void addForm(List<String> forms, String form) {
+        if (!form.isEmpty() && !forms.contains(form)) {
+            forms.add(form);
+        }
+    }
+
+    /** "su01-srv007" gives "su1-srv7"; a number made of zeros keeps one. */
+    private static String dropLeadingZeros(String id) {
+        StringBuilder sb = new StringBuilder(id.length());
+        int i = 0;
+        while (i < id.length()) {
+            char c = id.charAt(i);
+            if (Character.isDigit(c) && (i == 0 || !Character.isDigit(id.charAt(i - 1)))) {
+                int j = i;
+                while (j < id.length() && Character.isDigit(id.charAt(j))) {
+                    j++;
+                }
+                int k = i;
+                while (k < j - 1 && id.charAt(k) == '0') {
+                    k++;
+                }
+                sb.append(id, k, j);
+                i = j;
+            } else {
+                sb.append(c);
+                i++;
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Replaces whole letter runs found in {@link #SHORT_WORDS} (case kept to lower). */
+    private static String abbreviateWords(String id) {
+        StringBuilder sb = new StringBuilder(id.length());
+        int i = 0;
+        while (i < id.length()) {
+            if (Character.isLetter(id.charAt(i))) {
+                int j = i;
+                while (j < id.length() && Character.isLetter(id.charAt(j))) {
+                    j++;
+                }
+                String word = id.substring(i, j);
+                sb.append(SHORT_WORDS.getOrDefault(word.toLowerCase(java.util.Locale.ROOT), word));
+                i = j;
+            } else {
+                sb.append(id.charAt(i));
+                i++;
+            }
+        }
+        return sb.toString();
     }
 
     /** A second line: "8 GPU" on servers, the main port group ("64x400G") on switches. */

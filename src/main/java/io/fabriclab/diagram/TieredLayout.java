@@ -19,6 +19,11 @@ import io.fabriclab.model.Layout;
  * are groups laid side by side; inside a unit, rail leaves stay in rail order and each server
  * sits under the switches it attaches to. Rows never overlap: neighbours are at least one pitch
  * apart.
+ *
+ * <p>A two-tier Clos (leaf-spine: spines shared by every leaf, no core) never wraps its racks
+ * into bands, which would send the uplinks of the lower band across the servers of the upper
+ * one. It keeps one spine row over one leaf row and, when the racks side by side would be too
+ * wide, stacks each rack's servers into a few short rows under its own leaf.
  */
 public final class TieredLayout {
     /** Centre-to-centre distance of neighbouring servers and switches, in world units. */
@@ -34,6 +39,10 @@ public final class TieredLayout {
     public static final double GROUP_GAP = 80;
     /** Vertical distance between rows. */
     public static final double ROW_GAP = 250;
+    /** Vertical distance between the stacked server rows of one rack (see {@link #layout}). */
+    public static final double SERVER_STACK_GAP = DiagramStyle.SERVER_HEIGHT + 22;
+    /** At most this many stacked server rows a rack; beyond it racks wrap into bands instead. */
+    public static final int MAX_SERVER_STACK = 8;
 
     private static final Comparator<String> IDS = NaturalOrder.INSTANCE;
 
@@ -79,10 +88,17 @@ public final class TieredLayout {
         boolean spinesGrouped = spines.stream().allMatch(d -> groupKey(d) != GroupKey.NONE
                 && (groupServers.containsKey(groupKey(d)) || groupLeaves.containsKey(groupKey(d))));
         Map<GroupKey, List<Device>> groupSpines = spinesGrouped ? group(spines) : Map.of();
+        List<GroupKey> groups = union(groupServers.keySet(), groupLeaves.keySet());
+        boolean twoTier = cores.isEmpty() && !spines.isEmpty() && !spinesGrouped && groups.size() > 1;
+        int serverStack = twoTier ? serverStack(groups, groupServers, groupLeaves) : 0;
+        // When even stacked racks cannot fit (many units, or many leaves a unit), units wrap into bands.
+        twoTier = serverStack > 0;
+        serverStack = Math.max(1, serverStack);
         TreeMap<GroupKey, double[]> spans = new TreeMap<>(GroupKey.ORDER);
         double columnWidth = 0;
-        for (GroupKey g : union(groupServers.keySet(), groupLeaves.keySet())) {
-            double w = Math.max(groupServers.getOrDefault(g, List.of()).size() * SERVER_PITCH,
+        for (GroupKey g : groups) {
+            int perRow = ceilDiv(groupServers.getOrDefault(g, List.of()).size(), serverStack);
+            double w = Math.max(perRow * SERVER_PITCH,
                     groupLeaves.getOrDefault(g, List.of()).size() * SWITCH_PITCH);
             w = Math.max(w, groupSpines.getOrDefault(g, List.of()).size() * SWITCH_PITCH);
             spans.put(g, new double[] {0, w});
@@ -97,8 +113,8 @@ public final class TieredLayout {
                 (row == cores || (row == spines && !spinesGrouped) ? topRows : bandRows).add(row);
             }
         }
-        int columns = columns(spans.size(), columnWidth, topRows.size(), bandRows.size());
-        double bandPitch = bandRows.size() * ROW_GAP + BAND_GAP;
+        int columns = twoTier ? spans.size() : columns(spans.size(), columnWidth, topRows.size(), bandRows.size());
+        double bandPitch = bandRows.size() * ROW_GAP + (serverStack - 1) * SERVER_STACK_GAP + BAND_GAP;
         // A single band keeps each group's own width; several bands share one column width so units line up.
         double bandsWidth = 0;
         if (columns >= spans.size()) {
@@ -137,9 +153,22 @@ public final class TieredLayout {
         for (int r = 0; r < bandRows.size(); r++) {
             List<Device> row = bandRows.get(r);
             double pitch = row.get(0).role() == DeviceRole.SERVER ? SERVER_PITCH : SWITCH_PITCH;
+            boolean stacked = serverStack > 1 && row.get(0).role() == DeviceRole.SERVER;
             for (Map.Entry<GroupKey, List<Device>> e : group(row).entrySet()) {
                 double[] span = spans.get(e.getKey());
-                spread(layout, e.getValue(), span[0], span[1], bandY.get(e.getKey()) + r * ROW_GAP, pitch);
+                double y = bandY.get(e.getKey()) + r * ROW_GAP;
+                if (!stacked) {
+                    spread(layout, e.getValue(), span[0], span[1], y, pitch);
+                    continue;
+                }
+                List<Device> rack = e.getValue();
+                int perRow = ceilDiv(rack.size(), serverStack);
+                for (int k = 0, from = 0; from < rack.size(); k++, from += perRow) {
+                    List<Device> part = rack.subList(from, Math.min(rack.size(), from + perRow));
+                    // Short rows keep the full row's pitch and start at its left, so columns line up.
+                    spread(layout, part, span[0], span[0] + (span[1] - span[0]) * part.size() / perRow,
+                            y + k * SERVER_STACK_GAP, pitch);
+                }
             }
         }
         return layout;
@@ -206,6 +235,37 @@ public final class TieredLayout {
             }
         }
         return best;
+    }
+
+    /**
+     * How many rows each rack's servers are stacked into in a two-tier Clos: 1 while the racks
+     * side by side stay under {@link #WRAP_ABOVE_ASPECT}, else the fewest rows that bring them under
+     * it; 0 when no stacking can (the leaf row, one switch pitch a leaf, is a floor that stacking
+     * cannot lower), or when it would take more than {@link #MAX_SERVER_STACK} rows.
+     */
+    static int serverStack(List<GroupKey> groups, Map<GroupKey, List<Device>> servers,
+            Map<GroupKey, List<Device>> leaves) {
+        int most = 1;
+        for (List<Device> rack : servers.values()) {
+            most = Math.max(most, rack.size());
+        }
+        for (int k = 1; k <= Math.min(most, MAX_SERVER_STACK); k++) {
+            double width = 0;
+            for (GroupKey g : groups) {
+                width += Math.max(ceilDiv(servers.getOrDefault(g, List.of()).size(), k) * SERVER_PITCH,
+                        leaves.getOrDefault(g, List.of()).size() * SWITCH_PITCH);
+            }
+            width += (groups.size() - 1) * GROUP_GAP;
+            double height = 2 * ROW_GAP + (k - 1) * SERVER_STACK_GAP;
+            if (width / height <= WRAP_ABOVE_ASPECT) {
+                return k;
+            }
+        }
+        return 0;
+    }
+
+    private static int ceilDiv(int a, int b) {
+        return (a + b - 1) / b;
     }
 
     /** Spreads devices evenly over [x0, x1] when they fit at {@code pitch}, else at pitch, centred. */

@@ -12,6 +12,8 @@ import io.fabriclab.model.Device;
 import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Layout;
+import io.fabriclab.topology.LeafSpineGenerator;
+import io.fabriclab.topology.LeafSpineParams;
 
 class TieredLayoutTest {
 
@@ -134,5 +136,64 @@ class TieredLayoutTest {
         Fabric f = TestFabrics.railUnits(2, 8, 4);
         Layout l = tiered.layout(f);
         assertEquals(l.position("su0-rail0").y(), l.position("su1-rail0").y());
+    }
+
+    @Test
+    void aLeafSpineOfEightLeavesKeepsOneSpineRowOverOneLeafRowAndStacksTheRacks() {
+        // 8 leaves x 8 servers side by side: 64 x 60 + 7 x 80 = 4,400 wide over 2 x 250 high, an
+        // aspect of 8.8 > 8. The old layout wrapped the racks 3 + 3 + 2 into bands, so the lower
+        // bands' uplinks crossed the upper bands' servers. Now: one leaf row, racks of 2 rows of 4.
+        Fabric f = LeafSpineGenerator.generate(LeafSpineParams.classic().withLeaves(8));
+        Layout l = tiered.layout(f);
+        double spineY = l.position("spine1").y();
+        double leafY = l.position("leaf1").y();
+        assertTrue(spineY < leafY);
+        double lowestSwitch = Double.NEGATIVE_INFINITY;
+        for (Device d : f.devices()) {
+            double y = l.position(d.id()).y();
+            switch (d.role()) {
+                case SPINE -> assertEquals(spineY, y, d.id());
+                case LEAF -> assertEquals(leafY, y, d.id() + " in the one leaf row");
+                default -> { }
+            }
+            if (d.role() != DeviceRole.SERVER) {
+                lowestSwitch = Math.max(lowestSwitch, y);
+            }
+        }
+        // Every server is below every switch (no uplink crosses a rack) and within its leaf's rack:
+        // nearer to its own leaf than to any other leaf.
+        for (Device srv : f.devices()) {
+            if (srv.role() != DeviceRole.SERVER) {
+                continue;
+            }
+            assertTrue(l.position(srv.id()).y() > lowestSwitch, srv.id());
+            Device own = f.neighbors(srv).iterator().next();
+            double sx = l.position(srv.id()).x();
+            for (Device leaf : f.devices()) {
+                if (leaf.role() == DeviceRole.LEAF && leaf != own) {
+                    assertTrue(Math.abs(sx - l.position(own.id()).x()) < Math.abs(sx - l.position(leaf.id()).x()),
+                            srv.id() + " nearer to " + own.id() + " than to " + leaf.id());
+                }
+            }
+        }
+        long serverRows = f.devices().stream().filter(d -> d.role() == DeviceRole.SERVER)
+                .mapToDouble(d -> l.position(d.id()).y()).distinct().count();
+        assertEquals(2, serverRows, "each rack's 8 servers in 2 rows of 4");
+        DiagramGeometry g = new DiagramGeometry(f, l, style);
+        List<Device> ds = new ArrayList<>(f.devices());
+        for (int i = 0; i < ds.size(); i++) {
+            for (int j = i + 1; j < ds.size(); j++) {
+                assertTrue(!g.box(ds.get(i)).intersects(g.box(ds.get(j))), ds.get(i) + " overlaps " + ds.get(j));
+            }
+        }
+    }
+
+    @Test
+    void aSmallLeafSpineKeepsItsServersInOneRow() {
+        // The classic 4 x 8: 32 x 60 + 3 x 80 = 2,160 over 500, aspect 4.3: no stacking.
+        Fabric f = LeafSpineGenerator.generate(LeafSpineParams.classic());
+        Layout l = tiered.layout(f);
+        assertEquals(1, f.devices().stream().filter(d -> d.role() == DeviceRole.SERVER)
+                .mapToDouble(d -> l.position(d.id()).y()).distinct().count());
     }
 }

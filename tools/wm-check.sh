@@ -77,7 +77,7 @@ wait_size() {
   return 1
 }
 
-shot() { [ -z "$shots" ] || import -window root "$shots/$1.png" 2>/dev/null || true; }
+shot() { [ -z "$shots" ] || { sleep "${2:-0}"; import -window root "$shots/$1.png" 2>/dev/null || true; }; }
 
 check_screen() {
   local sw="$1" sh="$2" n xvfb wm app main dialog g w h mw mh
@@ -112,7 +112,7 @@ check_screen() {
       fail "${sw}x${sh}: main window is ${w}x${h}, intended ${mw}x${mh}"
     fi
   fi
-  shot "wm-${sw}x${sh}-main"
+  shot "wm-${sw}x${sh}-main" 8   # after the first frames are drawn
 
   # 2. Maximised (EWMH, as a user's double click on the title bar asks): fills the screen less the
   #    title bar and borders Openbox draws.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds FabricLab as an installable desktop application with jlink + jpackage (JDK 17).
+# Builds FabricLab as an installable desktop application with jlink + jpackage (JDK 25+).
 #
 #   installers/build.sh [TYPE]      TYPE: app-image (default), deb, rpm, msi, exe, dmg, pkg
 #
@@ -10,7 +10,8 @@
 # Runs on Linux, macOS and Windows (Git Bash); a package type builds only on its own platform.
 #
 # Environment: FABRICLAB_MVN_ARGS (extra Maven arguments, e.g. -o), FABRICLAB_SKIP_MAVEN=1 (reuse
-# the last staging), JAVA_HOME (else the JDK of `java` on the PATH).
+# the last staging), JAVA_HOME (else a JDK 25+ found by tools/jdk.sh: the `java` on the PATH or one
+# under /usr/lib/jvm).
 set -euo pipefail
 
 type="${1:-app-image}"
@@ -30,9 +31,9 @@ case "$os:$type" in
      exit 2 ;;
 esac
 
-if [ -z "${JAVA_HOME:-}" ]; then
-  JAVA_HOME="$(cd "$(dirname "$(readlink -f "$(command -v java)" 2>/dev/null || command -v java)")/.." && pwd)"
-fi
+# shellcheck source=../tools/jdk.sh
+. "$root/tools/jdk.sh"
+fabriclab_select_jdk || exit 2
 if [ "$os" = win ]; then
   # C:/x/y paths: Git Bash's tools and the JDK's Windows tools both read them, unmangled.
   root="$(cygpath -m "$root")"; out="$root/target/installer"; JAVA_HOME="$(cygpath -m "$JAVA_HOME")"
@@ -40,9 +41,15 @@ fi
 jdk_bin="$JAVA_HOME/bin"
 for tool in jdeps jlink jpackage jar; do
   [ -x "$jdk_bin/$tool" ] || [ -x "$jdk_bin/$tool.exe" ] || {
-    echo "build.sh: $jdk_bin/$tool missing; a full JDK 17 is needed (Debian: apt-get install openjdk-17-jdk)" >&2; exit 2; }
+    echo "build.sh: $jdk_bin/$tool missing; a full JDK $FABRICLAB_JAVA_MIN is needed (with jlink and jpackage)" >&2; exit 2; }
 done
-[ -d "$JAVA_HOME/jmods" ] || { echo "build.sh: $JAVA_HOME/jmods missing; jlink needs the JDK's jmods" >&2; exit 2; }
+# jlink takes the JDK's modules from its jmods/ folder or, on a JDK built with a linkable run-time
+# image (JEP 493, Java 24+: Temurin 25 ships no jmods/), from the running JDK itself.
+if [ -d "$JAVA_HOME/jmods" ]; then
+  jdk_mods="$JAVA_HOME/jmods$sep"
+else
+  jdk_mods=""
+fi
 if [ "$os" = linux ]; then
   # jlink --strip-debug also strips the native libraries' debug symbols, with objcopy.
   command -v objcopy >/dev/null 2>&1 || {
@@ -98,7 +105,7 @@ t1=$(now)
 cp_all="$(find "$out/input" -name '*.jar' | sort | tr '\n' "$sep")"
 jdk_modules="$("$jdk_bin/java" --list-modules | sed 's/@.*//')"
 want="$(printf '%s\n' "${fx_names[@]}")"   # a newline list: macOS's bash 3.2 has no associative arrays
-deps="$("$jdk_bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 17 \
+deps="$("$jdk_bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release "$FABRICLAB_JAVA_MIN" \
     --module-path "$fx_mods$sep$out/input" --class-path "$cp_all" "$out"/input/*.jar 2>/dev/null | tail -1)"
 for m in ${deps//,/ }; do
   # Library modules (jackson, jgrapht, ...) stay on the class path; only JDK and JavaFX modules go in.
@@ -114,12 +121,14 @@ t_jdeps=$(( $(now) - t1 ))
 t1=$(now)
 runtime="$out/runtime"
 rm -rf "$runtime"
-"$jdk_bin/jlink" --module-path "$JAVA_HOME/jmods$sep$fx_mods" --add-modules "$modules" \
-  --strip-debug --no-header-files --no-man-pages --strip-native-commands --compress=0 \
-  --output "$runtime"
+"$jdk_bin/jlink" --module-path "$jdk_mods$fx_mods" --add-modules "$modules" \
+  --strip-debug --no-header-files --no-man-pages --strip-native-commands --compress=zip-0 \
+  --output "$runtime" || {
+  [ -n "$jdk_mods" ] || echo "build.sh: $JAVA_HOME has no jmods/ and jlink could not link from the run-time image; use a JDK with jmods" >&2
+  exit 2; }
 t_jlink=$(( $(now) - t1 ))
 
-# 5. jpackage app-image. The main launcher FabricLab is the editor: jpackage (17) attaches file
+# 5. jpackage app-image. The main launcher FabricLab is the editor: jpackage attaches file
 #    associations and the desktop entry to the main launcher only. The added launcher is the CLI.
 case "$os" in
   linux) icon="$root/installers/icons/fabriclab-256.png"; cli_name=fabriclab ;;
@@ -129,7 +138,9 @@ esac
 # Software rendering: works on every desktop, VM, remote X and Xvfb; the editor draws one 2D canvas.
 # The exports let ControlsFX (class path) reach the JavaFX internals it uses, now that JavaFX is a
 # set of named modules in the runtime.
-java_opts=(-Dprism.order=sw
+# --enable-native-access: JavaFX's natives are loaded by named modules here; ALL-UNNAMED keeps
+# Java 24+ quiet for the class-path jars too.
+java_opts=(-Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
   --add-exports=javafx.base/com.sun.javafx.event=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control.behavior=ALL-UNNAMED

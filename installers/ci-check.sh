@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI check of the packaged app: builds the Linux app-image (jlink + jpackage; not the .deb, to save
+# CI check of the packaged app (JDK 25+, tools/jdk.sh): builds the Linux app-image (jlink + jpackage; not the .deb, to save
 # time) and runs the CLI from the image, not from Maven: --version, analyze (text and --json) on a
 # shipped example fabric, simulate on a shipped scenario, generate + validate. Installs what a fresh
 # Debian machine lacks. Exit code 0 = the packaged app works. .ci/run calls it after the tests.
@@ -14,17 +14,7 @@ start=$(date +%s)
 say() { echo "ci-check: $*"; }
 fail() { echo "ci-check: FAIL: $*" >&2; exit 1; }
 
-# --- tools: a full JDK 17 (jdeps, jlink, jpackage, jmods) and Maven --------------------------------
-jdk_home() {
-  local j
-  j="$(command -v java 2>/dev/null)" || return 1
-  (cd "$(dirname "$(readlink -f "$j")")/.." && pwd)
-}
-jdk_complete() {
-  local h
-  h="${JAVA_HOME:-$(jdk_home)}" || return 1
-  [ -x "$h/bin/jpackage" ] && [ -x "$h/bin/jlink" ] && [ -x "$h/bin/jdeps" ] && [ -d "$h/jmods" ]
-}
+# --- tools: a full JDK 25+ (jdeps, jlink, jpackage) and Maven ---------------------------------------
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive
   if [ -z "${apt_updated:-}" ]; then apt-get update -qq; apt_updated=1; fi
@@ -34,12 +24,13 @@ command -v mvn >/dev/null 2>&1 || apt_install maven
 # jlink --strip-debug strips the native libraries' debug symbols too, with objcopy (binutils),
 # which a bare Debian lacks ("Cannot run program objcopy").
 command -v objcopy >/dev/null 2>&1 || apt_install binutils
-# Debian 12: jlink, jdeps and jmods are in -jdk-headless (jpackage comes with it); other releases
-# put jpackage in openjdk-17-jdk, so try that too.
-jdk_complete || apt_install openjdk-17-jdk-headless
-jdk_complete || apt_install openjdk-17-jdk
-jdk_complete || fail "no JDK 17 with jpackage, jlink, jdeps and jmods (JAVA_HOME=${JAVA_HOME:-unset})"
-say "JDK $(java -version 2>&1 | head -1)"
+# No Debian 12 package has a JDK 25: tools/jdk.sh finds an installed one or says what it found.
+. tools/jdk.sh
+fabriclab_select_jdk || fail "no JDK $FABRICLAB_JAVA_MIN+ (JAVA_HOME=${JAVA_HOME:-unset})"
+for tool in jpackage jlink jdeps; do
+  [ -x "$JAVA_HOME/bin/$tool" ] || fail "$JAVA_HOME has no $tool; a full JDK $FABRICLAB_JAVA_MIN is needed"
+done
+say "JDK $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) at $JAVA_HOME"
 
 # --- build ------------------------------------------------------------------------------------------
 installers/build.sh app-image

@@ -2,7 +2,9 @@ package io.fabriclab.ui;
 
 import io.fabriclab.model.Fabric;
 import javafx.application.Application;
+import javafx.geometry.Rectangle2D;
 import javafx.scene.Scene;
+import javafx.stage.Screen;
 import javafx.stage.Stage;
 
 /** The desktop application: one editor window on a fabric (the demo fabric until files open). */
@@ -21,11 +23,29 @@ public final class FabricLabApp extends Application {
         initialFile = file;
     }
 
+    /** The editor's size on a large screen (tools/wm-check.sh checks the window opens at this size). */
+    static final double PREFERRED_WIDTH = 1500;
+    static final double PREFERRED_HEIGHT = 920;
+    /** Room left on a smaller screen for the window manager's frame (title bar, borders). */
+    static final double FRAME_WIDTH = 32;
+    static final double FRAME_HEIGHT = 64;
+
+    /** The scene width: the preferred 1500 px, or the screen's usable width less a frame on a smaller screen. */
+    static double initialWidth(Rectangle2D visualBounds) {
+        return Math.floor(Math.min(PREFERRED_WIDTH, visualBounds.getWidth() - FRAME_WIDTH));
+    }
+
+    /** The scene height: the preferred 920 px, or the screen's usable height less a frame. */
+    static double initialHeight(Rectangle2D visualBounds) {
+        return Math.floor(Math.min(PREFERRED_HEIGHT, visualBounds.getHeight() - FRAME_HEIGHT));
+    }
+
     @Override
     public void start(Stage stage) {
         Fabric f = initialFabric != null ? initialFabric : DemoFabric.classic();
         FabricEditor editor = new FabricEditor(new FabricDocument(f, initialFabric != null ? initialFile : null));
-        Scene scene = new Scene(editor, 1500, 920);
+        Scene scene = new Scene(editor, initialWidth(Screen.getPrimary().getVisualBounds()),
+                initialHeight(Screen.getPrimary().getVisualBounds()));
         stage.setScene(scene);
         stage.setTitle(editor.windowTitle());
         stage.setOnCloseRequest(e -> {

@@ -97,6 +97,10 @@ final class TemplateDialog {
         VBox box = new VBox(8, tabs, preview);
         box.setPrefWidth(520);
         dialog.getDialogPane().setContent(box);
+        // Never smaller than its content: under Openbox with a maximised owner, GTK hands the new
+        // window a size without the tab pane (671x213, seen with JavaFX 25 and 26; tools/wm-check.sh).
+        dialog.getDialogPane().setMinSize(javafx.scene.layout.Region.USE_PREF_SIZE,
+                javafx.scene.layout.Region.USE_PREF_SIZE);
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
         dialog.getDialogPane().lookupButton(ButtonType.OK).setDisable(true);
         dialog.getDialogPane().lookupButton(ButtonType.OK).setId("template-ok");

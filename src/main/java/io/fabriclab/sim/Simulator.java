@@ -201,7 +201,7 @@ public final class Simulator {
             EgressPort dp = ports[rev[0]];
             QosProfile sq = portQos(src);
             QosProfile dq = portQos(dst);
-            ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps, spec.startPs());
+            ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps);
             long cnpInterval = Math.round(dq.dcqcn().cnpIntervalUs() * Units.PS_PER_US);
             flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
             flows[i].forwardBase = storePath(fwd);
@@ -940,7 +940,6 @@ public final class Simulator {
         f.started = true;
         flowPhase[f.id] = FLOW_ACTIVE;
         f.startedPs = now;
-        f.rp.startAt(now);
         f.nextSendPs = now;
         f.lastProgressPs = now;
         f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);

@@ -103,7 +103,9 @@ final class ResultsBuilder {
                 pausedTotal += paused;
                 storms += p.watchdogStorms[c];
             }
-            double util = end <= 0 ? 0 : p.txWireBytes * 8.0 * 1e12 / ((double) p.rateBps * end);
+            // The time the wire carried bits within the run (a frame still on the wire at the end
+            // counts up to the end) over the run's length.
+            double util = end <= 0 ? 0 : (double) p.busyPsUntil(end) / end;
             links.add(new SimResults.LinkResult(p.ref(), p.peerPort.ref(), p.link.speedGbps(), p.txFrames,
                     p.txFrameBytes, util, SimResults.Series.of(p.utilizationSeries, "fraction")));
         }

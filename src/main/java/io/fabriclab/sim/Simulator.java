@@ -621,6 +621,7 @@ public final class Simulator {
         p.txFrames++;
         p.txFrameBytes += frame;
         p.txWireBytes += wire;
+        p.busyPs += ser;
         if (!p.touched) {
             touch(p);
         }
@@ -1532,8 +1533,15 @@ public final class Simulator {
         this.deadlockThresholdPs = ps;
     }
 
+    /**
+     * A telemetry sample at the end of the interval [now - interval, now): each point is stamped
+     * with the interval's start (docs/format-scenario.md). Utilization is the time the wire carried
+     * bits within the interval over its length (a frame across a boundary counts in both), so it
+     * stays within [0, 1]; depth is the largest queue within it.
+     */
     private void sample() {
         long interval = cfg.sampleIntervalPs();
+        long start = now - interval;
         if (deadlockThresholdPs > 0) {
             if (deadlocks == null) {
                 deadlocks = new DeadlockDetector(ports, deadlockThresholdPs);
@@ -1544,13 +1552,13 @@ public final class Simulator {
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 TimeSeries s = p.depthSeries[c];
                 if (s != null) {
-                    s.add(now, pcs[p.at(c, EgressPort.INTERVAL_MAX)]);
+                    s.add(start, pcs[p.at(c, EgressPort.INTERVAL_MAX)]);
                     pcs[p.at(c, EgressPort.INTERVAL_MAX)] = pcs[p.at(c, EgressPort.QUEUE_BYTES)];
                 }
             }
-            long wire = p.txWireBytes - p.wireBytesAtLastSample;
-            p.wireBytesAtLastSample = p.txWireBytes;
-            p.utilizationSeries.add(now, wire * 8.0 * Units.PS_PER_S / ((double) p.rateBps * interval));
+            long busy = p.busyPsUntil(now);
+            p.utilizationSeries.add(start, (double) (busy - p.busyPsAtLastSample) / interval);
+            p.busyPsAtLastSample = busy;
         }
         // The phase array, not the flows: most of a large run's flows are waiting or done, and
         // reading a byte each is far cheaper than touching every Flow object.

@@ -145,7 +145,8 @@ final class ResultsBuilder {
         for (DeadlockDetector.Deadlock d : sim.deadlocksFound()) {
             deadlocks.add(new SimResults.DeadlockResult(d.detectedPs(), d.priority(), d.ports()));
         }
-        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks);
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
+                sim.reactionLog().result());
     }
 
     /** Per switch, its uplinks (ports toward a higher-tier switch) that carried traffic, with flows and bytes. */

@@ -114,6 +114,7 @@ public final class Simulator {
     private final SplittableRandom ecnRandom;
     private final List<EgressPort> touchedPorts = new ArrayList<>();
     private SimTrace trace;
+    private final ReactionLog reactionLog;
     private RoutingPolicy routingPolicy = RoutingPolicy.ecmp();
     /** Next-hop choice of data packets in a per-packet routing mode; null under ECMP. */
     private NextHopSelector selector;
@@ -231,6 +232,7 @@ public final class Simulator {
         pkts = new PacketPool(4096);
         events.setLookahead(this::lookahead);
         flowsRemaining = flows.length;
+        reactionLog = new ReactionLog(flows.length);
     }
 
     public void setTrace(SimTrace trace) {
@@ -1102,10 +1104,12 @@ public final class Simulator {
             case PacketPool.CNP -> {
                 pkts.free(pkt);
                 in.nic.cnpsReceived++;
-                if (f.rp.onCnp(now)) {
+                boolean cut = f.rp.onCnp(now);
+                if (cut) {
                     noteRate(f);
                     events.push(now + f.rp.increaseTimerPs(), EV_RATE_TIMER, f.id, f.rp.timerGeneration());
                 }
+                reactionLog.note(f.id, now, f.rp, cut);
                 if (trace != null) {
                     trace.cnpReceived(now, f.id, f.rp.currentRateBps());
                 }
@@ -1611,6 +1615,10 @@ public final class Simulator {
 
     int flowsRemaining() {
         return flowsRemaining;
+    }
+
+    ReactionLog reactionLog() {
+        return reactionLog;
     }
 
 }

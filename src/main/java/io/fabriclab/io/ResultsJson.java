@@ -76,6 +76,7 @@ public final class ResultsJson {
         root.set("collectives", MAPPER.valueToTree(r.collectives()));
         root.set("deadlocks", MAPPER.valueToTree(r.deadlocks()));
         root.set("uplinks", MAPPER.valueToTree(r.uplinks()));
+        root.set("dcqcnReactions", MAPPER.valueToTree(r.dcqcnReactions()));
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

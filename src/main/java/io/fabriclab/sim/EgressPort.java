@@ -155,7 +155,10 @@ final class EgressPort {
     long txFrames;
     long txFrameBytes;
     long txWireBytes;
-    long wireBytesAtLastSample;
+    /** Serialization time of every frame started (the wire busy from its start to its end). */
+    long busyPs;
+    /** {@link #busyPsUntil} at the previous telemetry sample. */
+    long busyPsAtLastSample;
     final TimeSeries[] depthSeries = new TimeSeries[CLASSES];
     /** Bit c set once depthSeries[c] exists (tested at every enqueue instead of the array). */
     int depthSeriesMask;
@@ -301,6 +304,14 @@ final class EgressPort {
     }
 
     /** Time to put one frame on this wire, cached for the last size seen (most frames are MTU-sized). */
+    /**
+     * Time the wire carried bits up to {@code t}: every frame started, less the part of the one in
+     * progress that lies after {@code t} (frames never overlap, so only the last can).
+     */
+    long busyPsUntil(long t) {
+        return busyPs - Math.max(0, busyUntilPs - t);
+    }
+
     long serializationPs(int wireBytes) {
         if (wireBytes != lastWireBytes) {
             lastWireBytes = wireBytes;

@@ -8,9 +8,14 @@ import io.fabriclab.model.Units;
  * rate Rc, target rate Rt, alpha, and the rate-increase state (timer count T_cnt, byte counter
  * count BC_cnt). Pure logic: the simulator calls it and schedules the increase timer.
  *
- * <p>Alpha decays every alpha period without a CNP: {@code alpha = (1-g) alpha}. The decay is
- * applied lazily when alpha is read (the number of whole periods since the last CNP), which equals
- * a periodic timer restarted by each CNP without an event per period.
+ * <p>Alpha is the configured initial value until the first CNP, and the first cut uses it: the
+ * alpha timer starts at the first CNP, not when the queue pair starts (Zhu et al. 2015, where the
+ * alpha update runs only once congestion was signalled; HPCC's ns-3 RDMA model, {@code
+ * cnp_received_mlx}, which sets alpha and schedules its first update at the first CNP; NVIDIA's
+ * {@code initial_alpha_value}, the alpha used at the first CNP). From then on alpha decays every
+ * alpha period without a CNP: {@code alpha = (1-g) alpha}. The decay is applied lazily when alpha is
+ * read (the number of whole periods since the last CNP), which equals a periodic timer restarted by
+ * each CNP without an event per period.
  */
 public final class ReactionPoint {
     private final long lineBps;
@@ -29,7 +34,12 @@ public final class ReactionPoint {
     private long rc;
     private long rt;
     private double alpha;
-    private long alphaSincePs;
+    /** Start of the running alpha period: the last CNP; {@link #NO_CNP} before the first. */
+    private long alphaSincePs = NO_CNP;
+    private static final long NO_CNP = Long.MIN_VALUE;
+    /** Alpha used by the last CNP and the rate just before it (for the reaction log). */
+    private double lastCnpAlpha = Double.NaN;
+    private long lastCnpRateBeforeBps;
     private int timerCount;
     private int byteCount;
     private long bytesSinceStep;
@@ -38,7 +48,7 @@ public final class ReactionPoint {
     private long cuts;
     private long cnps;
 
-    public ReactionPoint(DcqcnConfig cfg, long lineBps, long startPs) {
+    public ReactionPoint(DcqcnConfig cfg, long lineBps) {
         this.enabled = cfg.enabled();
         this.lineBps = lineBps;
         this.minBps = Math.min(lineBps, Math.max(1, Math.round(cfg.minRateMbps() * 1e6)));
@@ -54,12 +64,6 @@ public final class ReactionPoint {
         this.rc = lineBps;
         this.rt = lineBps;
         this.alpha = cfg.initialAlpha();
-        this.alphaSincePs = startPs;
-    }
-
-    /** The QP starts sending now: the alpha period runs from here. */
-    public void startAt(long nowPs) {
-        alphaSincePs = nowPs;
     }
 
     public boolean enabled() {
@@ -96,6 +100,16 @@ public final class ReactionPoint {
         return cnps;
     }
 
+    /** Alpha the last CNP found (and cut with, if it cut); NaN before the first CNP. */
+    public double lastCnpAlpha() {
+        return lastCnpAlpha;
+    }
+
+    /** Rc just before the last CNP, in bit/s. */
+    public long lastCnpRateBeforeBps() {
+        return lastCnpRateBeforeBps;
+    }
+
     /** Rate-increase timer period. */
     public long increaseTimerPs() {
         return increaseTimerPs;
@@ -111,8 +125,14 @@ public final class ReactionPoint {
         return rc < lineBps || rt < lineBps;
     }
 
-    /** Alpha at {@code nowPs}: the stored value decayed once per whole alpha period since the last CNP. */
+    /**
+     * Alpha at {@code nowPs}: the initial alpha before the first CNP; after it, the stored value
+     * decayed once per whole alpha period since the last CNP.
+     */
     public double alphaAt(long nowPs) {
+        if (alphaSincePs == NO_CNP) {
+            return alpha;
+        }
         long periods = (nowPs - alphaSincePs) / alphaPeriodPs;
         if (periods <= 0) {
             return alpha;
@@ -133,6 +153,8 @@ public final class ReactionPoint {
             return false;
         }
         double a = alphaAt(nowPs);
+        lastCnpAlpha = a;
+        lastCnpRateBeforeBps = rc;
         boolean cut = minCutIntervalPs <= 0 || lastCutPs == Long.MIN_VALUE || nowPs - lastCutPs >= minCutIntervalPs;
         if (cut) {
             double fraction = Math.min(a / 2, maxCutFraction);

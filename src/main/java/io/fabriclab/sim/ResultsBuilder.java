@@ -103,7 +103,9 @@ final class ResultsBuilder {
                 pausedTotal += paused;
                 storms += p.watchdogStorms[c];
             }
-            double util = end <= 0 ? 0 : p.txWireBytes * 8.0 * 1e12 / ((double) p.rateBps * end);
+            // The time the wire carried bits within the run (a frame still on the wire at the end
+            // counts up to the end) over the run's length.
+            double util = end <= 0 ? 0 : (double) p.busyPsUntil(end) / end;
             links.add(new SimResults.LinkResult(p.ref(), p.peerPort.ref(), p.link.speedGbps(), p.txFrames,
                     p.txFrameBytes, util, SimResults.Series.of(p.utilizationSeries, "fraction")));
         }
@@ -143,7 +145,8 @@ final class ResultsBuilder {
         for (DeadlockDetector.Deadlock d : sim.deadlocksFound()) {
             deadlocks.add(new SimResults.DeadlockResult(d.detectedPs(), d.priority(), d.ports()));
         }
-        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks);
+        return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
+                sim.reactionLog().result());
     }
 
     /** Per switch, its uplinks (ports toward a higher-tier switch) that carried traffic, with flows and bytes. */

@@ -9,7 +9,7 @@ import java.util.List;
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
                          List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
                          List<CollectiveResult> collectives, List<DeadlockResult> deadlocks,
-                         List<UplinkSpread> uplinks) {
+                         List<UplinkSpread> uplinks, DcqcnLog dcqcnReactions) {
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
@@ -117,5 +117,22 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
     }
 
     public record EcmpResult(String device, String port, String peer, int flows) {
+    }
+
+    /**
+     * The DCQCN reaction log (bounded; see docs/format-scenario.md): the flows it covers, the CNPs
+     * logged per flow at most, how many CNPs of DCQCN senders it left out, and the reactions in time
+     * order.
+     */
+    public record DcqcnLog(List<Integer> flows, int maxPerFlow, long notLogged, List<DcqcnReaction> reactions) {
+    }
+
+    /**
+     * One CNP at a reaction point: when it arrived, whether it cut the rate (a CNP within the minimum
+     * cut interval of the last cut only updates alpha), the alpha it found (the one the cut used), the
+     * current rate before and after, and the target rate after.
+     */
+    public record DcqcnReaction(int flow, long timePs, boolean cut, double alpha, double rateBeforeGbps,
+                                double rateAfterGbps, double targetGbps) {
     }
 }

@@ -114,6 +114,7 @@ public final class Simulator {
     private final SplittableRandom ecnRandom;
     private final List<EgressPort> touchedPorts = new ArrayList<>();
     private SimTrace trace;
+    private final ReactionLog reactionLog;
     private RoutingPolicy routingPolicy = RoutingPolicy.ecmp();
     /** Next-hop choice of data packets in a per-packet routing mode; null under ECMP. */
     private NextHopSelector selector;
@@ -201,7 +202,7 @@ public final class Simulator {
             EgressPort dp = ports[rev[0]];
             QosProfile sq = portQos(src);
             QosProfile dq = portQos(dst);
-            ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps, spec.startPs());
+            ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps);
             long cnpInterval = Math.round(dq.dcqcn().cnpIntervalUs() * Units.PS_PER_US);
             flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
             flows[i].forwardBase = storePath(fwd);
@@ -231,6 +232,7 @@ public final class Simulator {
         pkts = new PacketPool(4096);
         events.setLookahead(this::lookahead);
         flowsRemaining = flows.length;
+        reactionLog = new ReactionLog(flows.length);
     }
 
     public void setTrace(SimTrace trace) {
@@ -621,6 +623,7 @@ public final class Simulator {
         p.txFrames++;
         p.txFrameBytes += frame;
         p.txWireBytes += wire;
+        p.busyPs += ser;
         if (!p.touched) {
             touch(p);
         }
@@ -940,7 +943,6 @@ public final class Simulator {
         f.started = true;
         flowPhase[f.id] = FLOW_ACTIVE;
         f.startedPs = now;
-        f.rp.startAt(now);
         f.nextSendPs = now;
         f.lastProgressPs = now;
         f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
@@ -1102,10 +1104,12 @@ public final class Simulator {
             case PacketPool.CNP -> {
                 pkts.free(pkt);
                 in.nic.cnpsReceived++;
-                if (f.rp.onCnp(now)) {
+                boolean cut = f.rp.onCnp(now);
+                if (cut) {
                     noteRate(f);
                     events.push(now + f.rp.increaseTimerPs(), EV_RATE_TIMER, f.id, f.rp.timerGeneration());
                 }
+                reactionLog.note(f.id, now, f.rp, cut);
                 if (trace != null) {
                     trace.cnpReceived(now, f.id, f.rp.currentRateBps());
                 }
@@ -1533,8 +1537,15 @@ public final class Simulator {
         this.deadlockThresholdPs = ps;
     }
 
+    /**
+     * A telemetry sample at the end of the interval [now - interval, now): each point is stamped
+     * with the interval's start (docs/format-scenario.md). Utilization is the time the wire carried
+     * bits within the interval over its length (a frame across a boundary counts in both), so it
+     * stays within [0, 1]; depth is the largest queue within it.
+     */
     private void sample() {
         long interval = cfg.sampleIntervalPs();
+        long start = now - interval;
         if (deadlockThresholdPs > 0) {
             if (deadlocks == null) {
                 deadlocks = new DeadlockDetector(ports, deadlockThresholdPs);
@@ -1545,13 +1556,13 @@ public final class Simulator {
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 TimeSeries s = p.depthSeries[c];
                 if (s != null) {
-                    s.add(now, pcs[p.at(c, EgressPort.INTERVAL_MAX)]);
+                    s.add(start, pcs[p.at(c, EgressPort.INTERVAL_MAX)]);
                     pcs[p.at(c, EgressPort.INTERVAL_MAX)] = pcs[p.at(c, EgressPort.QUEUE_BYTES)];
                 }
             }
-            long wire = p.txWireBytes - p.wireBytesAtLastSample;
-            p.wireBytesAtLastSample = p.txWireBytes;
-            p.utilizationSeries.add(now, wire * 8.0 * Units.PS_PER_S / ((double) p.rateBps * interval));
+            long busy = p.busyPsUntil(now);
+            p.utilizationSeries.add(start, (double) (busy - p.busyPsAtLastSample) / interval);
+            p.busyPsAtLastSample = busy;
         }
         // The phase array, not the flows: most of a large run's flows are waiting or done, and
         // reading a byte each is far cheaper than touching every Flow object.
@@ -1604,6 +1615,10 @@ public final class Simulator {
 
     int flowsRemaining() {
         return flowsRemaining;
+    }
+
+    ReactionLog reactionLog() {
+        return reactionLog;
     }
 
 }

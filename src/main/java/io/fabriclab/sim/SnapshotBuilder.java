@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.fabriclab.model.QosProfile;
-import io.fabriclab.model.Units;
 
 /**
  * Copies the simulator's live state into an immutable {@link SimSnapshot}. Runs on the simulator
@@ -25,7 +24,8 @@ final class SnapshotBuilder {
     private final List<String> portRefs;
     private final long[] lastMarks;
     private final long[] lastDrops;
-    private final long[] lastWire;
+    /** Each port's busy wire time at the previous snapshot (EgressPort#busyPsUntil). */
+    private final long[] lastBusy;
     private long lastCnps;
     private long lastPauses;
     private long lastTimePs;
@@ -55,7 +55,7 @@ final class SnapshotBuilder {
         this.portRefs = List.copyOf(refs);
         this.lastMarks = new long[ports.length];
         this.lastDrops = new long[ports.length];
-        this.lastWire = new long[ports.length];
+        this.lastBusy = new long[ports.length];
         this.lastUtilization = new double[ports.length];
     }
 
@@ -121,8 +121,10 @@ final class SnapshotBuilder {
             dropped[i] = d - lastDrops[i];
             lastDrops[i] = d;
             if (interval > 0) {
-                util[i] = (p.txWireBytes - lastWire[i]) * 8.0 * Units.PS_PER_S / ((double) p.rateBps * interval);
-                lastWire[i] = p.txWireBytes;
+                // The part of the interval the wire carried bits: within [0, 1].
+                long busy = p.busyPsUntil(atPs);
+                util[i] = (double) (busy - lastBusy[i]) / interval;
+                lastBusy[i] = busy;
             }
         }
         for (int id = 0; id < flows.length; id++) {

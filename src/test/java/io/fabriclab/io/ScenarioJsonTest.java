@@ -124,6 +124,32 @@ class ScenarioJsonTest {
     }
 
     @Test
+    void theResultsCarryTheDcqcnReactionLogAndReadItBack() throws Exception {
+        // INCAST: 4 x 2 MB into s0 with production ECN and firmware DCQCN, plus one more flow; all
+        // five flows are within the log's first 16, none gets 256 CNPs: every CNP is logged.
+        Scenario s = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);
+        SimResults r = run(s);
+        String json = ResultsJson.toJson(r, new ResultsJson.Metadata("t", "x", "x", "x", "x", null), true);
+        JsonNode log = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("dcqcnReactions");
+        assertEquals("[0,1,2,3,4]", log.path("flows").toString());
+        assertEquals(256, log.path("maxPerFlow").asInt());
+        assertEquals(0, log.path("notLogged").asLong());
+        assertTrue(r.summary().cnpsReceived() > 0, "the incast cut its senders");
+        assertEquals(r.summary().cnpsReceived(), log.path("reactions").size());
+        JsonNode first = log.path("reactions").get(0);
+        for (String field : new String[] {"flow", "timePs", "cut", "alpha", "rateBeforeGbps", "rateAfterGbps", "targetGbps"}) {
+            assertTrue(first.has(field), field);
+        }
+        // A flow's first CNP finds the initial alpha (1) and its first cut is the largest allowed
+        // (firmware: 50 %): the sender was at line rate, 100 G -> 50 G.
+        assertEquals(1.0, first.path("alpha").asDouble());
+        assertEquals(100.0, first.path("rateBeforeGbps").asDouble());
+        assertEquals(50.0, first.path("rateAfterGbps").asDouble());
+        // A saved results file reads the log back as it was written.
+        assertEquals(r.dcqcnReactions(), ResultsFile.parse(json, Path.of("r.json")).results().dcqcnReactions());
+    }
+
+    @Test
     void theSameScenarioAndSeedGiveByteIdenticalResults() {
         Scenario a = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);
         Scenario b = ScenarioJson.parse(INCAST, "incast.json", null, star(7), null);

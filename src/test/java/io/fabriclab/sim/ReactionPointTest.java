@@ -13,11 +13,15 @@ class ReactionPointTest {
     static final long LINE = 100_000_000_000L;
     static final long US = 1_000_000L;
 
+    static ReactionPoint newRp(DcqcnConfig cfg) {
+        return new ReactionPoint(cfg, LINE);
+    }
+
     @Test
     void oneCnpCutsByHalfAlphaThenFastRecoveryAdditiveAndHyperIncreaseFollow() {
         // Paper profile: g = 1/256, alpha timer 55 us, increase timer 55 us, BC 10 MB, F = 5,
         // R_AI 40 Mb/s, R_HAI 200 Mb/s, initial alpha 1.
-        ReactionPoint rp = new ReactionPoint(DcqcnConfig.paper(), LINE, 0);
+        ReactionPoint rp = newRp(DcqcnConfig.paper());
         // CNP at t = 0: Rt = Rc = 100G; Rc = 100G * (1 - 1/2) = 50G; alpha = (1-g) + g = 1.
         assertTrue(rp.onCnp(0));
         assertEquals(50_000_000_000L, rp.currentRateBps());
@@ -70,23 +74,53 @@ class ReactionPointTest {
     }
 
     @Test
-    void alphaDecaysOncePerAlphaPeriodWithoutCnpAndSetsTheNextCut() {
-        ReactionPoint rp = new ReactionPoint(DcqcnConfig.paper(), LINE, 0);
+    void theFirstCnpUsesTheInitialAlphaHoweverLongTheQueuePairRan() {
+        // Firmware style (alpha timer 1 us, g = 1/256, initial alpha 1) with maxCutFraction 1.
+        // Alpha is the initial value at the first CNP (Zhu et al. 2015; HPCC ns-3 cnp_received_mlx;
+        // NVIDIA initial_alpha_value), so the first cut is always 1 - 1/2: 100 G -> 50 G, whatever the
+        // time T since the QP started. (Decaying alpha from the start would give (255/256)^50 = 0.8223
+        // at T = 50 us, a cut to 100 G x (1 - 0.4112) = 58.88 G; at T = 1 ms (255/256)^1000 = 0.0199,
+        // a cut to 99.00 G.)
+        for (long t : new long[] {0, 50 * US, 1000 * US, 1_000_000 * US}) {
+            ReactionPoint rp = newRp(DcqcnFirstCutTest.firmwareFullCut());
+            assertEquals(1.0, rp.alphaAt(t), 0.0, "no CNP yet at " + t);
+            assertTrue(rp.onCnp(t));
+            assertEquals(50_000_000_000L, rp.currentRateBps(), "cut at T = " + t + " ps");
+            assertEquals(LINE, rp.targetRateBps());
+            // The alpha timer starts at the CNP: alpha = (1-g) 1 + g = 1, then (1-g)^k after k periods.
+            double g = 1.0 / 256;
+            assertEquals(1.0, rp.alphaAt(t + US - 1), 1e-15);
+            assertEquals(Math.pow(1 - g, 5), rp.alphaAt(t + 5 * US), 1e-12);
+        }
+    }
+
+    @Test
+    void alphaDecaysOncePerAlphaPeriodAfterACnpAndSetsTheNextCut() {
+        ReactionPoint rp = newRp(DcqcnConfig.paper());
         double g = 1.0 / 256;
-        // 3 full alpha periods (3 * 55 us) plus 1 ps after the start: alpha = (1-g)^3.
-        long t = 3 * 55 * US + 1;
+        // Before any CNP alpha is the initial 1, however long the QP has run.
+        assertEquals(1.0, rp.alphaAt(10 * 55 * US), 0.0);
+        // First CNP at t0 = 10 periods: cut 100 G -> 50 G; alpha = (1-g) 1 + g = 1; its timer starts.
+        long t0 = 10 * 55 * US;
+        assertTrue(rp.onCnp(t0));
+        assertEquals(50_000_000_000L, rp.currentRateBps());
+        // 3 full alpha periods (3 x 55 us) plus 1 ps after the CNP: alpha = (1-g)^3.
+        long t = t0 + 3 * 55 * US + 1;
         double alpha = Math.pow(1 - g, 3);
         assertEquals(alpha, rp.alphaAt(t), 1e-12);
-        assertEquals(1.0, rp.alphaAt(55 * US - 1), 0.0); // not a whole period yet
+        assertEquals(1.0, rp.alphaAt(t0 + 55 * US - 1), 0.0); // not a whole period yet
         rp.onCnp(t);
-        assertEquals((long) (LINE * (1 - alpha / 2)), rp.currentRateBps());
+        // Rc was 50 G (no increase step ran): Rc = 50 G x (1 - alpha / 2) = 25.29 G.
+        assertEquals((long) (50_000_000_000L * (1 - alpha / 2)), rp.currentRateBps());
+        assertEquals(alpha, rp.lastCnpAlpha(), 0.0);
+        assertEquals(50_000_000_000L, rp.lastCnpRateBeforeBps());
         // After the CNP: alpha = (1-g) alpha + g, and the period restarts at the CNP.
         assertEquals((1 - g) * alpha + g, rp.alphaAt(t + 55 * US - 1), 1e-12);
     }
 
     @Test
     void rateStaysWithinMinimumAndLineRate() {
-        ReactionPoint rp = new ReactionPoint(DcqcnConfig.paper(), LINE, 0);
+        ReactionPoint rp = newRp(DcqcnConfig.paper());
         for (int i = 0; i < 100; i++) {
             rp.onCnp(i * US);
         }
@@ -103,7 +137,7 @@ class ReactionPointTest {
     @Test
     void firmwareProfileCutsAtMostOncePerMinimumCutInterval() {
         // NIC firmware style: a cut is considered at most every 4 us.
-        ReactionPoint rp = new ReactionPoint(DcqcnConfig.nicFirmware(), LINE, 0);
+        ReactionPoint rp = newRp(DcqcnConfig.nicFirmware());
         assertTrue(rp.onCnp(0));
         long afterFirst = rp.currentRateBps();
         assertFalse(rp.onCnp(2 * US));
@@ -114,7 +148,7 @@ class ReactionPointTest {
 
     @Test
     void disabledDcqcnNeverChangesTheRate() {
-        ReactionPoint rp = new ReactionPoint(DcqcnConfig.off(), LINE, 0);
+        ReactionPoint rp = newRp(DcqcnConfig.off());
         assertFalse(rp.onCnp(0));
         assertEquals(LINE, rp.currentRateBps());
         assertEquals(1, rp.cnps());

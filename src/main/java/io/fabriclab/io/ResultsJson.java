@@ -19,7 +19,7 @@ import io.fabriclab.sim.SimResults;
 /**
  * The results file (JSON, schemaVersion 1; docs/format-scenario.md): run metadata (FabricLab
  * version, seed, scenario SHA-256, events, wall time), summary, per flow / queue / PFC / link / NIC
- * results with their time series. Time series can also be written as CSV files into a directory.
+ * results with their time series, switch buffers, drops by port and cause, and the PFC event log. Time series can also be written as CSV files into a directory.
  */
 public final class ResultsJson {
     public static final int SCHEMA_VERSION = 1;
@@ -77,6 +77,10 @@ public final class ResultsJson {
         root.set("deadlocks", MAPPER.valueToTree(r.deadlocks()));
         root.set("uplinks", MAPPER.valueToTree(r.uplinks()));
         root.set("dcqcnReactions", MAPPER.valueToTree(r.dcqcnReactions()));
+        root.set("buffers", MAPPER.valueToTree(r.buffers()));
+        root.set("drops", MAPPER.valueToTree(r.drops()));
+        root.set("pfcEvents", MAPPER.valueToTree(r.pfcEvents()));
+        root.put("pfcEventsDropped", r.pfcEventsDropped());
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

@@ -111,6 +111,11 @@ final class EgressPort {
     long lastSerializationPs;
 
     // Pause imposed by the peer on this egress, per priority.
+    /**
+     * From the arrival of a PFC frame here until it takes effect: both ends' interface (MAC/PHY)
+     * delay and the response time of IEEE 802.3 Annex 31B, at this link's speed (docs/model.md, PFC).
+     */
+    long pfcReactionPs;
     final long[] pauseStartPs = new long[CLASSES];
     /** Bit c set when the PFC watchdog has declared priority c stormed (its pauses are ignored). */
     int stormedMask;
@@ -137,12 +142,15 @@ final class EgressPort {
     long headroomBytes;
     /** Bit c set while this port, as an ingress, holds priority c paused upstream (XOFF sent, no XON yet). */
     int xoffSentMask;
+    /** Bit c set while priority group c of this port, as an ingress, holds bytes in its headroom. */
+    int headroomUsedMask;
     final int[] refreshGeneration = new int[CLASSES];
 
     // Telemetry.
     boolean touched;
     final long[] ecnMarked = new long[CLASSES];
     final long[] dropsBuffer = new long[CLASSES];
+    /** Headroom overflows of this port as an ingress (a lossless packet lost on arrival), per priority. */
     final long[] dropsHeadroom = new long[CLASSES];
     final long[] dropsWatchdog = new long[CLASSES];
     final long[] dropsLinkDown = new long[CLASSES];
@@ -152,6 +160,8 @@ final class EgressPort {
     final long[] pausedPs = new long[CLASSES];
     final long[] watchdogStorms = new long[CLASSES];
     final long[] firstDropPs = new long[CLASSES];
+    /** First headroom overflow of this port as an ingress, per priority (-1: none). */
+    final long[] firstHeadroomDropPs = new long[CLASSES];
     long txFrames;
     long txFrameBytes;
     long txWireBytes;
@@ -179,6 +189,7 @@ final class EgressPort {
         this.nic = nic;
         Arrays.fill(pauseStartPs, -1);
         Arrays.fill(firstDropPs, -1);
+        Arrays.fill(firstHeadroomDropPs, -1);
     }
 
     boolean isNic() {

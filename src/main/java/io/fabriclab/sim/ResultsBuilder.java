@@ -51,6 +51,7 @@ final class ResultsBuilder {
         List<SimResults.QueueResult> queues = new ArrayList<>();
         List<SimResults.PfcResult> pfc = new ArrayList<>();
         List<SimResults.LinkResult> links = new ArrayList<>();
+        List<SimResults.DropResult> dropList = new ArrayList<>();
         long drops = 0;
         long headroomDrops = 0;
         long bufferDrops = 0;
@@ -68,21 +69,26 @@ final class ResultsBuilder {
                 continue;
             }
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                long dropped = p.dropsBuffer[c] + p.dropsHeadroom[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
+                // Headroom overflow is charged to this port as an ingress (pfc, drops), not to its egress queue.
+                long dropped = p.dropsBuffer[c] + p.dropsWatchdog[c] + p.dropsLinkDown[c];
                 boolean used = p.cls(c, EgressPort.ENQ_PACKETS) > 0 || dropped > 0;
                 if (used) {
                     double meanNs = p.cls(c, EgressPort.DEQ_PACKETS) == 0 ? 0
                             : p.cls(c, EgressPort.DEQ_LATENCY_SUM) / 1000.0 / p.cls(c, EgressPort.DEQ_PACKETS);
                     queues.add(new SimResults.QueueResult(p.ref(), p.peerPort.ref(), c, p.cls(c, EgressPort.MAX_QUEUE),
                             p.cls(c, EgressPort.ENQ_PACKETS), p.cls(c, EgressPort.ENQ_BYTES), p.ecnMarked[c], p.dropsBuffer[c],
-                            p.dropsHeadroom[c], p.dropsWatchdog[c], p.dropsLinkDown[c], p.firstDropPs[c], meanNs,
+                            0, p.dropsWatchdog[c], p.dropsLinkDown[c], p.firstDropPs[c], meanNs,
                             p.cls(c, EgressPort.DEQ_LATENCY_MAX) / 1000.0, SimResults.Series.of(p.depthSeries[c], "bytes")));
                     if (p.cls(c, EgressPort.MAX_QUEUE) > maxQueue) {
                         maxQueue = p.cls(c, EgressPort.MAX_QUEUE);
                         maxQueueName = p.ref() + " tc" + c;
                     }
                 }
-                drops += dropped;
+                drops += dropped + p.dropsHeadroom[c];
+                addDrops(dropList, p, "egress", c, "buffer", p.dropsBuffer[c], p.firstDropPs[c]);
+                addDrops(dropList, p, "ingress", c, "headroom-overflow", p.dropsHeadroom[c], p.firstHeadroomDropPs[c]);
+                addDrops(dropList, p, "egress", c, "watchdog", p.dropsWatchdog[c], p.firstDropPs[c]);
+                addDrops(dropList, p, "egress", c, "link-down", p.dropsLinkDown[c], p.firstDropPs[c]);
                 linkDownDrops += p.dropsLinkDown[c];
                 headroomDrops += p.dropsHeadroom[c];
                 bufferDrops += p.dropsBuffer[c];
@@ -96,7 +102,7 @@ final class ResultsBuilder {
                     pfc.add(new SimResults.PfcResult(p.ref(), c, p.pauseFramesSent[c], p.resumeFramesSent[c],
                             p.pauseFramesReceived[c], paused, p.cls(c, EgressPort.MAX_INGRESS),
                             p.isLossless(c) ? p.xoffBytes : 0, p.isLossless(c) ? p.headroomBytes : 0,
-                            p.watchdogStorms[c]));
+                            p.watchdogStorms[c], p.dropsHeadroom[c]));
                 }
                 pausesSent += p.pauseFramesSent[c];
                 resumesSent += p.resumeFramesSent[c];
@@ -145,8 +151,28 @@ final class ResultsBuilder {
         for (DeadlockDetector.Deadlock d : sim.deadlocksFound()) {
             deadlocks.add(new SimResults.DeadlockResult(d.detectedPs(), d.priority(), d.ports()));
         }
+        List<SimResults.BufferResult> buffers = new ArrayList<>();
+        for (SwitchState sw : sim.switchStates()) {
+            long reserved = 0;
+            for (EgressPort p : sw.egress) {
+                reserved += Integer.bitCount(p.losslessMask) * p.headroomBytes;
+            }
+            buffers.add(new SimResults.BufferResult(sw.device.id(), sw.poolBytes, sw.maxOccupiedBytes, reserved,
+                    sw.maxHeadroomBytes));
+        }
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
-                sim.reactionLog().result());
+                sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped());
+    }
+
+    /**
+     * One drop row when {@code count > 0}. {@code firstPs} is the port's first drop of that side
+     * (egress causes share one first-drop time per queue).
+     */
+    private static void addDrops(List<SimResults.DropResult> out, EgressPort p, String side, int c, String cause,
+                                 long count, long firstPs) {
+        if (count > 0) {
+            out.add(new SimResults.DropResult(p.ref(), side, c, cause, count, firstPs));
+        }
     }
 
     /** Per switch, its uplinks (ports toward a higher-tier switch) that carried traffic, with flows and bytes. */

@@ -5,11 +5,18 @@ import java.util.List;
 /**
  * Everything a run measured: run metadata, a summary, and per flow, queue, PFC port/priority,
  * link direction and NIC detail. Immutable; {@code io.ResultsJson} writes it.
+ *
+ * @param buffers          per switch, its shared pool and headroom: sizes and the largest occupancy seen
+ * @param drops            every drop counted where it happened: port, side, priority and cause
+ * @param pfcEvents        the PFC frames as they took effect, in time order, at most
+ *                         {@link PfcEventLog#CAP} (10,000)
+ * @param pfcEventsDropped PFC frames beyond the cap, counted but not listed
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
                          List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
                          List<CollectiveResult> collectives, List<DeadlockResult> deadlocks,
-                         List<UplinkSpread> uplinks, DcqcnLog dcqcnReactions) {
+                         List<UplinkSpread> uplinks, DcqcnLog dcqcnReactions, List<BufferResult> buffers, List<DropResult> drops,
+                         List<PfcEvent> pfcEvents, long pfcEventsDropped) {
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
@@ -63,7 +70,34 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      */
     public record PfcResult(String port, int priority, long pauseFramesSent, long resumeFramesSent,
                             long pauseFramesReceived, long pausedPs, long maxIngressBytes, long xoffBytes,
-                            long headroomBytes, long watchdogStorms) {
+                            long headroomBytes, long watchdogStorms, long headroomOverflowDrops) {
+    }
+
+    /**
+     * One switch's memory: the shared pool, and the headroom reserved outside it (lossless priority
+     * groups x headroom per group, over the switch's linked ports); the largest occupancy of each
+     * seen in the run. {@code maxPoolBytes <= poolBytes} and headroom use stays within each group's
+     * reservation by construction (docs/model.md, Switch buffer).
+     */
+    public record BufferResult(String device, long poolBytes, long maxPoolBytes, long headroomReservedBytes,
+                               long maxHeadroomBytes) {
+    }
+
+    /**
+     * Drops of one port, side, priority and cause, charged where they happened: {@code side}
+     * "ingress" for a lossless packet refused by the headroom of the port it arrived on (cause
+     * headroom-overflow), "egress" for the queue it was bound for or the wire it was on (buffer,
+     * watchdog, link-down).
+     */
+    public record DropResult(String port, String side, int priority, String cause, long packets, long firstPs) {
+    }
+
+    /**
+     * A PFC frame taking effect on egress {@code port} (sent by {@code from}, the peer's ingress):
+     * priority, quanta (0 = resume) and how long this frame held the queue paused (until the next
+     * PFC frame of that priority on that port, a resume, its expiry or the end of the run).
+     */
+    public record PfcEvent(long timePs, String port, String from, int priority, int quanta, long durationPs) {
     }
 
     /** One link direction: bytes on the wire (preamble and gap included) over the run. */

@@ -20,6 +20,7 @@ import io.fabriclab.model.Units;
 import io.fabriclab.model.WredEcn;
 import io.fabriclab.routing.EcmpHash;
 import io.fabriclab.routing.Routing;
+import io.fabriclab.topology.HeadroomCalculator;
 import io.fabriclab.workload.FlowSpec;
 
 /**
@@ -52,6 +53,7 @@ public final class Simulator {
     static final int EV_REROUTE = 12;
     static final int EV_SNAPSHOT = 13;
     static final int EV_LINK_SPEED = 14;
+    static final int EV_PFC_APPLY = 15;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
 
@@ -113,6 +115,9 @@ public final class Simulator {
     private final PacketPool pkts;
     private final SplittableRandom ecnRandom;
     private final List<EgressPort> touchedPorts = new ArrayList<>();
+    /** Bytes in the headroom of each (ingress port, priority group), at port * 8 + priority. */
+    private final long[] pgHeadroom;
+    private final PfcEventLog pfcLog;
     private SimTrace trace;
     private final ReactionLog reactionLog;
     private RoutingPolicy routingPolicy = RoutingPolicy.ecmp();
@@ -176,6 +181,8 @@ public final class Simulator {
                 p.sw.egress.add(p);
             }
         }
+        pgHeadroom = new long[ports.length * EgressPort.CLASSES];
+        pfcLog = new PfcEventLog(ports.length);
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
         }
@@ -291,6 +298,7 @@ public final class Simulator {
         SwitchState sw = d.role().isSwitch() ? swByDevice.get(d) : null;
         Nic nic = d.role() == DeviceRole.SERVER ? nicByPort.get(self) : null;
         EgressPort p = new EgressPort(id, self, peer, l, sw, nic, pcs, rings);
+        p.pfcReactionPs = pfcReactionPs(l.speedGbps(), p.rateBps);
         QosProfile q = portQos(self);
         SchedulerConfig sched = q.scheduler();
         for (int c = 0; c < EgressPort.CLASSES; c++) {
@@ -520,6 +528,7 @@ public final class Simulator {
             case EV_REROUTE -> reroute();
             case EV_SNAPSHOT -> snapshot();
             case EV_LINK_SPEED -> linkSpeed(target, arg);
+            case EV_PFC_APPLY -> applyPfc(ports[target >>> 3], target & 7, arg);
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -691,7 +700,6 @@ public final class Simulator {
         int bytes = p.polledBytes();
         int ingress = p.polledIngress();
         boolean ect = p.polledEct();
-        p.sw.occupiedBytes -= bytes;
         long latency = p.polledLatencyPs(now);
         long[] dq = pcs;
         int o = p.at(c, 0);
@@ -707,18 +715,47 @@ public final class Simulator {
         }
     }
 
-    /** {@code bytes} of class {@code c} that came in through switch port {@code in} (-1: none) leave the switch. */
+    /**
+     * {@code bytes} of class {@code c} that came in through switch port {@code in} (-1: none) leave
+     * the switch: its priority group's headroom is emptied first (as the MMU returns headroom
+     * cells before shared ones), the rest goes back to the shared pool. A group that paused its
+     * peer resumes it once it is at or below XON (see {@link #xonThreshold}).
+     */
     private void releaseIngress(int in, int c, int bytes) {
         if (in < 0) {
             return;
         }
         EgressPort ip = ports[in];
+        SwitchState sw = ip.sw;
+        int shared = bytes;
+        if ((ip.headroomUsedMask & (1 << c)) != 0) {
+            int k = in * EgressPort.CLASSES + c;
+            long h = pgHeadroom[k];
+            long fromHeadroom = Math.min(h, bytes);
+            pgHeadroom[k] = h - fromHeadroom;
+            sw.headroomBytes -= fromHeadroom;
+            shared -= (int) fromHeadroom;
+            if (h == fromHeadroom) {
+                ip.headroomUsedMask &= ~(1 << c);
+            }
+        }
+        sw.occupiedBytes -= shared;
         long occ = pcs[ip.at(c, EgressPort.INGRESS_BYTES)] -= bytes;
-        if ((ip.xoffSentMask & (1 << c)) != 0 && occ <= ip.xonBytes) {
+        if ((ip.xoffSentMask & (1 << c)) != 0 && occ <= xonThreshold(ip, sw)) {
             ip.xoffSentMask &= ~(1 << c);
             ip.refreshGeneration[c]++;
             sendPfc(ip, c, 0);
         }
+    }
+
+    /**
+     * XON of a lossless group on ingress {@code ip}: the configured XON while its threshold is the
+     * static XOFF; when the dynamic threshold T is below XOFF, T minus the configured hysteresis
+     * (XOFF - XON), at least 0, as Broadcom resumes at the shared limit minus an XON offset.
+     */
+    private static long xonThreshold(EgressPort ip, SwitchState sw) {
+        long t = sw.pgThreshold(ip.xoffBytes);
+        return t >= ip.xoffBytes ? ip.xonBytes : Math.max(0, t - (ip.xoffBytes - ip.xonBytes));
     }
 
     private void markEcn(EgressPort p, int c, int pkt, long queueBytes) {
@@ -774,10 +811,20 @@ public final class Simulator {
             return;
         }
         boolean lossless = (in.losslessMask & (1 << c)) != 0;
+        // A lossless packet enters the shared pool while its ingress group is at or below its
+        // threshold and the pool has room; otherwise it lands in the group's headroom, or is lost.
+        boolean toHeadroom = false;
+        long threshold = 0;
+        long head = 0;
         if (lossless) {
-            if (pcs[inAt + EgressPort.INGRESS_BYTES] + bytes > in.xoffBytes + in.headroomBytes) {
-                drop(out, c, pkt, 1);
-                return;
+            threshold = sw.pgThreshold(in.xoffBytes);
+            head = (in.headroomUsedMask & (1 << c)) != 0 ? pgHeadroom[inId * EgressPort.CLASSES + c] : 0;
+            if (pcs[inAt + EgressPort.INGRESS_BYTES] - head > threshold || sw.occupiedBytes + bytes > sw.poolBytes) {
+                if (head + bytes > in.headroomBytes) {
+                    drop(in, c, pkt, 1);
+                    return;
+                }
+                toHeadroom = true;
             }
         } else if (!sw.admitsLossy(pcs[outAt + EgressPort.QUEUE_BYTES], bytes)) {
             drop(out, c, pkt, 0);
@@ -787,11 +834,20 @@ public final class Simulator {
         if (occ > pcs[inAt + EgressPort.MAX_INGRESS]) {
             pcs[inAt + EgressPort.MAX_INGRESS] = occ;
         }
-        sw.occupiedBytes += bytes;
-        if (sw.occupiedBytes > sw.maxOccupiedBytes) {
-            sw.maxOccupiedBytes = sw.occupiedBytes;
+        if (toHeadroom) {
+            head += bytes;
+            pgHeadroom[inId * EgressPort.CLASSES + c] = head;
+            in.headroomUsedMask |= 1 << c;
+            if ((sw.headroomBytes += bytes) > sw.maxHeadroomBytes) {
+                sw.maxHeadroomBytes = sw.headroomBytes;
+            }
+        } else {
+            sw.occupiedBytes += bytes;
+            if (sw.occupiedBytes > sw.maxOccupiedBytes) {
+                sw.maxOccupiedBytes = sw.occupiedBytes;
+            }
         }
-        if (lossless && (in.xoffSentMask & (1 << c)) == 0 && occ > in.xoffBytes) {
+        if (lossless && (in.xoffSentMask & (1 << c)) == 0 && (toHeadroom || occ - head > threshold)) {
             in.xoffSentMask |= 1 << c;
             int gen = ++in.refreshGeneration[c];
             sendPfc(in, c, RoceFraming.XOFF_QUANTA);
@@ -830,8 +886,9 @@ public final class Simulator {
             case 2 -> at.dropsWatchdog[c]++;
             default -> at.dropsLinkDown[c]++;
         }
-        if (at.firstDropPs[c] < 0) {
-            at.firstDropPs[c] = now;
+        long[] first = cause == 1 ? at.firstHeadroomDropPs : at.firstDropPs;
+        if (first[c] < 0) {
+            first[c] = now;
         }
         if (!at.touched) {
             touch(at);
@@ -878,9 +935,34 @@ public final class Simulator {
         events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, EV_PFC_REFRESH, p.id * 8 + c, gen);
     }
 
-    /** A PFC frame for priority {@code c} reached egress port {@code r} (the peer's frame pauses r). */
+    /**
+     * From a PFC frame's arrival until it takes effect on an egress of {@code gbps}: both ends'
+     * interface (MAC/PHY) delay and the peer's response time, from the per-speed values the
+     * headroom calculator uses ({@link HeadroomCalculator#timing}), so the two agree. The
+     * interface delay is not put on every data frame (it would only shift all arrivals); on
+     * PFC's loop it is counted here, once for each end, which adds the same bytes in flight.
+     */
+    static long pfcReactionPs(int gbps, long rateBps) {
+        HeadroomCalculator.PeerTiming t = HeadroomCalculator.timing(gbps);
+        long bits = 2 * t.interfaceDelayBits() + (long) t.responseQuanta() * RoceFraming.BITS_PER_QUANTUM;
+        return Units.serializationPs((bits + 7) / 8, rateBps);
+    }
+
+    /**
+     * A PFC frame for priority {@code c} reached egress port {@code r} (the peer's frame pauses r).
+     * It takes effect {@link EgressPort#pfcReactionPs} later: until then r may still start frames
+     * of that priority (IEEE 802.3 Annex 31B allows a sender this long to stop), and it finishes
+     * the frame it has started. Every PFC frame, resume included, takes the same time, so they act
+     * in the order they arrived.
+     */
     private void receivePfc(EgressPort r, int c, int quanta) {
         r.pauseFramesReceived[c]++;
+        events.push(now + r.pfcReactionPs, EV_PFC_APPLY, r.id * 8 + c, quanta);
+    }
+
+    /** A PFC frame for priority {@code c} takes effect on egress {@code r}: pause for {@code quanta}, or resume. */
+    private void applyPfc(EgressPort r, int c, int quanta) {
+        pfcLog.record(now, r.id, c, quanta, pcs[r.at(c, EgressPort.PAUSED_UNTIL)]);
         boolean pausedBefore = pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now;
         if (!pausedBefore && r.pauseStartPs[c] >= 0) {
             // The previous pause ran out on its own: close its interval.
@@ -920,9 +1002,7 @@ public final class Simulator {
                 if (r.watchdogDrops) {
                     while (r.hasPackets(c)) {
                         int pkt = pop(r, c);
-                        int bytes = r.polledBytes();
-                        r.sw.occupiedBytes -= bytes;
-                        releaseIngress(r.polledIngress(), c, bytes);
+                        releaseIngress(r.polledIngress(), c, r.polledBytes());
                         drop(r, c, pkt, 2);
                     }
                 }
@@ -1229,9 +1309,7 @@ public final class Simulator {
                 while (p.hasPackets(c)) {
                     int pkt = pop(p, c);
                     if (c < EgressPort.CLASSES && p.sw != null) {
-                        int bytes = p.polledBytes();
-                        p.sw.occupiedBytes -= bytes;
-                        releaseIngress(p.polledIngress(), c, bytes);
+                        releaseIngress(p.polledIngress(), c, p.polledBytes());
                     }
                     drop(p, pkts.priority(pkt), pkt, 3);
                 }
@@ -1245,6 +1323,7 @@ public final class Simulator {
         for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
             p.rateBps = Units.gbpsToBps(gbps);
             p.lastWireBytes = -1;
+            p.pfcReactionPs = pfcReactionPs(gbps, p.rateBps);
         }
     }
 
@@ -1619,6 +1698,14 @@ public final class Simulator {
 
     ReactionLog reactionLog() {
         return reactionLog;
+    }
+
+    long[] pgHeadroom() {
+        return pgHeadroom;
+    }
+
+    PfcEventLog pfcLog() {
+        return pfcLog;
     }
 
 }

@@ -3,7 +3,13 @@ package io.fabriclab.sim;
 import io.fabriclab.model.BufferConfig;
 import io.fabriclab.model.Device;
 
-/** A switch's shared buffer: how much of the pool is occupied, and the admission rule of its queues. */
+/**
+ * A switch's packet memory as a Broadcom-style MMU (SONiC's buffer model) divides it: one shared
+ * pool that every packet is admitted into, lossy or lossless, and per (ingress port, lossless
+ * priority group) a headroom reservation outside the pool that takes only what arrives after the
+ * group has crossed its threshold (docs/model.md, Switch buffer). {@link #occupiedBytes} never
+ * exceeds {@link #poolBytes}; a group's headroom never exceeds its reservation.
+ */
 final class SwitchState {
     final Device device;
     final int index;
@@ -14,8 +20,12 @@ final class SwitchState {
     final long reservedPerQueueBytes;
     /** The switch's egress ports (filled by the simulator). */
     final java.util.List<EgressPort> egress = new java.util.ArrayList<>();
+    /** Bytes in the shared pool (lossy packets and lossless packets admitted below their group's threshold). */
     long occupiedBytes;
     long maxOccupiedBytes;
+    /** Bytes held in the headroom reservations of this switch's ingress priority groups. */
+    long headroomBytes;
+    long maxHeadroomBytes;
 
     SwitchState(Device device, int index, BufferConfig cfg) {
         this.device = device;
@@ -39,5 +49,20 @@ final class SwitchState {
         long limit = dynamic ? reservedPerQueueBytes + (long) (alpha * (poolBytes - occupiedBytes))
                 : reservedPerQueueBytes + staticLimitBytes;
         return queueBytes + bytes <= limit;
+    }
+
+    /**
+     * The threshold of a lossless ingress priority group whose static XOFF is {@code xoffBytes}:
+     * in DYNAMIC mode the group's share of the free pool, alpha x (pool - occupied), when that is
+     * lower (Broadcom's dynamic PG shared limit, SONiC's {@code dynamic_th}); in STATIC mode the
+     * static XOFF alone. The group is admitted into the pool while it is at or below this
+     * threshold; the packet that takes it above triggers XOFF, later ones go to headroom.
+     */
+    long pgThreshold(long xoffBytes) {
+        if (!dynamic) {
+            return xoffBytes;
+        }
+        long share = (long) (alpha * (poolBytes - occupiedBytes));
+        return share < xoffBytes ? share : xoffBytes;
     }
 }

@@ -37,7 +37,7 @@ class CollectiveStepsTest {
         // a step is 242 frames over two 100G hops, 242 x 337,600 + 225,920 + 2 x 5,000 = 81,935,120 ps,
         // plus at most 2 x 242 ACK slots of 6,880 ps where ACKs interleave.
         int n = 8;
-        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         SimResults.CollectiveResult c = run(f, Collective.allReduce("ar", ranks(n), 8_000_000, 0, 3)).collectives().get(0);
         assertEquals(2 * (n - 1), c.steps().size());
         long step = 242L * 337_600 + 225_920 + 2 * 5_000;
@@ -55,7 +55,7 @@ class CollectiveStepsTest {
         // nccl-tests (doc/PERFORMANCE.md): algbw = S / t with S the buffer size the user asked for,
         // busbw = algbw x 2(n-1)/n for all-reduce. S = 1,000,003 B over 3 ranks: each chunk is
         // ceil(S/3) = 333,335 B, but S stays 1,000,003.
-        Fabric f = TestFabrics.star(3, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(3, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         SimResults.CollectiveResult c = run(f, Collective.allReduce("odd", ranks(3), 1_000_003, 0, 3)).collectives().get(0);
         assertEquals(1_000_003, c.bytes());
         assertEquals(1_000_003 / (c.timePs() / 1e12) / 1e9, c.algbwGBps(), 1e-9);
@@ -69,7 +69,7 @@ class CollectiveStepsTest {
         // so the collective takes about as long as one channel would: each step moves 4 x 250 KB
         // per link instead of 1 MB, with 4 flows of a NIC interleaving frame by frame.
         int n = 8;
-        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         Collective four = new Collective(Collective.Kind.ALL_REDUCE, "ch", ranks(n), 8_000_000, 0, 3, 4, RingOrder.AS_GIVEN);
         List<FlowSpec> flows = four.flows(f);
         assertEquals(4 * 14 * 8, flows.size());
@@ -90,12 +90,12 @@ class CollectiveStepsTest {
         // leaf0 fails at 300 us and routing reconverges 50 us later. Flows hashed onto it lose the
         // frames on and behind it until then and stall; after the reroute the NAK of the first
         // out-of-order packet sends them back (go-back-N) over the surviving spine.
-        Fabric f = TestFabrics.leafSpine(2, 2, 4, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.leafSpine(2, 2, 4, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         List<String> ranks = List.of("s0_0:nic0", "s1_0:nic0", "s0_1:nic0", "s1_1:nic0", "s0_2:nic0", "s1_2:nic0",
                 "s0_3:nic0", "s1_3:nic0");
         Collective ar = new Collective(Collective.Kind.ALL_REDUCE, "ar", ranks, 16_000_000, 0, 3, 1, RingOrder.AS_GIVEN);
         SimResults healthy = run(f, ar);
-        Fabric g = TestFabrics.leafSpine(2, 2, 4, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric g = TestFabrics.leafSpine(2, 2, 4, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         Simulator sim = new Simulator(g, ar.flows(g), SimConfig.defaults());
         sim.describeCollectives(List.of(ar));
         sim.setReconvergencePs(50 * US);

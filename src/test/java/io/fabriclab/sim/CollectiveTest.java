@@ -17,7 +17,7 @@ class CollectiveTest {
     @Test
     void ringAllReduceOnANonBlockingFabricTakesTwoNMinusOneOverNTimesSOverBPlusLatencyTerms() {
         int n = 8;
-        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         List<String> ranks = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ranks.add("s" + i + ":nic0");
@@ -52,7 +52,7 @@ class CollectiveTest {
     @Test
     void allGatherReduceScatterAndAllToAllReportNcclTestsBusBandwidth() {
         int n = 4;
-        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(n, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         List<String> ranks = List.of("s0:nic0", "s1:nic0", "s2:nic0", "s3:nic0");
         for (Collective.Kind kind : List.of(Collective.Kind.ALL_GATHER, Collective.Kind.REDUCE_SCATTER,
                 Collective.Kind.ALL_TO_ALL)) {
@@ -72,7 +72,7 @@ class CollectiveTest {
 
     @Test
     void aStepStartsOnlyWhenItsInputHasArrived() {
-        Fabric f = TestFabrics.star(3, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(3, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         List<FlowSpec> flows = Collective.allReduce("x", List.of("s0:nic0", "s1:nic0", "s2:nic0"), 300_000, 0, 3).flows(f);
         SimResults r = new Simulator(f, flows, SimConfig.defaults()).run();
         // Flow of step 1 for rank 1 (index 3 + 1) waits for step 0 of ranks 1 and 0.

@@ -19,7 +19,7 @@ class DeadlockTest {
     /** Five switches in a ring (sw_i:cw to sw_i+1:ccw), one 100G server on each. */
     static Fabric ring(int n) {
         Fabric f = new Fabric("ring");
-        f.putQosProfile(IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        f.putQosProfile(IncastTest.pfcOnly(100_000, 80_000, 70_000));
         Device[] sw = new Device[n];
         for (int i = 0; i < n; i++) {
             sw[i] = f.addDevice("sw" + i, DeviceRole.LEAF);
@@ -62,7 +62,7 @@ class DeadlockTest {
 
     @Test
     void anIncastWithLongPausesButNoCycleIsNotADeadlock() {
-        Fabric f = TestFabrics.star(9, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(9, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         Simulator sim = new Simulator(f, IncastTest.incast(8, 2_000_000), SimConfig.defaults());
         sim.setDeadlockThresholdPs(1_000_000L);
         assertTrue(sim.run().deadlocks().isEmpty());

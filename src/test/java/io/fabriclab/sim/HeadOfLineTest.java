@@ -15,8 +15,8 @@ class HeadOfLineTest {
 
     static Fabric fabric() {
         // leaf0 -(200G)- spine0 -(200G)- leaf1, 5 servers per leaf at 100G, 1 m cables, PFC only
-        // (XOFF 100 KB, XON 80 KB, headroom 50 KB), no ECN, no DCQCN.
-        return TestFabrics.leafSpine(2, 1, 5, 100, 200, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        // (XOFF 100 KB, XON 80 KB, headroom 100 KB: HeadroomCalculator asks 99,206 B for 200G, 1 m), no ECN, no DCQCN.
+        return TestFabrics.leafSpine(2, 1, 5, 100, 200, 1.0, IncastTest.pfcOnly(100_000, 80_000, 100_000));
     }
 
     static List<FlowSpec> longFlows() {

@@ -47,7 +47,8 @@ class IncastTest {
     void incastWithPfcStaysWithinXoffPlusHeadroomLosesNothingAndKeepsTheReceiverLinkAtLineRate() {
         int n = 8;
         long packets = 242;                 // 242 * 4138 B payload = 1,001,396 B per sender
-        Fabric f = TestFabrics.star(n + 1, 100, 1.0, pfcOnly(100_000, 80_000, 50_000));
+        // Headroom 70 KB: at least the 64,585 B HeadroomCalculator requires for 100G and 1 m.
+        Fabric f = TestFabrics.star(n + 1, 100, 1.0, pfcOnly(100_000, 80_000, 70_000));
         SimResults r = new Simulator(f, incast(n, packets * 4138), SimConfig.defaults()).run();
 
         assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
@@ -56,7 +57,8 @@ class IncastTest {
         long maxIngress = 0;
         for (SimResults.PfcResult p : r.pfc()) {
             if (p.port().startsWith("leaf0") && p.priority() == 3) {
-                assertTrue(p.maxIngressBytes() <= 100_000 + 50_000, p + " exceeds XOFF + headroom");
+                // The frame that crosses XOFF still enters the pool; only later ones use headroom.
+                assertTrue(p.maxIngressBytes() <= 100_000 + 4_200 + 70_000, p + " exceeds XOFF + frame + headroom");
                 maxIngress = Math.max(maxIngress, p.maxIngressBytes());
             }
         }
@@ -66,7 +68,7 @@ class IncastTest {
         // after exactly n * 242 serializations plus one propagation delay.
         long lastFinish = r.flows().stream().mapToLong(SimResults.FlowResult::finishPs).max().orElseThrow();
         long expected = SER_FULL_100G + PROP_1M + n * packets * SER_FULL_100G + PROP_1M;
-        System.out.printf("incast PFC: max ingress %d B (XOFF+headroom 150000), pauses %d, resumes %d, last finish %d ps (expected %d)%n",
+        System.out.printf("incast PFC: max ingress %d B (XOFF+frame+headroom 174200), pauses %d, resumes %d, last finish %d ps (expected %d)%n",
                 maxIngress, r.summary().pauseFramesSent(), r.summary().resumeFramesSent(), lastFinish, expected);
         assertEquals(expected, lastFinish);
         SimResults.LinkResult down = r.links().stream().filter(l -> l.from().equals("leaf0:eth0")).findFirst().orElseThrow();
@@ -105,7 +107,7 @@ class IncastTest {
     @Test
     void aPauseStopsTheUpstreamSenderWithinOneLinkRoundTripPlusAFrameTime() {
         int n = 4;
-        Fabric f = TestFabrics.star(n + 1, 100, 1.0, pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(n + 1, 100, 1.0, pfcOnly(100_000, 80_000, 70_000));
         Simulator sim = new Simulator(f, incast(n, 100 * 4138L), SimConfig.defaults());
         List<long[]> xoffs = new ArrayList<>();
         List<Long> s1Starts = new ArrayList<>();
@@ -139,17 +141,24 @@ class IncastTest {
             }
         }
         assertTrue(lastStart >= 0, "s1 fell silent after the XOFF");
-        // Leaf0 keeps it paused until its ingress drains to XON: 20 KB at a quarter of 100G = 6.4 us.
+        // Leaf0 keeps it paused until its ingress drains to XON: at least 20 KB at a quarter of 100G = 6.4 us.
         assertTrue(resumed - tx > 6_000_000, "paused for " + (resumed - tx));
         // Bound: the PAUSE waits for at most one frame already on leaf0:eth1 (here only 66 B ACKs),
-        // takes 84 B * 80 ps = 6,720 ps to send and 5,000 ps to cross; s1 then finishes the frame in
-        // flight. So s1's last start is within a frame time + PFC frame + one-way delay of the XOFF...
-        long bound = SER_FULL_100G + 6_720 + PROP_1M;
+        // takes 84 B * 80 ps = 6,720 ps to send and 5,000 ps to cross; it takes effect at s1 after
+        // both ends' interface delay and s1's response time, 2 x 122,880 + 394 x 512 = 447,488 bit
+        // times = 4,474,880 ps (IEEE 802.3 Annex 31B at 100G; Simulator.pfcReactionPs). s1 may start
+        // frames until then and finishes the one it started. So s1's last start is within a frame
+        // time + PFC frame + one-way delay + reaction of the XOFF...
+        long reaction = 4_474_880;
+        assertEquals(reaction, Simulator.pfcReactionPs(100, 100_000_000_000L));
+        long bound = SER_FULL_100G + 6_720 + PROP_1M + reaction;
         System.out.printf("pause reaction: XOFF at %d ps, s1 last start %d ps (%+d ps), resumed %d ps after XOFF%n",
                 tx, lastStart, lastStart - tx, resumed - tx);
         assertTrue(lastStart - tx <= bound, "s1 kept starting frames " + (lastStart - tx) + " ps after XOFF");
-        // ...and that frame lands in leaf0 within one round trip plus two frame times of the XOFF.
+        // ...it does use the response time (more than the 4.47 us reaction minus a frame time)...
+        assertTrue(lastStart - tx >= reaction - SER_FULL_100G, "s1 stopped after " + (lastStart - tx) + " ps");
+        // ...and that frame lands in leaf0 within one round trip, the reaction and two frame times of the XOFF.
         long landed = lastStart + SER_FULL_100G + PROP_1M;
-        assertTrue(landed - tx <= 2 * PROP_1M + 2 * SER_FULL_100G + 6_720);
+        assertTrue(landed - tx <= 2 * PROP_1M + 2 * SER_FULL_100G + 6_720 + reaction);
     }
 }

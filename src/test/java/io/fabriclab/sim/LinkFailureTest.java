@@ -16,7 +16,7 @@ class LinkFailureTest {
 
     static Fabric fabric() {
         // Two leaves, two spines, one 100G server per leaf, 100G uplinks, PFC only.
-        return TestFabrics.leafSpine(2, 2, 1, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        return TestFabrics.leafSpine(2, 2, 1, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
     }
 
     static final List<FlowSpec> FLOW = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", 8_000_000, 0, 3));
@@ -69,7 +69,7 @@ class LinkFailureTest {
     @Test
     void aLinkDegradedTo25gDuringARunSerializesAtTheNewRateFromThen() {
         // s0 -> leaf0 -> s1, 100G, 1 m; 8 MB = 1933 full frames (4220 B on the wire) + one of 1,328 B.
-        Fabric f = TestFabrics.star(2, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(2, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         Simulator sim = new Simulator(f, List.of(new FlowSpec("s0:nic0", "s1:nic0", 8_000_000, 0, 3)), SimConfig.defaults());
         sim.scheduleFailure(new LinkFailure(f.linkAt(f.port("s1:nic0")), 100 * US, 0, 25));
         SimResults r = sim.run();

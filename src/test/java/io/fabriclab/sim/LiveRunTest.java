@@ -148,10 +148,10 @@ class LiveRunTest {
     @Test
     void loweringKminMidRunMarksFromThatInstantAndRaisingItStopsMarking() throws Exception {
         // Kmin 1 MB / Kmax 2 MB: the egress queue to s0 never gets there. PFC holds every ingress
-        // below XOFF + headroom = 150 KB, so the queue behind the receiver port holds at most
-        // 4 x 150 KB = 600 KB < 1 MB: no marks.
+        // below XOFF + a frame + headroom = 174.2 KB, so the queue behind the receiver port holds at most
+        // 4 x 174.2 KB = 696.8 KB < 1 MB: no marks.
         WredEcn high = new WredEcn(1_000_000, 2_000_000, 1.0);
-        Fabric f = TestFabrics.star(5, 100, 1.0, pfcWithEcn(100_000, 80_000, 50_000, high));
+        Fabric f = TestFabrics.star(5, 100, 1.0, pfcWithEcn(100_000, 80_000, 70_000, high));
         Simulator sim = new Simulator(f, IncastTest.incast(4, 1_000_000), SimConfig.defaults());
         LiveRun live = new LiveRun(sim, 10 * US);
         live.start(true);

@@ -23,7 +23,7 @@ class PfcWatchdogTest {
         // XOFF 100 KB, XON 80 KB, watchdog 5 us. The receiver s1_0 hangs off leaf1 by a 10G link, so
         // leaf1's ingress from spine0 drains at 10 Gb/s: from XOFF to XON takes 20 KB / 1.25 GB/s
         // = 16 us of continuous pause (refreshed), longer than the 5 us watchdog interval.
-        PfcConfig pfc = new PfcConfig(true, Set.of(3), 100_000, 80_000, 50_000, 5, action);
+        PfcConfig pfc = new PfcConfig(true, Set.of(3), 100_000, 80_000, 70_000, 5, action);
         BufferConfig buf = new BufferConfig(64L << 20, BufferConfig.ThresholdMode.DYNAMIC, 0, 1.0, 0);
         QosProfile q = new QosProfile("wd", "", pfc, EcnConfig.off(), DcqcnConfig.off(), buf, SchedulerConfig.defaults());
         Fabric f = TestFabrics.leafSpine(2, 1, 3, 100, 100, 1.0, q);

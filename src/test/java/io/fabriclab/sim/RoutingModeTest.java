@@ -16,7 +16,7 @@ class RoutingModeTest {
 
     /** Two leaves, four spines, four 100G servers per leaf, 100G uplinks: leaf to leaf is exactly non-blocking. */
     static Fabric fabric() {
-        return TestFabrics.leafSpine(2, 4, 4, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        return TestFabrics.leafSpine(2, 4, 4, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
     }
 
     /** Each server of leaf0 sends {@code bytes} to its partner on leaf1: four flows for four uplinks. */

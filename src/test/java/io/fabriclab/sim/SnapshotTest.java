@@ -17,7 +17,7 @@ class SnapshotTest {
 
     @Test
     void snapshotsArriveEveryIntervalAndShowQueuesPausesAndRates() {
-        Fabric f = TestFabrics.star(5, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        Fabric f = TestFabrics.star(5, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         Simulator sim = new Simulator(f, IncastTest.incast(4, 1_000_000), SimConfig.defaults());
         List<SimSnapshot> seen = new ArrayList<>();
         AtomicReference<SimSnapshot> newest = new AtomicReference<>();

@@ -18,7 +18,7 @@ class SwitchFailureTest {
 
     static Fabric fabric() {
         // Two leaves, two spines, two 100G servers per leaf, 100G uplinks.
-        return TestFabrics.leafSpine(2, 2, 2, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 50_000));
+        return TestFabrics.leafSpine(2, 2, 2, 100, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
     }
 
     static final List<FlowSpec> FLOWS = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", 8_000_000, 0, 3),

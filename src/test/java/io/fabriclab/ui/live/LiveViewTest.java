@@ -573,17 +573,18 @@ class LiveViewTest {
             panel.start(true);
         });
         waitFor(60, () -> fx(robot, () -> panel.session() != null));
-        // Step to 10 us (two 5 us steps) and read the path the simulator chose: NIC, leaf2 up, spine down, leaf1 down.
+        // Step to 15 us (three 5 us steps) and read the path the simulator chose: NIC, leaf2 up, spine down, leaf1 down.
         robot.interact(() -> panel.reveal(panel.stepInterval));
         robot.clickOn("#live-step");
         robot.clickOn("#live-step");
-        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot() != null && panel.shownSnapshot().timePs() == 10_000_000L));
-        SimSnapshot at10 = fx(robot, () -> panel.shownSnapshot());
-        int[] path = at10.flowPaths().get(0);
+        robot.clickOn("#live-step");
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot() != null && panel.shownSnapshot().timePs() == 15_000_000L));
+        SimSnapshot at15a = fx(robot, () -> panel.shownSnapshot());
+        int[] path = at15a.flowPaths().get(0);
         assertEquals(4, path.length);
-        String spineEgress = at10.ports().get(path[2]);
-        Link l1 = fabric().linkAt(fabric().port(at10.ports().get(path[0])));
-        Link l2 = fabric().linkAt(fabric().port(at10.ports().get(path[1])));
+        String spineEgress = at15a.ports().get(path[2]);
+        Link l1 = fabric().linkAt(fabric().port(at15a.ports().get(path[0])));
+        Link l2 = fabric().linkAt(fabric().port(at15a.ports().get(path[1])));
         Link l3 = fabric().linkAt(fabric().port(spineEgress));
         // The instant, by hand (SIMULATION.md, docs/model.md). Frames of the 4200 B MTU are
         // 4220 B on the wire (preamble, SFD, gap): T1 = 337.6 ns at 100G, T2 = T3 = 84.4 ns at
@@ -594,31 +595,40 @@ class LiveViewTest {
         // from a_0, and its ingress from the spine counts a frame from arrival to the start of its
         // transmission: after arrival k it holds (k + 1 - (floor(k / 10) + 1)) x 4200 B. That
         // exceeds XOFF = 100,000 B first at k = 26 (24 x 4200 = 100,800; k = 25 leaves 96,600).
-        // The PAUSE (64 B + 20 on the wire, 1.68 ns at 400G) reaches the spine p3 later: its
-        // egress toward leaf1 is paused from t_p = a_26 + 1.68 ns + p3 = 9.751 us. The ingress stays
-        // above XON (80 KB) for about 20 KB / 10 Gb/s = 16 us more, so the pause is continuous
-        // (refreshed) and the watchdog (4 us) declares the storm at t_s = t_p + 4 us = 13.751 us.
+        // The PAUSE (64 B + 20 on the wire, 1.68 ns at 400G) reaches the spine p3 later, at
+        // 9.751 us, and takes effect after both ends' interface delay and the spine's response
+        // time (docs/model.md, PFC; at 400G today 2 x 491,520 + 905 x 512 = 1,446,400 bit times =
+        // 3.616 us, HeadroomCalculator.timing): its egress toward leaf1 is paused from t_p =
+        // 13.367 us. Meanwhile the spine forwards the 100G stream on, so the ingress holds about
+        // 100 KB + 3.6 us x 12.5 GB/s = 146 KB and stays above XON (80 KB) for about 66 KB / 10 Gb/s
+        // = 53 us more: the pause is continuous (refreshed) and the watchdog (4 us) declares the
+        // storm at t_s = t_p + 4 us = 17.367 us.
         long t1 = io.fabriclab.model.Units.serializationPs(4220, 100_000_000_000L);
         long t2 = io.fabriclab.model.Units.serializationPs(4220, 400_000_000_000L);
         assertEquals(337_600, t1);
         assertEquals(84_400, t2);
         assertEquals(4200, fabric().mtuBytes());
         long a26 = 27 * t1 + l1.propagationPs() + t2 + l2.propagationPs() + t2 + l3.propagationPs();
-        long pauseStart = a26 + io.fabriclab.model.Units.serializationPs(84, 400_000_000_000L) + l3.propagationPs();
+        long pauseArrives = a26 + io.fabriclab.model.Units.serializationPs(84, 400_000_000_000L) + l3.propagationPs();
+        assertEquals(9_750_680, pauseArrives);
+        io.fabriclab.topology.HeadroomCalculator.PeerTiming t400 = io.fabriclab.topology.HeadroomCalculator.timing(400);
+        long reaction = io.fabriclab.model.Units.serializationPs(
+                (2 * t400.interfaceDelayBits() + t400.responseQuanta() * 512L) / 8, 400_000_000_000L);
+        long pauseStart = pauseArrives + reaction;
         long storm = pauseStart + 4_000_000L;
-        assertEquals(9_750_680, pauseStart);
-        assertEquals(13_750_680, storm);
-        // At 10 us (after t_p, before t_s): the spine's egress is paused, not stormed; the
+        assertTrue(pauseStart < 15_000_000L && storm > 15_000_000L && storm + 4_000_000L > 20_000_000L,
+                "t_p " + pauseStart + ", t_s " + storm);
+        // At 15 us (after t_p, before t_s): the spine's egress is paused, not stormed; the
         // dashboard counts it under "Paused now" and shows no storm.
-        int spine = at10.portIndex(spineEgress);
-        assertTrue(at10.pausedMask()[spine] != 0, "paused at 10 us");
-        assertEquals(0, at10.stormedMask()[spine]);
-        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith("t = 10.000 µs")));
-        String dash10 = fx(robot, () -> panel.dashboard.getText());
-        assertTrue(dash10.contains("Paused now: 1 direction(s)") && dash10.contains(spineEgress), dash10);
-        assertTrue(dash10.contains("Pause storms (PFC watchdog): 0 now, 0 declared since the start"), dash10);
+        int spine = at15a.portIndex(spineEgress);
+        assertTrue(at15a.pausedMask()[spine] != 0, "paused at 15 us");
+        assertEquals(0, at15a.stormedMask()[spine]);
+        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith("t = 15.000 µs")));
+        String dash15a = fx(robot, () -> panel.dashboard.getText());
+        assertTrue(dash15a.contains("Paused now: 1 direction(s)") && dash15a.contains(spineEgress), dash15a);
+        assertTrue(dash15a.contains("Pause storms (PFC watchdog): 0 now, 0 declared since the start"), dash15a);
         assertFalse(fx(robot, () -> panel.frame().stormed[panel.frame().directions.of(l3, l3.a().ref().equals(spineEgress))]));
-        // Event by event from 10 us: no picture shows the storm before t_s, and the first that does
+        // Event by event from 15 us: no picture shows the storm before t_s, and the first that does
         // is the one at t_s exactly (the watchdog's check is an event at that instant).
         LiveRun run = fx(robot, () -> panel.session().run());
         SimSnapshot x;
@@ -630,14 +640,14 @@ class LiveViewTest {
             events++;
         } while (x.stormedMask()[spine] == 0);
         assertEquals(storm, x.timePs(), "the storm appears at t_s (after " + events + " events)");
-        // At 15 us (after t_s, before the watchdog's next check at t_s + 4 us could end it): stormed.
+        // At 20 us (after t_s, before the watchdog's next check at t_s + 4 us could end it): stormed.
         robot.interact(() -> panel.reveal(panel.stepInterval));
         robot.clickOn("#live-step");
-        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot().timePs() == 15_000_000L));
+        waitFor(30, () -> fx(robot, () -> panel.shownSnapshot().timePs() == 20_000_000L));
         SimSnapshot at15 = fx(robot, () -> panel.shownSnapshot());
         assertEquals(1 << 3, at15.stormedMask()[spine], "priority 3 of " + spineEgress + " stormed");
         assertEquals(1, at15.totalStorms());
-        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith("t = 15.000 µs")));
+        waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith("t = 20.000 µs")));
         String dash15 = fx(robot, () -> panel.dashboard.getText());
         assertTrue(dash15.contains("Pause storms (PFC watchdog): 1 now, 1 declared since the start"), dash15);
         assertTrue(dash15.contains(spineEgress) && dash15.contains("STORM on priority 3"), dash15);

@@ -1,0 +1,136 @@
+package io.fabriclab.topology;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.routing.EcmpPathCounter;
+import io.fabriclab.routing.NicPairClass;
+
+/**
+ * The plain-text analysis a reviewer reads: what `fabriclab analyze` prints and what the editor's
+ * Fabric > Analyze shows (same words, same tables), from one {@link FabricAnalysis}.
+ */
+public final class AnalysisText {
+    private AnalysisText() {
+    }
+
+    /** The text `fabriclab analyze` prints for {@code a}, naming the fabric's {@code source} (file or name). */
+    public static String of(Fabric fabric, String source, FabricAnalysis a, int top) {
+        StringWriter sw = new StringWriter();
+        PrintWriter out = new PrintWriter(sw);
+        print(out, fabric, a, source, top);
+        out.flush();
+        return sw.toString();
+    }
+
+    private static void print(PrintWriter out, Fabric fabric, FabricAnalysis a, String file, int top) {
+        FabricAnalysis.Counts c = a.counts();
+        out.printf("%s (%s)%n%n", fabric.name(), file);
+        TextTable counts = new TextTable("what", "count");
+        for (DeviceRole r : DeviceRole.values()) {
+            if (r.isSwitch() && c.switchesByRole().getOrDefault(r, 0) > 0) {
+                counts.row(r.jsonName() + " switches", c.switchesByRole().get(r));
+            }
+        }
+        counts.row("servers", c.servers()).row("GPUs", c.gpus()).row("NICs", c.nics()).row("links", c.links());
+        c.cablesByTier().forEach((tier, n) -> counts.row("cables " + tier, n));
+        if (c.linksDown() > 0) {
+            counts.row("links down", c.linksDown());
+        }
+        out.println(counts);
+
+        out.println("Oversubscription (downlink : uplink capacity)");
+        TextTable over = new TextTable("tier", "down Gb/s", "up Gb/s", "ratio");
+        for (Oversubscription.TierRatio t : a.oversubscription().tiers()) {
+            over.row("tier " + t.tier(), t.downGbps(), t.upGbps(), t.label());
+        }
+        if (a.oversubscription().worstLeaf() != null) {
+            Oversubscription.SwitchRatio w = a.oversubscription().worstLeaf();
+            over.row("worst leaf " + w.deviceId(), w.downGbps(), w.upGbps(), w.label());
+        }
+        out.println(over);
+        out.printf("Bisection bandwidth: %,.0f Gb/s of %,.0f Gb/s full bisection (%.0f %%)%n%n",
+                a.bisection().bandwidthGbps(), a.bisection().idealGbps(), 100 * a.bisection().ratio());
+
+        out.println("ECMP paths between NIC pairs" + (a.failure() == null ? "" : " (after failure of " + a.failure().spec() + ")"));
+        TextTable ecmp = new TextTable("NIC pairs", "count", "min", "mean", "max", "unreachable");
+        EcmpPathCounter.Summary all = a.ecmp().all();
+        ecmp.row("all", all.nicPairs(), all.min(), String.format(Locale.ROOT, "%.1f", all.mean()), all.max(), all.unreachablePairs());
+        for (Map.Entry<NicPairClass, EcmpPathCounter.Summary> e : a.ecmp().byClass().entrySet()) {
+            EcmpPathCounter.Summary s = e.getValue();
+            ecmp.row(e.getKey().label(), s.nicPairs(), s.min(), String.format(Locale.ROOT, "%.1f", s.mean()), s.max(),
+                    s.unreachablePairs());
+        }
+        out.println(ecmp);
+        out.printf("Hops (links NIC to NIC): diameter %d, mean %.2f, distribution %s%n%n", a.hops().diameter(),
+                a.hops().mean(), a.hops().histogram());
+
+        BillOfMaterials b = a.billOfMaterials();
+        out.println("Bill of materials");
+        TextTable bom = new TextTable("item", "quantity", "unit price", "cost");
+        for (BillOfMaterials.Line l : b.lines()) {
+            bom.row(l.description(), l.quantity(), l.priced() ? l.unitPrice().toPlainString() : "unpriced",
+                    l.priced() ? l.cost().toPlainString() : "-");
+        }
+        bom.row("total (" + b.currency() + (b.complete() ? ")" : ", unpriced items excluded)"), "", "", b.total().toPlainString());
+        out.println(bom);
+
+        if (a.failureImpact() != null) {
+            out.printf("Failure impact of every single link and switch (%d analysed), worst first%n",
+                    a.failureImpact().items().size());
+            TextTable fi = new TextTable("failed", "kind", "capacity lost Gb/s", "NIC pairs cut off", "worst path drop");
+            for (FailureImpact.Item i : a.failureImpact().ranked().stream().limit(top).toList()) {
+                fi.row(i.subject(), i.kind().name().toLowerCase(Locale.ROOT), Math.round(i.capacityLostGbps()),
+                        i.nicPairsDisconnected(), String.format(Locale.ROOT, "%.0f %%", 100 * i.worstDropFraction()));
+            }
+            out.println(fi);
+        }
+        if (a.failure() != null) {
+            FailureImpact.Detail d = a.failure().detail();
+            out.printf("Failure of %s: %,.0f Gb/s lost, %,d NIC pairs cut off, worst pair loses %.0f %% of its paths, %d switch pairs changed%n%n",
+                    a.failure().spec(), d.capacityLostGbps(), d.nicPairsDisconnected(), 100 * d.worstDropFraction(),
+                    d.changedPairs().size());
+        }
+
+        long shortPorts = a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count();
+        out.printf("PFC headroom: %d lossless ports checked, %d short of the needed headroom%n", a.headroom().size(), shortPorts);
+        a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).limit(top).forEach(h -> out.printf(
+                "  %s needs %,d B, profile %s reserves %,d B%n", h.port(), h.required().totalBytes(), h.qosProfile(),
+                h.configuredBytes()));
+        out.println();
+
+        DeadlockCheck.Result dl = a.deadlock();
+        out.printf("Deadlock check%s: %s (%,d buffer dependencies)%n", dl.failure() == null || dl.failure().isBlank() ? "" : " after " + dl.failure(),
+                dl.deadlockFree() ? "no cyclic buffer dependency" : dl.cycles().size() + " cycle(s)", dl.dependencies());
+        for (DeadlockCheck.Cycle cy : dl.cycles()) {
+            out.printf("  priority %d: %s%n", cy.priority(), cy.queues());
+        }
+        out.println();
+
+        out.println("Findings");
+        if (a.findings().isEmpty()) {
+            out.println("  none");
+        } else {
+            // Many findings of one kind (e.g. 32 single-homed servers) print as one row and a count.
+            Map<String, List<Finding>> byCode = new java.util.LinkedHashMap<>();
+            for (Finding x : a.findings()) {
+                byCode.computeIfAbsent(x.severity() + "/" + x.code(), k -> new ArrayList<>()).add(x);
+            }
+            TextTable f = new TextTable("severity", "code", "subject", "message", "fix");
+            for (List<Finding> group : byCode.values()) {
+                List<Finding> shown = group.size() > 3 ? group.subList(0, 1) : group;
+                for (Finding x : shown) {
+                    String subject = group.size() > 3 ? x.subject() + " and " + (group.size() - 1) + " more" : x.subject();
+                    f.row(x.severity().name().toLowerCase(Locale.ROOT), x.code(), subject, x.message(), x.fix());
+                }
+            }
+            out.println(f);
+        }
+    }
+}

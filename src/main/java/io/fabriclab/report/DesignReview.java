@@ -117,12 +117,16 @@ public record DesignReview(ReportInput input, FabricAnalysis analysis, FailureDe
         long shortPorts = a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count();
         if (!a.headroom().isEmpty()) {
             HeadroomCalculator.PortHeadroom w = a.headroom().stream()
-                    .max(java.util.Comparator.comparingLong(HeadroomCalculator.PortHeadroom::missingBytes)).orElseThrow();
+                    .min(java.util.Comparator.comparingLong(HeadroomCalculator.PortHeadroom::marginBytes)).orElseThrow();
+            List<String> extrapolated = a.headroom().stream().filter(h -> h.required().extrapolated())
+                    .map(h -> h.required().speedGbps() + "G").distinct().toList();
             out.add(new Check("QoS", "PFC headroom covers the worst case on every lossless port",
                     shortPorts == 0 ? Status.PASS : Status.FAIL,
-                    Fmt.count(a.headroom().size()) + " ports checked, " + Fmt.count(shortPorts) + " short"
-                            + (shortPorts > 0 ? "; worst " + w.port() + " needs " + Fmt.count(w.required().totalBytes())
-                            + " B, has " + Fmt.count(w.configuredBytes()) + " B" : "")));
+                    Fmt.count(a.headroom().size()) + " ports checked, " + Fmt.count(shortPorts) + " short; "
+                            + (shortPorts > 0 ? "worst " : "smallest margin ") + w.port() + " needs "
+                            + Fmt.count(w.required().totalBytes()) + " B (interface " + Fmt.count(w.required().interfaceBytes())
+                            + " B), has " + Fmt.count(w.configuredBytes()) + " B"
+                            + (extrapolated.isEmpty() ? "" : "; interface delay extrapolated at " + String.join(", ", extrapolated))));
         } else {
             out.add(new Check("QoS", "PFC headroom covers the worst case on every lossless port", Status.WARN,
                     "no port has a lossless priority: RoCEv2 runs without PFC"));

@@ -98,12 +98,7 @@ public final class AnalysisText {
                     d.changedPairs().size());
         }
 
-        long shortPorts = a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count();
-        out.printf("PFC headroom: %d lossless ports checked, %d short of the needed headroom%n", a.headroom().size(), shortPorts);
-        a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).limit(top).forEach(h -> out.printf(
-                "  %s needs %,d B, profile %s reserves %,d B%n", h.port(), h.required().totalBytes(), h.qosProfile(),
-                h.configuredBytes()));
-        out.println();
+        headroom(out, fabric, a, top);
 
         DeadlockCheck.Result dl = a.deadlock();
         out.printf("Deadlock check%s: %s (%,d buffer dependencies)%n", dl.failure() == null || dl.failure().isBlank() ? "" : " after " + dl.failure(),
@@ -132,5 +127,45 @@ public final class AnalysisText {
             }
             out.println(f);
         }
+    }
+
+    /**
+     * Every lossless port's need against its configured headroom, one row per class of equal ports, with
+     * the interface term and where its figure comes from; then the ports that fall short.
+     */
+    private static void headroom(PrintWriter out, Fabric fabric, FabricAnalysis a, int top) {
+        long shortPorts = a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count();
+        out.printf("PFC headroom: %,d lossless ports checked, %,d short of the needed headroom%n", a.headroom().size(),
+                shortPorts);
+        if (a.headroom().isEmpty()) {
+            out.println();
+            return;
+        }
+        out.printf(Locale.ROOT, "needs = 2 x (MTU %,d B + 20 B) + PFC frame 84 B + cable (2 x 5 ns/m) + interface delay of"
+                + " both ends + peer response%n", fabric.mtuBytes());
+        TextTable t = new TextTable("profile", "speed", "cable", "ports", "needs B", "reserves B", "margin B", "cable B",
+                "interface B", "response B", "interface delay from");
+        for (HeadroomCalculator.PortClass c : HeadroomCalculator.classes(a.headroom())) {
+            HeadroomCalculator.Requirement r = c.required();
+            t.row(c.qosProfile(), r.speedGbps() + "G", String.format(Locale.ROOT, "%s m", trim(r.cableLengthM())),
+                    c.ports().size(), String.format(Locale.ROOT, "%,d", r.totalBytes()),
+                    String.format(Locale.ROOT, "%,d", c.configuredBytes()),
+                    String.format(Locale.ROOT, "%+,d", c.marginBytes()),
+                    String.format(Locale.ROOT, "%,d", r.cableBytes()), String.format(Locale.ROOT, "%,d", r.interfaceBytes()),
+                    String.format(Locale.ROOT, "%,d", r.peerResponseBytes()), r.interfaceSource());
+        }
+        out.print(t);
+        a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall)
+                .sorted(java.util.Comparator.comparingLong(HeadroomCalculator.PortHeadroom::missingBytes).reversed())
+                .limit(top).forEach(h -> out.printf(Locale.ROOT, "  short: %s needs %,d B, profile %s reserves %,d B%n",
+                        h.port(), h.required().totalBytes(), h.qosProfile(), h.configuredBytes()));
+        if (shortPorts > top) {
+            out.printf(Locale.ROOT, "  ... and %,d more short ports%n", shortPorts - top);
+        }
+        out.println();
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
     }
 }

@@ -27,7 +27,7 @@ class LintTest {
     /**
      * A rail-optimized fabric with nothing wrong: 2 units of 2 servers x 2 rails, leaves 2 down /
      * 2 up at 400G (1:1), every NIC on its rail, RoCEv2 profile with 400 KB of headroom (the 200 m
-     * spine-core cables at 400G need 289,324 B).
+     * spine-core cables at 400G need 168,083 B).
      */
     private static Fabric clean() {
         Fabric f = TestFabrics.railThreeTier(2, 2, 2, 1, 2, 1, 1);
@@ -89,18 +89,21 @@ class LintTest {
 
     @Test
     void headroomShortOnLongFastLinksIsReportedPerDevice() {
-        // With 200,000 B of headroom reserved: 400G over the 200 m spine-core cables needs
-        // 289,324 B, over the 50 m leaf-spine cables 214,324 B; the 3 m server cables 190,824 B (fine).
+        // With 90,000 B of headroom reserved, MTU 4,200 B: at 400G the frames are 2 x 4,220 B, the PFC
+        // frame 84 B, both interfaces 1,638.5 B, the response 57,920 B (67,520 + 672 + 13,108 + 463,360 =
+        // 544,660 bit times) plus the cable at 500 B/m: the 200 m spine-core cables need
+        // (544,660 + 800,000) / 8 = 168,083 B, the 50 m leaf-spine cables 93,083 B, the 3 m server cables
+        // 69,583 B (fine).
         Fabric f = TestFabrics.railThreeTier(2, 2, 2, 1, 2, 1, 1);
         for (QosProfile q : List.copyOf(f.qosProfiles().values())) {
-            f.putQosProfile(q.withPfc(q.pfc().withThresholds(q.pfc().xoffBytes(), q.pfc().xonBytes(), 200_000)));
+            f.putQosProfile(q.withPfc(q.pfc().withThresholds(q.pfc().xoffBytes(), q.pfc().xonBytes(), 90_000)));
         }
         List<Finding> found = codes(f, "HEADROOM_SHORT");
         Set<String> devices = Set.copyOf(found.stream().map(Finding::subject).toList());
         assertEquals(Set.of("leaf0_r0", "leaf0_r1", "leaf1_r0", "leaf1_r1", "spine0_0", "spine0_1", "spine1_0",
                 "spine1_1", "core0_0", "core1_0"), devices);
         assertTrue(found.stream().filter(x -> x.subject().equals("core0_0")).findFirst().orElseThrow()
-                .message().contains("289,324 B"));
+                .message().contains("168,083 B"));
         assertTrue(codes(clean(), "HEADROOM_SHORT").isEmpty());
     }
 

@@ -40,6 +40,7 @@ public final class Lint {
         qosProfiles(fabric, out);
         unknownProfiles(fabric, out);
         headroom(fabric, out);
+        buffers(fabric, out);
         oversubscription(fabric, out);
         rails(fabric, out);
         servers(fabric, out);
@@ -138,6 +139,77 @@ public final class Lint {
                     "raise headroom in profile '" + worst.qosProfile() + "' to at least " + kb(r.totalBytes())
                             + " or use shorter cables");
         });
+    }
+
+    /**
+     * Per switch, the lossless ingress priority groups (linked port x lossless priority of its profile)
+     * against the switch's buffer (the profile of its first linked port, as the simulator takes it):
+     * <ul>
+     *   <li>POOL_XOFF_OVERCOMMITTED, static thresholds: a group whose XOFF is at or above the shared pool
+     *       never reaches XOFF before the pool is full (ERROR); the groups' XOFFs together above the pool
+     *       let lossless traffic fill it before any PAUSE when enough of them congest at once, and lossy
+     *       traffic, ACKs and CNPs included, is then refused (WARNING). With dynamic thresholds a group
+     *       pauses at min(XOFF, alpha x free pool); with all n groups congested that is at most
+     *       alpha x pool / (1 + n alpha) each, n of them always leave pool / (1 + n alpha) free, so the
+     *       rule does not fire.</li>
+     *   <li>HEADROOM_POOL_EXCEEDED: the headroom the groups reserve outside the pool, summed, above the
+     *       pool itself (ERROR): the reservation alone is larger than the switch's shared buffer.</li>
+     * </ul>
+     */
+    private static void buffers(Fabric fabric, List<Finding> out) {
+        for (Device sw : fabric.switches()) {
+            BufferConfig buffer = null;
+            int groups = 0;
+            long xoffSum = 0;
+            long headroomSum = 0;
+            long maxXoff = 0;
+            for (Port p : sw.ports()) {
+                if (fabric.linkAt(p) == null) {
+                    continue;
+                }
+                QosProfile q = fabric.qosFor(p);
+                if (q == null) {
+                    continue;
+                }
+                if (buffer == null) {
+                    buffer = q.buffer();
+                }
+                PfcConfig pfc = q.pfc();
+                if (pfc == null || !pfc.enabled()) {
+                    continue;
+                }
+                int n = pfc.priorities().size();
+                groups += n;
+                xoffSum += n * pfc.xoffBytes();
+                headroomSum += n * pfc.headroomBytes();
+                maxXoff = Math.max(maxXoff, pfc.xoffBytes());
+            }
+            if (buffer == null || groups == 0) {
+                continue;
+            }
+            long pool = buffer.poolBytes();
+            if (buffer.mode() == BufferConfig.ThresholdMode.STATIC) {
+                if (maxXoff >= pool) {
+                    add(out, Severity.ERROR, "POOL_XOFF_OVERCOMMITTED", sw.id(),
+                            "a lossless priority group's XOFF (" + kb(maxXoff) + ") is not below the shared pool ("
+                                    + kb(pool) + "): the pool is full before the group pauses its sender",
+                            "lower XOFF well below the pool, or use dynamic thresholds");
+                } else if (xoffSum > pool) {
+                    add(out, Severity.WARNING, "POOL_XOFF_OVERCOMMITTED", sw.id(),
+                            groups + " lossless priority groups x XOFF = " + kb(xoffSum) + " exceed the " + kb(pool)
+                                    + " shared pool: congested together they fill it before pausing, and lossy traffic"
+                                    + " (ACKs, CNPs) is refused",
+                            "lower XOFF to at most " + kb(pool / groups) + " or use dynamic thresholds");
+                }
+            }
+            if (headroomSum > pool) {
+                add(out, Severity.ERROR, "HEADROOM_POOL_EXCEEDED", sw.id(),
+                        groups + " lossless priority groups reserve " + kb(headroomSum) + " of headroom, more than the "
+                                + kb(pool) + " shared pool",
+                        "use fewer lossless priorities or ports, less headroom per group (see the headroom table), or"
+                                + " a larger buffer");
+            }
+        }
     }
 
     // ----- topology ----------------------------------------------------------------------------

@@ -107,6 +107,55 @@ class LintTest {
         assertTrue(codes(clean(), "HEADROOM_SHORT").isEmpty());
     }
 
+    /** Two switches joined by four 100G, 3 m links: each has 4 lossless ingress groups (priority 3). */
+    private static Fabric fourLinks(BufferConfig buffer, long xoff, long headroom) {
+        Fabric f = new Fabric("pool");
+        QosProfile q = QosProfile.roceLossless("rdma", 100);
+        f.putQosProfile(q.withPfc(q.pfc().withThresholds(xoff, xoff * 4 / 5, headroom)).withBuffer(buffer));
+        Device a = f.addDevice("leaf", DeviceRole.LEAF);
+        Device b = f.addDevice("spine", DeviceRole.SPINE);
+        for (int i = 0; i < 4; i++) {
+            TestFabrics.connect(f, a, b, 100, 3);
+        }
+        return f;
+    }
+
+    @Test
+    void lossLessGroupsTimesXoffAgainstTheSharedPool() {
+        long mib = 1L << 20;
+        BufferConfig staticPool = new BufferConfig(mib, BufferConfig.ThresholdMode.STATIC, mib, 0, 0);
+        // Issue 15's case: 1 MiB pool, XOFF 1 MB. 4 groups x 1,000,000 B = 4,000,000 B > 1,048,576 B: warning.
+        List<Finding> found = codes(fourLinks(staticPool, 1_000_000, 80_000), "POOL_XOFF_OVERCOMMITTED");
+        assertEquals(Set.of("leaf", "spine"), Set.copyOf(found.stream().map(Finding::subject).toList()));
+        assertTrue(found.stream().allMatch(x -> x.severity() == Severity.WARNING));
+        assertTrue(found.get(0).message().contains("4,000,000 B"), found.get(0).message());
+        // 1,048,576 / 4 = 262,144 B per group is the most that fits.
+        assertTrue(found.get(0).fix().contains("262,144 B"), found.get(0).fix());
+        assertTrue(codes(fourLinks(staticPool, 262_144, 80_000), "POOL_XOFF_OVERCOMMITTED").isEmpty());
+        // One group's XOFF at or above the pool: it can never pause before the pool is full.
+        found = codes(fourLinks(staticPool, 2_000_000, 80_000), "POOL_XOFF_OVERCOMMITTED");
+        assertEquals(2, found.size());
+        assertTrue(found.stream().allMatch(x -> x.severity() == Severity.ERROR));
+        // Dynamic thresholds (alpha 1): with 4 groups congested each pauses at 1 MiB / 5, together 4/5 of it.
+        BufferConfig dynamic = new BufferConfig(mib, BufferConfig.ThresholdMode.DYNAMIC, 0, 1.0, 0);
+        assertTrue(codes(fourLinks(dynamic, 1_000_000, 80_000), "POOL_XOFF_OVERCOMMITTED").isEmpty());
+        assertTrue(codes(clean(), "POOL_XOFF_OVERCOMMITTED").isEmpty());
+    }
+
+    @Test
+    void headroomReservedAgainstTheSharedPool() {
+        long mib = 1L << 20;
+        BufferConfig dynamic = new BufferConfig(mib, BufferConfig.ThresholdMode.DYNAMIC, 0, 1.0, 0);
+        // 4 groups x 300,000 B = 1,200,000 B of headroom > 1,048,576 B: error on both switches.
+        List<Finding> found = codes(fourLinks(dynamic, 100_000, 300_000), "HEADROOM_POOL_EXCEEDED");
+        assertEquals(2, found.size());
+        assertTrue(found.stream().allMatch(x -> x.severity() == Severity.ERROR));
+        assertTrue(found.get(0).message().contains("1,200,000 B"), found.get(0).message());
+        // 4 x 262,144 B = exactly the pool: allowed.
+        assertTrue(codes(fourLinks(dynamic, 100_000, 262_144), "HEADROOM_POOL_EXCEEDED").isEmpty());
+        assertTrue(codes(clean(), "HEADROOM_POOL_EXCEEDED").isEmpty());
+    }
+
     @Test
     void oversubscribedGpuFacingLeaf() {
         Fabric f = clean();

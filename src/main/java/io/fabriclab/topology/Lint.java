@@ -44,6 +44,7 @@ public final class Lint {
         oversubscription(fabric, out);
         rails(fabric, out);
         servers(fabric, out);
+        reachability(fabric, out);
         names(fabric, out);
         linkSpeeds(fabric, out);
         isolated(fabric, out);
@@ -323,6 +324,72 @@ public final class Lint {
                         "spread the server's NICs over two or more switches (rails or a second leaf)");
             }
         }
+    }
+
+    /**
+     * NICs that cannot reach the rest: switches joined by up switch-to-switch links form islands; the
+     * island with the most connected NIC ports is the fabric, every other island with NICs is cut off
+     * from it (a leaf with no uplinks, a pod whose spines are not cabled to the cores). One ERROR per
+     * cut-off island: no traffic between its NICs and the rest can be routed.
+     */
+    private static void reachability(Fabric fabric, List<Finding> out) {
+        List<Device> switches = fabric.switches();
+        Map<Device, Integer> index = new java.util.HashMap<>();
+        for (Device d : switches) {
+            index.put(d, index.size());
+        }
+        int[] parent = new int[switches.size()];
+        for (int i = 0; i < parent.length; i++) {
+            parent[i] = i;
+        }
+        int[] nics = new int[switches.size()];
+        for (Link l : fabric.links()) {
+            if (!l.isUp()) {
+                continue;
+            }
+            Integer a = index.get(l.a().device());
+            Integer b = index.get(l.b().device());
+            if (a != null && b != null) {
+                parent[root(parent, a)] = root(parent, b);
+            } else if (a != null ^ b != null) {
+                // An access link: the server's port is a NIC port attached to this switch.
+                nics[a != null ? a : b]++;
+            }
+        }
+        Map<Integer, List<Device>> islands = new LinkedHashMap<>();
+        Map<Integer, Integer> nicsByIsland = new LinkedHashMap<>();
+        for (Device d : switches) {
+            int r = root(parent, index.get(d));
+            islands.computeIfAbsent(r, k -> new ArrayList<>()).add(d);
+            nicsByIsland.merge(r, nics[index.get(d)], Integer::sum);
+        }
+        nicsByIsland.values().removeIf(n -> n == 0);
+        if (nicsByIsland.size() < 2) {
+            return;
+        }
+        int main = nicsByIsland.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        int total = nicsByIsland.values().stream().mapToInt(Integer::intValue).sum();
+        nicsByIsland.forEach((r, n) -> {
+            if (r == main) {
+                return;
+            }
+            List<Device> island = islands.get(r);
+            String names = island.size() == 1 ? island.get(0).id()
+                    : island.get(0).id() + " and " + (island.size() - 1) + " more switch(es)";
+            add(out, Severity.ERROR, "NICS_CUT_OFF", island.get(0).id(),
+                    String.format(Locale.ROOT, "%s with %,d NIC port(s) has no path to the other %,d NIC port(s):"
+                            + " no up link joins %s to the rest of the fabric", names, n, total - n,
+                            island.size() == 1 ? "it" : "them"),
+                    "cable " + island.get(0).id() + " to the tier above (or to the switches the rest hangs off)");
+        });
+    }
+
+    private static int root(int[] parent, int i) {
+        while (parent[i] != i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        return i;
     }
 
     private static void names(Fabric fabric, List<Finding> out) {

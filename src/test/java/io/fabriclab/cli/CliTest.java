@@ -128,6 +128,25 @@ class CliTest {
     }
 
     @Test
+    void aLeafWithNoUplinksIsAnErrorAndExitsOne() throws Exception {
+        io.fabriclab.model.Fabric fabric = ExampleFabrics.deadlockProne();
+        io.fabriclab.model.Device leaf4 = fabric.device("leaf4");
+        for (io.fabriclab.model.Link l : java.util.List.copyOf(fabric.linksOf(leaf4))) {
+            if (l.other(leaf4).role().isSwitch()) {
+                fabric.removeLink(l);
+            }
+        }
+        Path f = dir.resolve("cut.json");
+        io.fabriclab.io.FabricJson.save(fabric, f);
+        CliRun r = CliRun.of("analyze", f.toString(), "--no-failure-sweep");
+        assertEquals(ExitCode.FINDINGS, r.code(), r.out());
+        assertTrue(r.out().contains("NICS_CUT_OFF"), r.out());
+        CliRun v = CliRun.of("validate", f.toString());
+        assertEquals(ExitCode.FINDINGS, v.code(), v.out());
+        assertTrue(v.out().contains("NICS_CUT_OFF"), v.out());
+    }
+
+    @Test
     void badInputExitsTwoWithOneClearMessage() throws Exception {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"schemaVersion\": 1, \"name\": 5");

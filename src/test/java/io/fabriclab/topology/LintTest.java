@@ -157,6 +157,31 @@ class LintTest {
     }
 
     @Test
+    void aLeafWithNoUplinksCutsItsNicsOffAtErrorLevel() {
+        // deadlockProne: 4 leaves, one server (one NIC) each; leaf4 hangs off spine2 only. Removing that
+        // uplink leaves leaf4 and server4's NIC as an island: 1 NIC cut off from the other 3.
+        Fabric f = ExampleFabrics.deadlockProne();
+        assertTrue(codes(f, "NICS_CUT_OFF").isEmpty());
+        Device leaf4 = f.device("leaf4");
+        for (Link l : List.copyOf(f.linksOf(leaf4))) {
+            if (l.other(leaf4).role().isSwitch()) {
+                f.removeLink(l);
+            }
+        }
+        List<Finding> found = codes(f, "NICS_CUT_OFF");
+        assertEquals(1, found.size());
+        assertEquals(Severity.ERROR, found.get(0).severity());
+        assertEquals("leaf4", found.get(0).subject());
+        assertTrue(found.get(0).message().contains("1 NIC port(s) has no path to the other 3"), found.get(0).message());
+        // A down uplink cuts off the same way.
+        Fabric g = ExampleFabrics.deadlockProne();
+        Device l4 = g.device("leaf4");
+        g.linksOf(l4).stream().filter(l -> l.other(l4).role().isSwitch())
+                .forEach(l -> l.setState(io.fabriclab.model.LinkState.DOWN));
+        assertEquals(List.of("leaf4"), codes(g, "NICS_CUT_OFF").stream().map(Finding::subject).toList());
+    }
+
+    @Test
     void oversubscribedGpuFacingLeaf() {
         Fabric f = clean();
         // A third server on leaf0_r0: 3 x 400G down, 2 x 400G up = 1.5:1.

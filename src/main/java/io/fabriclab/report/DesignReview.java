@@ -66,13 +66,38 @@ public record DesignReview(ReportInput input, FabricAnalysis analysis, FailureDe
         return v;
     }
 
-    /** The cover's word for the verdict: ready, ready with warnings, not ready. */
+    /**
+     * The cover's words for the verdict, never contradicting the counts beside them: "not ready" (a check
+     * failed), "ready with warnings" (none failed, at least one warning), "ready pending simulation" (no
+     * failure or warning, but checklist items no run exercised), "ready" (everything passed).
+     */
     public String verdictWord() {
-        return switch (verdict()) {
-            case PASS -> "ready";
-            case WARN, NOT_SIMULATED -> "ready with warnings";
-            case FAIL -> "not ready";
-        };
+        if (count(Status.FAIL) > 0) {
+            return "not ready";
+        }
+        if (count(Status.WARN) > 0) {
+            return "ready with warnings";
+        }
+        return count(Status.NOT_SIMULATED) > 0 ? "ready pending simulation" : "ready";
+    }
+
+    /** The counts behind the verdict, those that are zero left out (passed always shown): "12 passed, 1 warning". */
+    public String tally() {
+        List<String> parts = new ArrayList<>();
+        parts.add(count(Status.PASS) + " passed");
+        long w = count(Status.WARN);
+        long f = count(Status.FAIL);
+        long n = count(Status.NOT_SIMULATED);
+        if (w > 0) {
+            parts.add(w + (w == 1 ? " warning" : " warnings"));
+        }
+        if (f > 0) {
+            parts.add(f + (f == 1 ? " failure" : " failures"));
+        }
+        if (n > 0) {
+            parts.add(n + " not simulated");
+        }
+        return String.join(", ", parts);
     }
 
     private static List<Check> checks(Fabric fabric, FabricAnalysis a, FailureDeadlocks fd, List<ReportRun> runs,

@@ -109,9 +109,7 @@ public final class HtmlReport {
         }
         Status v = review.verdict();
         h.open("p", "class", "badge " + v.name().toLowerCase(Locale.ROOT))
-                .text("Verdict: " + verdictWord(v) + " (" + review.count(Status.PASS) + " passed, " + review.count(Status.WARN)
-                        + " warnings, " + review.count(Status.FAIL) + " failures, " + review.count(Status.NOT_SIMULATED)
-                        + " not simulated)").close("p");
+                .text("Verdict: " + review.verdictWord() + " (" + review.tally() + ")").close("p");
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"Fabric", fabric.name()});
         rows.add(new String[] {"Author", in.author()});
@@ -140,14 +138,6 @@ public final class HtmlReport {
             }
         }
         return hashes.isEmpty() ? "no scenario (fabric only)" : String.join(", ", hashes);
-    }
-
-    private static String verdictWord(Status v) {
-        return switch (v) {
-            case PASS -> "ready";
-            case WARN, NOT_SIMULATED -> "ready with warnings";
-            case FAIL -> "not ready";
-        };
     }
 
     private void verdict() {

@@ -68,8 +68,8 @@ public final class AnalysisText {
                     s.unreachablePairs());
         }
         out.println(ecmp);
-        out.printf("Hops (links NIC to NIC): diameter %d, mean %.2f, distribution %s%n%n", a.hops().diameter(),
-                a.hops().mean(), a.hops().histogram());
+        out.printf(Locale.ROOT, "Hops (links NIC to NIC): diameter %d, mean %.2f; NIC pairs by hops: %s%n%n",
+                a.hops().diameter(), a.hops().mean(), histogram(a.hops().histogram()));
 
         BillOfMaterials b = a.billOfMaterials();
         out.println("Bill of materials");
@@ -104,7 +104,8 @@ public final class AnalysisText {
         out.printf("Deadlock check%s: %s (%,d buffer dependencies)%n", dl.failure() == null || dl.failure().isBlank() ? "" : " after " + dl.failure(),
                 dl.deadlockFree() ? "no cyclic buffer dependency" : dl.cycles().size() + " cycle(s)", dl.dependencies());
         for (DeadlockCheck.Cycle cy : dl.cycles()) {
-            out.printf("  priority %d: %s%n", cy.priority(), cy.queues());
+            out.printf("  priority %d: %s%n", cy.priority(),
+                    String.join(" > ", cy.queues().stream().map(Object::toString).toList()));
         }
         out.println();
 
@@ -112,17 +113,23 @@ public final class AnalysisText {
         if (a.findings().isEmpty()) {
             out.println("  none");
         } else {
-            // Many findings of one kind (e.g. 32 single-homed servers) print as one row and a count.
-            Map<String, List<Finding>> byCode = new java.util.LinkedHashMap<>();
-            for (Finding x : a.findings()) {
-                byCode.computeIfAbsent(x.severity() + "/" + x.code(), k -> new ArrayList<>()).add(x);
+            // Identical findings (same message and fix) print as one row with a count; many groups of one
+            // code (e.g. 32 servers single-homed to 4 different leaves) as one row for the code.
+            Map<String, List<Finding.Group>> byCode = new java.util.LinkedHashMap<>();
+            for (Finding.Group g : Finding.group(a.findings())) {
+                byCode.computeIfAbsent(g.severity() + "/" + g.code(), k -> new ArrayList<>()).add(g);
             }
-            TextTable f = new TextTable("severity", "code", "subject", "message", "fix");
-            for (List<Finding> group : byCode.values()) {
-                List<Finding> shown = group.size() > 3 ? group.subList(0, 1) : group;
-                for (Finding x : shown) {
-                    String subject = group.size() > 3 ? x.subject() + " and " + (group.size() - 1) + " more" : x.subject();
-                    f.row(x.severity().name().toLowerCase(Locale.ROOT), x.code(), subject, x.message(), x.fix());
+            TextTable f = new TextTable("severity", "code", "count", "subject", "message", "fix");
+            for (List<Finding.Group> groups : byCode.values()) {
+                int total = groups.stream().mapToInt(Finding.Group::count).sum();
+                List<Finding.Group> shown = groups.size() > 3 ? groups.subList(0, 1) : groups;
+                for (Finding.Group g : shown) {
+                    String subject = groups.size() > 3
+                            ? g.subjects().get(0) + " and " + (total - 1) + " more"
+                            : g.subjectsText(3);
+                    String message = groups.size() > 3 ? g.message() + " (first of " + total + ")" : g.message();
+                    f.row(g.severity().name().toLowerCase(Locale.ROOT), g.code(), groups.size() > 3 ? total : g.count(),
+                            subject, message, g.fix());
                 }
             }
             out.println(f);
@@ -163,6 +170,16 @@ public final class AnalysisText {
             out.printf(Locale.ROOT, "  ... and %,d more short ports%n", shortPorts - top);
         }
         out.println();
+    }
+
+    /** "2: 224, 4: 768" rather than Java's map text "{2=224, 4=768}". */
+    private static String histogram(Map<?, ? extends Number> h) {
+        if (h.isEmpty()) {
+            return "none";
+        }
+        List<String> parts = new ArrayList<>();
+        h.forEach((k, v) -> parts.add(k + ": " + String.format(Locale.ROOT, "%,d", v.longValue())));
+        return String.join(", ", parts);
     }
 
     private static String trim(double v) {

@@ -56,6 +56,19 @@ public final class Lint {
         out.add(new Finding(s, code, subject, message, fix));
     }
 
+    /** Items joined by ", " (not Java's "[a, b]"). */
+    private static String list(java.util.Collection<?> items) {
+        return String.join(", ", items.stream().map(String::valueOf).toList());
+    }
+
+    /** "rail 0: 2, rail 1: 3" (not Java's "{0=2, 1=3}"); a set value as "100G/400G". */
+    private static String perRail(Map<Integer, ?> byRail, String unit) {
+        List<String> parts = new ArrayList<>();
+        byRail.forEach((rail, v) -> parts.add("rail " + rail + ": " + (v instanceof java.util.Collection<?> c
+                ? String.join("/", c.stream().map(x -> x + unit).toList()) : v + unit)));
+        return String.join(", ", parts);
+    }
+
     private static String kb(long bytes) {
         return String.format(Locale.ROOT, "%,d B", bytes);
     }
@@ -69,7 +82,7 @@ public final class Lint {
             if (pfc != null && pfc.enabled()) {
                 if (pfc.priorities().size() > MAX_LOSSLESS_PRIORITIES) {
                     add(out, Severity.WARNING, "PFC_TOO_MANY_PRIORITIES", q.name(),
-                            "PFC is on for " + pfc.priorities().size() + " priorities " + pfc.priorities()
+                            "PFC is on for " + pfc.priorities().size() + " priorities (" + list(pfc.priorities()) + ")"
                                     + "; every lossless priority adds head-of-line blocking and pause-storm risk",
                             "keep PFC on the RDMA priority (" + QosProfile.RDMA_PRIORITY + ") and at most one other");
                 }
@@ -110,13 +123,13 @@ public final class Lint {
             if (d.qosProfile() != null && !known.contains(d.qosProfile())) {
                 add(out, Severity.ERROR, "UNKNOWN_QOS_PROFILE", d.id(),
                         "device refers to QoS profile '" + d.qosProfile() + "', which the fabric does not define",
-                        "define profile '" + d.qosProfile() + "' or pick one of " + known);
+                        "define profile '" + d.qosProfile() + "' or pick one of " + list(known));
             }
             for (Port p : d.ports()) {
                 if (p.qosProfile() != null && !known.contains(p.qosProfile())) {
                     add(out, Severity.ERROR, "UNKNOWN_QOS_PROFILE", p.ref(),
                             "port refers to QoS profile '" + p.qosProfile() + "', which the fabric does not define",
-                            "define profile '" + p.qosProfile() + "' or pick one of " + known);
+                            "define profile '" + p.qosProfile() + "' or pick one of " + list(known));
                 }
             }
         }
@@ -276,15 +289,15 @@ public final class Lint {
             Set<Set<Integer>> speedSets = new java.util.HashSet<>(speedsByUnitRail.get(unit).values());
             if (new TreeSet<>(counts.values()).size() > 1 || speedSets.size() > 1) {
                 add(out, Severity.WARNING, "RAIL_ASYMMETRY", "unit " + unit,
-                        "rail leaves of unit " + unit + " differ: servers per rail " + counts
-                                + ", server-link speeds per rail " + speedsByUnitRail.get(unit),
+                        "rail leaves of unit " + unit + " differ: servers per rail " + perRail(counts, "")
+                                + "; server-link speeds per rail " + perRail(speedsByUnitRail.get(unit), "G"),
                         "cable every server of the unit to every rail leaf at the same speed");
             }
         });
         speedsByRail.forEach((rail, speeds) -> {
             if (speeds.size() > 1) {
                 add(out, Severity.WARNING, "MIXED_RAIL_SPEEDS", "rail " + rail,
-                        "server links on rail " + rail + " run at different speeds " + speeds + " Gb/s",
+                        "server links on rail " + rail + " run at different speeds (" + list(speeds) + " Gb/s)",
                         "run every NIC of rail " + rail + " at one speed");
             }
         });
@@ -398,14 +411,14 @@ public final class Lint {
             ids.computeIfAbsent(d.id().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(d.id());
         }
         ids.values().stream().filter(v -> v.size() > 1).forEach(v -> add(out, Severity.WARNING, "DUPLICATE_DEVICE_NAME",
-                v.get(0), "device ids " + v + " differ only in letter case", "rename all but one of " + v));
+                v.get(0), "device ids " + list(v) + " differ only in letter case", "rename all but one of " + list(v)));
         for (Device d : fabric.devices()) {
             Map<String, List<String>> ports = new TreeMap<>();
             d.ports().forEach(p -> ports.computeIfAbsent(p.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
                     .add(p.name()));
             ports.values().stream().filter(v -> v.size() > 1).forEach(v -> add(out, Severity.WARNING,
                     "DUPLICATE_PORT_NAME", d.id() + ":" + v.get(0),
-                    "ports " + v + " of " + d.id() + " differ only in letter case", "rename all but one of " + v));
+                    "ports " + list(v) + " of " + d.id() + " differ only in letter case", "rename all but one of " + list(v)));
         }
     }
 

@@ -147,6 +147,24 @@ class CliTest {
     }
 
     @Test
+    void identicalFindingsPrintOnceWithACountAndNoJavaMapText() throws Exception {
+        Path f = dir.resolve("classic.json");
+        assertEquals(0, CliRun.of("generate", "leaf-spine", "-o", f.toString()).code());
+        // 32 servers, each single-homed to one of 4 leaves: 4 distinct messages, 8 servers each.
+        CliRun v = CliRun.of("validate", f.toString());
+        java.util.List<String> lines = v.out().lines().filter(l -> l.contains("SINGLE_HOMED_SERVER")).toList();
+        assertEquals(4, lines.size(), v.out());
+        assertTrue(lines.stream().allMatch(l -> l.contains("[SINGLE_HOMED_SERVER] x8")), v.out());
+        assertTrue(v.out().contains("32 findings"), v.out());
+        CliRun a = CliRun.of("analyze", f.toString(), "--no-failure-sweep");
+        assertFalse(a.out().matches("(?s).*\\{\\d+=.*"), a.out());
+        assertTrue(a.out().contains("NIC pairs by hops: 2: "), a.out());
+        // The 4 groups of one code collapse into one row counting all 32.
+        assertTrue(a.out().lines().anyMatch(l -> l.contains("SINGLE_HOMED_SERVER") && l.contains(" 32 ")
+                && l.contains("and 31 more")), a.out());
+    }
+
+    @Test
     void badInputExitsTwoWithOneClearMessage() throws Exception {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"schemaVersion\": 1, \"name\": 5");

@@ -182,6 +182,21 @@ class LintTest {
     }
 
     @Test
+    void identicalFindingsGroupWithACount() {
+        List<Finding> in = List.of(
+                new Finding(Severity.WARNING, "X", "a", "same", "fix it"),
+                new Finding(Severity.WARNING, "X", "b", "same", "fix it"),
+                new Finding(Severity.WARNING, "X", "c", "other", "fix it"),
+                new Finding(Severity.WARNING, "X", "d", "same", "fix it"));
+        List<Finding.Group> g = Finding.group(in);
+        assertEquals(2, g.size());
+        assertEquals(List.of("a", "b", "d"), g.get(0).subjects());
+        assertEquals(3, g.get(0).count());
+        assertEquals("a, b and 1 more", g.get(0).subjectsText(2));
+        assertEquals("c", g.get(1).subjectsText(2));
+    }
+
+    @Test
     void oversubscribedGpuFacingLeaf() {
         Fabric f = clean();
         // A third server on leaf0_r0: 3 x 400G down, 2 x 400G up = 1.5:1.
@@ -208,6 +223,11 @@ class LintTest {
         List<Finding> found = codes(f, "RAIL_ASYMMETRY");
         assertEquals(1, found.size());
         assertEquals("unit 0", found.get(0).subject());
+        // Plain words, not Java's map text ({0=2, 1=1}).
+        assertTrue(found.get(0).message().contains("servers per rail rail 0: 2, rail 1: 1")
+                || found.get(0).message().contains("servers per rail rail 0: 1, rail 1: 2"), found.get(0).message());
+        assertTrue(found.get(0).message().contains("rail 0: 400G"), found.get(0).message());
+        assertFalse(found.get(0).message().matches(".*[{}=\\[\\]].*"), found.get(0).message());
         assertEquals(1, codes(f, "UNCONNECTED_SERVER_PORT").size());
     }
 
@@ -233,6 +253,7 @@ class LintTest {
         List<Finding> found = codes(f, "MIXED_RAIL_SPEEDS");
         assertEquals(1, found.size());
         assertEquals("rail 0", found.get(0).subject());
+        assertTrue(found.get(0).message().contains("(200, 400 Gb/s)"), found.get(0).message());
         assertTrue(codes(clean(), "MIXED_RAIL_SPEEDS").isEmpty());
     }
 

@@ -59,16 +59,7 @@ final class AnalysisJson {
             ArrayNode worst = fi.putArray("worst");
             a.failureImpact().ranked().stream().limit(worstFailures).forEach(i -> worst.add(failureItem(i)));
         }
-        ObjectNode head = root.putObject("pfcHeadroom");
-        head.put("portsChecked", a.headroom().size());
-        ArrayNode short_ = head.putArray("shortfalls");
-        a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).forEach(h -> {
-            ObjectNode o = short_.addObject();
-            o.put("port", h.port());
-            o.put("qosProfile", h.qosProfile());
-            o.put("requiredBytes", h.required().totalBytes());
-            o.put("configuredBytes", h.configuredBytes());
-        });
+        root.set("pfcHeadroom", headroom(fabric, a));
         root.set("deadlock", deadlock(a.deadlock()));
         if (a.failure() != null) {
             FailureImpact.Detail d = a.failure().detail();
@@ -89,6 +80,48 @@ final class AnalysisJson {
             o.put("fix", f.fix());
         }
         return MAPPER.writeValueAsString(root) + "\n";
+    }
+
+    /** Every lossless port by class (its need, terms and margin), and the ports that fall short. */
+    private static ObjectNode headroom(Fabric fabric, FabricAnalysis a) {
+        ObjectNode head = MAPPER.createObjectNode();
+        head.put("portsChecked", a.headroom().size());
+        head.put("mtuBytes", fabric.mtuBytes());
+        ArrayNode classes = head.putArray("classes");
+        for (HeadroomCalculator.PortClass c : HeadroomCalculator.classes(a.headroom())) {
+            HeadroomCalculator.Requirement r = c.required();
+            HeadroomCalculator.PeerTiming t = HeadroomCalculator.timing(r.speedGbps());
+            ObjectNode o = classes.addObject();
+            o.put("qosProfile", c.qosProfile());
+            o.put("speedGbps", r.speedGbps());
+            o.put("cableLengthM", r.cableLengthM());
+            o.put("portCount", c.ports().size());
+            o.put("requiredBytes", r.totalBytes());
+            o.put("configuredBytes", c.configuredBytes());
+            o.put("marginBytes", c.marginBytes());
+            ObjectNode terms = o.putObject("terms");
+            terms.put("receiverFrameBytes", r.receiverFrameBytes());
+            terms.put("pfcFrameBytes", r.pfcFrameBytes());
+            terms.put("cableBytes", r.cableBytes());
+            terms.put("interfaceBytes", r.interfaceBytes());
+            terms.put("peerResponseBytes", r.peerResponseBytes());
+            terms.put("senderFrameBytes", r.senderFrameBytes());
+            o.put("interfaceDelayBitsPerEnd", t.interfaceDelayBits());
+            o.put("responseQuanta", t.responseQuanta());
+            o.put("interfaceSource", r.interfaceSource());
+            o.put("extrapolated", r.extrapolated());
+            ArrayNode ports = o.putArray("ports");
+            c.ports().forEach(ports::add);
+        }
+        ArrayNode short_ = head.putArray("shortfalls");
+        a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).forEach(h -> {
+            ObjectNode o = short_.addObject();
+            o.put("port", h.port());
+            o.put("qosProfile", h.qosProfile());
+            o.put("requiredBytes", h.required().totalBytes());
+            o.put("configuredBytes", h.configuredBytes());
+        });
+        return head;
     }
 
     private static ObjectNode counts(FabricAnalysis.Counts c) {

@@ -2,23 +2,11 @@ package io.fabriclab.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
-import io.fabriclab.routing.EcmpPathCounter;
-import io.fabriclab.routing.NicPairClass;
-import io.fabriclab.topology.BillOfMaterials;
-import io.fabriclab.topology.DeadlockCheck;
+import io.fabriclab.topology.AnalysisText;
 import io.fabriclab.topology.FabricAnalysis;
-import io.fabriclab.topology.FailureImpact;
-import io.fabriclab.topology.Finding;
-import io.fabriclab.topology.HeadroomCalculator;
-import io.fabriclab.topology.Oversubscription;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -43,8 +31,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @CommandLine.Mixin
     AnalysisOptions analysis = new AnalysisOptions();
 
-
-
     @Option(names = "--top", defaultValue = "10", paramLabel = "N", description = "Rows of the worst-failures table (default: ${DEFAULT-VALUE}).")
     int top;
 
@@ -57,123 +43,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (json) {
             out.print(AnalysisJson.render(fabric, file.toString(), a, top));
         } else {
-            printText(out, fabric, a, file, top);
+            out.print(AnalysisText.of(fabric, file.toString(), a, top));
         }
         out.flush();
         return a.hasErrors() ? ExitCode.FINDINGS : ExitCode.OK;
-    }
-
-    /** The text `fabriclab analyze` prints, for the editor's Fabric > Analyze (same words, same tables). */
-    public static String text(Fabric fabric, String source, FabricAnalysis a, int top) {
-        java.io.StringWriter sw = new java.io.StringWriter();
-        PrintWriter pw = new PrintWriter(sw);
-        printText(pw, fabric, a, source, top);
-        pw.flush();
-        return sw.toString();
-    }
-
-    private static void printText(PrintWriter out, Fabric fabric, FabricAnalysis a, Object file, int top) {
-        FabricAnalysis.Counts c = a.counts();
-        out.printf("%s (%s)%n%n", fabric.name(), file);
-        TextTable counts = new TextTable("what", "count");
-        for (DeviceRole r : DeviceRole.values()) {
-            if (r.isSwitch() && c.switchesByRole().getOrDefault(r, 0) > 0) {
-                counts.row(r.jsonName() + " switches", c.switchesByRole().get(r));
-            }
-        }
-        counts.row("servers", c.servers()).row("GPUs", c.gpus()).row("NICs", c.nics()).row("links", c.links());
-        c.cablesByTier().forEach((tier, n) -> counts.row("cables " + tier, n));
-        if (c.linksDown() > 0) {
-            counts.row("links down", c.linksDown());
-        }
-        out.println(counts);
-
-        out.println("Oversubscription (downlink : uplink capacity)");
-        TextTable over = new TextTable("tier", "down Gb/s", "up Gb/s", "ratio");
-        for (Oversubscription.TierRatio t : a.oversubscription().tiers()) {
-            over.row("tier " + t.tier(), t.downGbps(), t.upGbps(), t.label());
-        }
-        if (a.oversubscription().worstLeaf() != null) {
-            Oversubscription.SwitchRatio w = a.oversubscription().worstLeaf();
-            over.row("worst leaf " + w.deviceId(), w.downGbps(), w.upGbps(), w.label());
-        }
-        out.println(over);
-        out.printf("Bisection bandwidth: %,.0f Gb/s of %,.0f Gb/s full bisection (%.0f %%)%n%n",
-                a.bisection().bandwidthGbps(), a.bisection().idealGbps(), 100 * a.bisection().ratio());
-
-        out.println("ECMP paths between NIC pairs" + (a.failure() == null ? "" : " (after failure of " + a.failure().spec() + ")"));
-        TextTable ecmp = new TextTable("NIC pairs", "count", "min", "mean", "max", "unreachable");
-        EcmpPathCounter.Summary all = a.ecmp().all();
-        ecmp.row("all", all.nicPairs(), all.min(), String.format(Locale.ROOT, "%.1f", all.mean()), all.max(), all.unreachablePairs());
-        for (Map.Entry<NicPairClass, EcmpPathCounter.Summary> e : a.ecmp().byClass().entrySet()) {
-            EcmpPathCounter.Summary s = e.getValue();
-            ecmp.row(e.getKey().label(), s.nicPairs(), s.min(), String.format(Locale.ROOT, "%.1f", s.mean()), s.max(),
-                    s.unreachablePairs());
-        }
-        out.println(ecmp);
-        out.printf("Hops (links NIC to NIC): diameter %d, mean %.2f, distribution %s%n%n", a.hops().diameter(),
-                a.hops().mean(), a.hops().histogram());
-
-        BillOfMaterials b = a.billOfMaterials();
-        out.println("Bill of materials");
-        TextTable bom = new TextTable("item", "quantity", "unit price", "cost");
-        for (BillOfMaterials.Line l : b.lines()) {
-            bom.row(l.description(), l.quantity(), l.priced() ? l.unitPrice().toPlainString() : "unpriced",
-                    l.priced() ? l.cost().toPlainString() : "-");
-        }
-        bom.row("total (" + b.currency() + (b.complete() ? ")" : ", unpriced items excluded)"), "", "", b.total().toPlainString());
-        out.println(bom);
-
-        if (a.failureImpact() != null) {
-            out.printf("Failure impact of every single link and switch (%d analysed), worst first%n",
-                    a.failureImpact().items().size());
-            TextTable fi = new TextTable("failed", "kind", "capacity lost Gb/s", "NIC pairs cut off", "worst path drop");
-            for (FailureImpact.Item i : a.failureImpact().ranked().stream().limit(top).toList()) {
-                fi.row(i.subject(), i.kind().name().toLowerCase(Locale.ROOT), Math.round(i.capacityLostGbps()),
-                        i.nicPairsDisconnected(), String.format(Locale.ROOT, "%.0f %%", 100 * i.worstDropFraction()));
-            }
-            out.println(fi);
-        }
-        if (a.failure() != null) {
-            FailureImpact.Detail d = a.failure().detail();
-            out.printf("Failure of %s: %,.0f Gb/s lost, %,d NIC pairs cut off, worst pair loses %.0f %% of its paths, %d switch pairs changed%n%n",
-                    a.failure().spec(), d.capacityLostGbps(), d.nicPairsDisconnected(), 100 * d.worstDropFraction(),
-                    d.changedPairs().size());
-        }
-
-        long shortPorts = a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count();
-        out.printf("PFC headroom: %d lossless ports checked, %d short of the needed headroom%n", a.headroom().size(), shortPorts);
-        a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).limit(top).forEach(h -> out.printf(
-                "  %s needs %,d B, profile %s reserves %,d B%n", h.port(), h.required().totalBytes(), h.qosProfile(),
-                h.configuredBytes()));
-        out.println();
-
-        DeadlockCheck.Result dl = a.deadlock();
-        out.printf("Deadlock check%s: %s (%,d buffer dependencies)%n", dl.failure() == null || dl.failure().isBlank() ? "" : " after " + dl.failure(),
-                dl.deadlockFree() ? "no cyclic buffer dependency" : dl.cycles().size() + " cycle(s)", dl.dependencies());
-        for (DeadlockCheck.Cycle cy : dl.cycles()) {
-            out.printf("  priority %d: %s%n", cy.priority(), cy.queues());
-        }
-        out.println();
-
-        out.println("Findings");
-        if (a.findings().isEmpty()) {
-            out.println("  none");
-        } else {
-            // Many findings of one kind (e.g. 32 single-homed servers) print as one row and a count.
-            Map<String, List<Finding>> byCode = new java.util.LinkedHashMap<>();
-            for (Finding x : a.findings()) {
-                byCode.computeIfAbsent(x.severity() + "/" + x.code(), k -> new ArrayList<>()).add(x);
-            }
-            TextTable f = new TextTable("severity", "code", "subject", "message", "fix");
-            for (List<Finding> group : byCode.values()) {
-                List<Finding> shown = group.size() > 3 ? group.subList(0, 1) : group;
-                for (Finding x : shown) {
-                    String subject = group.size() > 3 ? x.subject() + " and " + (group.size() - 1) + " more" : x.subject();
-                    f.row(x.severity().name().toLowerCase(Locale.ROOT), x.code(), subject, x.message(), x.fix());
-                }
-            }
-            out.println(f);
-        }
     }
 }

@@ -146,9 +146,7 @@ public final class ReportCommand implements Callable<Integer> {
         if (!quiet) {
             err.println();
         }
-        out.printf(Locale.ROOT, "%s: %s, %d checks passed, %d warnings, %d failures, %d not simulated%n", output,
-                review.verdictWord(), review.count(Status.PASS), review.count(Status.WARN), review.count(Status.FAIL),
-                review.count(Status.NOT_SIMULATED));
+        out.printf(Locale.ROOT, "%s: %s (%s)%n", output, review.verdictWord(), review.tally());
         out.flush();
         return review.count(Status.FAIL) > 0 ? ExitCode.FINDINGS : ExitCode.OK;
     }

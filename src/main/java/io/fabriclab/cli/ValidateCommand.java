@@ -30,9 +30,10 @@ public final class ValidateCommand implements Callable<Integer> {
         Fabric fabric = Inputs.fabric(file);
         List<Finding> findings = Lint.check(fabric);
         PrintWriter out = spec.commandLine().getOut();
-        for (Finding f : findings) {
-            out.printf("%s: %s %s [%s]: %s; fix: %s%n", file, f.severity().name().toLowerCase(Locale.ROOT), f.subject(),
-                    f.code(), f.message(), f.fix());
+        // Identical findings about several subjects print once, with the subjects and their count.
+        for (Finding.Group g : Finding.group(findings)) {
+            out.printf("%s: %s %s [%s]%s: %s; fix: %s%n", file, g.severity().name().toLowerCase(Locale.ROOT),
+                    g.subjectsText(5), g.code(), g.count() > 1 ? " x" + g.count() : "", g.message(), g.fix());
         }
         long errors = findings.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();
         out.printf("%s: %d devices, %d links; %d findings (%d at error level)%n", file, fabric.devices().size(),

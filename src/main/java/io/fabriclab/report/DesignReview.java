@@ -66,13 +66,38 @@ public record DesignReview(ReportInput input, FabricAnalysis analysis, FailureDe
         return v;
     }
 
-    /** The cover's word for the verdict: ready, ready with warnings, not ready. */
+    /**
+     * The cover's words for the verdict, never contradicting the counts beside them: "not ready" (a check
+     * failed), "ready with warnings" (none failed, at least one warning), "ready pending simulation" (no
+     * failure or warning, but checklist items no run exercised), "ready" (everything passed).
+     */
     public String verdictWord() {
-        return switch (verdict()) {
-            case PASS -> "ready";
-            case WARN, NOT_SIMULATED -> "ready with warnings";
-            case FAIL -> "not ready";
-        };
+        if (count(Status.FAIL) > 0) {
+            return "not ready";
+        }
+        if (count(Status.WARN) > 0) {
+            return "ready with warnings";
+        }
+        return count(Status.NOT_SIMULATED) > 0 ? "ready pending simulation" : "ready";
+    }
+
+    /** The counts behind the verdict, those that are zero left out (passed always shown): "12 passed, 1 warning". */
+    public String tally() {
+        List<String> parts = new ArrayList<>();
+        parts.add(count(Status.PASS) + " passed");
+        long w = count(Status.WARN);
+        long f = count(Status.FAIL);
+        long n = count(Status.NOT_SIMULATED);
+        if (w > 0) {
+            parts.add(w + (w == 1 ? " warning" : " warnings"));
+        }
+        if (f > 0) {
+            parts.add(f + (f == 1 ? " failure" : " failures"));
+        }
+        if (n > 0) {
+            parts.add(n + " not simulated");
+        }
+        return String.join(", ", parts);
     }
 
     private static List<Check> checks(Fabric fabric, FabricAnalysis a, FailureDeadlocks fd, List<ReportRun> runs,
@@ -117,12 +142,16 @@ public record DesignReview(ReportInput input, FabricAnalysis analysis, FailureDe
         long shortPorts = a.headroom().stream().filter(HeadroomCalculator.PortHeadroom::shortfall).count();
         if (!a.headroom().isEmpty()) {
             HeadroomCalculator.PortHeadroom w = a.headroom().stream()
-                    .max(java.util.Comparator.comparingLong(HeadroomCalculator.PortHeadroom::missingBytes)).orElseThrow();
+                    .min(java.util.Comparator.comparingLong(HeadroomCalculator.PortHeadroom::marginBytes)).orElseThrow();
+            List<String> extrapolated = a.headroom().stream().filter(h -> h.required().extrapolated())
+                    .map(h -> h.required().speedGbps() + "G").distinct().toList();
             out.add(new Check("QoS", "PFC headroom covers the worst case on every lossless port",
                     shortPorts == 0 ? Status.PASS : Status.FAIL,
-                    Fmt.count(a.headroom().size()) + " ports checked, " + Fmt.count(shortPorts) + " short"
-                            + (shortPorts > 0 ? "; worst " + w.port() + " needs " + Fmt.count(w.required().totalBytes())
-                            + " B, has " + Fmt.count(w.configuredBytes()) + " B" : "")));
+                    Fmt.count(a.headroom().size()) + " ports checked, " + Fmt.count(shortPorts) + " short; "
+                            + (shortPorts > 0 ? "worst " : "smallest margin ") + w.port() + " needs "
+                            + Fmt.count(w.required().totalBytes()) + " B (interface " + Fmt.count(w.required().interfaceBytes())
+                            + " B), has " + Fmt.count(w.configuredBytes()) + " B"
+                            + (extrapolated.isEmpty() ? "" : "; interface delay extrapolated at " + String.join(", ", extrapolated))));
         } else {
             out.add(new Check("QoS", "PFC headroom covers the worst case on every lossless port", Status.WARN,
                     "no port has a lossless priority: RoCEv2 runs without PFC"));

@@ -109,9 +109,7 @@ public final class HtmlReport {
         }
         Status v = review.verdict();
         h.open("p", "class", "badge " + v.name().toLowerCase(Locale.ROOT))
-                .text("Verdict: " + verdictWord(v) + " (" + review.count(Status.PASS) + " passed, " + review.count(Status.WARN)
-                        + " warnings, " + review.count(Status.FAIL) + " failures, " + review.count(Status.NOT_SIMULATED)
-                        + " not simulated)").close("p");
+                .text("Verdict: " + review.verdictWord() + " (" + review.tally() + ")").close("p");
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"Fabric", fabric.name()});
         rows.add(new String[] {"Author", in.author()});
@@ -140,14 +138,6 @@ public final class HtmlReport {
             }
         }
         return hashes.isEmpty() ? "no scenario (fabric only)" : String.join(", ", hashes);
-    }
-
-    private static String verdictWord(Status v) {
-        return switch (v) {
-            case PASS -> "ready";
-            case WARN, NOT_SIMULATED -> "ready with warnings";
-            case FAIL -> "not ready";
-        };
     }
 
     private void verdict() {
@@ -414,30 +404,28 @@ public final class HtmlReport {
             h.close("div");
             return;
         }
-        record Key(String profile, int speed, double cableM, long configured, long required) {
-        }
-        Map<Key, Integer> groups = new LinkedHashMap<>();
-        Map<Key, HeadroomCalculator.Requirement> req = new LinkedHashMap<>();
-        for (HeadroomCalculator.PortHeadroom p : a.headroom()) {
-            Key k = new Key(p.qosProfile(), p.required().speedGbps(), p.required().cableLengthM(), p.configuredBytes(),
-                    p.required().totalBytes());
-            groups.merge(k, 1, Integer::sum);
-            req.putIfAbsent(k, p.required());
-        }
-        List<Key> keys = new ArrayList<>(groups.keySet());
-        keys.sort(Comparator.comparingLong((Key k) -> k.configured() - k.required()).thenComparing(Key::profile));
         List<String[]> rows = new ArrayList<>();
-        for (Key k : keys) {
-            HeadroomCalculator.Requirement r = req.get(k);
-            long margin = k.configured() - k.required();
-            rows.add(new String[] {k.profile(), k.speed() + "G", Fmt.num(k.cableM(), 1) + " m", Fmt.count(groups.get(k)),
+        boolean anyExtrapolated = false;
+        for (HeadroomCalculator.PortClass c : HeadroomCalculator.classes(a.headroom())) {
+            HeadroomCalculator.Requirement r = c.required();
+            long margin = c.marginBytes();
+            anyExtrapolated |= r.extrapolated();
+            rows.add(new String[] {c.qosProfile(), r.speedGbps() + "G", Fmt.num(r.cableLengthM(), 1) + " m",
+                    Fmt.count(c.ports().size()),
                     Fmt.count(r.receiverFrameBytes() + r.senderFrameBytes() + r.pfcFrameBytes()),
-                    Fmt.count(r.cableBytes()), Fmt.count(r.interfaceBytes() + r.peerResponseBytes()),
-                    Fmt.count(k.required()), Fmt.count(k.configured()),
-                    Html.statusCell(margin >= 0 ? Status.PASS : Status.FAIL, (margin >= 0 ? "+" : "") + Fmt.count(margin))});
+                    Fmt.count(r.cableBytes()), Fmt.count(r.interfaceBytes()), Fmt.count(r.peerResponseBytes()),
+                    Fmt.count(r.totalBytes()), Fmt.count(c.configuredBytes()),
+                    Html.statusCell(margin >= 0 ? Status.PASS : Status.FAIL, (margin >= 0 ? "+" : "") + Fmt.count(margin)),
+                    r.interfaceSource()});
         }
-        h.table("headroom", new String[] {"profile", "speed", "cable", "ports", "frames B", "cable B", "delays B",
-            "needed B", "configured B", "margin B"}, rows, false, true, true, true, true, true, true, true, true, true);
+        h.table("headroom", new String[] {"profile", "speed", "cable", "ports", "frames B", "cable B", "interface B",
+            "response B", "needed B", "configured B", "margin B", "interface delay from"}, rows, false, true, true, true,
+                true, true, true, true, true, true, true, false);
+        h.el("p", "Interface: the MAC/PHY delay of both ends, per speed (IEEE 802.3 bounds at 10-100G; SONiC's Spectrum "
+                + "mac_phy_delay of 0.8 KiB at 50G and 200-400G). Response: the peer's pause_quanta (IEEE 802.3 31B.3.7) x "
+                + "512 bit times." + (anyExtrapolated
+                        ? " Rows marked extrapolated use a figure carried over from another speed: no source covers it."
+                        : ""), "class", "note");
         List<HeadroomCalculator.PortHeadroom> shortPorts = a.headroom().stream()
                 .filter(HeadroomCalculator.PortHeadroom::shortfall)
                 .sorted(Comparator.comparingLong(HeadroomCalculator.PortHeadroom::missingBytes).reversed()).toList();

@@ -31,7 +31,7 @@ import io.fabriclab.model.QosProfile;
  *
  * <p>Limits: the MTU is the fabric's ({@link Fabric#mtuBytes()}); only switch ports are checked
  * (NIC receive buffers are not configured through the QoS profile); per-speed values not in a
- * source are marked {@code extrapolated} (see {@link #timing(int)}).
+ * source are marked {@code extrapolated} (see {@link #TIMING} and {@link #timing(int)}).
  */
 public final class HeadroomCalculator {
     /** Preamble + SFD (8 B) and the minimum inter-frame gap (12 B) that every frame costs on the wire. */
@@ -41,38 +41,79 @@ public final class HeadroomCalculator {
     public static final long BITS_PER_QUANTUM = 512;
 
     /**
-     * Per-speed peer timing in bit times.
+     * Per-speed timing in bit times: the constants the headroom need is built from, public so that the
+     * simulator's PFC response uses the same figures.
      *
-     * @param responseQuanta       the peer's response time in pause quanta
-     * @param interfaceDelayBits   MAC/PHY delay bound of one end, in bit times
-     * @param extrapolated         true when the interface delay (or response) is not from a source but
-     *                             scaled from the nearest lower cited speed at constant time
+     * @param responseQuanta       the peer's response time in pause quanta (IEEE 802.3 31B.3.7)
+     * @param interfaceDelayBits   MAC/PHY delay of one end (transmit plus receive), in bit times
+     * @param extrapolated         true when the interface delay or the response is not from a source for
+     *                             this speed but carried over from a cited one
+     * @param interfaceSource      where {@code interfaceDelayBits} comes from, in a few words
      */
-    public record PeerTiming(int speedGbps, int responseQuanta, long interfaceDelayBits, boolean extrapolated) {
+    public record PeerTiming(int speedGbps, int responseQuanta, long interfaceDelayBits, boolean extrapolated,
+                             String interfaceSource) {
+        /** The peer's response time in bit times (quanta x 512). */
+        public long responseBits() {
+            return responseQuanta * BITS_PER_QUANTUM;
+        }
+
+        /** The peer's response time in picoseconds at this speed (a bit time is 1,000 / G ps). */
+        public long responsePs() {
+            return responseBits() * 1_000 / speedGbps;
+        }
+
+        /** One end's interface delay in picoseconds at this speed. */
+        public long interfaceDelayPs() {
+            return interfaceDelayBits * 1_000 / speedGbps;
+        }
     }
 
+    /** Source label of the IEEE 802.3 interface-delay bounds (as tabulated in Cisco's ch. 7). */
+    public static final String SOURCE_IEEE = "IEEE 802.3 bound";
+    /** Source label of SONiC's per-ASIC mac_phy_delay for NVIDIA Spectrum-1/2/3. */
+    public static final String SOURCE_SONIC_SPECTRUM = "SONiC Spectrum mac_phy_delay";
+
     /**
-     * Response quanta: IEEE 802.3 31B.3.7 as tabulated in SONiC's buffer_headroom_mellanox.lua
-     * (10G 67, 25G 80, 40G 118, 50G 147, 100G 394, 200G 453, 400G 905, 800G 905). Interface delay:
-     * IEEE 802.3 bounds as given in Cisco's ch. 7 (10G 8,192, 25G 6,144, 40G 24,576, 100G 122,880
-     * bit times); 50G and above 100G are scaled from the next lower cited speed at the same delay in
-     * nanoseconds. 1.6T has no cited response: 800G's time, doubled in bits.
+     * SONiC's ASIC_TABLE mac_phy_delay for MELLANOX-SPECTRUM, -SPECTRUM-2 and -SPECTRUM-3
+     * (sonic-buildimage files/build_templates/asic_table.j2: "0.8", in KiB, which
+     * cfgmgr/buffer_headroom_mellanox.lua multiplies by 1,024): 819.2 B = 6,553.6 bit times, rounded up.
+     * The same figure at every speed those chips run (up to 400G on Spectrum-3).
      */
-    private static final Map<Integer, PeerTiming> TIMING = new TreeMap<>(Map.of(
-            10, new PeerTiming(10, 67, 8_192, false),
-            25, new PeerTiming(25, 80, 6_144, false),
-            40, new PeerTiming(40, 118, 24_576, false),
-            50, new PeerTiming(50, 147, 24_576 * 50 / 40, true),
-            100, new PeerTiming(100, 394, 122_880, false),
-            200, new PeerTiming(200, 453, 122_880 * 2, true),
-            400, new PeerTiming(400, 905, 122_880 * 4, true),
-            800, new PeerTiming(800, 905, 122_880 * 8, true),
-            1600, new PeerTiming(1600, 905 * 2, 122_880 * 16, true)));
+    public static final long SONIC_SPECTRUM_MAC_PHY_DELAY_BITS = 6_554;
+
+    /**
+     * The per-speed table, the one place these constants live.
+     * <ul>
+     *   <li>Response quanta: IEEE 802.3 31B.3.7 as tabulated in SONiC's buffer_headroom_mellanox.lua
+     *       (10G 67, 25G 80, 40G 118, 50G 147, 100G 394, 200G 453, 400G 905, 800G 905); 1.6T has no cited
+     *       value: 800G's time, doubled in bits (extrapolated).</li>
+     *   <li>Interface delay at 10G 8,192, 25G 6,144, 40G 24,576 and 100G 122,880 bit times: the IEEE 802.3
+     *       bounds as given in Cisco's "Congestion Management in Ethernet Storage Networks", ch. 7 (D-Intf).
+     *       These are for the PHYs of those speeds; the 100G figure (1.23 us) covers RS-FEC 100G PHYs and
+     *       must not be carried to 400G PHYs at constant time.</li>
+     *   <li>Interface delay at 50G, 200G and 400G: no IEEE figure in our sources, so the vendor figure
+     *       SONiC uses for Spectrum-2/3, which run these speeds ({@link #SONIC_SPECTRUM_MAC_PHY_DELAY_BITS}).
+     *       At 800G and 1.6T the same figure is carried over (extrapolated: no cited chip of that table runs
+     *       them).</li>
+     * </ul>
+     */
+    public static final Map<Integer, PeerTiming> TIMING = java.util.Collections.unmodifiableMap(new TreeMap<>(Map.of(
+            10, new PeerTiming(10, 67, 8_192, false, SOURCE_IEEE),
+            25, new PeerTiming(25, 80, 6_144, false, SOURCE_IEEE),
+            40, new PeerTiming(40, 118, 24_576, false, SOURCE_IEEE),
+            50, new PeerTiming(50, 147, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, false, SOURCE_SONIC_SPECTRUM),
+            100, new PeerTiming(100, 394, 122_880, false, SOURCE_IEEE),
+            200, new PeerTiming(200, 453, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, false, SOURCE_SONIC_SPECTRUM),
+            400, new PeerTiming(400, 905, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, false, SOURCE_SONIC_SPECTRUM),
+            800, new PeerTiming(800, 905, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, true,
+                    SOURCE_SONIC_SPECTRUM + ", extrapolated"),
+            1600, new PeerTiming(1600, 905 * 2, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, true,
+                    SOURCE_SONIC_SPECTRUM + ", extrapolated"))));
 
     private HeadroomCalculator() {
     }
 
-    /** The timing used for a link speed; speeds between table entries use the next higher entry. */
+    /** The timing used for a link speed; speeds between table entries use the next higher entry (extrapolated). */
     public static PeerTiming timing(int speedGbps) {
         PeerTiming t = TIMING.get(speedGbps);
         if (t != null) {
@@ -80,17 +121,23 @@ public final class HeadroomCalculator {
         }
         for (PeerTiming p : TIMING.values()) {
             if (p.speedGbps() >= speedGbps) {
-                return new PeerTiming(speedGbps, p.responseQuanta(), p.interfaceDelayBits(), true);
+                return new PeerTiming(speedGbps, p.responseQuanta(), p.interfaceDelayBits(), true,
+                        p.speedGbps() + "G figures, extrapolated");
             }
         }
         PeerTiming top = TIMING.get(1600);
-        return new PeerTiming(speedGbps, top.responseQuanta(), top.interfaceDelayBits(), true);
+        return new PeerTiming(speedGbps, top.responseQuanta(), top.interfaceDelayBits(), true,
+                "1600G figures, extrapolated");
     }
 
-    /** The headroom terms, each in bytes (bit times / 8, rounded up), and their sum. */
+    /**
+     * The headroom terms, each in bytes (bit times / 8, rounded up), and their sum (the exact bit sum / 8,
+     * rounded up). {@code interfaceBytes} covers both ends; {@code interfaceSource} says where the per-end
+     * delay comes from and {@code extrapolated} whether a figure was carried over from another speed.
+     */
     public record Requirement(int speedGbps, double cableLengthM, int mtuBytes, long receiverFrameBytes,
                               long pfcFrameBytes, long cableBytes, long interfaceBytes, long peerResponseBytes,
-                              long senderFrameBytes, long totalBytes, boolean extrapolated) {
+                              long senderFrameBytes, long totalBytes, boolean extrapolated, String interfaceSource) {
     }
 
     /** Headroom needed on a port receiving at {@code speedGbps} over {@code cableLengthM} of cable. */
@@ -100,11 +147,11 @@ public final class HeadroomCalculator {
         // 5 ns/m (Units.PROPAGATION_PS_PER_M) there and back; at G Gb/s a nanosecond is G bits.
         long cableBits = (long) Math.ceil(2 * cableLengthM * 5.0 * speedGbps);
         long interfaceBits = 2 * t.interfaceDelayBits();
-        long responseBits = t.responseQuanta() * BITS_PER_QUANTUM;
+        long responseBits = t.responseBits();
         long total = frameBits + PFC_FRAME_BITS + cableBits + interfaceBits + responseBits + frameBits;
         return new Requirement(speedGbps, cableLengthM, mtuBytes, bytes(frameBits), bytes(PFC_FRAME_BITS),
                 bytes(cableBits), bytes(interfaceBits), bytes(responseBits), bytes(frameBits), bytes(total),
-                t.extrapolated());
+                t.extrapolated(), t.interfaceSource());
     }
 
     private static long bytes(long bits) {
@@ -123,6 +170,11 @@ public final class HeadroomCalculator {
 
         public long missingBytes() {
             return Math.max(0, required.totalBytes() - configuredBytes);
+        }
+
+        /** Configured minus required: negative when short. */
+        public long marginBytes() {
+            return configuredBytes - required.totalBytes();
         }
     }
 
@@ -146,6 +198,39 @@ public final class HeadroomCalculator {
                 out.add(h);
             }
         }));
+        return out;
+    }
+
+    /**
+     * Lossless ports that need and have the same: one QoS profile, speed and cable length (so the same
+     * requirement) and the same configured headroom. How the text, JSON and report show the margin of every
+     * port without a line per port on a large fabric.
+     */
+    public record PortClass(String qosProfile, Requirement required, long configuredBytes, List<String> ports) {
+        public long marginBytes() {
+            return configuredBytes - required.totalBytes();
+        }
+
+        public boolean shortfall() {
+            return marginBytes() < 0;
+        }
+    }
+
+    /** The ports grouped into {@link PortClass}es, smallest margin first (then profile, speed, cable). */
+    public static List<PortClass> classes(List<PortHeadroom> ports) {
+        record Key(String profile, int speed, double cableM, long configured) {
+        }
+        Map<Key, List<PortHeadroom>> byKey = new java.util.LinkedHashMap<>();
+        for (PortHeadroom h : ports) {
+            byKey.computeIfAbsent(new Key(h.qosProfile(), h.required().speedGbps(), h.required().cableLengthM(),
+                    h.configuredBytes()), k -> new ArrayList<>()).add(h);
+        }
+        List<PortClass> out = new ArrayList<>();
+        byKey.forEach((k, list) -> out.add(new PortClass(k.profile(), list.get(0).required(), k.configured(),
+                list.stream().map(PortHeadroom::port).toList())));
+        out.sort(java.util.Comparator.comparingLong(PortClass::marginBytes).thenComparing(PortClass::qosProfile)
+                .thenComparingInt(c -> c.required().speedGbps())
+                .thenComparingDouble(c -> c.required().cableLengthM()));
         return out;
     }
 

@@ -40,9 +40,11 @@ public final class Lint {
         qosProfiles(fabric, out);
         unknownProfiles(fabric, out);
         headroom(fabric, out);
+        buffers(fabric, out);
         oversubscription(fabric, out);
         rails(fabric, out);
         servers(fabric, out);
+        reachability(fabric, out);
         names(fabric, out);
         linkSpeeds(fabric, out);
         isolated(fabric, out);
@@ -52,6 +54,19 @@ public final class Lint {
 
     private static void add(List<Finding> out, Severity s, String code, String subject, String message, String fix) {
         out.add(new Finding(s, code, subject, message, fix));
+    }
+
+    /** Items joined by ", " (not Java's "[a, b]"). */
+    private static String list(java.util.Collection<?> items) {
+        return String.join(", ", items.stream().map(String::valueOf).toList());
+    }
+
+    /** "rail 0: 2, rail 1: 3" (not Java's "{0=2, 1=3}"); a set value as "100G/400G". */
+    private static String perRail(Map<Integer, ?> byRail, String unit) {
+        List<String> parts = new ArrayList<>();
+        byRail.forEach((rail, v) -> parts.add("rail " + rail + ": " + (v instanceof java.util.Collection<?> c
+                ? String.join("/", c.stream().map(x -> x + unit).toList()) : v + unit)));
+        return String.join(", ", parts);
     }
 
     private static String kb(long bytes) {
@@ -67,7 +82,7 @@ public final class Lint {
             if (pfc != null && pfc.enabled()) {
                 if (pfc.priorities().size() > MAX_LOSSLESS_PRIORITIES) {
                     add(out, Severity.WARNING, "PFC_TOO_MANY_PRIORITIES", q.name(),
-                            "PFC is on for " + pfc.priorities().size() + " priorities " + pfc.priorities()
+                            "PFC is on for " + pfc.priorities().size() + " priorities (" + list(pfc.priorities()) + ")"
                                     + "; every lossless priority adds head-of-line blocking and pause-storm risk",
                             "keep PFC on the RDMA priority (" + QosProfile.RDMA_PRIORITY + ") and at most one other");
                 }
@@ -108,13 +123,13 @@ public final class Lint {
             if (d.qosProfile() != null && !known.contains(d.qosProfile())) {
                 add(out, Severity.ERROR, "UNKNOWN_QOS_PROFILE", d.id(),
                         "device refers to QoS profile '" + d.qosProfile() + "', which the fabric does not define",
-                        "define profile '" + d.qosProfile() + "' or pick one of " + known);
+                        "define profile '" + d.qosProfile() + "' or pick one of " + list(known));
             }
             for (Port p : d.ports()) {
                 if (p.qosProfile() != null && !known.contains(p.qosProfile())) {
                     add(out, Severity.ERROR, "UNKNOWN_QOS_PROFILE", p.ref(),
                             "port refers to QoS profile '" + p.qosProfile() + "', which the fabric does not define",
-                            "define profile '" + p.qosProfile() + "' or pick one of " + known);
+                            "define profile '" + p.qosProfile() + "' or pick one of " + list(known));
                 }
             }
         }
@@ -138,6 +153,77 @@ public final class Lint {
                     "raise headroom in profile '" + worst.qosProfile() + "' to at least " + kb(r.totalBytes())
                             + " or use shorter cables");
         });
+    }
+
+    /**
+     * Per switch, the lossless ingress priority groups (linked port x lossless priority of its profile)
+     * against the switch's buffer (the profile of its first linked port, as the simulator takes it):
+     * <ul>
+     *   <li>POOL_XOFF_OVERCOMMITTED, static thresholds: a group whose XOFF is at or above the shared pool
+     *       never reaches XOFF before the pool is full (ERROR); the groups' XOFFs together above the pool
+     *       let lossless traffic fill it before any PAUSE when enough of them congest at once, and lossy
+     *       traffic, ACKs and CNPs included, is then refused (WARNING). With dynamic thresholds a group
+     *       pauses at min(XOFF, alpha x free pool); with all n groups congested that is at most
+     *       alpha x pool / (1 + n alpha) each, n of them always leave pool / (1 + n alpha) free, so the
+     *       rule does not fire.</li>
+     *   <li>HEADROOM_POOL_EXCEEDED: the headroom the groups reserve outside the pool, summed, above the
+     *       pool itself (ERROR): the reservation alone is larger than the switch's shared buffer.</li>
+     * </ul>
+     */
+    private static void buffers(Fabric fabric, List<Finding> out) {
+        for (Device sw : fabric.switches()) {
+            BufferConfig buffer = null;
+            int groups = 0;
+            long xoffSum = 0;
+            long headroomSum = 0;
+            long maxXoff = 0;
+            for (Port p : sw.ports()) {
+                if (fabric.linkAt(p) == null) {
+                    continue;
+                }
+                QosProfile q = fabric.qosFor(p);
+                if (q == null) {
+                    continue;
+                }
+                if (buffer == null) {
+                    buffer = q.buffer();
+                }
+                PfcConfig pfc = q.pfc();
+                if (pfc == null || !pfc.enabled()) {
+                    continue;
+                }
+                int n = pfc.priorities().size();
+                groups += n;
+                xoffSum += n * pfc.xoffBytes();
+                headroomSum += n * pfc.headroomBytes();
+                maxXoff = Math.max(maxXoff, pfc.xoffBytes());
+            }
+            if (buffer == null || groups == 0) {
+                continue;
+            }
+            long pool = buffer.poolBytes();
+            if (buffer.mode() == BufferConfig.ThresholdMode.STATIC) {
+                if (maxXoff >= pool) {
+                    add(out, Severity.ERROR, "POOL_XOFF_OVERCOMMITTED", sw.id(),
+                            "a lossless priority group's XOFF (" + kb(maxXoff) + ") is not below the shared pool ("
+                                    + kb(pool) + "): the pool is full before the group pauses its sender",
+                            "lower XOFF well below the pool, or use dynamic thresholds");
+                } else if (xoffSum > pool) {
+                    add(out, Severity.WARNING, "POOL_XOFF_OVERCOMMITTED", sw.id(),
+                            groups + " lossless priority groups x XOFF = " + kb(xoffSum) + " exceed the " + kb(pool)
+                                    + " shared pool: congested together they fill it before pausing, and lossy traffic"
+                                    + " (ACKs, CNPs) is refused",
+                            "lower XOFF to at most " + kb(pool / groups) + " or use dynamic thresholds");
+                }
+            }
+            if (headroomSum > pool) {
+                add(out, Severity.ERROR, "HEADROOM_POOL_EXCEEDED", sw.id(),
+                        groups + " lossless priority groups reserve " + kb(headroomSum) + " of headroom, more than the "
+                                + kb(pool) + " shared pool",
+                        "use fewer lossless priorities or ports, less headroom per group (see the headroom table), or"
+                                + " a larger buffer");
+            }
+        }
     }
 
     // ----- topology ----------------------------------------------------------------------------
@@ -203,15 +289,15 @@ public final class Lint {
             Set<Set<Integer>> speedSets = new java.util.HashSet<>(speedsByUnitRail.get(unit).values());
             if (new TreeSet<>(counts.values()).size() > 1 || speedSets.size() > 1) {
                 add(out, Severity.WARNING, "RAIL_ASYMMETRY", "unit " + unit,
-                        "rail leaves of unit " + unit + " differ: servers per rail " + counts
-                                + ", server-link speeds per rail " + speedsByUnitRail.get(unit),
+                        "rail leaves of unit " + unit + " differ: servers per rail " + perRail(counts, "")
+                                + "; server-link speeds per rail " + perRail(speedsByUnitRail.get(unit), "G"),
                         "cable every server of the unit to every rail leaf at the same speed");
             }
         });
         speedsByRail.forEach((rail, speeds) -> {
             if (speeds.size() > 1) {
                 add(out, Severity.WARNING, "MIXED_RAIL_SPEEDS", "rail " + rail,
-                        "server links on rail " + rail + " run at different speeds " + speeds + " Gb/s",
+                        "server links on rail " + rail + " run at different speeds (" + list(speeds) + " Gb/s)",
                         "run every NIC of rail " + rail + " at one speed");
             }
         });
@@ -253,20 +339,86 @@ public final class Lint {
         }
     }
 
+    /**
+     * NICs that cannot reach the rest: switches joined by up switch-to-switch links form islands; the
+     * island with the most connected NIC ports is the fabric, every other island with NICs is cut off
+     * from it (a leaf with no uplinks, a pod whose spines are not cabled to the cores). One ERROR per
+     * cut-off island: no traffic between its NICs and the rest can be routed.
+     */
+    private static void reachability(Fabric fabric, List<Finding> out) {
+        List<Device> switches = fabric.switches();
+        Map<Device, Integer> index = new java.util.HashMap<>();
+        for (Device d : switches) {
+            index.put(d, index.size());
+        }
+        int[] parent = new int[switches.size()];
+        for (int i = 0; i < parent.length; i++) {
+            parent[i] = i;
+        }
+        int[] nics = new int[switches.size()];
+        for (Link l : fabric.links()) {
+            if (!l.isUp()) {
+                continue;
+            }
+            Integer a = index.get(l.a().device());
+            Integer b = index.get(l.b().device());
+            if (a != null && b != null) {
+                parent[root(parent, a)] = root(parent, b);
+            } else if (a != null ^ b != null) {
+                // An access link: the server's port is a NIC port attached to this switch.
+                nics[a != null ? a : b]++;
+            }
+        }
+        Map<Integer, List<Device>> islands = new LinkedHashMap<>();
+        Map<Integer, Integer> nicsByIsland = new LinkedHashMap<>();
+        for (Device d : switches) {
+            int r = root(parent, index.get(d));
+            islands.computeIfAbsent(r, k -> new ArrayList<>()).add(d);
+            nicsByIsland.merge(r, nics[index.get(d)], Integer::sum);
+        }
+        nicsByIsland.values().removeIf(n -> n == 0);
+        if (nicsByIsland.size() < 2) {
+            return;
+        }
+        int main = nicsByIsland.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        int total = nicsByIsland.values().stream().mapToInt(Integer::intValue).sum();
+        nicsByIsland.forEach((r, n) -> {
+            if (r == main) {
+                return;
+            }
+            List<Device> island = islands.get(r);
+            String names = island.size() == 1 ? island.get(0).id()
+                    : island.get(0).id() + " and " + (island.size() - 1) + " more switch(es)";
+            add(out, Severity.ERROR, "NICS_CUT_OFF", island.get(0).id(),
+                    String.format(Locale.ROOT, "%s with %,d NIC port(s) has no path to the other %,d NIC port(s):"
+                            + " no up link joins %s to the rest of the fabric", names, n, total - n,
+                            island.size() == 1 ? "it" : "them"),
+                    "cable " + island.get(0).id() + " to the tier above (or to the switches the rest hangs off)");
+        });
+    }
+
+    private static int root(int[] parent, int i) {
+        while (parent[i] != i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        return i;
+    }
+
     private static void names(Fabric fabric, List<Finding> out) {
         Map<String, List<String>> ids = new TreeMap<>();
         for (Device d : fabric.devices()) {
             ids.computeIfAbsent(d.id().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(d.id());
         }
         ids.values().stream().filter(v -> v.size() > 1).forEach(v -> add(out, Severity.WARNING, "DUPLICATE_DEVICE_NAME",
-                v.get(0), "device ids " + v + " differ only in letter case", "rename all but one of " + v));
+                v.get(0), "device ids " + list(v) + " differ only in letter case", "rename all but one of " + list(v)));
         for (Device d : fabric.devices()) {
             Map<String, List<String>> ports = new TreeMap<>();
             d.ports().forEach(p -> ports.computeIfAbsent(p.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
                     .add(p.name()));
             ports.values().stream().filter(v -> v.size() > 1).forEach(v -> add(out, Severity.WARNING,
                     "DUPLICATE_PORT_NAME", d.id() + ":" + v.get(0),
-                    "ports " + v + " of " + d.id() + " differ only in letter case", "rename all but one of " + v));
+                    "ports " + list(v) + " of " + d.id() + " differ only in letter case", "rename all but one of " + list(v)));
         }
     }
 

@@ -804,7 +804,7 @@ public final class FabricEditor extends BorderPane {
                 io.fabriclab.topology.FabricAnalysis a = io.fabriclab.topology.FabricAnalysis.run(snapshot,
                         io.fabriclab.topology.FabricAnalysis.Options.defaults(
                                 io.fabriclab.io.PriceBookFile.sample()));
-                return io.fabriclab.cli.AnalyzeCommand.text(snapshot, name, a, 10);
+                return io.fabriclab.topology.AnalysisText.of(snapshot, name, a, 10);
             }
         };
         t.setOnSucceeded(e -> {

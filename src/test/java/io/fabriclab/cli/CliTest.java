@@ -128,6 +128,43 @@ class CliTest {
     }
 
     @Test
+    void aLeafWithNoUplinksIsAnErrorAndExitsOne() throws Exception {
+        io.fabriclab.model.Fabric fabric = ExampleFabrics.deadlockProne();
+        io.fabriclab.model.Device leaf4 = fabric.device("leaf4");
+        for (io.fabriclab.model.Link l : java.util.List.copyOf(fabric.linksOf(leaf4))) {
+            if (l.other(leaf4).role().isSwitch()) {
+                fabric.removeLink(l);
+            }
+        }
+        Path f = dir.resolve("cut.json");
+        io.fabriclab.io.FabricJson.save(fabric, f);
+        CliRun r = CliRun.of("analyze", f.toString(), "--no-failure-sweep");
+        assertEquals(ExitCode.FINDINGS, r.code(), r.out());
+        assertTrue(r.out().contains("NICS_CUT_OFF"), r.out());
+        CliRun v = CliRun.of("validate", f.toString());
+        assertEquals(ExitCode.FINDINGS, v.code(), v.out());
+        assertTrue(v.out().contains("NICS_CUT_OFF"), v.out());
+    }
+
+    @Test
+    void identicalFindingsPrintOnceWithACountAndNoJavaMapText() throws Exception {
+        Path f = dir.resolve("classic.json");
+        assertEquals(0, CliRun.of("generate", "leaf-spine", "-o", f.toString()).code());
+        // 32 servers, each single-homed to one of 4 leaves: 4 distinct messages, 8 servers each.
+        CliRun v = CliRun.of("validate", f.toString());
+        java.util.List<String> lines = v.out().lines().filter(l -> l.contains("SINGLE_HOMED_SERVER")).toList();
+        assertEquals(4, lines.size(), v.out());
+        assertTrue(lines.stream().allMatch(l -> l.contains("[SINGLE_HOMED_SERVER] x8")), v.out());
+        assertTrue(v.out().contains("32 findings"), v.out());
+        CliRun a = CliRun.of("analyze", f.toString(), "--no-failure-sweep");
+        assertFalse(a.out().matches("(?s).*\\{\\d+=.*"), a.out());
+        assertTrue(a.out().contains("NIC pairs by hops: 2: "), a.out());
+        // The 4 groups of one code collapse into one row counting all 32.
+        assertTrue(a.out().lines().anyMatch(l -> l.contains("SINGLE_HOMED_SERVER") && l.contains(" 32 ")
+                && l.contains("and 31 more")), a.out());
+    }
+
+    @Test
     void badInputExitsTwoWithOneClearMessage() throws Exception {
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"schemaVersion\": 1, \"name\": 5");

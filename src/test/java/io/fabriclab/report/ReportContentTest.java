@@ -34,6 +34,37 @@ import org.w3c.dom.NodeList;
 class ReportContentTest {
     private static final String XSS = "<img src=x onerror=alert(1)>";
 
+    private static DesignReview withChecks(Status... statuses) {
+        List<Check> checks = new java.util.ArrayList<>();
+        for (Status st : statuses) {
+            checks.add(new Check("Area", "check " + checks.size(), st, ""));
+        }
+        return new DesignReview(null, null, null, java.util.Map.of(), checks, List.of(), null);
+    }
+
+    @Test
+    void theVerdictNeverContradictsItsCounts() {
+        // Passed and not simulated, no warning: was "ready with warnings (... 0 warnings ...)".
+        DesignReview r = withChecks(Status.PASS, Status.PASS, Status.NOT_SIMULATED);
+        assertEquals("ready pending simulation", r.verdictWord());
+        assertEquals("2 passed, 1 not simulated", r.tally());
+        r = withChecks(Status.PASS, Status.WARN, Status.NOT_SIMULATED);
+        assertEquals("ready with warnings", r.verdictWord());
+        assertEquals("1 passed, 1 warning, 1 not simulated", r.tally());
+        r = withChecks(Status.FAIL, Status.WARN, Status.WARN);
+        assertEquals("not ready", r.verdictWord());
+        assertEquals("0 passed, 2 warnings, 1 failure", r.tally());
+        assertEquals("ready", withChecks(Status.PASS).verdictWord());
+        // Whatever the mix, "warnings" appears in the word only when a warning is counted.
+        for (Status a : Status.values()) {
+            for (Status b : Status.values()) {
+                DesignReview x = withChecks(a, b);
+                assertEquals(x.count(Status.WARN) > 0 && x.count(Status.FAIL) == 0, x.verdictWord().contains("warning"),
+                        a + ", " + b + ": " + x.verdictWord() + " (" + x.tally() + ")");
+            }
+        }
+    }
+
     @Test
     void userStringsAppearAsTextInHtmlSvgAndPdfNeverAsMarkup() throws Exception {
         Fabric f = TestFabrics.leafSpine(2, 1, 2, 1);

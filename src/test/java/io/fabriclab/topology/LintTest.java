@@ -27,7 +27,7 @@ class LintTest {
     /**
      * A rail-optimized fabric with nothing wrong: 2 units of 2 servers x 2 rails, leaves 2 down /
      * 2 up at 400G (1:1), every NIC on its rail, RoCEv2 profile with 400 KB of headroom (the 200 m
-     * spine-core cables at 400G need 289,324 B).
+     * spine-core cables at 400G need 168,083 B).
      */
     private static Fabric clean() {
         Fabric f = TestFabrics.railThreeTier(2, 2, 2, 1, 2, 1, 1);
@@ -89,19 +89,111 @@ class LintTest {
 
     @Test
     void headroomShortOnLongFastLinksIsReportedPerDevice() {
-        // With 200,000 B of headroom reserved: 400G over the 200 m spine-core cables needs
-        // 289,324 B, over the 50 m leaf-spine cables 214,324 B; the 3 m server cables 190,824 B (fine).
+        // With 90,000 B of headroom reserved, MTU 4,200 B: at 400G the frames are 2 x 4,220 B, the PFC
+        // frame 84 B, both interfaces 1,638.5 B, the response 57,920 B (67,520 + 672 + 13,108 + 463,360 =
+        // 544,660 bit times) plus the cable at 500 B/m: the 200 m spine-core cables need
+        // (544,660 + 800,000) / 8 = 168,083 B, the 50 m leaf-spine cables 93,083 B, the 3 m server cables
+        // 69,583 B (fine).
         Fabric f = TestFabrics.railThreeTier(2, 2, 2, 1, 2, 1, 1);
         for (QosProfile q : List.copyOf(f.qosProfiles().values())) {
-            f.putQosProfile(q.withPfc(q.pfc().withThresholds(q.pfc().xoffBytes(), q.pfc().xonBytes(), 200_000)));
+            f.putQosProfile(q.withPfc(q.pfc().withThresholds(q.pfc().xoffBytes(), q.pfc().xonBytes(), 90_000)));
         }
         List<Finding> found = codes(f, "HEADROOM_SHORT");
         Set<String> devices = Set.copyOf(found.stream().map(Finding::subject).toList());
         assertEquals(Set.of("leaf0_r0", "leaf0_r1", "leaf1_r0", "leaf1_r1", "spine0_0", "spine0_1", "spine1_0",
                 "spine1_1", "core0_0", "core1_0"), devices);
         assertTrue(found.stream().filter(x -> x.subject().equals("core0_0")).findFirst().orElseThrow()
-                .message().contains("289,324 B"));
+                .message().contains("168,083 B"));
         assertTrue(codes(clean(), "HEADROOM_SHORT").isEmpty());
+    }
+
+    /** Two switches joined by four 100G, 3 m links: each has 4 lossless ingress groups (priority 3). */
+    private static Fabric fourLinks(BufferConfig buffer, long xoff, long headroom) {
+        Fabric f = new Fabric("pool");
+        QosProfile q = QosProfile.roceLossless("rdma", 100);
+        f.putQosProfile(q.withPfc(q.pfc().withThresholds(xoff, xoff * 4 / 5, headroom)).withBuffer(buffer));
+        Device a = f.addDevice("leaf", DeviceRole.LEAF);
+        Device b = f.addDevice("spine", DeviceRole.SPINE);
+        for (int i = 0; i < 4; i++) {
+            TestFabrics.connect(f, a, b, 100, 3);
+        }
+        return f;
+    }
+
+    @Test
+    void lossLessGroupsTimesXoffAgainstTheSharedPool() {
+        long mib = 1L << 20;
+        BufferConfig staticPool = new BufferConfig(mib, BufferConfig.ThresholdMode.STATIC, mib, 0, 0);
+        // Issue 15's case: 1 MiB pool, XOFF 1 MB. 4 groups x 1,000,000 B = 4,000,000 B > 1,048,576 B: warning.
+        List<Finding> found = codes(fourLinks(staticPool, 1_000_000, 80_000), "POOL_XOFF_OVERCOMMITTED");
+        assertEquals(Set.of("leaf", "spine"), Set.copyOf(found.stream().map(Finding::subject).toList()));
+        assertTrue(found.stream().allMatch(x -> x.severity() == Severity.WARNING));
+        assertTrue(found.get(0).message().contains("4,000,000 B"), found.get(0).message());
+        // 1,048,576 / 4 = 262,144 B per group is the most that fits.
+        assertTrue(found.get(0).fix().contains("262,144 B"), found.get(0).fix());
+        assertTrue(codes(fourLinks(staticPool, 262_144, 80_000), "POOL_XOFF_OVERCOMMITTED").isEmpty());
+        // One group's XOFF at or above the pool: it can never pause before the pool is full.
+        found = codes(fourLinks(staticPool, 2_000_000, 80_000), "POOL_XOFF_OVERCOMMITTED");
+        assertEquals(2, found.size());
+        assertTrue(found.stream().allMatch(x -> x.severity() == Severity.ERROR));
+        // Dynamic thresholds (alpha 1): with 4 groups congested each pauses at 1 MiB / 5, together 4/5 of it.
+        BufferConfig dynamic = new BufferConfig(mib, BufferConfig.ThresholdMode.DYNAMIC, 0, 1.0, 0);
+        assertTrue(codes(fourLinks(dynamic, 1_000_000, 80_000), "POOL_XOFF_OVERCOMMITTED").isEmpty());
+        assertTrue(codes(clean(), "POOL_XOFF_OVERCOMMITTED").isEmpty());
+    }
+
+    @Test
+    void headroomReservedAgainstTheSharedPool() {
+        long mib = 1L << 20;
+        BufferConfig dynamic = new BufferConfig(mib, BufferConfig.ThresholdMode.DYNAMIC, 0, 1.0, 0);
+        // 4 groups x 300,000 B = 1,200,000 B of headroom > 1,048,576 B: error on both switches.
+        List<Finding> found = codes(fourLinks(dynamic, 100_000, 300_000), "HEADROOM_POOL_EXCEEDED");
+        assertEquals(2, found.size());
+        assertTrue(found.stream().allMatch(x -> x.severity() == Severity.ERROR));
+        assertTrue(found.get(0).message().contains("1,200,000 B"), found.get(0).message());
+        // 4 x 262,144 B = exactly the pool: allowed.
+        assertTrue(codes(fourLinks(dynamic, 100_000, 262_144), "HEADROOM_POOL_EXCEEDED").isEmpty());
+        assertTrue(codes(clean(), "HEADROOM_POOL_EXCEEDED").isEmpty());
+    }
+
+    @Test
+    void aLeafWithNoUplinksCutsItsNicsOffAtErrorLevel() {
+        // deadlockProne: 4 leaves, one server (one NIC) each; leaf4 hangs off spine2 only. Removing that
+        // uplink leaves leaf4 and server4's NIC as an island: 1 NIC cut off from the other 3.
+        Fabric f = ExampleFabrics.deadlockProne();
+        assertTrue(codes(f, "NICS_CUT_OFF").isEmpty());
+        Device leaf4 = f.device("leaf4");
+        for (Link l : List.copyOf(f.linksOf(leaf4))) {
+            if (l.other(leaf4).role().isSwitch()) {
+                f.removeLink(l);
+            }
+        }
+        List<Finding> found = codes(f, "NICS_CUT_OFF");
+        assertEquals(1, found.size());
+        assertEquals(Severity.ERROR, found.get(0).severity());
+        assertEquals("leaf4", found.get(0).subject());
+        assertTrue(found.get(0).message().contains("1 NIC port(s) has no path to the other 3"), found.get(0).message());
+        // A down uplink cuts off the same way.
+        Fabric g = ExampleFabrics.deadlockProne();
+        Device l4 = g.device("leaf4");
+        g.linksOf(l4).stream().filter(l -> l.other(l4).role().isSwitch())
+                .forEach(l -> l.setState(io.fabriclab.model.LinkState.DOWN));
+        assertEquals(List.of("leaf4"), codes(g, "NICS_CUT_OFF").stream().map(Finding::subject).toList());
+    }
+
+    @Test
+    void identicalFindingsGroupWithACount() {
+        List<Finding> in = List.of(
+                new Finding(Severity.WARNING, "X", "a", "same", "fix it"),
+                new Finding(Severity.WARNING, "X", "b", "same", "fix it"),
+                new Finding(Severity.WARNING, "X", "c", "other", "fix it"),
+                new Finding(Severity.WARNING, "X", "d", "same", "fix it"));
+        List<Finding.Group> g = Finding.group(in);
+        assertEquals(2, g.size());
+        assertEquals(List.of("a", "b", "d"), g.get(0).subjects());
+        assertEquals(3, g.get(0).count());
+        assertEquals("a, b and 1 more", g.get(0).subjectsText(2));
+        assertEquals("c", g.get(1).subjectsText(2));
     }
 
     @Test
@@ -131,6 +223,11 @@ class LintTest {
         List<Finding> found = codes(f, "RAIL_ASYMMETRY");
         assertEquals(1, found.size());
         assertEquals("unit 0", found.get(0).subject());
+        // Plain words, not Java's map text ({0=2, 1=1}).
+        assertTrue(found.get(0).message().contains("servers per rail rail 0: 2, rail 1: 1")
+                || found.get(0).message().contains("servers per rail rail 0: 1, rail 1: 2"), found.get(0).message());
+        assertTrue(found.get(0).message().contains("rail 0: 400G"), found.get(0).message());
+        assertFalse(found.get(0).message().matches(".*[{}=\\[\\]].*"), found.get(0).message());
         assertEquals(1, codes(f, "UNCONNECTED_SERVER_PORT").size());
     }
 
@@ -156,6 +253,7 @@ class LintTest {
         List<Finding> found = codes(f, "MIXED_RAIL_SPEEDS");
         assertEquals(1, found.size());
         assertEquals("rail 0", found.get(0).subject());
+        assertTrue(found.get(0).message().contains("(200, 400 Gb/s)"), found.get(0).message());
         assertTrue(codes(clean(), "MIXED_RAIL_SPEEDS").isEmpty());
     }
 

@@ -1,4 +1,4 @@
-package io.fabriclab.cli;
+package io.fabriclab.topology;
 
 import java.util.ArrayList;
 import java.util.List;

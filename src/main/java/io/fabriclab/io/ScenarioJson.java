@@ -94,7 +94,7 @@ public final class ScenarioJson {
      */
     public static Scenario read(Path scenarioFile, FabricReader fabrics) throws IOException {
         Problems p = new Problems(scenarioFile.toString());
-        String text = JsonInput.readText(scenarioFile, p);
+        String text = JsonInput.readText(scenarioFile, p, JsonInput.MAX_FILE_BYTES, "a scenario");
         if (text == null) {
             if (!Files.exists(scenarioFile)) {
                 throw new java.nio.file.NoSuchFileException(scenarioFile.toString());

@@ -122,7 +122,7 @@ class ScenarioStrictnessTest {
             f.setLength(JsonInput.MAX_FILE_BYTES + 1); // sparse: nothing is written or read
         }
         ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioJson.read(big, star(7)));
-        assertTrue(e.getMessage().startsWith(big + ": $: file is 64.0 MB, too large"), e.getMessage());
+        assertTrue(e.getMessage().startsWith(big + ": $: file is 64.0 MB, too large to be a scenario"), e.getMessage());
     }
 
     @Test

@@ -32,7 +32,52 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionStrategy(Main::executeHandlingErrors);
         return cl;
+    }
+
+    /**
+     * Runs the command, turning a JVM {@link Error} (out of memory, stack overflow) into exit code 3
+     * and one clear message instead of a raw stack trace with exit code 1 (which means "findings").
+     * Inputs are bounded before they are built, so reaching this is a bug; the message says what
+     * ran out and how to give Java more.
+     */
+    static int executeHandlingErrors(CommandLine.ParseResult parsed) {
+        try {
+            return new CommandLine.RunLast().execute(parsed);
+        } catch (VirtualMachineError e) {
+            PrintWriter err = parsed.commandSpec().commandLine().getErr();
+            err.println(errorMessage(e, commandName(parsed)));
+            if (Boolean.getBoolean("fabriclab.debug")) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return ExitCode.INTERNAL;
+        }
+    }
+
+    static String errorMessage(VirtualMachineError e, String command) {
+        String what;
+        if (e instanceof OutOfMemoryError) {
+            long maxMb = Runtime.getRuntime().maxMemory() >> 20;
+            what = "out of memory (Java heap limit " + maxMb + " MB) while running '" + command + "'. The input "
+                    + "or the run is larger than this heap holds: make it smaller, or give Java more memory, e.g. "
+                    + "FABRICLAB_JAVA_OPTS=-Xmx" + Math.max(2, 2 * ((maxMb + 1023) / 1024)) + "g";
+        } else if (e instanceof StackOverflowError) {
+            what = "stack overflow while running '" + command + "' (an algorithm recursed too deep for this input)";
+        } else {
+            what = e.getClass().getSimpleName() + " while running '" + command + "': " + e.getMessage();
+        }
+        return "internal error: " + what + "\nThis is a bug in FabricLab " + Version.get()
+                + "; please report it with the command you ran.";
+    }
+
+    private static String commandName(CommandLine.ParseResult parsed) {
+        StringBuilder sb = new StringBuilder("fabriclab");
+        for (CommandLine.ParseResult p = parsed.subcommand(); p != null; p = p.subcommand()) {
+            sb.append(' ').append(p.commandSpec().name());
+        }
+        return sb.toString();
     }
 
     public static int run(String[] args) {

@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import org.yaml.snakeyaml.LoaderOptions;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -79,7 +77,6 @@ public final class ContainerlabYaml {
 
     private static final List<String> LINK_FIELDS = List.of("type", "endpoints", "labels", "vars", "mtu");
 
-    private static final ObjectMapper YAML_READER = yamlReader();
     private static final ObjectMapper JSON_READER = JsonInput.jsonMapper();
     /**
      * Quotes every string a YAML 1.1 reader could take for a number (0x1, 0o7, 1_000, .5, +1),
@@ -121,17 +118,6 @@ public final class ContainerlabYaml {
     private ContainerlabYaml() {
     }
 
-    private static ObjectMapper yamlReader() {
-        LoaderOptions opts = new LoaderOptions();
-        opts.setCodePointLimit((int) JsonInput.MAX_FILE_BYTES);
-        opts.setNestingDepthLimit(JsonInput.MAX_NESTING_DEPTH);
-        opts.setMaxAliasesForCollections(50);
-        opts.setAllowDuplicateKeys(false);
-        YAMLFactory factory = YAMLFactory.builder().loaderOptions(opts)
-                .streamReadConstraints(JsonInput.constraints()).build();
-        return new YAMLMapper(factory);
-    }
-
     /** The TopoViewer side file of a topology: {@code lab.clab.yml} -> {@code lab.clab.yml.annotations.json}. */
     public static Path annotationsPath(Path topology) {
         return topology.resolveSibling(topology.getFileName() + ".annotations.json");
@@ -165,7 +151,7 @@ public final class ContainerlabYaml {
     public static Fabric read(String yaml, String sourceName, String annotationsJson, String annotationsName)
             throws InputException {
         Problems problems = new Problems(sourceName);
-        JsonNode root = JsonInput.parse(YAML_READER, yaml, problems, "YAML");
+        JsonNode root = YamlTree.parse(yaml, problems);
         Fabric f = root == null ? null : new Importer(problems).read(root, fallbackName(sourceName));
         problems.throwIfAny();
         if (annotationsJson != null) {
@@ -256,20 +242,38 @@ public final class ContainerlabYaml {
      * annotations already in that file, such as free text, are kept). Each file is replaced atomically.
      */
     public static void save(Fabric f, Path topology) throws IOException {
-        AtomicFiles.write(topology, write(f).getBytes(StandardCharsets.UTF_8));
         Path annPath = annotationsPath(topology);
-        JsonNode existing = null;
-        if (Files.isRegularFile(annPath) && Files.size(annPath) <= JsonInput.MAX_FILE_BYTES) {
-            try {
-                existing = JSON_READER.readTree(Files.readString(annPath, StandardCharsets.UTF_8));
-            } catch (IOException | RuntimeException e) {
-                existing = null; // an unreadable side file is replaced rather than merged
-            }
-        }
+        // Read before anything is written: a side file that cannot be merged stops the export.
+        JsonNode existing = existingAnnotations(annPath);
+        AtomicFiles.write(topology, write(f).getBytes(StandardCharsets.UTF_8));
         String ann = writeAnnotations(f, existing);
         if (ann != null) {
             AtomicFiles.write(annPath, ann.getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * The annotations side file already next to a topology, read as {@link #read(Path)} reads it
+     * (size limit, UTF-8, byte-order mark dropped, strict JSON); null when there is none. The
+     * user's other annotations (free text, groups) are merged into the new file, so a side file
+     * that cannot be read is an error: replacing it would lose them.
+     */
+    static JsonNode existingAnnotations(Path annPath) throws IOException {
+        if (!Files.exists(annPath)) {
+            return null;
+        }
+        Problems problems = new Problems(annPath.toString());
+        String text = JsonInput.readText(annPath, problems);
+        JsonNode existing = text == null ? null : JsonInput.parse(JSON_READER, text, problems, "JSON");
+        if (existing != null && !existing.isObject()) {
+            problems.add("$", JsonObjectReader.text(existing), "must be a JSON object", "{ \"nodeAnnotations\": [...] }");
+        }
+        if (!problems.isEmpty()) {
+            throw new IOException("cannot merge the positions into the existing annotations file, which holds the "
+                    + "user's annotations; nothing was written. Fix or move it and export again:\n"
+                    + new InputException(problems.list()).getMessage());
+        }
+        return existing;
     }
 
     private static ObjectNode nodeTree(Device d) {

@@ -166,17 +166,28 @@ final class FabricJsonReader {
             return null;
         }
         String description = r.string("description", false, "", "a string");
-        PfcConfig pfc = r.has("pfc") ? readPfc(r.get("pfc"), r.path("pfc")) : PfcConfig.off();
-        EcnConfig ecn = r.has("ecn") ? readEcn(r.get("ecn"), r.path("ecn")) : EcnConfig.off();
-        DcqcnConfig dcqcn = r.has("dcqcn") ? readDcqcn(r.get("dcqcn"), r.path("dcqcn")) : DcqcnConfig.off();
-        BufferConfig buffer = r.has("buffer") ? readBuffer(r.get("buffer"), r.path("buffer")) : FabricJson.defaultBuffer();
-        SchedulerConfig scheduler = r.has("scheduler") ? readScheduler(r.get("scheduler"), r.path("scheduler"))
+        PfcConfig pfc = r.has("pfc") ? readPfc(r.get("pfc"), r.path("pfc"), FabricJson.defaultPfc()) : PfcConfig.off();
+        EcnConfig ecn = r.has("ecn") ? readEcn(r.get("ecn"), r.path("ecn"), DEFAULT_ECN) : EcnConfig.off();
+        DcqcnConfig dcqcn = r.has("dcqcn") ? readDcqcn(r.get("dcqcn"), r.path("dcqcn"), DcqcnConfig.nicFirmware())
+                : DcqcnConfig.off();
+        BufferConfig buffer = r.has("buffer") ? readBuffer(r.get("buffer"), r.path("buffer"), FabricJson.defaultBuffer())
+                : FabricJson.defaultBuffer();
+        SchedulerConfig scheduler = r.has("scheduler")
+                ? readScheduler(r.get("scheduler"), r.path("scheduler"), SchedulerConfig.defaults())
                 : SchedulerConfig.defaults();
         return new QosProfile(name, description, pfc, ecn, dcqcn, buffer, scheduler);
     }
 
-    private PfcConfig readPfc(JsonNode node, String path) {
-        PfcConfig d = FabricJson.defaultPfc();
+    /** ECN fields left out of a present "ecn" section: enabled, marking at dequeue, no class marked. */
+    static final EcnConfig DEFAULT_ECN = new EcnConfig(true, Map.of(), EcnConfig.MarkingPoint.DEQUEUE);
+
+    /*
+     * The QoS section readers take the values that fields left out keep: the format's defaults
+     * for a fabric file's profile, the port's own profile for a scenario's "qos" overrides
+     * (ScenarioJson), so both are checked by the same code with the same ranges and spellings.
+     */
+
+    PfcConfig readPfc(JsonNode node, String path, PfcConfig d) {
         JsonObjectReader r = new JsonObjectReader(node, path, problems, PFC_FIELDS);
         boolean enabled = r.bool("enabled", false, d.enabled());
         Set<Integer> priorities = r.has("priorities") ? classSet(r, "priorities") : d.priorities();
@@ -197,11 +208,13 @@ final class FabricJsonReader {
         return new PfcConfig(enabled, priorities, xoff, xon, headroom, watchdog, action);
     }
 
-    private EcnConfig readEcn(JsonNode node, String path) {
+    EcnConfig readEcn(JsonNode node, String path, EcnConfig d) {
         JsonObjectReader r = new JsonObjectReader(node, path, problems, ECN_FIELDS);
-        boolean enabled = r.bool("enabled", false, true);
-        EcnConfig.MarkingPoint markAt = enumValue(r, "markAt", EcnConfig.MarkingPoint.class,
-                EcnConfig.MarkingPoint.DEQUEUE);
+        boolean enabled = r.bool("enabled", false, d.enabled());
+        EcnConfig.MarkingPoint markAt = enumValue(r, "markAt", EcnConfig.MarkingPoint.class, d.markAt());
+        if (!r.has("classes")) {
+            return new EcnConfig(enabled, d.classes(), markAt);
+        }
         Map<Integer, WredEcn> classes = new TreeMap<>();
         List<Map.Entry<String, JsonNode>> entries = r.entries("classes", false,
                 "an object: traffic class \"0\"-\"7\" -> { kminBytes, kmaxBytes, pmax }");
@@ -244,8 +257,7 @@ final class FabricJsonReader {
         return new WredEcn(kmin, kmax, pmax);
     }
 
-    private DcqcnConfig readDcqcn(JsonNode node, String path) {
-        DcqcnConfig d = DcqcnConfig.nicFirmware();
+    DcqcnConfig readDcqcn(JsonNode node, String path, DcqcnConfig d) {
         JsonObjectReader r = new JsonObjectReader(node, path, problems, DCQCN_FIELDS);
         boolean enabled = r.bool("enabled", false, d.enabled());
         double cnp = r.number("cnpIntervalUs", false, d.cnpIntervalUs(), 0, false, MAX_US, false);
@@ -263,8 +275,7 @@ final class FabricJsonReader {
         return new DcqcnConfig(enabled, cnp, alphaTimer, rateTimer, bc, f, g, ai, hai, alpha0, minRate, minCut, maxCut);
     }
 
-    private BufferConfig readBuffer(JsonNode node, String path) {
-        BufferConfig d = FabricJson.defaultBuffer();
+    BufferConfig readBuffer(JsonNode node, String path, BufferConfig d) {
         JsonObjectReader r = new JsonObjectReader(node, path, problems, BUFFER_FIELDS);
         long pool = r.integer("poolBytes", false, d.poolBytes(), 1, MAX_BYTES);
         BufferConfig.ThresholdMode mode = enumValue(r, "mode", BufferConfig.ThresholdMode.class, d.mode());
@@ -278,8 +289,7 @@ final class FabricJsonReader {
         return new BufferConfig(pool, mode, staticLimit, alpha, reserved);
     }
 
-    private SchedulerConfig readScheduler(JsonNode node, String path) {
-        SchedulerConfig d = SchedulerConfig.defaults();
+    SchedulerConfig readScheduler(JsonNode node, String path, SchedulerConfig d) {
         JsonObjectReader r = new JsonObjectReader(node, path, problems, SCHEDULER_FIELDS);
         Set<Integer> strict = r.has("strictPriorityClasses") ? classSet(r, "strictPriorityClasses")
                 : d.strictPriorityClasses();

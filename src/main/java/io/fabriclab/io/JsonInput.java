@@ -22,9 +22,11 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 /**
  * Reading a text file and parsing it to a Jackson tree under hard limits, turning every failure
  * (missing file, bad UTF-8, syntax error, limit exceeded) into an {@link InputProblem} with line
- * and column instead of an exception a user would see as a stack trace.
+ * and column instead of an exception a user would see as a stack trace. Every FabricLab JSON
+ * reader (fabric, scenario, results, price book, containerlab annotations, saved runs) parses
+ * through {@link #jsonMapper}: the same strictness everywhere.
  */
-final class JsonInput {
+public final class JsonInput {
     /** Files larger than this are refused before they are read, so junk cannot exhaust memory. */
     static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
     /** Deepest object/array nesting accepted; a fabric file needs 7. */
@@ -33,33 +35,55 @@ final class JsonInput {
     static final int MAX_STRING_CHARS = 1_000_000;
     /** Longest number literal, in digits. */
     static final int MAX_NUMBER_CHARS = 100;
+    /**
+     * Results files hold every flow's record and time series and grow with the run (a 260,000-flow
+     * run writes tens of MB), so they get a larger cap than hand-written inputs.
+     */
+    static final long MAX_RESULTS_BYTES = 512L * 1024 * 1024;
 
     private JsonInput() {
     }
 
     static StreamReadConstraints constraints() {
+        return constraints(MAX_FILE_BYTES);
+    }
+
+    static StreamReadConstraints constraints(long maxDocumentBytes) {
         return StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_NESTING_DEPTH)
                 .maxStringLength(MAX_STRING_CHARS)
                 .maxNumberLength(MAX_NUMBER_CHARS)
                 .maxNameLength(MAX_STRING_CHARS)
-                .maxDocumentLength(MAX_FILE_BYTES)
+                .maxDocumentLength(maxDocumentBytes)
                 .build();
     }
 
     /** The JSON reader every FabricLab JSON format uses: strict, limited, duplicate keys refused. */
     static ObjectMapper jsonMapper() {
+        return jsonMapper(MAX_FILE_BYTES);
+    }
+
+    /**
+     * The strict reader with another document-length cap, for files that legitimately grow with a
+     * run (saved runs are read as a stream; the cap then bounds what a small gzip file may unpack to).
+     */
+    public static ObjectMapper jsonMapper(long maxDocumentBytes) {
         JsonMapper m = JsonMapper.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
                 .build();
-        m.getFactory().setStreamReadConstraints(constraints());
+        m.getFactory().setStreamReadConstraints(constraints(maxDocumentBytes));
         return m;
     }
 
     /** The file's text, or null after recording why it cannot be read. */
     static String readText(Path file, Problems problems) {
+        return readText(file, problems, MAX_FILE_BYTES, "a fabric");
+    }
+
+    /** As {@link #readText(Path, Problems)} with another size cap; {@code what} names the kind of file. */
+    static String readText(Path file, Problems problems, long maxBytes, String what) {
         try {
             if (!Files.exists(file)) {
                 problems.add("$", null, "file does not exist", null);
@@ -70,10 +94,10 @@ final class JsonInput {
                 return null;
             }
             long size = Files.size(file);
-            if (size > MAX_FILE_BYTES) {
+            if (size > maxBytes) {
                 problems.add("$", size + " bytes", String.format(java.util.Locale.ROOT,
-                        "file is %.1f MB, too large to be a fabric", size / 1048576.0),
-                        "at most " + MAX_FILE_BYTES / 1048576 + " MB");
+                        "file is %.1f MB, too large to be %s", size / 1048576.0, what),
+                        "at most " + maxBytes / 1048576 + " MB");
                 return null;
             }
             byte[] bytes = Files.readAllBytes(file);
@@ -105,9 +129,10 @@ final class JsonInput {
      * Parses a whole document; null (with a problem) when it is empty, malformed or over a limit.
      */
     static JsonNode parse(ObjectMapper mapper, String text, Problems problems, String formatName) {
-        if (text.length() > MAX_FILE_BYTES) {
-            problems.add("$", null, "document is longer than " + MAX_FILE_BYTES / 1048576 + " MB",
-                    "at most " + MAX_FILE_BYTES / 1048576 + " MB");
+        long max = mapper.getFactory().streamReadConstraints().getMaxDocumentLength();
+        if (max > 0 && text.length() > max) {
+            problems.add("$", null, "document is longer than " + max / 1048576 + " MB",
+                    "at most " + max / 1048576 + " MB");
             return null;
         }
         if (text.isBlank()) {

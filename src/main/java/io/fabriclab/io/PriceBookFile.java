@@ -40,22 +40,25 @@ public final class PriceBookFile {
     public static final String SAMPLE_RESOURCE = "/fabriclab/pricebook/sample-pricebook.json";
 
     private static final List<String> FIELDS = List.of("schemaVersion", "currency", "description", "prices");
+    /** Writes price books (plain decimals, indented). */
     private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(SerializationFeature.INDENT_OUTPUT)
             .enable(com.fasterxml.jackson.core.StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
             .build();
+    /** Reads them: the strict reader of every FabricLab file, prices kept as exact decimals. */
+    private static final ObjectMapper READER = JsonInput.jsonMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private PriceBookFile() {
     }
 
     public static PriceBook load(Path file) throws IOException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new PriceBookException(file.toString(), "$", "file not found", null, null);
+        // Read as every FabricLab file is (size limit, UTF-8, byte-order mark); each failure names the file.
+        Problems problems = new Problems(file.toString());
+        String text = JsonInput.readText(file, problems, JsonInput.MAX_FILE_BYTES, "a price book");
+        if (text == null) {
+            InputProblem p = problems.list().get(0);
+            throw new PriceBookException(file.toString(), p.jsonPath(), p.message(), p.value(), p.allowed());
         }
         return read(text, file.toString());
     }
@@ -73,16 +76,11 @@ public final class PriceBookFile {
 
     /** Parses a price book; {@code source} names it in error messages. */
     public static PriceBook read(String json, String source) throws PriceBookException {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "$" : "$ (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-            throw new PriceBookException(source, where, "not valid JSON: " + e.getOriginalMessage(), null, null);
-        }
-        if (root == null || root.isMissingNode()) {
-            throw new PriceBookException(source, "$", "the file is empty", null,
+        Problems problems = new Problems(source);
+        JsonNode root = JsonInput.parse(READER, json.startsWith("\uFEFF") ? json.substring(1) : json, problems, "JSON");
+        if (root == null) {
+            InputProblem p = problems.list().get(0);
+            throw new PriceBookException(source, p.jsonPath(), p.message(), p.value(),
                     "{\"schemaVersion\": 1, \"currency\": ..., \"prices\": {...}}");
         }
         if (!root.isObject()) {

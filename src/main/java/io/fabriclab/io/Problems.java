@@ -33,6 +33,17 @@ final class Problems {
         }
     }
 
+    /** Adds a problem found elsewhere (another file's, such as the fabric a scenario names), as it is. */
+    void add(InputProblem problem) {
+        if (list.size() < MAX_PROBLEMS) {
+            list.add(problem);
+        } else if (!truncated) {
+            truncated = true;
+            list.add(new InputProblem(file, "$", null,
+                    "more than " + MAX_PROBLEMS + " problems; stopped collecting", null));
+        }
+    }
+
     void notAllowed(String path, String value, String allowed) {
         add(path, value, InputProblem.shorten(value) + " is not allowed", allowed);
     }

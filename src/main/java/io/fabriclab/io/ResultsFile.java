@@ -1,9 +1,5 @@
 package io.fabriclab.io;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -21,7 +17,8 @@ import io.fabriclab.sim.SimResults;
  * naming the file, the JSON path and what is allowed.
  */
 public final class ResultsFile {
-    private static final ObjectMapper MAPPER = new ObjectMapper()
+    /** The strict reader of every FabricLab file (duplicate keys, trailing data, limits), results-sized. */
+    private static final ObjectMapper MAPPER = JsonInput.jsonMapper(JsonInput.MAX_RESULTS_BYTES)
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
 
@@ -33,24 +30,16 @@ public final class ResultsFile {
     }
 
     public static Loaded read(Path file) throws InputException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw InputException.of(file.toString(), "$", null, "no such results file", null);
-        } catch (IOException e) {
-            throw InputException.of(file.toString(), "$", null, "cannot read: " + e.getMessage(), null);
-        }
+        Problems problems = new Problems(file.toString());
+        String text = JsonInput.readText(file, problems, JsonInput.MAX_RESULTS_BYTES, "a results file");
+        problems.throwIfAny();
         return parse(text, file);
     }
 
     public static Loaded parse(String json, Path file) throws InputException {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw InputException.of(String.valueOf(file), "$", null, "not JSON: " + e.getOriginalMessage(), null);
-        }
+        Problems problems = new Problems(String.valueOf(file));
+        JsonNode root = JsonInput.parse(MAPPER, json.startsWith("\uFEFF") ? json.substring(1) : json, problems, "JSON");
+        problems.throwIfAny();
         if (root == null || !root.isObject()) {
             throw InputException.of(String.valueOf(file), "$", null, "not a results object",
                     "an object with \"kind\": \"fabriclab-results\" (written by fabriclab simulate -o)");

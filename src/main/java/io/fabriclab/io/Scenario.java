@@ -19,8 +19,44 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                        List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs,
                        io.fabriclab.sim.RoutingPolicy routing) {
 
-    /** A simulator for this scenario, failures scheduled. */
+    /** Sampling work FabricLab does in one run at most: sampling instants x (flows + 1). */
+    public static final double MAX_SAMPLING_WORK = 1e12;
+
+    /**
+     * Why a run under {@code cfg} is refused before it starts, or null. Every sampling instant
+     * ({@code horizon / sampleInterval}, the horizon being durationUs, or maxTimeUs for a run to
+     * completion) scans every flow and samples each port in use, so the work is at least samples x
+     * (flows + 1); and each port in use keeps its utilization and at least one queue depth, up to
+     * maxPoints points of 16 bytes (a time and a value) each, which must fit in the Java heap.
+     */
+    public String telemetryProblem(SimConfig cfg) {
+        long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
+        double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
+        double work = samples * (flows.size() + 1.0);
+        if (work > MAX_SAMPLING_WORK) {
+            return String.format(java.util.Locale.ROOT, "the run would sample %.3g times (%.6g us every %.6g us), "
+                    + "each over %d flows: %.3g samples, more than the %.0g FabricLab takes on", samples,
+                    horizon / 1e6, cfg.sampleIntervalPs() / 1e6, flows.size(), work, MAX_SAMPLING_WORK);
+        }
+        double portSeries = 2.0 * 2 * fabric.links().size();
+        double points = Math.min(samples, cfg.maxSeriesPoints());
+        double bytes = portSeries * points * 16;
+        long heap = Runtime.getRuntime().maxMemory();
+        if (bytes > heap / 2.0) {
+            return String.format(java.util.Locale.ROOT, "the port telemetry alone could keep %.3g GB (%.0f series x "
+                    + "%.0f points x 16 B), more than half of the %d MB Java heap", bytes / 1e9, portSeries, points,
+                    heap >> 20);
+        }
+        return null;
+    }
+
+    /** A simulator for this scenario, failures scheduled; refused (IllegalArgumentException) when too big to record. */
     public Simulator simulator(SimConfig cfg) {
+        String tooBig = telemetryProblem(cfg);
+        if (tooBig != null) {
+            throw new IllegalArgumentException("$.telemetry: " + tooBig
+                    + "; allowed: a longer sampleIntervalUs or a shorter run");
+        }
         Simulator sim = new Simulator(fabric, flows, cfg, qos);
         sim.setReconvergencePs(reconvergencePs);
         sim.setDeadlockThresholdPs(deadlockThresholdPs);

@@ -48,36 +48,68 @@ import io.fabriclab.workload.Workload;
  */
 public final class ScenarioJson {
     public static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-    private static final Set<String> TOP = Set.of("schemaVersion", "name", "description", "fabric", "profile", "qos",
-            "mtuBytes", "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "workloads", "failures", "reconvergenceUs", "deadlockThresholdUs", "routing");
+    private static final ObjectMapper MAPPER = JsonInput.jsonMapper();
+    private static final List<String> TOP = List.of("schemaVersion", "name", "description", "fabric", "profile", "qos",
+            "mtuBytes", "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "routing", "workloads",
+            "failures", "reconvergenceUs", "deadlockThresholdUs");
+    private static final List<String> QOS = List.of("pfc", "ecn", "dcqcn", "buffer", "scheduler");
 
-    /** The fabric format's MTU bounds (docs/format.md). */
-    private static final int MIN_MTU_BYTES = 256;
-    private static final int MAX_MTU_BYTES = 16_384;
+    /** Bytes of one flow, one sender's share or one collective buffer: 10^15 B (1 PB) is far past any run. */
+    public static final long MAX_FLOW_BYTES = 1_000_000_000_000_000L;
+    /** Flows of one scenario, counted (or estimated, for background traffic) before they are built. */
+    public static final long MAX_FLOWS = 4_000_000;
+    /** Longest time field, microseconds (1000 s). */
+    static final double MAX_US = 1e9;
 
     private final String file;
     private final Path baseDir;
+    private final Problems problems;
     private Fabric fabricForWorkloads;
+    /** Flow ids of "flows" workloads: id -> JSON path of its first use. */
+    private final Map<String, String> flowIds = new java.util.LinkedHashMap<>();
+    /** "after" references: (path of the flow, its id or null, the ids it waits for). */
+    private final List<Object[]> waits = new ArrayList<>();
+
+    /** Thrown after a problem was recorded, to skip the rest of the section (one workload, one failure). */
+    private static final class Skip extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Skip() {
+            super(null, null, false, false);
+        }
+    }
 
     private ScenarioJson(String file, Path baseDir) {
         this.file = file;
         this.baseDir = baseDir;
+        this.problems = new Problems(file);
     }
 
-    /** Reads a scenario file; a fabric given by path is resolved against the scenario's directory. */
+    /**
+     * Reads a scenario file; a fabric given by path is resolved against the scenario's directory.
+     * The file goes through the limits of every FabricLab reader (size, nesting, UTF-8, duplicate
+     * keys, nothing after the object).
+     *
+     * @throws ScenarioException with every problem found, each with its JSON path
+     */
     public static Scenario read(Path scenarioFile, FabricReader fabrics) throws IOException {
-        byte[] bytes = Files.readAllBytes(scenarioFile);
+        Problems p = new Problems(scenarioFile.toString());
+        String text = JsonInput.readText(scenarioFile, p, JsonInput.MAX_FILE_BYTES, "a scenario");
+        if (text == null) {
+            if (!Files.exists(scenarioFile)) {
+                throw new java.nio.file.NoSuchFileException(scenarioFile.toString());
+            }
+            throw new ScenarioException(p.list());
+        }
         Path dir = scenarioFile.toAbsolutePath().getParent();
-        return new ScenarioJson(scenarioFile.toString(), dir).parse(bytes, fabrics, null);
+        return new ScenarioJson(scenarioFile.toString(), dir).parse(text, fabrics, null);
     }
 
     /** Parses scenario text; {@code fabricOverride}, when not null, is used instead of the file's fabric. */
     public static Scenario parse(String json, String name, Path baseDir, FabricReader fabrics, Fabric fabricOverride) {
         try {
-            return new ScenarioJson(name, baseDir).parse(json.getBytes(StandardCharsets.UTF_8), fabrics, fabricOverride);
+            String text = json.startsWith("\uFEFF") ? json.substring(1) : json;
+            return new ScenarioJson(name, baseDir).parse(text, fabrics, fabricOverride);
         } catch (IOException e) {
             throw new ScenarioException(name + ": " + e.getMessage(), e);
         }
@@ -92,53 +124,129 @@ public final class ScenarioJson {
         }
     }
 
-    private Scenario parse(byte[] bytes, FabricReader fabrics, Fabric fabricOverride) throws IOException {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(bytes);
-        } catch (JsonProcessingException e) {
-            throw new ScenarioException(file + ": not valid JSON: " + e.getOriginalMessage()
-                    + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ")" : ""));
+    private Scenario parse(String text, FabricReader fabrics, Fabric fabricOverride) throws IOException {
+        JsonNode root = JsonInput.parse(MAPPER, text, problems, "JSON");
+        if (root == null) {
+            throw new ScenarioException(problems.list());
         }
-        if (root == null || !root.isObject()) {
-            throw error("$", root, "a JSON object");
+        JsonObjectReader top = new JsonObjectReader(root, "$", problems, TOP);
+        if (!top.isObject()) {
+            throw new ScenarioException(problems.list());
         }
-        checkFields(root, "$", TOP);
         JsonNode sv = root.get("schemaVersion");
-        if (sv == null || !sv.canConvertToInt() || sv.asInt() != SCHEMA_VERSION) {
-            throw error("$.schemaVersion", sv, "1");
+        if (sv == null || !sv.isIntegralNumber() || !sv.canConvertToInt() || sv.asInt() != SCHEMA_VERSION) {
+            error("$.schemaVersion", sv, "1");
+            throw new ScenarioException(problems.list());
         }
-        String name = text(root, "name", "$", "scenario");
-        String description = text(root, "description", "$", "");
+        String name = section(() -> text(root, "name", "$", "scenario"), "scenario");
+        String description = section(() -> text(root, "description", "$", ""), "");
 
-        Fabric fabric = fabricOverride != null ? fabricOverride : readFabric(root.get("fabric"), fabrics);
+        Fabric fabric = fabricOverride;
+        if (fabric == null) {
+            fabric = section(() -> readFabric(root.get("fabric"), fabrics), null);
+        }
         fabricForWorkloads = fabric;
         if (root.has("mtuBytes")) {
             // The same fabric at another MTU (e.g. the 1500 B variant of a benchmark). Only the
             // scenario's own fabric is changed: a fabric handed in by the caller (the open one) is not.
-            long mtu = longValue(root.get("mtuBytes"), "$.mtuBytes", MIN_MTU_BYTES);
-            if (mtu > MAX_MTU_BYTES) {
-                throw error("$.mtuBytes", root.get("mtuBytes"), "an integer " + MIN_MTU_BYTES + " to " + MAX_MTU_BYTES);
-            }
-            if (fabricOverride == null) {
-                fabric.setMtuBytes((int) mtu);
+            // The bounds are the fabric format's (docs/format.md).
+            Long mtu = section(() -> longValue(root.get("mtuBytes"), "$.mtuBytes", FabricJsonReader.MIN_MTU_BYTES,
+                    FabricJsonReader.MAX_MTU_BYTES), null);
+            if (mtu != null && fabricOverride == null && fabric != null) {
+                fabric.setMtuBytes((int) (long) mtu);
             }
         }
 
         String profile = null;
         if (root.hasNonNull("profile")) {
-            profile = root.get("profile").asText();
-            if (!SimProfiles.exists(profile)) {
-                throw error("$.profile", root.get("profile"), "one of " + String.join(", ", SimProfiles.NAMES));
+            JsonNode pn = root.get("profile");
+            if (!pn.isTextual() || !SimProfiles.exists(pn.asText())) {
+                error("$.profile", pn, "one of " + String.join(", ", SimProfiles.NAMES));
+            } else {
+                profile = pn.asText();
             }
         }
-        UnaryOperator<QosProfile> overrides = qosOverrides(root.get("qos"));
-        QosResolver qos = SimProfiles.resolver(fabric, profile, overrides);
+        final String profileName = profile;
+        final Fabric fab = fabric;
+        UnaryOperator<QosProfile> overrides = section(() -> qosOverrides(root.get("qos"), fab, profileName), null);
+        QosResolver qos = fabric == null ? null : SimProfiles.resolver(fabric, profile, overrides);
 
-        SimConfig cfg = SimConfig.defaults();
-        long seed = root.has("seed") ? longValue(root.get("seed"), "$.seed", Long.MIN_VALUE) : 1;
-        cfg = cfg.withSeed(seed);
+        long seed = section(() -> root.has("seed") ? longValue(root.get("seed"), "$.seed", Long.MIN_VALUE, Long.MAX_VALUE) : 1L, 1L);
+        SimConfig cfg = section(() -> config(root, seed), SimConfig.defaults().withSeed(seed));
+        io.fabriclab.sim.RoutingPolicy routing = section(() -> routing(root.get("routing")),
+                io.fabriclab.sim.RoutingPolicy.ecmp());
+
+        List<Workload> workloads = new ArrayList<>();
+        List<FlowSpec> flows = new ArrayList<>();
+        JsonNode ws = root.get("workloads");
+        if (ws == null || !ws.isArray() || ws.isEmpty()) {
+            error("$.workloads", ws, "a non-empty array of workloads");
+        } else {
+            for (int i = 0; i < ws.size(); i++) {
+                String path = "$.workloads[" + i + "]";
+                JsonNode wn = ws.get(i);
+                Workload w = section(() -> workload(wn, path, seed), null);
+                if (w == null || fabric == null) {
+                    continue;
+                }
+                List<FlowSpec> fl = section(() -> flowsOf(w, wn, path, fab, flows.size()), null);
+                if (fl != null) {
+                    workloads.add(w);
+                    flows.addAll(fl);
+                }
+            }
+        }
+        checkWaits();
+        if (cfg.durationPs() > 0 && !flows.isEmpty()) {
+            long first = flows.stream().mapToLong(FlowSpec::startPs).min().orElse(0);
+            if (first >= cfg.durationPs()) {
+                // Nothing would be sent: a zero-length run.
+                error("$.durationUs", root.get("durationUs"), "0 (run to completion) or a time after the first "
+                        + "flow starts (" + first / (double) Units.PS_PER_US + " us)");
+            }
+        }
+        List<LinkFailure> failures = new ArrayList<>();
+        JsonNode fs = root.get("failures");
+        if (fs != null && !fs.isNull()) {
+            if (!fs.isArray()) {
+                error("$.failures", fs, "an array of link failures");
+            } else if (fabric != null) {
+                for (int i = 0; i < fs.size(); i++) {
+                    String fp = "$.failures[" + i + "]";
+                    JsonNode f = fs.get(i);
+                    section(() -> failure(f, fp, fab, failures), null);
+                }
+            }
+        }
+        long reconvergence = section(() -> root.has("reconvergenceUs")
+                ? psOf(root.get("reconvergenceUs"), "$.reconvergenceUs", true) : 50 * Units.PS_PER_US, 0L);
+        long deadlockThreshold = section(() -> root.has("deadlockThresholdUs")
+                ? psOf(root.get("deadlockThresholdUs"), "$.deadlockThresholdUs", true) : 500 * Units.PS_PER_US, 0L);
+        if (!problems.isEmpty()) {
+            throw new ScenarioException(problems.list());
+        }
+        Scenario sc = new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows),
+                cfg, sha256(text.getBytes(StandardCharsets.UTF_8)), List.copyOf(failures), reconvergence,
+                deadlockThreshold, routing);
+        String tooBig = sc.telemetryProblem(cfg);
+        if (tooBig != null) {
+            throw new ScenarioException(List.of(new InputProblem(file, "$.telemetry.sampleIntervalUs",
+                    null, tooBig, "a longer sampleIntervalUs or a shorter run")));
+        }
+        return sc;
+    }
+
+    /** Runs one section of the file; a problem in it is recorded and {@code fallback} stands in. */
+    private static <T> T section(java.util.function.Supplier<T> read, T fallback) {
+        try {
+            return read.get();
+        } catch (Skip e) {
+            return fallback;
+        }
+    }
+
+    private SimConfig config(JsonNode root, long seed) {
+        SimConfig cfg = SimConfig.defaults().withSeed(seed);
         if (root.has("durationUs")) {
             cfg = cfg.withDurationPs(psOf(root.get("durationUs"), "$.durationUs", true));
         }
@@ -147,13 +255,13 @@ public final class ScenarioJson {
         }
         JsonNode tel = root.get("telemetry");
         if (tel != null) {
-            checkFields(tel, "$.telemetry", Set.of("sampleIntervalUs", "maxPoints"));
+            checkFields(tel, "$.telemetry", List.of("sampleIntervalUs", "maxPoints"));
             if (tel.has("sampleIntervalUs")) {
                 cfg = cfg.withSampleIntervalPs(psOf(tel.get("sampleIntervalUs"), "$.telemetry.sampleIntervalUs", false));
             }
             if (tel.has("maxPoints")) {
-                long n = longValue(tel.get("maxPoints"), "$.telemetry.maxPoints", 2);
-                if (n % 2 != 0 || n > 1_000_000) {
+                long n = longValue(tel.get("maxPoints"), "$.telemetry.maxPoints", 2, 1_000_000);
+                if (n % 2 != 0) {
                     throw error("$.telemetry.maxPoints", tel.get("maxPoints"), "an even number from 2 to 1000000");
                 }
                 cfg = cfg.withMaxSeriesPoints((int) n);
@@ -161,10 +269,10 @@ public final class ScenarioJson {
         }
         JsonNode tr = root.get("transport");
         if (tr != null) {
-            checkFields(tr, "$.transport", Set.of("ackEveryPackets", "retransmitTimeoutUs", "ect"));
+            checkFields(tr, "$.transport", List.of("ackEveryPackets", "retransmitTimeoutUs", "ect"));
             if (tr.has("ackEveryPackets")) {
-                long n = longValue(tr.get("ackEveryPackets"), "$.transport.ackEveryPackets", 1);
-                cfg = cfg.withAckEveryPackets((int) Math.min(n, 1 << 20));
+                long n = longValue(tr.get("ackEveryPackets"), "$.transport.ackEveryPackets", 1, 1 << 20);
+                cfg = cfg.withAckEveryPackets((int) n);
             }
             if (tr.has("retransmitTimeoutUs")) {
                 cfg = cfg.withRetransmitTimeoutPs(psOf(tr.get("retransmitTimeoutUs"), "$.transport.retransmitTimeoutUs", false));
@@ -177,121 +285,178 @@ public final class ScenarioJson {
         }
         JsonNode ecmp = root.get("ecmp");
         if (ecmp != null) {
-            checkFields(ecmp, "$.ecmp", Set.of("perSwitchSeed"));
+            checkFields(ecmp, "$.ecmp", List.of("perSwitchSeed"));
             if (ecmp.has("perSwitchSeed")) {
                 boolean ps = bool(ecmp.get("perSwitchSeed"), "$.ecmp.perSwitchSeed");
                 cfg = new SimConfig(cfg.seed(), cfg.durationPs(), cfg.maxTimePs(), cfg.sampleIntervalPs(),
                         cfg.maxSeriesPoints(), cfg.ackEveryPackets(), cfg.retransmitTimeoutPs(), cfg.ectData(), ps);
             }
         }
+        return cfg;
+    }
 
-        io.fabriclab.sim.RoutingPolicy routing = routing(root.get("routing"));
+    /** The flows of a workload, each NIC checked against the fabric; sizes bounded before they are built. */
+    private List<FlowSpec> flowsOf(Workload w, JsonNode wn, String path, Fabric fabric, int flowsSoFar) {
+        long expected = expectedFlows(w, fabric);
+        if (expected > MAX_FLOWS - flowsSoFar) {
+            throw error(path, wn, "a workload of at most " + (MAX_FLOWS - flowsSoFar) + " flows (the scenario may have "
+                    + MAX_FLOWS + " in all); this one would start about " + expected + " flows, roughly "
+                    + String.format(java.util.Locale.ROOT, "%.1f GB", expected * 400.0 / 1e9) + " of memory before the run");
+        }
+        List<FlowSpec> fl;
+        try {
+            fl = w.flows(fabric);
+        } catch (IllegalArgumentException e) {
+            problems.add(path, null, e.getMessage(), null);
+            throw new Skip();
+        }
+        if (w instanceof io.fabriclab.workload.PoissonBackground && fl.isEmpty()) {
+            throw error(path, wn, "background traffic that starts at least one flow: at this load the mean flow size "
+                    + "is too large for durationUs (raise durationUs or the load, or use smaller sizes)");
+        }
+        for (int k = 0; k < fl.size(); k++) {
+            FlowSpec f = fl.get(k);
+            for (String nic : List.of(f.src(), f.dst())) {
+                if (Nics.resolve(fabric, nic) == null) {
+                    problems.add(path, null, "NIC '" + InputProblem.shorten(nic) + "' is not in fabric '"
+                            + InputProblem.shorten(fabric.name()) + "' (use server:port or server:nicK)", null);
+                    throw new Skip();
+                }
+            }
+            if (Nics.resolve(fabric, f.src()) == Nics.resolve(fabric, f.dst())) {
+                problems.add(path, null, "flow " + k + " goes from " + InputProblem.shorten(f.src()) + " to "
+                        + InputProblem.shorten(f.dst()) + ", the same NIC; a flow needs two different NICs", null);
+                throw new Skip();
+            }
+        }
+        return fl;
+    }
 
-        JsonNode ws = root.get("workloads");
-        if (ws == null || !ws.isArray() || ws.isEmpty()) {
-            throw error("$.workloads", ws, "a non-empty array of workloads");
+    /** Flows a workload will start, known before building them (background: the expected Poisson count). */
+    private static long expectedFlows(Workload w, Fabric fabric) {
+        if (w instanceof io.fabriclab.workload.PoissonBackground b) {
+            return b.expectedFlows(fabric);
         }
-        List<Workload> workloads = new ArrayList<>();
-        List<FlowSpec> flows = new ArrayList<>();
-        for (int i = 0; i < ws.size(); i++) {
-            String path = "$.workloads[" + i + "]";
-            Workload w = workload(ws.get(i), path, seed);
-            List<FlowSpec> fl;
-            try {
-                fl = w.flows(fabric);
-            } catch (IllegalArgumentException e) {
-                throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
-            }
-            for (int k = 0; k < fl.size(); k++) {
-                FlowSpec f = fl.get(k);
-                for (String nic : List.of(f.src(), f.dst())) {
-                    if (Nics.resolve(fabric, nic) == null) {
-                        throw new ScenarioException(file + ": " + path + ": NIC '" + nic + "' is not in fabric '"
-                                + fabric.name() + "' (use server:port or server:nicK)");
-                    }
-                }
-                if (Nics.resolve(fabric, f.src()) == Nics.resolve(fabric, f.dst())) {
-                    throw new ScenarioException(file + ": " + path + ": flow " + k + " goes from " + f.src() + " to "
-                            + f.dst() + ", the same NIC; a flow needs two different NICs");
-                }
-            }
-            workloads.add(w);
-            flows.addAll(fl);
+        if (w instanceof Collective c) {
+            long n = c.ranks().size();
+            long perChannel = c.kind() == Collective.Kind.ALL_TO_ALL ? n * (n - 1) : (long) c.kind().steps((int) n) * n;
+            return perChannel * c.channels();
         }
-        if (cfg.durationPs() > 0) {
-            long first = flows.stream().mapToLong(FlowSpec::startPs).min().orElse(0);
-            if (first >= cfg.durationPs()) {
-                // Nothing would be sent: a zero-length run.
-                throw error("$.durationUs", root.get("durationUs"), "0 (run to completion) or a time after the first "
-                        + "flow starts (" + first / (double) Units.PS_PER_US + " us)");
+        return 0;
+    }
+
+    /** flows[].after: every id waited for exists, and no flows wait for each other in a cycle. */
+    private void checkWaits() {
+        Map<String, List<String>> deps = new java.util.HashMap<>();
+        for (Object[] w : waits) {
+            String fp = (String) w[0];
+            String id = (String) w[1];
+            @SuppressWarnings("unchecked")
+            List<String> after = (List<String>) w[2];
+            for (int k = 0; k < after.size(); k++) {
+                if (!flowIds.containsKey(after.get(k))) {
+                    problems.add(fp + ".after[" + k + "]", JsonObjectReader.text(new com.fasterxml.jackson.databind.node.TextNode(after.get(k))),
+                            "no flow has the id \"" + InputProblem.shorten(after.get(k)) + "\"",
+                            "the id of a flow of a \"flows\" workload");
+                }
+            }
+            if (id != null && !id.isEmpty()) {
+                deps.computeIfAbsent(id, x -> new ArrayList<>()).addAll(after);
             }
         }
-        List<LinkFailure> failures = new ArrayList<>();
-        JsonNode fs = root.get("failures");
-        if (fs != null) {
-            if (!fs.isArray()) {
-                throw error("$.failures", fs, "an array of link failures");
-            }
-            for (int i = 0; i < fs.size(); i++) {
-                String fp = "$.failures[" + i + "]";
-                JsonNode f = fs.get(i);
-                checkFields(f, fp, Set.of("link", "switch", "downAtUs", "upAtUs", "degradedGbps"));
-                long down = psOf(f.get("downAtUs"), fp + ".downAtUs", true);
-                long up = f.has("upAtUs") ? psOf(f.get("upAtUs"), fp + ".upAtUs", false) : 0;
-                if (f.has("upAtUs") && up <= down) {
-                    throw error(fp + ".upAtUs", f.get("upAtUs"), "a time after downAtUs");
+        // Kahn's algorithm: ids left with unmet waits once every startable flow is removed sit on a cycle.
+        Map<String, Integer> waitingOn = new java.util.HashMap<>();
+        Map<String, List<String>> dependents = new java.util.HashMap<>();
+        for (Map.Entry<String, List<String>> e : deps.entrySet()) {
+            for (String d : e.getValue()) {
+                if (deps.containsKey(d) || flowIds.containsKey(d)) {
+                    waitingOn.merge(e.getKey(), 1, Integer::sum);
+                    dependents.computeIfAbsent(d, x -> new ArrayList<>()).add(e.getKey());
                 }
-                if (f.has("switch")) {
-                    // A switch going down takes every link of it down (and its buffer with them).
-                    if (f.has("link") || f.has("degradedGbps")) {
-                        throw error(fp, f, "either \"link\" (with optional degradedGbps) or \"switch\", not both");
-                    }
-                    JsonNode sw = f.get("switch");
-                    var d = sw.isTextual() ? fabric.device(sw.asText()) : null;
-                    if (d == null || !d.role().isSwitch()) {
-                        throw error(fp + ".switch", sw, "the id of a switch in fabric '" + fabric.name() + "'");
-                    }
-                    for (var port : d.ports()) {
-                        Link pl = fabric.linkAt(port);
-                        if (pl != null) {
-                            failures.add(new LinkFailure(pl, down, up, 0));
-                        }
-                    }
-                    continue;
-                }
-                String spec = requiredText(f, "link", fp);
-                Link l = fabric.findLink(spec);
-                if (l == null) {
-                    throw error(fp + ".link", f.get("link"), "a link id, one of its ports (device:port) or devA--devB");
-                }
-                int degraded = 0;
-                if (f.has("degradedGbps")) {
-                    long g = longValue(f.get("degradedGbps"), fp + ".degradedGbps", 1);
-                    if (!Units.isAllowedSpeed((int) Math.min(g, Integer.MAX_VALUE))) {
-                        throw error(fp + ".degradedGbps", f.get("degradedGbps"), "a link speed in Gb/s: " + Units.allowedSpeeds());
-                    }
-                    if (g > l.speedGbps()) {
-                        throw error(fp + ".degradedGbps", f.get("degradedGbps"), "a speed below the link's "
-                                + l.speedGbps() + " Gb/s (a degraded link cannot run above its line rate)");
-                    }
-                    degraded = (int) g;
-                }
-                failures.add(new LinkFailure(l, down, up, degraded));
             }
         }
-        long reconvergence = root.has("reconvergenceUs") ? psOf(root.get("reconvergenceUs"), "$.reconvergenceUs", true)
-                : 50 * Units.PS_PER_US;
-        long deadlockThreshold = root.has("deadlockThresholdUs")
-                ? psOf(root.get("deadlockThresholdUs"), "$.deadlockThresholdUs", true) : 500 * Units.PS_PER_US;
-        return new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows), cfg,
-                sha256(bytes), List.copyOf(failures), reconvergence, deadlockThreshold, routing);
+        java.util.ArrayDeque<String> ready = new java.util.ArrayDeque<>();
+        for (String id : flowIds.keySet()) {
+            if (waitingOn.getOrDefault(id, 0) == 0) {
+                ready.add(id);
+            }
+        }
+        java.util.Set<String> done = new java.util.HashSet<>();
+        while (!ready.isEmpty()) {
+            String id = ready.poll();
+            done.add(id);
+            for (String dep : dependents.getOrDefault(id, List.of())) {
+                if (waitingOn.merge(dep, -1, Integer::sum) == 0) {
+                    ready.add(dep);
+                }
+            }
+        }
+        List<String> stuck = flowIds.keySet().stream().filter(id -> !done.contains(id)).toList();
+        if (!stuck.isEmpty()) {
+            String ids = String.join(", ", stuck.stream().limit(10).map(InputProblem::shorten).toList())
+                    + (stuck.size() > 10 ? ", ..." : "");
+            problems.add(flowIds.get(stuck.get(0)) + ".after", null, "flows " + ids + " wait for each other in a cycle "
+                    + "(through \"after\"), so none of them would ever start", "\"after\" lists that form no cycle");
+        }
+    }
+
+    private Void failure(JsonNode f, String fp, Fabric fabric, List<LinkFailure> failures) {
+        checkFields(f, fp, List.of("link", "switch", "downAtUs", "upAtUs", "degradedGbps"));
+        if (!f.has("downAtUs")) {
+            throw error(fp + ".downAtUs", null, "a number of microseconds");
+        }
+        long down = psOf(f.get("downAtUs"), fp + ".downAtUs", true);
+        long up = f.has("upAtUs") ? psOf(f.get("upAtUs"), fp + ".upAtUs", false) : 0;
+        if (f.has("upAtUs") && up <= down) {
+            throw error(fp + ".upAtUs", f.get("upAtUs"), "a time after downAtUs");
+        }
+        if (f.has("switch")) {
+            // A switch going down takes every link of it down (and its buffer with them).
+            if (f.has("link") || f.has("degradedGbps")) {
+                throw error(fp, f, "either \"link\" (with optional degradedGbps) or \"switch\", not both");
+            }
+            JsonNode sw = f.get("switch");
+            var d = sw.isTextual() ? fabric.device(sw.asText()) : null;
+            if (d == null || !d.role().isSwitch()) {
+                throw error(fp + ".switch", sw, "the id of a switch in fabric '" + InputProblem.shorten(fabric.name()) + "'");
+            }
+            for (var port : d.ports()) {
+                Link pl = fabric.linkAt(port);
+                if (pl != null) {
+                    failures.add(new LinkFailure(pl, down, up, 0));
+                }
+            }
+            return null;
+        }
+        JsonNode ln = f.get("link");
+        if (ln == null || !ln.isTextual() || ln.asText().isBlank()) {
+            throw error(fp + ".link", ln, "a link id, one of its ports (device:port) or devA--devB");
+        }
+        Link l = fabric.findLink(ln.asText());
+        if (l == null) {
+            throw error(fp + ".link", ln, "a link id, one of its ports (device:port) or devA--devB");
+        }
+        int degraded = 0;
+        if (f.has("degradedGbps")) {
+            long g = longValue(f.get("degradedGbps"), fp + ".degradedGbps", 1, Integer.MAX_VALUE);
+            if (!Units.isAllowedSpeed((int) g)) {
+                throw error(fp + ".degradedGbps", f.get("degradedGbps"), "a link speed in Gb/s: " + Units.allowedSpeeds());
+            }
+            if (g > l.speedGbps()) {
+                throw error(fp + ".degradedGbps", f.get("degradedGbps"), "a speed below the link's "
+                        + l.speedGbps() + " Gb/s (a degraded link cannot run above its line rate)");
+            }
+            degraded = (int) g;
+        }
+        failures.add(new LinkFailure(l, down, up, degraded));
+        return null;
     }
 
     private io.fabriclab.sim.RoutingPolicy routing(JsonNode r) {
         if (r == null) {
             return io.fabriclab.sim.RoutingPolicy.ecmp();
         }
-        checkFields(r, "$.routing", Set.of("mode", "flowletGapUs", "reorderWindowPackets"));
+        checkFields(r, "$.routing", List.of("mode", "flowletGapUs", "reorderWindowPackets"));
         io.fabriclab.sim.RoutingMode mode = io.fabriclab.sim.RoutingMode.ECMP;
         if (r.has("mode")) {
             mode = r.get("mode").isTextual() ? io.fabriclab.sim.RoutingMode.fromJsonName(r.get("mode").asText()) : null;
@@ -303,11 +468,7 @@ public final class ScenarioJson {
                 : io.fabriclab.sim.RoutingPolicy.DEFAULT_FLOWLET_GAP_PS;
         int window = io.fabriclab.sim.RoutingPolicy.DEFAULT_REORDER_WINDOW;
         if (r.has("reorderWindowPackets")) {
-            long w = longValue(r.get("reorderWindowPackets"), "$.routing.reorderWindowPackets", 1);
-            if (w > 65536) {
-                throw error("$.routing.reorderWindowPackets", r.get("reorderWindowPackets"), "an integer from 1 to 65536");
-            }
-            window = (int) w;
+            window = (int) longValue(r.get("reorderWindowPackets"), "$.routing.reorderWindowPackets", 1, 65536);
         }
         return new io.fabriclab.sim.RoutingPolicy(mode, gap, window);
     }
@@ -344,31 +505,52 @@ public final class ScenarioJson {
                 if (!p.isArray() || p.size() != 2 || !p.get(0).isNumber() || !p.get(1).isNumber()) {
                     throw error(path, p, "a [bytes, cumulative percent] pair");
                 }
+                double b = p.get(0).asDouble();
+                if (!(b >= 0 && b <= MAX_FLOW_BYTES)) {
+                    throw error(path + "[" + pts.size() + "][0]", p.get(0), "a flow size from 0 to " + MAX_FLOW_BYTES + " bytes");
+                }
                 pts.add(new double[] {p.get(0).asDouble(), p.get(1).asDouble()});
             }
             try {
                 return new io.fabriclab.workload.FlowSizeDistribution("custom", pts);
             } catch (IllegalArgumentException e) {
-                throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                throw fail(path, e.getMessage());
             }
         }
         throw error(path, v, "one of " + String.join(", ", io.fabriclab.workload.FlowSizeDistribution.SHIPPED)
                 + " or an array of [bytes, cumulative percent] points");
     }
 
-    private Fabric readFabric(JsonNode node, FabricReader fabrics) throws IOException {
+    private Fabric readFabric(JsonNode node, FabricReader fabrics) {
         if (node == null || node.isNull()) {
             throw error("$.fabric", node, "a path to a fabric file or an inline fabric object");
         }
-        if (node.isTextual()) {
-            Path p = baseDir == null ? Path.of(node.asText()) : baseDir.resolve(node.asText());
-            if (!Files.isRegularFile(p)) {
-                throw error("$.fabric", node, "a readable fabric file (resolved to " + p + ")");
+        try {
+            if (node.isTextual()) {
+                Path p = baseDir == null ? Path.of(node.asText()) : baseDir.resolve(node.asText());
+                if (!Files.isRegularFile(p)) {
+                    throw error("$.fabric", node, "a readable fabric file (resolved to " + p + ")");
+                }
+                return fabrics.read(p);
             }
-            return fabrics.read(p);
-        }
-        if (node.isObject()) {
-            return fabrics.read(node, file + ": $.fabric");
+            if (node.isObject()) {
+                return fabrics.read(node, file + ": $.fabric");
+            }
+        } catch (java.nio.file.InvalidPathException e) {
+            throw error("$.fabric", node, "a path to a fabric file or an inline fabric object");
+        } catch (ScenarioException e) {
+            // The fabric's own problems, each naming the fabric file (or the inline $.fabric).
+            if (e.getCause() instanceof InputException ie) {
+                ie.problems().forEach(problems::add);
+            } else if (!e.problems().isEmpty()) {
+                e.problems().forEach(problems::add);
+            } else {
+                problems.add("$.fabric", null, e.getMessage(), null);
+            }
+            throw new Skip();
+        } catch (IOException e) {
+            problems.add("$.fabric", JsonObjectReader.text(node), "cannot read the fabric: " + e.getMessage(), null);
+            throw new Skip();
         }
         throw error("$.fabric", node, "a path to a fabric file or an inline fabric object");
     }
@@ -380,38 +562,30 @@ public final class ScenarioJson {
         String type = w.path("type").asText("");
         switch (type) {
             case "flows" -> {
-                checkFields(w, path, Set.of("type", "flows"));
+                checkFields(w, path, List.of("type", "flows"));
                 JsonNode fl = w.get("flows");
                 if (fl == null || !fl.isArray() || fl.isEmpty()) {
                     throw error(path + ".flows", fl, "a non-empty array of flows");
                 }
                 List<FlowSpec> out = new ArrayList<>();
+                boolean bad = false;
                 for (int i = 0; i < fl.size(); i++) {
                     String fp = path + ".flows[" + i + "]";
                     JsonNode f = fl.get(i);
-                    if (!f.isObject()) {
-                        throw error(fp, f, "a flow object");
+                    FlowSpec spec = section(() -> flow(f, fp), null);
+                    if (spec == null) {
+                        bad = true;
+                    } else {
+                        out.add(spec);
                     }
-                    checkFields(f, fp, Set.of("src", "dst", "bytes", "startUs", "priority", "label", "id", "after"));
-                    List<String> after = new ArrayList<>();
-                    if (f.has("after")) {
-                        if (!f.get("after").isArray()) {
-                            throw error(fp + ".after", f.get("after"), "an array of flow ids");
-                        }
-                        f.get("after").forEach(x -> after.add(x.asText()));
-                    }
-                    out.add(new FlowSpec(requiredText(f, "src", fp), requiredText(f, "dst", fp),
-                            longValue(f.get("bytes"), fp + ".bytes", 1),
-                            f.has("startUs") ? psOf(f.get("startUs"), fp + ".startUs", true) : 0,
-                            priority(f, fp), text(f, "label", fp, ""), text(f, "id", fp, ""), after));
-                    if (out.get(i).src().equals(out.get(i).dst())) {
-                        throw error(fp + ".dst", f.get("dst"), "a NIC other than the source");
-                    }
+                }
+                if (bad) {
+                    throw new Skip();
                 }
                 return new FlowList(out);
             }
             case "incast" -> {
-                checkFields(w, path, Set.of("type", "senders", "receiver", "bytesPerSender", "startUs", "priority"));
+                checkFields(w, path, List.of("type", "senders", "receiver", "bytesPerSender", "startUs", "priority"));
                 JsonNode s = w.get("senders");
                 if (s == null || !s.isArray() || s.isEmpty()) {
                     throw error(path + ".senders", s, "a non-empty array of NICs");
@@ -422,11 +596,11 @@ public final class ScenarioJson {
                 if (senders.contains(receiver)) {
                     throw error(path + ".receiver", w.get("receiver"), "a NIC that is not also a sender");
                 }
-                return new Incast(senders, receiver, longValue(w.get("bytesPerSender"), path + ".bytesPerSender", 1),
+                return new Incast(senders, receiver, bytes(w.get("bytesPerSender"), path + ".bytesPerSender"),
                         w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path));
             }
             case "permutation" -> {
-                checkFields(w, path, Set.of("type", "nics", "bytes", "startUs", "priority", "seed"));
+                checkFields(w, path, List.of("type", "nics", "bytes", "startUs", "priority", "seed"));
                 List<String> nics = new ArrayList<>();
                 if (w.has("nics")) {
                     if (!w.get("nics").isArray()) {
@@ -434,12 +608,12 @@ public final class ScenarioJson {
                     }
                     w.get("nics").forEach(x -> nics.add(x.asText()));
                 }
-                return new Permutation(nics, longValue(w.get("bytes"), path + ".bytes", 1),
+                return new Permutation(nics, bytes(w.get("bytes"), path + ".bytes"),
                         w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path),
-                        w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE) : scenarioSeed);
+                        w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE, Long.MAX_VALUE) : scenarioSeed);
             }
             case "background" -> {
-                checkFields(w, path, Set.of("type", "nics", "sizes", "load", "startUs", "durationUs", "priority", "seed", "label"));
+                checkFields(w, path, List.of("type", "nics", "sizes", "load", "startUs", "durationUs", "priority", "seed", "label"));
                 JsonNode load = w.get("load");
                 if (load == null || !load.isNumber() || !(load.asDouble() > 0 && load.asDouble() <= 1)) {
                     throw error(path + ".load", load, "a fraction of each NIC's link rate, more than 0 and at most 1");
@@ -450,41 +624,41 @@ public final class ScenarioJson {
                             w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0,
                             psOf(w.get("durationUs"), path + ".durationUs", false),
                             w.has("priority") ? priority(w, path) : 0,
-                            w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE) : scenarioSeed,
+                            w.has("seed") ? longValue(w.get("seed"), path + ".seed", Long.MIN_VALUE, Long.MAX_VALUE) : scenarioSeed,
                             text(w, "label", path, "background"));
                 } catch (IllegalArgumentException e) {
-                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                    throw fail(path, e.getMessage());
                 }
             }
             case "microburst" -> {
-                checkFields(w, path, Set.of("type", "senders", "receiver", "bytesPerSender", "startUs", "periodUs", "count", "priority"));
+                checkFields(w, path, List.of("type", "senders", "receiver", "bytesPerSender", "startUs", "periodUs", "count", "priority"));
                 try {
                     return new io.fabriclab.workload.Microburst(nicList(w, "senders", path, true), requiredText(w, "receiver", path),
-                            longValue(w.get("bytesPerSender"), path + ".bytesPerSender", 1),
+                            bytes(w.get("bytesPerSender"), path + ".bytesPerSender"),
                             w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0,
                             psOf(w.get("periodUs"), path + ".periodUs", false),
-                            (int) Math.min(longValue(w.get("count"), path + ".count", 1), 100_000),
+                            (int) longValue(w.get("count"), path + ".count", 1, 100_000),
                             w.has("priority") ? priority(w, path) : 0);
                 } catch (IllegalArgumentException e) {
-                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                    throw fail(path, e.getMessage());
                 }
             }
             case "checkpoint" -> {
-                checkFields(w, path, Set.of("type", "clients", "targets", "bytesPerClient", "startUs", "periodUs", "count", "priority"));
-                int count = w.has("count") ? (int) Math.min(longValue(w.get("count"), path + ".count", 1), 100_000) : 1;
+                checkFields(w, path, List.of("type", "clients", "targets", "bytesPerClient", "startUs", "periodUs", "count", "priority"));
+                int count = w.has("count") ? (int) longValue(w.get("count"), path + ".count", 1, 100_000) : 1;
                 try {
                     return new io.fabriclab.workload.CheckpointBurst(nicList(w, "clients", path, true),
-                            nicList(w, "targets", path, true), longValue(w.get("bytesPerClient"), path + ".bytesPerClient", 1),
+                            nicList(w, "targets", path, true), bytes(w.get("bytesPerClient"), path + ".bytesPerClient"),
                             w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0,
                             w.has("periodUs") ? psOf(w.get("periodUs"), path + ".periodUs", false) : 0, count,
                             w.has("priority") ? priority(w, path) : 1);
                 } catch (IllegalArgumentException e) {
-                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                    throw fail(path, e.getMessage());
                 }
             }
             case "allreduce", "reducescatter", "allgather", "alltoall" -> {
-                checkFields(w, path, Set.of("type", "name", "ranks", "bytes", "startUs", "priority", "channels", "ringOrder"));
-                int channels = w.has("channels") ? (int) Math.min(longValue(w.get("channels"), path + ".channels", 1), 1000) : 1;
+                checkFields(w, path, List.of("type", "name", "ranks", "bytes", "startUs", "priority", "channels", "ringOrder"));
+                int channels = w.has("channels") ? (int) longValue(w.get("channels"), path + ".channels", 1, 64) : 1;
                 io.fabriclab.workload.RingOrder order = io.fabriclab.workload.RingOrder.RAIL_AWARE;
                 if (w.has("ringOrder")) {
                     order = w.get("ringOrder").isTextual()
@@ -505,11 +679,11 @@ public final class ScenarioJson {
                 try {
                     return new Collective(Collective.Kind.fromJsonName(type),
                             text(w, "name", path, type + path.replaceAll("\\D", "")), ranks,
-                            longValue(w.get("bytes"), path + ".bytes", 1),
+                            bytes(w.get("bytes"), path + ".bytes"),
                             w.has("startUs") ? psOf(w.get("startUs"), path + ".startUs", true) : 0, priority(w, path),
                             channels, order);
                 } catch (IllegalArgumentException e) {
-                    throw new ScenarioException(file + ": " + path + ": " + e.getMessage());
+                    throw fail(path, e.getMessage());
                 }
             }
             default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation, allreduce, "
@@ -517,109 +691,148 @@ public final class ScenarioJson {
         }
     }
 
-    /** Partial overrides of the QoS records, merged field by field over each port's profile. */
-    private UnaryOperator<QosProfile> qosOverrides(JsonNode qos) {
+    private FlowSpec flow(JsonNode f, String fp) {
+        if (!f.isObject()) {
+            throw error(fp, f, "a flow object");
+        }
+        checkFields(f, fp, List.of("src", "dst", "bytes", "startUs", "priority", "label", "id", "after"));
+        List<String> after = new ArrayList<>();
+        if (f.has("after")) {
+            if (!f.get("after").isArray()) {
+                throw error(fp + ".after", f.get("after"), "an array of flow ids");
+            }
+            for (int k = 0; k < f.get("after").size(); k++) {
+                JsonNode x = f.get("after").get(k);
+                if (!x.isTextual() || x.asText().isEmpty()) {
+                    throw error(fp + ".after[" + k + "]", x, "the id of a flow (a non-empty string)");
+                }
+                after.add(x.asText());
+            }
+        }
+        String id = text(f, "id", fp, "");
+        if (!id.isEmpty()) {
+            String first = flowIds.putIfAbsent(id, fp);
+            if (first != null) {
+                throw error(fp + ".id", f.get("id"), "an id no other flow has (" + first + " has it)");
+            }
+        }
+        if (!after.isEmpty()) {
+            waits.add(new Object[] {fp, id, after});
+        }
+        FlowSpec spec = new FlowSpec(requiredText(f, "src", fp), requiredText(f, "dst", fp),
+                bytes(f.get("bytes"), fp + ".bytes"),
+                f.has("startUs") ? psOf(f.get("startUs"), fp + ".startUs", true) : 0,
+                priority(f, fp), text(f, "label", fp, ""), id, after);
+        if (spec.src().equals(spec.dst())) {
+            throw error(fp + ".dst", f.get("dst"), "a NIC other than the source");
+        }
+        return spec;
+    }
+
+    // ----- QoS overrides --------------------------------------------------------------------------
+
+    /**
+     * Partial overrides of the QoS records, merged field by field over each port's profile. They
+     * are read by the fabric reader's own QoS readers (one validator, the same ranges and enum
+     * spellings as a fabric file's qosProfiles), each field absent from the override keeping the
+     * port's value. Checked while reading against every profile the run will use, so an override
+     * that is wrong for one of them (XON above that profile's XOFF) is an error now, not mid-run.
+     */
+    private UnaryOperator<QosProfile> qosOverrides(JsonNode qos, Fabric fabric, String profile) {
         if (qos == null || qos.isNull()) {
             return null;
         }
-        checkFields(qos, "$.qos", Set.of("pfc", "ecn", "dcqcn", "buffer", "scheduler"));
-        // Validate once against a reference profile so errors surface while reading, not mid-run.
-        UnaryOperator<QosProfile> op = base -> {
-            QosProfile q = base;
-            if (qos.has("pfc")) {
-                q = q.withPfc(merge(q.pfc(), qos.get("pfc"), PfcConfig.class, "$.qos.pfc"));
-                JsonNode pr = qos.get("pfc").get("priorities");
-                if (!q.pfc().enabled() && pr != null && pr.isArray() && !pr.isEmpty()) {
-                    // A class declared lossless with PFC off would silently be lossy.
-                    throw error("$.qos.pfc.priorities", pr, "no lossless priorities while $.qos.pfc.enabled is false "
-                            + "(a lossless class needs PFC: enable it or drop the priorities)");
+        JsonObjectReader r = new JsonObjectReader(qos, "$.qos", problems, QOS);
+        if (!r.isObject()) {
+            throw new Skip();
+        }
+        java.util.Set<QosProfile> bases = new java.util.LinkedHashSet<>();
+        if (fabric != null) {
+            QosResolver resolver = SimProfiles.resolver(fabric, profile, null);
+            java.util.Set<QosProfile> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            fabric.devices().forEach(d -> d.ports().forEach(p -> {
+                QosProfile q = resolver.qosFor(p);
+                if (seen.add(q)) {
+                    bases.add(q);
+                }
+            }));
+        }
+        if (bases.isEmpty()) {
+            bases.add(QosProfile.roceLossless("check", 100));
+        }
+        java.util.Set<String> reported = new java.util.HashSet<>();
+        boolean bad = false;
+        for (QosProfile base : bases) {
+            Problems p = new Problems(file);
+            applyQos(qos, base, p);
+            for (InputProblem ip : p.list()) {
+                bad = true;
+                if (reported.add(ip.render())) {
+                    problems.add(ip);
                 }
             }
-            if (qos.has("ecn")) {
-                q = q.withEcn(merge(q.ecn(), qos.get("ecn"), EcnConfig.class, "$.qos.ecn"));
+            if (reported.size() > 50) {
+                break;
             }
-            if (qos.has("dcqcn")) {
-                q = q.withDcqcn(merge(q.dcqcn(), qos.get("dcqcn"), DcqcnConfig.class, "$.qos.dcqcn"));
+        }
+        if (bad) {
+            throw new Skip();
+        }
+        return base -> {
+            Problems p = new Problems(file);
+            QosProfile q = applyQos(qos, base, p);
+            if (!p.isEmpty()) {
+                throw new ScenarioException(p.list());
             }
-            if (qos.has("buffer")) {
-                q = q.withBuffer(merge(q.buffer(), qos.get("buffer"), BufferConfig.class, "$.qos.buffer"));
-            }
-            if (qos.has("scheduler")) {
-                q = new QosProfile(q.name(), q.description(), q.pfc(), q.ecn(), q.dcqcn(), q.buffer(),
-                        merge(q.scheduler(), qos.get("scheduler"), SchedulerConfig.class, "$.qos.scheduler"));
-            }
-            validate(q);
             return q;
         };
-        op.apply(QosProfile.roceLossless("check", 100));
-        return op;
     }
 
-    private void validate(QosProfile q) {
-        PfcConfig p = q.pfc();
-        if (p.enabled() && (p.xonBytes() >= p.xoffBytes() || p.xonBytes() < 0 || p.headroomBytes() < 0)) {
-            throw new ScenarioException(file + ": $.qos.pfc: need 0 <= xonBytes < xoffBytes and headroomBytes >= 0, got xon "
-                    + p.xonBytes() + ", xoff " + p.xoffBytes() + ", headroom " + p.headroomBytes());
-        }
-        for (int c : p.priorities()) {
-            if (c < 0 || c > 7) {
-                throw new ScenarioException(file + ": $.qos.pfc.priorities: " + c + " is not a priority 0-7");
+    private static QosProfile applyQos(JsonNode qos, QosProfile base, Problems p) {
+        FabricJsonReader reader = new FabricJsonReader(p);
+        PfcConfig pfc = base.pfc();
+        if (qos.hasNonNull("pfc")) {
+            pfc = reader.readPfc(qos.get("pfc"), "$.qos.pfc", base.pfc());
+            JsonNode pr = qos.get("pfc").get("priorities");
+            if (!pfc.enabled() && pr != null && pr.isArray() && !pr.isEmpty()) {
+                // A class declared lossless with PFC off would silently be lossy.
+                p.add("$.qos.pfc.priorities", "[...]", "no lossless priorities while $.qos.pfc.enabled is false "
+                        + "(a lossless class needs PFC: enable it or drop the priorities)", "[] or \"enabled\": true");
             }
         }
-        for (Map.Entry<Integer, io.fabriclab.model.WredEcn> e : q.ecn().classes().entrySet()) {
-            var w = e.getValue();
-            if (e.getKey() < 0 || e.getKey() > 7 || w.kminBytes() < 0 || w.kmaxBytes() <= w.kminBytes()
-                    || w.pmax() < 0 || w.pmax() > 1) {
-                throw new ScenarioException(file + ": $.qos.ecn.classes." + e.getKey()
-                        + ": need class 0-7, 0 <= kminBytes < kmaxBytes and 0 <= pmax <= 1, got " + w);
-            }
-        }
-        if (q.buffer().poolBytes() <= 0) {
-            throw new ScenarioException(file + ": $.qos.buffer.poolBytes: must be > 0, got " + q.buffer().poolBytes());
-        }
-        if (q.scheduler().dwrrWeights().size() != 8 || q.scheduler().dwrrWeights().stream().anyMatch(x -> x == null || x < 1)) {
-            throw new ScenarioException(file + ": $.qos.scheduler.dwrrWeights: need 8 weights >= 1, got "
-                    + q.scheduler().dwrrWeights());
-        }
-    }
-
-    private <T> T merge(T base, JsonNode override, Class<T> type, String path) {
-        if (!override.isObject()) {
-            throw error(path, override, "an object with the fields to change");
-        }
-        ObjectNode tree = MAPPER.valueToTree(base);
-        Iterator<Map.Entry<String, JsonNode>> it = override.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (!tree.has(e.getKey())) {
-                List<String> names = new ArrayList<>();
-                tree.fieldNames().forEachRemaining(names::add);
-                throw new ScenarioException(file + ": " + path + "." + e.getKey() + ": unknown field; allowed: "
-                        + String.join(", ", names));
-            }
-            tree.set(e.getKey(), e.getValue());
-        }
+        EcnConfig ecn = qos.hasNonNull("ecn") ? reader.readEcn(qos.get("ecn"), "$.qos.ecn", base.ecn()) : base.ecn();
+        DcqcnConfig dcqcn = qos.hasNonNull("dcqcn") ? reader.readDcqcn(qos.get("dcqcn"), "$.qos.dcqcn", base.dcqcn())
+                : base.dcqcn();
+        BufferConfig buffer = qos.hasNonNull("buffer") ? reader.readBuffer(qos.get("buffer"), "$.qos.buffer", base.buffer())
+                : base.buffer();
+        SchedulerConfig scheduler = qos.hasNonNull("scheduler")
+                ? reader.readScheduler(qos.get("scheduler"), "$.qos.scheduler", base.scheduler()) : base.scheduler();
         try {
-            return MAPPER.treeToValue(tree, type);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-            throw new ScenarioException(file + ": " + path + ": " + msg);
+            return new QosProfile(base.name(), base.description(), pfc, ecn, dcqcn, buffer, scheduler);
+        } catch (IllegalArgumentException e) {
+            p.add("$.qos", null, e.getMessage(), null);
+            return base;
         }
     }
 
     // ----- small typed readers -------------------------------------------------------------------
 
-    private void checkFields(JsonNode node, String path, Set<String> allowed) {
+    private void checkFields(JsonNode node, String path, List<String> allowed) {
         if (!node.isObject()) {
             throw error(path, node, "an object");
         }
         Iterator<String> it = node.fieldNames();
+        boolean bad = false;
         while (it.hasNext()) {
             String f = it.next();
             if (!allowed.contains(f)) {
-                throw new ScenarioException(file + ": " + path + "." + f + ": unknown field; allowed: "
-                        + String.join(", ", new java.util.TreeSet<>(allowed)));
+                problems.add(JsonPaths.field(path, f), null, "unknown field \"" + InputProblem.shorten(f) + "\"",
+                        String.join(", ", allowed));
+                bad = true;
             }
+        }
+        if (bad) {
+            throw new Skip();
         }
     }
 
@@ -627,33 +840,41 @@ public final class ScenarioJson {
         if (!n.has("priority")) {
             return QosProfile.RDMA_PRIORITY;
         }
-        long p = longValue(n.get("priority"), path + ".priority", 0);
-        if (p > 7) {
-            throw error(path + ".priority", n.get("priority"), "a priority 0-7");
-        }
-        return (int) p;
+        return (int) longValue(n.get("priority"), path + ".priority", 0, 7);
     }
 
-    private long longValue(JsonNode v, String path, long min) {
-        if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
-            throw error(path, v, "an integer" + (min == Long.MIN_VALUE ? "" : " >= " + min));
-        }
-        if (v.asLong() < min) {
-            throw error(path, v, "an integer >= " + min);
+    /** A byte count of a flow or a sender's share: 1 to {@link #MAX_FLOW_BYTES}. */
+    private long bytes(JsonNode v, String path) {
+        return longValue(v, path, 1, MAX_FLOW_BYTES);
+    }
+
+    private long longValue(JsonNode v, String path, long min, long max) {
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < min || v.asLong() > max) {
+            String range = min == Long.MIN_VALUE && max == Long.MAX_VALUE ? "an integer"
+                    : max == Long.MAX_VALUE ? "an integer >= " + min : "an integer " + min + " to " + max;
+            throw error(path, v, range);
         }
         return v.asLong();
     }
 
-    /** Microseconds (integer or decimal) to picoseconds. */
+    /**
+     * Microseconds (integer or decimal) to picoseconds, the simulator's resolution: a positive time
+     * that rounds to 0 ps is refused here, naming the field, rather than deep in the run.
+     */
     private long psOf(JsonNode v, String path, boolean zeroAllowed) {
+        String allowed = zeroAllowed ? "0 to 1e9 microseconds" : "more than 0 (at least 0.000001, 1 ps) to 1e9 microseconds";
         if (v == null || !v.isNumber()) {
-            throw error(path, v, "a number of microseconds");
+            throw error(path, v, allowed);
         }
         double us = v.asDouble();
-        if (Double.isNaN(us) || us < 0 || (!zeroAllowed && us == 0) || us > 1e9) {
-            throw error(path, v, (zeroAllowed ? "0" : "more than 0") + " to 1e9 microseconds");
+        if (Double.isNaN(us) || us < 0 || us > MAX_US || (!zeroAllowed && us == 0)) {
+            throw error(path, v, allowed);
         }
-        return Math.round(us * Units.PS_PER_US);
+        long ps = Math.round(us * Units.PS_PER_US);
+        if (us > 0 && ps == 0) {
+            throw error(path, v, allowed + " (below 1 ps the simulator cannot tell the time from 0)");
+        }
+        return ps;
     }
 
     private boolean bool(JsonNode v, String path) {
@@ -682,11 +903,15 @@ public final class ScenarioJson {
         return v.asText();
     }
 
-    private ScenarioException error(String path, JsonNode value, String allowed) {
-        String found = value == null ? "nothing" : value.toString();
-        if (found.length() > 80) {
-            found = found.substring(0, 77) + "...";
-        }
-        return new ScenarioException(file + ": " + path + ": found " + found + ", expected " + allowed);
+    /** Records "found X, expected Y" at a path; the caller throws the result to skip the rest of its section. */
+    private Skip error(String path, JsonNode value, String allowed) {
+        String found = value == null ? "nothing" : InputProblem.shorten(JsonObjectReader.text(value));
+        problems.add(path, found, "found " + found + ", expected " + allowed, null);
+        return new Skip();
+    }
+
+    private Skip fail(String path, String message) {
+        problems.add(path, null, message, null);
+        return new Skip();
     }
 }

@@ -12,12 +12,12 @@ import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 
 import org.jgrapht.Graph;
-import org.jgrapht.alg.flow.DinicMFImpl;
+import org.jgrapht.alg.flow.PushRelabelMFImpl;
 import org.jgrapht.graph.DefaultWeightedEdge;
 import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 
 /**
- * Bisection bandwidth of a fabric as a maximum flow (Dinic, JGraphT) between two halves of its
+ * Bisection bandwidth of a fabric as a maximum flow (push-relabel, JGraphT) between two halves of its
  * servers. The servers are ordered by unit, then pod, then the first switch they attach to (fabric
  * order), then fabric order; the first half (rounded down) sends, the rest receives. Grouping by
  * unit and leaf keeps whole units and racks on one side, so the cut runs through the upper tiers.
@@ -25,6 +25,10 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * <p>Capacity graph: each working switch-to-switch link carries its speed in each direction
  * (full duplex); a sending server only sends into the fabric and a receiving server only receives,
  * so servers never transit. Parallel links add up. Links marked DOWN are left out.
+ *
+ * <p>Push-relabel (FIFO, with global relabelling) works with queues and no recursion, so a fabric
+ * of long diameter (a chain of thousands of switches) cannot overflow the stack, as JGraphT's
+ * Dinic, whose blocking-flow search recurses once per hop, did.
  *
  * @param bandwidthGbps the maximum flow from the first half to the second
  * @param idealGbps     full bisection: the NIC capacity of the smaller half (half the total when
@@ -111,7 +115,7 @@ public record Bisection(double bandwidthGbps, double idealGbps, double ratio, Li
             DefaultWeightedEdge e = flow.addEdge((int) (k >>> 32), (int) (long) k);
             flow.setEdgeWeight(e, c);
         });
-        double max = capFirst == 0 || capSecond == 0 ? 0 : new DinicMFImpl<>(flow).getMaximumFlowValue(0, 1);
+        double max = capFirst == 0 || capSecond == 0 ? 0 : new PushRelabelMFImpl<>(flow).getMaximumFlowValue(0, 1);
         double ideal = Math.min(capFirst, capSecond);
         double ratio = ideal == 0 ? Double.NaN : max / ideal;
         return new Bisection(max, ideal, ratio, first.stream().map(Device::id).toList(),

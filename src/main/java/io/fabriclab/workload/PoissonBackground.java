@@ -43,12 +43,15 @@ public record PoissonBackground(List<String> nics, FlowSizeDistribution sizes, d
             throw new IllegalArgumentException("background traffic needs at least 2 NICs, got " + n);
         }
         SplittableRandom rnd = new SplittableRandom(seed);
-        double mean = sizes.mean();
+        long expected = expectedFlows(fabric);
+        if (expected > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("background traffic would start " + expected + " flows; at most "
+                    + (Integer.MAX_VALUE - 8));
+        }
         int[] counts = new int[n];
         int total = 0;
         for (int i = 0; i < n; i++) {
-            double lambdaPerPs = load * speedBps(fabric, members.get(i)) / (8 * mean) / 1e12;
-            counts[i] = (int) Math.round(lambdaPerPs * durationPs);
+            counts[i] = (int) countOf(fabric, members.get(i));
             total += counts[i];
         }
         // Stratified sizes in a random order.
@@ -81,6 +84,27 @@ public record PoissonBackground(List<String> nics, FlowSizeDistribution sizes, d
             out.add(new FlowSpec(members.get((int) p[1]), members.get((int) p[2]), p[3], p[0], priority, label));
         }
         return out;
+    }
+
+    /**
+     * The flows {@link #flows} will start, computed without building them, so a caller can refuse a
+     * workload that would not fit in memory: the sum over NICs of round(lambda T).
+     */
+    public long expectedFlows(Fabric fabric) {
+        List<String> members = nics.isEmpty() ? Nics.all(fabric) : nics;
+        long total = 0;
+        for (String nic : members) {
+            total += countOf(fabric, nic);
+            if (total > Long.MAX_VALUE / 4) {
+                return total;
+            }
+        }
+        return total;
+    }
+
+    private long countOf(Fabric fabric, String nic) {
+        double lambdaPerPs = load * speedBps(fabric, nic) / (8 * sizes.mean()) / 1e12;
+        return Math.round(lambdaPerPs * durationPs);
     }
 
     private static long speedBps(Fabric fabric, String nic) {

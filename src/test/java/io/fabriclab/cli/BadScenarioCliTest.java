@@ -86,7 +86,7 @@ class BadScenarioCliTest {
     void kminAboveKmax() throws Exception {
         refused("kmin-above-kmax", good().replace("\"qos\": {", "\"qos\": { \"ecn\": { \"classes\": "
                 + "{ \"3\": { \"kminBytes\": 500000, \"kmaxBytes\": 100000, \"pmax\": 0.2 } } },"),
-                "$.qos.ecn.classes.3", "kminBytes < kmaxBytes");
+                "$.qos.ecn.classes['3'].kminBytes", "must be below Kmax");
     }
 
     @Test

@@ -81,7 +81,7 @@ class ScenarioJsonTest {
 
     @Test
     void ecnOverridesReplaceTheCurveAndTheMarkingPoint() {
-        Scenario s = ScenarioJson.parse(INCAST.replace("\"qos\": {", "\"qos\": {\"ecn\": {\"markAt\": \"ENQUEUE\", "
+        Scenario s = ScenarioJson.parse(INCAST.replace("\"qos\": {", "\"qos\": {\"ecn\": {\"markAt\": \"enqueue\", "
                 + "\"classes\": {\"3\": {\"kminBytes\": 1000, \"kmaxBytes\": 9000, \"pmax\": 0.5}}}, "), "x.json", null,
                 star(7), null);
         QosProfile q = s.qos().qosFor(s.fabric().port("leaf0:eth0"));
@@ -199,7 +199,7 @@ class ScenarioJsonTest {
         assertEquals(before, o.fabric().mtuBytes());
         ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("\"seed\": 7,", "\"seed\": 7, \"mtuBytes\": 100,"), "bad.json", null, star(7), null));
-        assertEquals("bad.json: $.mtuBytes: found 100, expected an integer >= 256", e.getMessage());
+        assertEquals("bad.json: $.mtuBytes: found 100, expected an integer 256 to 16384", e.getMessage());
         e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("\"seed\": 7,", "\"seed\": 7, \"mtuBytes\": 20000,"), "bad.json", null, star(7), null));
         assertEquals("bad.json: $.mtuBytes: found 20000, expected an integer 256 to 16384", e.getMessage());
@@ -209,13 +209,13 @@ class ScenarioJsonTest {
     void badInputNamesTheFileThePathTheValueAndWhatIsAllowed() {
         ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("\"bytesPerSender\": 2000000", "\"bytesPerSender\": -5"), "bad.json", null, star(7), null));
-        assertEquals("bad.json: $.workloads[0].bytesPerSender: found -5, expected an integer >= 1", e.getMessage());
+        assertEquals("bad.json: $.workloads[0].bytesPerSender: found -5, expected an integer 1 to 1000000000000000", e.getMessage());
         e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("production-ecn", "fastest"), "bad.json", null, star(7), null));
         assertTrue(e.getMessage().contains("$.profile: found \"fastest\", expected one of paper, nic-firmware"), e.getMessage());
         e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("\"xoffBytes\"", "\"xoff\""), "bad.json", null, star(7), null));
-        assertTrue(e.getMessage().startsWith("bad.json: $.qos.pfc.xoff: unknown field; allowed: enabled, priorities"),
+        assertTrue(e.getMessage().startsWith("bad.json: $.qos.pfc.xoff: unknown field \"xoff\"; allowed: enabled, priorities"),
                 e.getMessage());
         e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("s3:nic0", "s99:nic0"), "bad.json", null, star(7), null));
@@ -225,10 +225,10 @@ class ScenarioJsonTest {
         assertEquals("bad.json: $.schemaVersion: found 2, expected 1", e.getMessage());
         e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse("{\"schemaVersion\": 1,", "bad.json", null,
                 star(7), null));
-        assertTrue(e.getMessage().startsWith("bad.json: not valid JSON"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("bad.json: $: not valid JSON"), e.getMessage());
         e = assertThrows(ScenarioException.class, () -> ScenarioJson.parse(
                 INCAST.replace("\"xonBytes\": 150000", "\"xonBytes\": 300000"), "bad.json", null, star(7), null));
-        assertTrue(e.getMessage().contains("xonBytes < xoffBytes"), e.getMessage());
+        assertTrue(e.getMessage().contains("$.qos.pfc.xonBytes: XON 300000 B must be below XOFF"), e.getMessage());
     }
 
     @Test

@@ -78,7 +78,7 @@ class ScenarioWorkloadsJsonTest {
                 .replace(".sizes", ""));
         assertEquals("w.json: $.workloads[0].ringOrder: found \"random\", expected rail-aware or as-given",
                 error("", "{\"type\": \"allreduce\", \"bytes\": 800000, \"ringOrder\": \"random\"}"));
-        assertEquals("w.json: $.workloads[0].channels: found 0, expected an integer >= 1",
+        assertEquals("w.json: $.workloads[0].channels: found 0, expected an integer 1 to 64",
                 error("", "{\"type\": \"allreduce\", \"bytes\": 800000, \"channels\": 0}"));
     }
 

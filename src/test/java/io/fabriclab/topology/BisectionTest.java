@@ -108,4 +108,31 @@ class BisectionTest {
         }
         return s;
     }
+
+    @Test
+    void aChainOfFiveThousandSwitchesDoesNotOverflowTheStack() {
+        // A valid but long-diameter fabric: s0 - s1 - ... - s4999, one 100G server at each end.
+        // The cut is any single 400G hop or a server link: min(400, 100, 100) = 100G of an ideal 100G.
+        Fabric f = new Fabric("chain");
+        Device prev = null;
+        for (int i = 0; i < 5000; i++) {
+            Device s = f.addDevice("s" + i, DeviceRole.LEAF);
+            s.addPort("a", 400);
+            s.addPort("b", 400);
+            s.addPort("h", 100);
+            if (prev != null) {
+                f.connect(prev.port("b"), s.port("a"), 400, 1);
+            }
+            prev = s;
+        }
+        Device h0 = f.addDevice("h0", DeviceRole.SERVER);
+        h0.addPort("nic0", 100);
+        f.connect(h0.port("nic0"), f.device("s0").port("h"), 100, 1);
+        Device h1 = f.addDevice("h1", DeviceRole.SERVER);
+        h1.addPort("nic0", 100);
+        f.connect(h1.port("nic0"), prev.port("h"), 100, 1);
+        Bisection b = Bisection.of(f);
+        assertEquals(100, b.idealGbps());
+        assertEquals(100, b.bandwidthGbps(), 1e-6);
+    }
 }

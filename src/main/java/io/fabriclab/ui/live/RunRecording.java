@@ -55,7 +55,14 @@ public final class RunRecording {
     public static final String EXTENSION = ".fabriclab-run.json.gz";
     /** Default memory bound of a recording. */
     public static final long DEFAULT_MAX_BYTES = 96L << 20;
-    private static final ObjectMapper MAPPER = new ObjectMapper().registerModule(new SimpleModule("flow-values")
+    /**
+     * Most bytes a recording may unpack to (gzip): the recording's own memory bound is 96 MB by
+     * default, and its JSON text is a few times larger; beyond this a small file is a gzip bomb.
+     */
+    public static final long MAX_UNPACKED_BYTES = 2L << 30;
+    /** The strict reader of every FabricLab file (io.JsonInput: duplicate keys, trailing data, limits). */
+    private static final ObjectMapper MAPPER = io.fabriclab.io.JsonInput.jsonMapper(MAX_UNPACKED_BYTES)
+            .registerModule(new SimpleModule("flow-values")
             .addSerializer(FlowValues.class, new FlowValuesWriter())
             .addDeserializer(FlowValues.class, new FlowValuesReader()));
     /** Reader attribute: the previous frame's per-flow values by field name, to share blocks with. */

@@ -105,7 +105,7 @@ public final class LiveSelectionScreenshots {
         Files.writeString(scenario, """
                 { "schemaVersion": 1, "name": "watchdog storm", "fabric": "%s", "profile": "pfc-only",
                   "qos": { "pfc": { "xoffBytes": 100000, "xonBytes": 80000, "headroomBytes": 100000,
-                                    "watchdogUs": 4, "watchdogAction": "DROP" } },
+                                    "watchdogUs": 4, "watchdogAction": "drop" } },
                   "seed": 1, "durationUs": 0, "maxTimeUs": 5000,
                   "workloads": [ { "type": "flows", "flows": [
                       { "src": "server09:nic0", "dst": "server01:nic0", "bytes": 1000000, "priority": 3 } ] } ] }

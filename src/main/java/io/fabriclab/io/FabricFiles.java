@@ -96,13 +96,14 @@ public final class FabricFiles {
     }
 
     /**
-     * Refuses a fabric whose file form the fabric reader would refuse: the problems are the
-     * reader's, each saying the file was not written.
+     * Refuses a fabric whose file form the fabric reader would refuse, with the reader's problems
+     * (JSON paths in the fabric file form) under {@code sourceName}: what the editor's templates check.
      */
-    public static void checkReadable(Fabric fabric, Path file) throws InputException {
-        checkReadable(FabricJson.write(fabric), file);
+    public static void checkReadable(Fabric fabric, String sourceName) throws InputException {
+        FabricJson.read(FabricJson.write(fabric), sourceName);
     }
 
+    /** The same for a file about to be written: each problem says the file was not written. */
     private static void checkReadable(String fabricJson, Path file) throws InputException {
         try {
             FabricJson.read(fabricJson, file.toString());

@@ -100,6 +100,10 @@ public final class AtomicFiles {
         try {
             for (Map.Entry<Path, Content> e : files.entrySet()) {
                 Path real = writeTarget(e.getKey());
+                if (Files.isDirectory(real)) {
+                    // Found now, before any file of the set is renamed.
+                    throw new IOException(e.getKey() + " is a directory");
+                }
                 Path dir = real.getParent();
                 Files.createDirectories(dir);
                 cleanStale(dir);

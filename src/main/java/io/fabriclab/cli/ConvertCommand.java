@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "convert", mixinStandardHelpOptions = true,
         description = {"Convert a fabric between formats, chosen by file ending:",
                 ".json (FabricLab), .clab.yml/.clab.yaml/.yml/.yaml (containerlab, with its annotations side file),",
-                ".graphml and .dot (export only). The output is written atomically."})
+                ".graphml and .dot (export only). The output is written atomically, never over the input, and only",
+                "if FabricLab can read it back (the fabric file's limits)."})
 public final class ConvertCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -28,6 +29,7 @@ public final class ConvertCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         FabricFiles.formatOf(out);
+        new Outputs().input(in).fabricFile("OUT", out).check();
         Fabric fabric = Inputs.fabric(in);
         FabricFiles.save(fabric, out);
         spec.commandLine().getOut().printf("wrote %s (%d devices, %d links)%n", out, fabric.devices().size(), fabric.linkCount());

@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
                 + "for SONiC (config_db.json), Arista EOS or Cisco NX-OS, one file per switch.",
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok", "  2  bad input (unreadable fabric, unknown switch or vendor, a design value the vendor "
-                + "cannot express); nothing was written"})
+                + "cannot express, an output that is the input or cannot be written); nothing was written"})
 public final class ExportConfigCommand implements Callable<Integer> {
     static final int OK = 0;
     static final int BAD_INPUT = 2;
@@ -111,6 +111,8 @@ public final class ExportConfigCommand implements Callable<Integer> {
             if (chosen.isEmpty()) {
                 throw new UnexportableQosException(fabricFile + ": the fabric has no switches");
             }
+            new Outputs().input(fabricFile).directory("-o", outputDir,
+                    chosen.stream().map(d -> ConfigExporter.fileFor(Path.of(""), d, vendor).toString()).toList()).check();
             List<Path> written = new ConfigExporter(sonicLanesPerPort).export(fabric, chosen, outputDir, vendor);
             written.forEach(p -> out.println("wrote " + p));
             out.flush();

@@ -40,6 +40,11 @@ public final class GenerateCommand implements Runnable {
         @Option(names = "--name", paramLabel = "NAME", description = "Fabric name (default: derived from the parameters).")
         String name;
 
+        /** Checks the output before anything is generated (Outputs). */
+        void checkOutput() {
+            new Outputs().fabricFile("-o", output).check();
+        }
+
         int write(CommandLine cl, Fabric f) throws Exception {
             if (name != null) {
                 f.setName(name);
@@ -91,6 +96,7 @@ public final class GenerateCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            out.checkOutput();
             LeafSpineParams p;
             try {
                 p = new LeafSpineParams(leaves, spines, serversPerLeaf, nicsPerServer, speed(nicSpeed, "--nic-speed"),
@@ -126,7 +132,8 @@ public final class GenerateCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            RailParams d = RailParams.of(Math.max(1, units));
+            out.checkOutput();
+            RailParams d = RailParams.of(1); // the default cable lengths, which do not depend on the size
             RailParams p;
             try {
                 p = new RailParams(units, serversPerUnit, gpusPerServer, radix, speed(speed, "--speed"),
@@ -154,7 +161,8 @@ public final class GenerateCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            FatTreeParams d = FatTreeParams.of(Math.max(2, k - k % 2));
+            out.checkOutput();
+            FatTreeParams d = FatTreeParams.of(2); // the default cable lengths, which do not depend on k
             try {
                 FatTreeParams p = new FatTreeParams(k, speed(speed, "--speed"), d.hostCableM(), d.edgeAggCableM(),
                         d.aggCoreCableM());

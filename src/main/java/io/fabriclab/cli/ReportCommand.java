@@ -47,7 +47,8 @@ import picocli.CommandLine.Parameters;
                 "pre-deployment checklist and every parameter. Exit 1 when the verdict has a failure."},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  written; no check failed", "  1  written; at least one check failed",
-                "  2  bad input (unreadable fabric, scenario or results, bad option); nothing written"})
+                "  2  bad input (unreadable fabric, scenario or results, bad option, an output that is an input or",
+                        "     cannot be written); nothing written"})
 public final class ReportCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -110,9 +111,10 @@ public final class ReportCommand implements Callable<Integer> {
         Scenario scenario = null;
         String scenarioText = null;
         Fabric fabric;
+        List<Path> fabricsRead = new ArrayList<>();
         if (isScenario(input, bytes)) {
             try {
-                scenario = ScenarioJson.read(input, FabricReader.FILES);
+                scenario = ScenarioJson.read(input, Outputs.recording(FabricReader.FILES, fabricsRead));
             } catch (ScenarioException | IllegalArgumentException e) {
                 throw new BadInputException(e.getMessage());
             }
@@ -124,6 +126,8 @@ public final class ReportCommand implements Callable<Integer> {
             }
             fabric = FabricFiles.load(input);
         }
+        // Checked before any analysis or simulation: never an input, always writable (Outputs).
+        new Outputs().input(input).inputs(fabricsRead).inputs(results).file("-o", output).check();
         FabricAnalysis.Options opt = analysis.toOptions(fabric);
         List<ReportRun> runs = new ArrayList<>();
         int n = 1;

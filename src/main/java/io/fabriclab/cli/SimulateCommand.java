@@ -29,17 +29,19 @@ import picocli.CommandLine.Parameters;
         description = {"Run a packet-level simulation (PFC, ECN, DCQCN) of a scenario file and write the results.",
                 "Progress goes to stderr; a summary table to stdout."},
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  the simulation ran and the results were written", "  2  bad input (unreadable or invalid scenario or fabric, bad option)"})
+        footer = {"  0  the simulation ran and the results were written",
+                "  2  bad input (unreadable or invalid scenario or fabric, bad option, an output that is an input",
+                "     of the run or cannot be written); checked before the run, nothing was written"})
 public final class SimulateCommand implements Callable<Integer> {
     private static volatile FabricReader fabricReader = FabricReader.FILES;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON, schemaVersion 1)")
     Path scenarioFile;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "RESULTS", description = "results file to write (JSON)")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "RESULTS", description = "results file to write (JSON), atomically; never an input of the run")
     Path output;
 
-    @Option(names = "--csv", paramLabel = "DIR", description = "also write the time series as CSV files into DIR")
+    @Option(names = "--csv", paramLabel = "DIR", description = "also write the time series as CSV files into DIR (created if missing; its four CSV files are replaced)")
     Path csvDir;
 
     @Option(names = "--seed", description = "override the scenario's run seed (ECMP source ports, ECN marking); workloads keep the flows they were given")
@@ -64,8 +66,9 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;
+        List<Path> fabricsRead = new ArrayList<>();
         try {
-            scenario = ScenarioJson.read(scenarioFile, fabricReader);
+            scenario = ScenarioJson.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead));
         } catch (NoSuchFileException e) {
             err.println("error: cannot read scenario " + scenarioFile + ": no such file");
             return 2;
@@ -76,6 +79,9 @@ public final class SimulateCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return 2;
         }
+        // Every output checked before the run: never an input, always writable (Outputs).
+        new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output)
+                .directory("--csv", csvDir, ResultsJson.CSV_FILES).check();
         SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
         Simulator sim;
         try {

@@ -239,17 +239,24 @@ public final class ContainerlabYaml {
 
     /**
      * Writes the topology and, when the fabric has positions, its annotations side file (other
-     * annotations already in that file, such as free text, are kept). Each file is replaced atomically.
+     * annotations already in that file, such as free text, are kept). Both files are written to
+     * temporary files first and then renamed, so they are replaced together.
      */
     public static void save(Fabric f, Path topology) throws IOException {
+        byte[] topo = write(f).getBytes(StandardCharsets.UTF_8);
         Path annPath = annotationsPath(topology);
         // Read before anything is written: a side file that cannot be merged stops the export.
         JsonNode existing = existingAnnotations(annPath);
-        AtomicFiles.write(topology, write(f).getBytes(StandardCharsets.UTF_8));
         String ann = writeAnnotations(f, existing);
+        // Both files are written before either replaces its old self: the pair never ends half-new
+        // because a write failed (AtomicFiles#writeAll).
+        java.util.Map<Path, AtomicFiles.Content> pair = new java.util.LinkedHashMap<>();
+        pair.put(topology, out -> out.write(topo));
         if (ann != null) {
-            AtomicFiles.write(annPath, ann.getBytes(StandardCharsets.UTF_8));
+            byte[] annBytes = ann.getBytes(StandardCharsets.UTF_8);
+            pair.put(annPath, out -> out.write(annBytes));
         }
+        AtomicFiles.writeAll(pair);
     }
 
     /**

@@ -74,17 +74,44 @@ public final class FabricFiles {
     }
 
     /**
-     * Writes a fabric in the format its name selects, atomically.
+     * Writes a fabric in the format its name selects, atomically, and only if FabricLab can read it
+     * back: the fabric's file form goes through the fabric file reader first (its limits and rules,
+     * {@link io.fabriclab.model.FabricLimits}); a fabric it refuses is not written. This serves
+     * {@code generate}, {@code convert}, the editor's Save and Export.
      *
-     * @throws InputException for an unknown file ending (the user's mistake, exit code 2)
+     * @throws InputException for an unknown file ending, or a fabric the reader would refuse (each
+     *                        problem with its JSON path in the fabric file form; exit code 2)
      * @throws IOException    when the file system refuses
      */
     public static void save(Fabric fabric, Path file) throws InputException, IOException {
-        switch (formatOf(file)) {
-            case FABRIC_JSON -> FabricJson.save(fabric, file);
+        Format format = formatOf(file);
+        String json = FabricJson.write(fabric);
+        checkReadable(json, file);
+        switch (format) {
+            case FABRIC_JSON -> AtomicFiles.write(file, json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             case CONTAINERLAB -> ContainerlabYaml.save(fabric, file);
             case GRAPHML -> GraphExport.saveGraphMl(fabric, file);
             case DOT -> GraphExport.saveDot(fabric, file);
+        }
+    }
+
+    /**
+     * Refuses a fabric whose file form the fabric reader would refuse, with the reader's problems
+     * (JSON paths in the fabric file form) under {@code sourceName}: what the editor's templates check.
+     */
+    public static void checkReadable(Fabric fabric, String sourceName) throws InputException {
+        FabricJson.read(FabricJson.write(fabric), sourceName);
+    }
+
+    /** The same for a file about to be written: each problem says the file was not written. */
+    private static void checkReadable(String fabricJson, Path file) throws InputException {
+        try {
+            FabricJson.read(fabricJson, file.toString());
+        } catch (InputException e) {
+            throw new InputException(e.problems().stream()
+                    .map(p -> new InputProblem(p.file(), p.jsonPath(), p.value(),
+                            "not written, FabricLab could not read it back: " + p.message(), p.allowed()))
+                    .toList());
         }
     }
 

@@ -19,6 +19,7 @@ import io.fabriclab.model.Device;
 import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.EcnConfig;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.model.FabricLimits;
 import io.fabriclab.model.Layout;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.LinkState;
@@ -56,19 +57,19 @@ final class FabricJsonReader {
     static final List<String> POINT_FIELDS = List.of("x", "y");
 
     static final String ALLOWED_SPEEDS = Units.allowedSpeeds();
-    static final int MAX_DEVICES = 1_000_000;
-    static final int MAX_LINKS = 4_000_000;
-    static final int MAX_PORTS_PER_DEVICE = 4096;
+    static final int MAX_DEVICES = FabricLimits.MAX_DEVICES;
+    static final int MAX_LINKS = FabricLimits.MAX_LINKS;
+    static final int MAX_PORTS_PER_DEVICE = FabricLimits.MAX_PORTS_PER_DEVICE;
     static final int MAX_QOS_PROFILES = 1000;
     static final int MAX_LABELS_PER_DEVICE = 256;
-    static final int MAX_ID_CHARS = 256;
+    static final int MAX_ID_CHARS = FabricLimits.MAX_ID_CHARS;
     /** Thresholds and pools above 16 GiB are typing mistakes: the deepest switch buffers hold a few hundred MB. */
     static final long MAX_BYTES = 16L * 1024 * 1024 * 1024;
     /** Timers above 1000 s are typing mistakes (DCQCN and watchdog timers are microseconds to seconds). */
     static final double MAX_US = 1e9;
     /** No rate exceeds the fastest allowed port, 1.6 Tb/s. */
     static final double MAX_MBPS = 1_600_000;
-    static final double MAX_CABLE_M = 100_000;
+    static final double MAX_CABLE_M = FabricLimits.MAX_CABLE_M;
     static final int MIN_MTU_BYTES = 256;
     static final int MAX_MTU_BYTES = 16_384;
     static final String LINK_ID_RULE = "1 to " + MAX_ID_CHARS * 3 + " characters, no spaces or control characters";
@@ -658,8 +659,8 @@ final class FabricJsonReader {
                 if (!pr.isObject()) {
                     continue;
                 }
-                Double x = pr.number("x", true, null, -1e9, false, 1e9, false);
-                Double y = pr.number("y", true, null, -1e9, false, 1e9, false);
+                Double x = pr.number("x", true, null, -FabricLimits.MAX_COORDINATE, false, FabricLimits.MAX_COORDINATE, false);
+                Double y = pr.number("y", true, null, -FabricLimits.MAX_COORDINATE, false, FabricLimits.MAX_COORDINATE, false);
                 if (f.device(e.getKey()) == null) {
                     problems.add(p, quote(e.getKey()), "position of an unknown device", "a device id from devices[]");
                 } else if (x != null && y != null) {

@@ -139,7 +139,7 @@ public final class PriceBookFile {
     }
 
     public static void save(PriceBook book, Path file) throws IOException {
-        Files.writeString(file, write(book), StandardCharsets.UTF_8);
+        AtomicFiles.write(file, write(book).getBytes(StandardCharsets.UTF_8));
     }
 
     public static String write(PriceBook book) {

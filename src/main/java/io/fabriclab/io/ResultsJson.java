@@ -3,6 +3,8 @@ package io.fabriclab.io;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +58,14 @@ public final class ResultsJson {
      * eventsPerSecond) are written as 0 so that the same scenario and seed give identical bytes.
      */
     public static String toJson(SimResults r, Metadata meta, boolean reproducible) {
+        try {
+            return MAPPER.writeValueAsString(tree(r, meta, reproducible)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("results could not be serialized", e);
+        }
+    }
+
+    private static ObjectNode tree(SimResults r, Metadata meta, boolean reproducible) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schemaVersion", SCHEMA_VERSION);
         root.put("kind", "fabriclab-results");
@@ -81,47 +91,51 @@ public final class ResultsJson {
         root.set("drops", MAPPER.valueToTree(r.drops()));
         root.set("pfcEvents", MAPPER.valueToTree(r.pfcEvents()));
         root.put("pfcEventsDropped", r.pfcEventsDropped());
-        try {
-            return MAPPER.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("results could not be serialized", e);
-        }
+        return root;
     }
 
+    /** Writes the results file atomically (the old results stay until the new file is complete), streaming the JSON. */
     public static void write(SimResults r, Metadata meta, Path out, boolean reproducible) throws IOException {
-        Path parent = out.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(out, toJson(r, meta, reproducible), StandardCharsets.UTF_8);
+        ObjectNode root = tree(r, meta, reproducible);
+        AtomicFiles.write(out, stream -> {
+            MAPPER.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                    .writeValue(stream, root);
+            stream.write('\n');
+        });
     }
+
+    /** The CSV files {@link #writeCsv} writes into its directory. */
+    public static final java.util.List<String> CSV_FILES = java.util.List.of("queue_depth.csv", "link_utilization.csv",
+            "flow_rate.csv", "flows.csv");
 
     /**
      * Writes the time series as CSV (long format, one row per point): queue_depth.csv (port,
      * traffic_class, time_us, bytes), link_utilization.csv (from, to, time_us, utilization) and
      * flow_rate.csv (flow, src, dst, time_us, rate_gbps); plus flows.csv with one row per flow.
+     * The four files are written together through {@link AtomicFiles#writeAll}.
      */
     public static void writeCsv(SimResults r, Path dir) throws IOException {
         Files.createDirectories(dir);
-        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("queue_depth.csv"), StandardCharsets.UTF_8)) {
+        java.util.Map<Path, AtomicFiles.Content> files = new java.util.LinkedHashMap<>();
+        files.put(dir.resolve(CSV_FILES.get(0)), csv(w -> {
             w.write("port,peer,traffic_class,time_us,bytes\n");
             for (SimResults.QueueResult q : r.queues()) {
                 series(w, q.port() + "," + q.peer() + "," + q.trafficClass(), q.depthBytes());
             }
-        }
-        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("link_utilization.csv"), StandardCharsets.UTF_8)) {
+        }));
+        files.put(dir.resolve(CSV_FILES.get(1)), csv(w -> {
             w.write("from,to,time_us,utilization\n");
             for (SimResults.LinkResult l : r.links()) {
                 series(w, l.from() + "," + l.to(), l.utilization());
             }
-        }
-        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("flow_rate.csv"), StandardCharsets.UTF_8)) {
+        }));
+        files.put(dir.resolve(CSV_FILES.get(2)), csv(w -> {
             w.write("flow,src,dst,time_us,rate_gbps\n");
             for (SimResults.FlowResult f : r.flows()) {
                 series(w, f.id() + "," + f.src() + "," + f.dst(), f.rateGbps());
             }
-        }
-        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("flows.csv"), StandardCharsets.UTF_8)) {
+        }));
+        files.put(dir.resolve(CSV_FILES.get(3)), csv(w -> {
             w.write("flow,src,dst,priority,label,bytes,start_us,fct_us,throughput_gbps,retransmitted_bytes,"
                     + "stall_us,cnps_received,min_rate_gbps\n");
             for (SimResults.FlowResult f : r.flows()) {
@@ -130,10 +144,23 @@ public final class ResultsJson {
                         f.fctPs() < 0 ? "" : String.format(Locale.ROOT, "%.6f", f.fctPs() / 1e6), f.throughputGbps(),
                         f.retransmittedBytes(), f.stallPs() / 1e6, f.cnpsReceived(), f.minRateGbps()));
             }
-        }
+        }));
+        AtomicFiles.writeAll(files);
     }
 
-    private static void series(BufferedWriter w, String key, SimResults.Series s) throws IOException {
+    private interface CsvBody {
+        void write(Writer w) throws IOException;
+    }
+
+    private static AtomicFiles.Content csv(CsvBody body) {
+        return out -> {
+            Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+            body.write(w);
+            w.flush();
+        };
+    }
+
+    private static void series(Writer w, String key, SimResults.Series s) throws IOException {
         if (s == null) {
             return;
         }

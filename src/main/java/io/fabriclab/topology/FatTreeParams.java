@@ -1,5 +1,7 @@
 package io.fabriclab.topology;
 
+import io.fabriclab.model.FabricLimits;
+
 import static io.fabriclab.topology.LeafSpineParams.requireLength;
 import static io.fabriclab.topology.LeafSpineParams.requireSpeed;
 
@@ -20,6 +22,10 @@ public record FatTreeParams(int k, int speedGbps, double hostCableM, double edge
         if (k < 2 || k % 2 != 0) {
             throw new IllegalArgumentException("k must be an even number >= 2, was " + k);
         }
+        // What the fabric reader accepts (FabricLimits), checked before anything is built:
+        // k^3/4 hosts + 5k^2/4 switches, 3 k^3/4 links (host-edge, edge-agg, agg-core), k ports per switch.
+        long kk = k;
+        FabricLimits.checkSize(kk * kk * kk / 4 + 5 * kk * kk / 4, 3 * kk * kk * kk / 4, kk);
         requireSpeed("speedGbps", speedGbps);
         requireLength("hostCableM", hostCableM);
         requireLength("edgeAggCableM", edgeAggCableM);

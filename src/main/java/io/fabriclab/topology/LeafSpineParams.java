@@ -1,5 +1,6 @@
 package io.fabriclab.topology;
 
+import io.fabriclab.model.FabricLimits;
 import io.fabriclab.model.Units;
 
 /**
@@ -33,6 +34,15 @@ public record LeafSpineParams(int leaves, int spines, int serversPerLeaf, int ni
         requireSpeed("uplinkSpeedGbps", uplinkSpeedGbps);
         requireLength("serverCableM", serverCableM);
         requireLength("leafSpineCableM", leafSpineCableM);
+        if (switchRadix != null) {
+            requirePositive("switchRadix", switchRadix);
+        }
+        // What the fabric reader accepts (FabricLimits), checked before anything is built.
+        long servers = (long) leaves * serversPerLeaf;
+        FabricLimits.checkSize((long) leaves + spines + servers,
+                servers * nicsPerServer + (long) leaves * spines * uplinksPerLeafSpinePair,
+                Math.max(Math.max(leafPortsUsed(serversPerLeaf, nicsPerServer, spines, uplinksPerLeafSpinePair),
+                        (long) leaves * uplinksPerLeafSpinePair), Math.max(nicsPerServer, switchRadix == null ? 0 : switchRadix)));
         if (switchRadix != null) {
             if (leafPortsUsed(serversPerLeaf, nicsPerServer, spines, uplinksPerLeafSpinePair) > switchRadix) {
                 throw new IllegalArgumentException("a leaf needs " + serversPerLeaf * nicsPerServer + " server ports + "
@@ -97,8 +107,6 @@ public record LeafSpineParams(int leaves, int spines, int serversPerLeaf, int ni
     }
 
     static void requireLength(String name, double m) {
-        if (!(m > 0) || Double.isInfinite(m)) {
-            throw new IllegalArgumentException(name + " must be a positive length in metres, was " + m);
-        }
+        FabricLimits.checkCableLength(name, m);
     }
 }

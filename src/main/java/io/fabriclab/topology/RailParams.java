@@ -1,5 +1,7 @@
 package io.fabriclab.topology;
 
+import io.fabriclab.model.FabricLimits;
+
 import static io.fabriclab.topology.LeafSpineParams.requireLength;
 import static io.fabriclab.topology.LeafSpineParams.requirePositive;
 import static io.fabriclab.topology.LeafSpineParams.requireSpeed;
@@ -48,7 +50,13 @@ public record RailParams(int units, int serversPerUnit, int gpusPerServer, int r
         requireLength("serverCableM", serverCableM);
         requireLength("leafSpineCableM", leafSpineCableM);
         requireLength("spineCoreCableM", spineCoreCableM);
-        if (serversPerUnit + leafUplinks > radix) {
+        // What the fabric reader accepts (FabricLimits), checked before anything is built: servers and
+        // rail leaves (spines and cores come on top, each at most radix ports).
+        long servers = (long) units * serversPerUnit;
+        long leaves = (long) units * gpusPerServer;
+        FabricLimits.checkSize(servers + leaves, servers * gpusPerServer + leaves * leafUplinks,
+                Math.max(radix, gpusPerServer));
+        if ((long) serversPerUnit + leafUplinks > radix) {
             throw new IllegalArgumentException("a rail leaf needs " + serversPerUnit + " server ports + " + leafUplinks
                     + " uplinks, more than the radix " + radix);
         }

@@ -22,6 +22,11 @@ public interface DialogService {
     default void showReport(String title, String text) {
     }
 
+    /** Asks the user to pick one of {@code choices}; the index chosen, or -1 for none. */
+    default int choose(String header, String text, java.util.List<String> choices) {
+        return -1;
+    }
+
     /** Modal JavaFX alerts over the given window. */
     static DialogService fx(java.util.function.Supplier<Window> owner) {
         return new DialogService() {
@@ -31,6 +36,19 @@ public interface DialogService {
                 a.setHeaderText(header);
                 a.initOwner(owner.get());
                 return a.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
+            }
+
+            @Override
+            public int choose(String header, String text, java.util.List<String> choices) {
+                if (choices.isEmpty()) {
+                    return -1;
+                }
+                javafx.scene.control.ChoiceDialog<String> d = new javafx.scene.control.ChoiceDialog<>(choices.get(0), choices);
+                d.setTitle("FabricLab");
+                d.setHeaderText(header);
+                d.setContentText(text);
+                d.initOwner(owner.get());
+                return d.showAndWait().map(choices::indexOf).orElse(-1);
             }
 
             @Override

@@ -333,6 +333,7 @@ public final class FabricEditor extends BorderPane {
                 new SeparatorMenuItem(),
                 item("Save", "Shortcut+S", this::save),
                 item("Save As…", "Shortcut+Shift+S", this::saveAs),
+                item("Recover Autosaves…", null, () -> new RecoveryOffer(doc, dialogs, recovery, this::message).chooseDeclined()),
                 new SeparatorMenuItem(),
                 item("Import containerlab…", "Shortcut+I", this::importContainerlabDialog),
                 item("Export PNG…", null, this::exportPng),
@@ -1305,36 +1306,8 @@ public final class FabricEditor extends BorderPane {
         recovery.discard();
     }
 
-    /**
-     * After a crash: a recovery file of a FabricLab that is no longer running is offered for
-     * restore; yes puts it in this window as one undoable step, marked unsaved, with the file it
-     * belonged to so Save writes there. Either way the orphan is removed.
-     */
+    /** After a crash: offers the autosave of each FabricLab session that is gone (RecoveryOffer). */
     public boolean offerRecovery() {
-        for (AutosaveRecovery.Orphan o : recovery.orphans()) {
-            Fabric f;
-            try {
-                f = o.load();
-            } catch (InputException e) {
-                o.delete();
-                continue;
-            }
-            String when;
-            try {
-                when = java.nio.file.Files.getLastModifiedTime(o.json()).toString();
-            } catch (IOException e) {
-                when = "an earlier session";
-            }
-            boolean yes = dialogs.confirm("Restore unsaved work?", "FabricLab did not close properly. Restore \""
-                    + f.name() + "\" as autosaved at " + when
-                    + (o.originalFile() == null ? "" : " (from " + o.originalFile() + ")") + "?");
-            o.delete();
-            if (yes) {
-                doc.execute(new ReplaceFabricCommand(doc, "Restore autosaved " + f.name(), f, o.originalFile()));
-                message("Restored the autosaved fabric: save it to keep it");
-                return true;
-            }
-        }
-        return false;
+        return new RecoveryOffer(doc, dialogs, recovery, this::message).offer();
     }
 }

@@ -194,8 +194,11 @@ final class TemplateDialog {
         }
         Task<Generated> t = new Task<>() {
             @Override
-            protected Generated call() {
-                return gen.get();
+            protected Generated call() throws Exception {
+                Generated g = gen.get();
+                // What New from Template builds must be a fabric FabricLab can save and read back.
+                io.fabriclab.io.FabricFiles.checkReadable(g.fabric(), "the template");
+                return g;
             }
         };
         t.setOnSucceeded(e -> {

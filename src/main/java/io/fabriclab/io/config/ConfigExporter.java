@@ -2,10 +2,8 @@ package io.fabriclab.io.config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -13,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.model.Device;
 import io.fabriclab.model.Fabric;
 
@@ -20,7 +19,7 @@ import io.fabriclab.model.Fabric;
  * Writes the QoS configuration of a fabric's switches, one file per switch and vendor
  * ({@code <switch>.config_db.json}, {@code <switch>.eos.cfg}, {@code <switch>.nxos.cfg}). Every
  * switch is rendered before anything is written, so a design value a vendor cannot express leaves
- * the directory untouched; each file is written to a temporary file and moved into place.
+ * the directory untouched; each file is written through {@link AtomicFiles}, readable by its owner only.
  */
 public final class ConfigExporter {
     private final int sonicLanesPerPort;
@@ -78,19 +77,8 @@ public final class ConfigExporter {
         return written;
     }
 
-    /** Writes text to a temporary file beside the target and moves it over the target. */
+    /** Writes one configuration owner-only (0600: it names the switch's QoS), atomically. */
     static void writeAtomically(Path target, String text) throws IOException {
-        Path dir = target.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(target, text.getBytes(StandardCharsets.UTF_8), AtomicFiles.Option.OWNER_ONLY);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 import javax.imageio.ImageIO;
 
@@ -23,7 +24,6 @@ import io.fabriclab.edit.FabricCommand;
 import io.fabriclab.edit.MoveDevicesCommand;
 import io.fabriclab.edit.SetPropertyCommand;
 import io.fabriclab.io.FabricFiles;
-import io.fabriclab.io.FabricJson;
 import io.fabriclab.io.InputException;
 import io.fabriclab.model.Device;
 import io.fabriclab.model.DeviceRole;
@@ -41,7 +41,6 @@ import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
-import javafx.concurrent.Task;
 import javafx.embed.swing.SwingFXUtils;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
@@ -85,6 +84,9 @@ public final class FabricEditor extends BorderPane {
     private final Label counts = new Label();
     private final Label oversubscription = new Label();
     private final Label zoomLabel = new Label();
+    /** What the background executor runs now (empty when idle); its progress is the status bar's. */
+    private final Label busy = new Label();
+    private final BackgroundTasks tasks = BackgroundTasks.shared();
     private final TextField findField = new TextField();
     private final MenuBar menuBar = new MenuBar();
     private final ProblemsPane problems;
@@ -162,7 +164,10 @@ public final class FabricEditor extends BorderPane {
 
         oversubscription.setId("status-oversubscription");
         counts.setId("status-counts");
-        status.getRightItems().addAll(counts, new Separator(Orientation.VERTICAL), oversubscription,
+        busy.setId("status-busy");
+        busy.textProperty().bind(tasks.titleProperty());
+        status.progressProperty().bind(tasks.progressProperty());
+        status.getRightItems().addAll(busy, new Separator(Orientation.VERTICAL), counts, new Separator(Orientation.VERTICAL), oversubscription,
                 new Separator(Orientation.VERTICAL), zoomLabel);
         status.setText("Ready. Drag from the palette to add, shift-drag between devices to link.");
         doc.stack().addListener(this::refreshState);
@@ -794,43 +799,35 @@ public final class FabricEditor extends BorderPane {
      * Fabric > Analyze: every static analysis (as `fabriclab analyze` prints it) of a copy of the
      * fabric, on a background thread; the result opens in a window you can keep beside the canvas.
      */
-    public void analyze() {
-        Fabric snapshot = copyOfFabric();
+    public CompletableFuture<String> analyze() {
+        Fabric snapshot = doc.fabric().copy();
         String name = doc.file() == null ? doc.fabric().name() : doc.file().toString();
         message("Analyzing " + doc.fabric().name() + "…");
-        Task<String> t = new Task<>() {
-            @Override
-            protected String call() throws Exception {
-                io.fabriclab.topology.FabricAnalysis a = io.fabriclab.topology.FabricAnalysis.run(snapshot,
-                        io.fabriclab.topology.FabricAnalysis.Options.defaults(
-                                io.fabriclab.io.PriceBookFile.sample()));
-                return io.fabriclab.cli.AnalyzeCommand.text(snapshot, name, a, 10);
-            }
-        };
-        t.setOnSucceeded(e -> {
+        return tasks.run("Analyzing " + snapshot.name(), () -> {
+            io.fabriclab.topology.FabricAnalysis a = io.fabriclab.topology.FabricAnalysis.run(snapshot,
+                    io.fabriclab.topology.FabricAnalysis.Options.defaults(io.fabriclab.io.PriceBookFile.sample()));
+            return io.fabriclab.cli.AnalyzeCommand.text(snapshot, name, a, 10);
+        }, text -> {
             message("Analysis done");
-            dialogs.showReport("Analysis of " + snapshot.name(), t.getValue());
-        });
-        t.setOnFailed(e -> message("Analysis failed: " + t.getException().getMessage()));
-        background(t, "analyze");
-    }
-
-    /** A deep copy through the file format, so background work never reads a fabric being edited. */
-    private Fabric copyOfFabric() {
-        try {
-            return FabricJson.read(FabricJson.write(doc.fabric()), doc.fabric().name());
-        } catch (InputException e) {
-            throw new IllegalStateException("the fabric does not read back: " + e.getMessage(), e);
-        }
+            dialogs.showReport("Analysis of " + snapshot.name(), text);
+        }, ex -> message("Analysis failed: " + ex.getMessage()));
     }
 
     /**
      * Fabric > Check Deadlocks: the cyclic-buffer-dependency check (topology.DeadlockCheck) on the
      * routing as drawn; the switches and links of every cycle are highlighted and selected.
      */
-    public DeadlockCheck.Result checkDeadlocks() {
+    public CompletableFuture<DeadlockCheck.Result> checkDeadlocks() {
+        Fabric copy = doc.fabric().copy();
+        long revision = doc.stack().revision();
+        message("Checking " + copy.name() + " for cyclic buffer dependencies…");
+        return tasks.run("Checking deadlocks", () -> DeadlockCheck.check(copy), r -> showDeadlocks(r, revision),
+                ex -> message("Deadlock check failed: " + ex.getMessage()));
+    }
+
+    /** The check's report; its cycles are highlighted on the fabric as it is now (matched by id). */
+    private void showDeadlocks(DeadlockCheck.Result r, long revision) {
         Fabric f = doc.fabric();
-        DeadlockCheck.Result r = DeadlockCheck.check(f);
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%,d buffer dependencies on lossless priorities %s%n", r.dependencies(),
                 r.priorities()));
@@ -860,10 +857,10 @@ public final class FabricEditor extends BorderPane {
         if (!devices.isEmpty()) {
             doc.selection().set(devices, links);
         }
-        message(r.deadlockFree() ? "Deadlock check: no cyclic buffer dependency"
-                : "Deadlock check: " + r.cycles().size() + " cycle(s), highlighted");
+        String changed = revision == doc.stack().revision() ? "" : " (of the fabric as it was when the check started)";
+        message((r.deadlockFree() ? "Deadlock check: no cyclic buffer dependency"
+                : "Deadlock check: " + r.cycles().size() + " cycle(s), highlighted") + changed);
         dialogs.showReport("Deadlock check", sb.toString());
-        return r;
     }
 
     /**
@@ -890,15 +887,24 @@ public final class FabricEditor extends BorderPane {
         failLink(l);
     }
 
-    /** Sets a link down (one undo step) and reports the impact of losing it. */
-    public FailureImpact.Detail failLink(Link l) {
+    /**
+     * Sets a link down (one undo step, at once) and reports the impact of losing it, computed in the
+     * background on a copy of the fabric taken while the link was still up.
+     */
+    public CompletableFuture<FailureImpact.Detail> failLink(Link l) {
         if (!l.isUp()) {
             message(l.id() + " is already down");
-            return null;
+            return CompletableFuture.completedFuture(null);
         }
-        FailureImpact.Detail d = FailureImpact.detail(doc.fabric(), l);
+        Fabric before = doc.fabric().copy();
         doc.execute(new SetPropertyCommand<>("Fail " + l.id(), l::state, l::setState, LinkState.DOWN));
         doc.selection().set(List.of(), List.of(l));
+        message("Failed " + l.id() + ": computing what it costs…");
+        return tasks.run("Impact of failing " + l.id(), () -> FailureImpact.detail(before, before.link(l.id())),
+                d -> showFailure(l, d), ex -> message("Failure impact not computed: " + ex.getMessage()));
+    }
+
+    private void showFailure(Link l, FailureImpact.Detail d) {
         String text = String.format(Locale.ROOT,
                 "%s is down (Ctrl+Z restores it).%n%nCapacity lost: %,.0f Gb/s%nNIC pairs cut off: %,d%n"
                         + "Worst switch pair keeps %.0f %% of its ECMP paths%nSwitch pairs whose paths changed: %,d",
@@ -907,7 +913,6 @@ public final class FabricEditor extends BorderPane {
         message(String.format(Locale.ROOT, "Failed %s: %,.0f Gb/s lost, %,d NIC pairs cut off", l.id(),
                 d.capacityLostGbps(), d.nicPairsDisconnected()));
         dialogs.showReport("Failure of " + l.id(), text);
-        return d;
     }
 
     // ----- ECMP paths ----------------------------------------------------------------------------
@@ -1048,27 +1053,15 @@ public final class FabricEditor extends BorderPane {
         }
     }
 
-    private static void background(Task<?> t, String name) {
-        Thread th = new Thread(t, name);
-        th.setDaemon(true);
-        th.start();
-    }
-
     /**
      * Reads a fabric file off the FX thread, then shows it in this window in place of the current
      * one. A bad file leaves everything as it was: a dialog lists every problem found (file, JSON
      * path, value, what is allowed) and the status bar names the first.
      */
-    public void open(Path file) {
+    public CompletableFuture<Fabric> open(Path file) {
         message("Opening " + file.getFileName() + "…");
-        Task<Fabric> load = new Task<>() {
-            @Override
-            protected Fabric call() throws Exception {
-                return FabricFiles.load(file);
-            }
-        };
-        load.setOnSucceeded(e -> {
-            FabricEditor next = new FabricEditor(new FabricDocument(load.getValue(), file));
+        return tasks.run("Opening " + file.getFileName(), () -> FabricFiles.load(file), loaded -> {
+            FabricEditor next = new FabricEditor(new FabricDocument(loaded, file));
             next.setDialogService(dialogs);
             next.recent = recent;
             next.recovery = recovery;
@@ -1089,9 +1082,7 @@ public final class FabricEditor extends BorderPane {
             recent.add(file);
             next.rebuildRecentMenu();
             next.message("Opened " + file);
-        });
-        load.setOnFailed(e -> loadFailed(file, load.getException()));
-        background(load, "open " + file.getFileName());
+        }, ex -> loadFailed(file, ex));
     }
 
     private void loadFailed(Path file, Throwable ex) {
@@ -1116,22 +1107,13 @@ public final class FabricEditor extends BorderPane {
     }
 
     /** Reads a containerlab topology (with its annotations side file) off the FX thread and puts it in this document. */
-    public void importContainerlab(Path file) {
+    public CompletableFuture<Fabric> importContainerlab(Path file) {
         message("Importing " + file.getFileName() + "…");
-        Task<Fabric> load = new Task<>() {
-            @Override
-            protected Fabric call() throws Exception {
-                return io.fabriclab.io.ContainerlabYaml.read(file);
-            }
-        };
-        load.setOnSucceeded(e -> {
-            Fabric f = load.getValue();
+        return tasks.run("Importing " + file.getFileName(), () -> io.fabriclab.io.ContainerlabYaml.read(file), f -> {
             doc.execute(new ReplaceFabricCommand(doc, "Import " + file.getFileName(), f, null));
             message(String.format(Locale.ROOT, "Imported %s: %,d devices, %,d links (Ctrl+Z undoes the import)",
                     file.getFileName(), f.devices().size(), f.linkCount()));
-        });
-        load.setOnFailed(e -> loadFailed(file, load.getException()));
-        background(load, "import " + file.getFileName());
+        }, ex -> loadFailed(file, ex));
     }
 
     private static String firstLine(String s) {
@@ -1196,19 +1178,27 @@ public final class FabricEditor extends BorderPane {
         }
     }
 
-    /** Writes a copy of the fabric in the format the file name selects (containerlab, GraphML, DOT, JSON). */
-    public boolean exportTo(Path file) {
-        try {
-            FabricFiles.save(doc.fabric(), file);
-            message("Exported " + file + (file.getFileName().toString().contains(".clab.")
-                    ? " and " + io.fabriclab.io.ContainerlabYaml.annotationsPath(file).getFileName() : ""));
-            return true;
-        } catch (InputException ex) {
-            message("Not exported: " + firstLine(ex.getMessage()));
-        } catch (IOException ex) {
-            message("Not exported: " + ex.getMessage());
-        }
-        return false;
+    /**
+     * Writes a copy of the fabric in the format the file name selects (containerlab, GraphML, DOT,
+     * JSON), in the background; the future says whether it was written.
+     */
+    public CompletableFuture<Boolean> exportTo(Path file) {
+        Fabric copy = doc.fabric().copy();
+        message("Exporting " + file.getFileName() + "…");
+        return tasks.run("Exporting " + file.getFileName(), () -> {
+            try {
+                FabricFiles.save(copy, file);
+                return null;
+            } catch (InputException ex) {
+                return "Not exported: " + firstLine(ex.getMessage());
+            } catch (IOException ex) {
+                return "Not exported: " + ex.getMessage();
+            }
+        }, problem -> message(problem != null ? problem : "Exported " + file
+                + (file.getFileName().toString().contains(".clab.")
+                        ? " and " + io.fabriclab.io.ContainerlabYaml.annotationsPath(file).getFileName() : "")),
+                ex -> message("Not exported: " + ex.getMessage()))
+                .thenApply(problem -> problem == null);
     }
 
     /** The whole fabric as SVG (the report's picture), written next to the chosen name and moved into place. */
@@ -1221,13 +1211,13 @@ public final class FabricEditor extends BorderPane {
         if (f == null) {
             return;
         }
-        try {
-            String svg = FabricSvg.render(doc.fabric(), 1600, 1000, canvas.options());
+        Fabric copy = doc.fabric().copy();
+        FabricPainter.Options o = canvas.options();
+        tasks.run("Exporting " + f.getName(), () -> {
+            String svg = FabricSvg.render(copy, 1600, 1000, o);
             io.fabriclab.io.AtomicFiles.write(f.toPath(), svg.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            message("Exported " + f.getName());
-        } catch (IOException ex) {
-            message("Export failed: " + ex.getMessage());
-        }
+            return f;
+        }, done -> message("Exported " + f.getName()), ex -> message("Export failed: " + ex.getMessage()));
     }
 
     private void exportPng() {
@@ -1241,17 +1231,13 @@ public final class FabricEditor extends BorderPane {
         }
     }
 
-    /** The canvas as drawn now (the visible part, at screen resolution), as a PNG file. */
-    public boolean exportPng(Path file) {
+    /** The canvas as drawn now (the visible part, at screen resolution), as a PNG file written in the background. */
+    public CompletableFuture<Boolean> exportPng(Path file) {
         WritableImage img = canvas.canvas().snapshot(null, null);
-        try {
+        return tasks.run("Exporting " + file.getFileName(), () -> {
             ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", file.toFile());
-            message("Exported " + file.getFileName());
             return true;
-        } catch (IOException ex) {
-            message("Export failed: " + ex.getMessage());
-            return false;
-        }
+        }, ok -> message("Exported " + file.getFileName()), ex -> message("Export failed: " + ex.getMessage()));
     }
 
     // ----- autosave and recovery -----------------------------------------------------------------
@@ -1272,31 +1258,26 @@ public final class FabricEditor extends BorderPane {
     }
 
     /**
-     * One autosave: with unsaved changes the fabric is serialised here (the FX thread owns it) and
-     * written by a background thread; without, the recovery file goes.
+     * One autosave: with unsaved changes a copy of the fabric is taken here (the FX thread owns it)
+     * and serialised and written by the background executor; without, the recovery file goes.
      */
-    public void autosaveNow() {
+    public CompletableFuture<Path> autosaveNow() {
         if (!doc.stack().isModified()) {
             recovery.discard();
             autosavedRevision = doc.stack().revision();
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         if (autosavedRevision == doc.stack().revision()) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         autosavedRevision = doc.stack().revision();
-        String json = FabricJson.write(doc.fabric());
+        Fabric copy = doc.fabric().copy();
         Path original = doc.file();
         AutosaveRecovery r = recovery;
-        Task<Void> t = new Task<>() {
-            @Override
-            protected Void call() throws IOException {
-                r.write(json, original);
-                return null;
-            }
-        };
-        t.setOnFailed(e -> message("Autosave failed: " + t.getException().getMessage()));
-        background(t, "autosave");
+        return tasks.run("Autosaving", () -> {
+            r.write(copy, original);
+            return original;
+        }, done -> { }, ex -> message("Autosave failed: " + ex.getMessage()));
     }
 
     /** Stops autosaving and removes the recovery file: the window closes with nothing unsaved to keep. */

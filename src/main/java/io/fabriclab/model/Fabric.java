@@ -324,6 +324,45 @@ public final class Fabric {
         return n == null ? null : qosProfiles.get(n);
     }
 
+    // ----- copy ------------------------------------------------------------------------------
+
+    /**
+     * A deep copy: new devices, ports and links with the same ids, fields and order, the same QoS
+     * profiles (immutable records, shared) and a copy of the layout. Background work (analysis,
+     * export, autosave) reads a copy so the editor can go on changing the original; the copy shares
+     * no mutable object with it.
+     */
+    public Fabric copy() {
+        Fabric c = new Fabric(name);
+        c.description = description;
+        c.mtuBytes = mtuBytes;
+        for (Device d : devices.values()) {
+            Device n = new Device(d.id(), d.role());
+            n.setModel(d.model());
+            n.setUnit(d.unit());
+            n.setRail(d.rail());
+            n.setPod(d.pod());
+            n.setGpus(d.gpusOverride());
+            n.setQosProfile(d.qosProfile());
+            n.labels().putAll(d.labels());
+            for (Port p : d.ports()) {
+                n.addPort(p.name(), p.speedGbps(), p.nic()).setQosProfile(p.qosProfile());
+            }
+            c.addDevice(n);
+        }
+        for (Link l : links.values()) {
+            Port a = c.devices.get(l.a().device().id()).port(l.a().name());
+            Port b = c.devices.get(l.b().device().id()).port(l.b().name());
+            Link n = new Link(l.id(), a, b, l.speedGbps(), l.cableLengthM(), l.cableType());
+            n.setState(l.state());
+            c.addLink(n);
+        }
+        c.qosProfiles.putAll(qosProfiles);
+        c.defaultQosProfile = defaultQosProfile;
+        c.layout = layout.copy();
+        return c;
+    }
+
     // ----- counts ----------------------------------------------------------------------------
 
     public int gpuCount() {

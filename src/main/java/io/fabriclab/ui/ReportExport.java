@@ -26,8 +26,6 @@ import javafx.stage.FileChooser;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 
-import io.fabriclab.io.FabricJson;
-import io.fabriclab.io.InputException;
 import io.fabriclab.io.PriceBookFile;
 import io.fabriclab.io.config.ConfigExporter;
 import io.fabriclab.io.config.Vendor;
@@ -156,7 +154,7 @@ final class ReportExport {
             editor.message("Report not written: " + ex.getMessage());
             editor.dialogs().showErrors("The report could not be written", String.valueOf(ex.getMessage()));
         });
-        start(t, "export report");
+        start(t, "Exporting the report");
         return t;
     }
 
@@ -205,7 +203,7 @@ final class ReportExport {
             editor.message("Not exported: " + t.getException().getMessage());
             editor.dialogs().showErrors("The configuration could not be exported", String.valueOf(t.getException().getMessage()));
         });
-        start(t, "export config");
+        start(t, "Exporting switch configuration");
         return t;
     }
 
@@ -234,20 +232,14 @@ final class ReportExport {
         }
     }
 
+    /** On the application's background executor (shown in the status bar too). */
     private static void start(Task<?> t, String name) {
-        Thread th = new Thread(t, name);
-        th.setDaemon(true);
-        th.start();
+        BackgroundTasks.shared().execute(t, name);
     }
 
-    /** A deep copy through the file format: the export never reads a fabric being edited. */
+    /** A deep copy: the export never reads a fabric being edited. */
     private Fabric copyOfFabric() {
-        Fabric f = editor.document().fabric();
-        try {
-            return FabricJson.read(FabricJson.write(f), f.name());
-        } catch (InputException e) {
-            throw new IllegalStateException("the open fabric does not survive its own file format: " + e.getMessage(), e);
-        }
+        return editor.document().fabric().copy();
     }
 
     private static String sha256(Path file) {

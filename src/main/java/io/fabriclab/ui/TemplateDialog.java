@@ -217,9 +217,7 @@ final class TemplateDialog {
                 preview.setStyle("-fx-text-fill: #b00020;");
             }
         });
-        Thread th = new Thread(t, "template preview");
-        th.setDaemon(true);
-        th.start();
+        BackgroundTasks.shared().execute(t, "Previewing the template");
     }
 
     static String previewText(Generated g) {

@@ -280,9 +280,7 @@ class EditorWorkflowTest {
     void exportContainerlabWritesTheTopologyAndTheAnnotationsSideFileWithPositions(FxRobot robot) throws Exception {
         Path dir = Files.createTempDirectory("fabriclab-clab");
         Path lab = dir.resolve("classic.clab.yml");
-        boolean[] ok = new boolean[1];
-        robot.interact(() -> ok[0] = editor.exportTo(lab));
-        assertTrue(ok[0]);
+        assertTrue(fx(robot, () -> editor.exportTo(lab)).get(30, TimeUnit.SECONDS));
         Path ann = dir.resolve("classic.clab.yml.annotations.json");
         assertTrue(Files.isRegularFile(ann), "the TopoViewer side file");
         Fabric back = ContainerlabYaml.read(lab);
@@ -300,8 +298,7 @@ class EditorWorkflowTest {
         assertSame(classic, fabric());
 
         Path graphml = dir.resolve("classic.graphml");
-        robot.interact(() -> ok[0] = editor.exportTo(graphml));
-        assertTrue(ok[0]);
+        assertTrue(fx(robot, () -> editor.exportTo(graphml)).get(30, TimeUnit.SECONDS));
         assertTrue(Files.readString(graphml).contains("<graphml"));
     }
 
@@ -413,21 +410,21 @@ class EditorWorkflowTest {
         });
         Fabric f = ed.document().fabric();
         DeadlockCheck.Result[] r = new DeadlockCheck.Result[1];
-        robot.interact(() -> r[0] = ed.checkDeadlocks());
+        r[0] = fx(robot, ed::checkDeadlocks).get(30, TimeUnit.SECONDS);
         assertTrue(r[0].deadlockFree(), "as drawn, up-down routing has no cycle");
         // The file's own description: failing leaf3:eth2--spine2:eth3 creates a cyclic buffer dependency.
         Link l = f.link("leaf3:eth2--spine2:eth3");
         assertNotNull(l);
-        robot.interact(() -> ed.failLink(l));
+        fx(robot, () -> ed.failLink(l)).get(30, TimeUnit.SECONDS);
         assertFalse(l.isUp());
         assertTrue(reports.get(reports.size() - 1).startsWith("Failure of leaf3:eth2--spine2:eth3"));
-        robot.interact(() -> r[0] = ed.checkDeadlocks());
+        r[0] = fx(robot, ed::checkDeadlocks).get(30, TimeUnit.SECONDS);
         assertFalse(r[0].deadlockFree());
         assertFalse(ed.canvas().painter().highlightedLinks().isEmpty(), "the cycle's links are highlighted");
         assertTrue(reports.get(reports.size() - 1).contains("PFC can deadlock"));
         robot.interact(ed.document()::undo);
         assertTrue(l.isUp(), "undo restores the link");
-        robot.interact(() -> r[0] = ed.checkDeadlocks());
+        r[0] = fx(robot, ed::checkDeadlocks).get(30, TimeUnit.SECONDS);
         assertTrue(r[0].deadlockFree());
     }
 
@@ -536,5 +533,13 @@ class EditorWorkflowTest {
 
     private static Set<String> ids(Set<Device> ds) {
         return ds.stream().map(Device::id).collect(Collectors.toSet());
+    }
+
+    /** Starts background work on the FX thread and hands back its future (waited on outside it). */
+    private static <T> java.util.concurrent.CompletableFuture<T> fx(FxRobot robot,
+            java.util.function.Supplier<java.util.concurrent.CompletableFuture<T>> start) {
+        List<java.util.concurrent.CompletableFuture<T>> f = new ArrayList<>();
+        robot.interact(() -> f.add(start.get()));
+        return f.get(0);
     }
 }

@@ -1,0 +1,247 @@
+package io.fabriclab.ui;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+
+import javax.imageio.ImageIO;
+
+import io.fabriclab.diagram.DiagramStyle;
+import io.fabriclab.diagram.FabricPainter;
+import io.fabriclab.diagram.FabricSvg;
+import io.fabriclab.io.FabricFiles;
+import io.fabriclab.io.InputException;
+import io.fabriclab.model.Fabric;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.scene.image.WritableImage;
+import javafx.stage.FileChooser;
+
+/**
+ * File menu actions: open (and Open Recent), import containerlab, save, save as, and the exports
+ * (containerlab, GraphML, SVG, PNG). Reading and exporting run on the {@link BackgroundTasks}
+ * executor; a failed load leaves the open fabric as it was.
+ */
+final class FileActions {
+    private final FabricEditor editor;
+    private final FabricDocument doc;
+    private final FabricCanvas canvas;
+    private final BackgroundTasks tasks = BackgroundTasks.shared();
+
+    FileActions(FabricEditor editor) {
+        this.editor = editor;
+        this.doc = editor.document();
+        this.canvas = editor.canvas();
+    }
+
+    private FileChooser fabricChooser(String title) {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle(title);
+        chooser.getExtensionFilters().addAll(
+                new FileChooser.ExtensionFilter("FabricLab fabric (*.json)", "*.json"),
+                new FileChooser.ExtensionFilter("containerlab topology (*.clab.yml)", "*.clab.yml", "*.clab.yaml"));
+        if (doc.file() != null && doc.file().toAbsolutePath().getParent() != null) {
+            chooser.setInitialDirectory(doc.file().toAbsolutePath().getParent().toFile());
+        }
+        return chooser;
+    }
+
+    void openDialog() {
+        if (!editor.confirmDiscard()) {
+            return;
+        }
+        File f = fabricChooser("Open fabric").showOpenDialog(editor.getScene().getWindow());
+        if (f != null) {
+            open(f.toPath());
+        }
+    }
+
+    /**
+     * Reads a fabric file off the FX thread, then shows it in this window in place of the current
+     * one. A bad file leaves everything as it was: a dialog lists every problem found (file, JSON
+     * path, value, what is allowed) and the status bar names the first.
+     */
+    public CompletableFuture<Fabric> open(Path file) {
+        editor.message("Opening " + file.getFileName() + "…");
+        return tasks.run("Opening " + file.getFileName(), () -> FabricFiles.load(file), loaded -> {
+            FabricEditor next = new FabricEditor(new FabricDocument(loaded, file));
+            next.setDialogService(editor.dialogs());
+            next.setRecentFiles(editor.recent());
+            next.setRecovery(editor.recovery());
+            boolean autosaving = editor.autosave().isRunning();
+            editor.autosave().stop();
+            editor.recovery().discard();
+            javafx.scene.Scene scene = editor.getScene();
+            scene.setRoot(next);
+            if (scene.getWindow() instanceof javafx.stage.Stage st) {
+                st.setTitle(next.windowTitle());
+            }
+            if (editor.theme() != DiagramStyle.Theme.LIGHT) {
+                next.setTheme(editor.theme());
+            }
+            if (autosaving) {
+                next.startAutosave();
+            }
+            editor.recent().add(file);
+            next.menus().rebuildRecentMenu();
+            next.message("Opened " + file);
+        }, ex -> loadFailed(file, ex));
+    }
+
+    private void loadFailed(Path file, Throwable ex) {
+        String all = ex instanceof InputException ie ? ie.getMessage() : String.valueOf(ex);
+        int n = ex instanceof InputException ie ? ie.problems().size() : 1;
+        editor.message("Cannot open " + file.getFileName() + ": " + firstLine(all) + (n > 1 ? " (and " + (n - 1)
+                + " more problems)" : ""));
+        editor.dialogs().showErrors("Cannot open " + file + (n > 1 ? " (" + n + " problems)" : "")
+                + ". The fabric you were editing is unchanged.", all);
+    }
+
+    /** File > Import containerlab: the lab replaces the drawing as one undoable step (Save then writes JSON). */
+    void importContainerlabDialog() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Import containerlab topology");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("containerlab topology", "*.clab.yml",
+                "*.clab.yaml", "*.yml", "*.yaml"));
+        File f = chooser.showOpenDialog(editor.getScene().getWindow());
+        if (f != null) {
+            importContainerlab(f.toPath());
+        }
+    }
+
+    /** Reads a containerlab topology (with its annotations side file) off the FX thread and puts it in this document. */
+    public CompletableFuture<Fabric> importContainerlab(Path file) {
+        editor.message("Importing " + file.getFileName() + "…");
+        return tasks.run("Importing " + file.getFileName(), () -> io.fabriclab.io.ContainerlabYaml.read(file), f -> {
+            doc.execute(new ReplaceFabricCommand(doc, "Import " + file.getFileName(), f, null));
+            editor.message(String.format(Locale.ROOT, "Imported %s: %,d devices, %,d links (Ctrl+Z undoes the import)",
+                    file.getFileName(), f.devices().size(), f.linkCount()));
+        }, ex -> loadFailed(file, ex));
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl) + " …";
+    }
+
+    /** Saves to the document's file (atomically, in the format its name selects), or asks for one. */
+    public boolean save() {
+        if (doc.file() == null) {
+            return saveAs();
+        }
+        return saveTo(doc.file());
+    }
+
+    public boolean saveAs() {
+        FileChooser chooser = fabricChooser("Save fabric as");
+        chooser.setInitialFileName(doc.file() != null ? doc.file().getFileName().toString() : doc.fabric().name() + ".json");
+        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        return f != null && saveTo(f.toPath());
+    }
+
+    /**
+     * Writes the fabric on the FX thread: the model is edited on this thread, so writing here
+     * means the file never mixes two states. Returns false (and says why) when it fails.
+     */
+    public boolean saveTo(Path file) {
+        try {
+            FabricFiles.save(doc.fabric(), file);
+            doc.setFile(file);
+            doc.stack().markSaved();
+            editor.recovery().discard();
+            editor.recent().add(file);
+            editor.menus().rebuildRecentMenu();
+            editor.message("Saved " + file);
+            return true;
+        } catch (InputException ex) {
+            editor.message("Not saved: " + firstLine(ex.getMessage()));
+        } catch (IOException ex) {
+            editor.message("Not saved: " + ex.getMessage());
+        }
+        return false;
+    }
+
+    /**
+     * File > Export containerlab / GraphML: a copy in another format; the document keeps its own
+     * file and stays as modified as it was. containerlab gets its TopoViewer annotations side file
+     * ({@code <topo>.clab.yml.annotations.json}) with every position.
+     */
+    void exportAs(String what, String pattern, String ending) {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export " + what);
+        chooser.setInitialFileName(doc.fabric().name().replaceAll("[^A-Za-z0-9._-]+", "-") + ending);
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(what, pattern));
+        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        if (f != null) {
+            Path p = f.getName().endsWith(ending) ? f.toPath() : f.toPath().resolveSibling(f.getName() + ending);
+            exportTo(p);
+        }
+    }
+
+    /**
+     * Writes a copy of the fabric in the format the file name selects (containerlab, GraphML, DOT,
+     * JSON), in the background; the future says whether it was written.
+     */
+    public CompletableFuture<Boolean> exportTo(Path file) {
+        Fabric copy = doc.fabric().copy();
+        editor.message("Exporting " + file.getFileName() + "…");
+        return tasks.run("Exporting " + file.getFileName(), () -> {
+            try {
+                FabricFiles.save(copy, file);
+                return null;
+            } catch (InputException ex) {
+                return "Not exported: " + firstLine(ex.getMessage());
+            } catch (IOException ex) {
+                return "Not exported: " + ex.getMessage();
+            }
+        }, problem -> editor.message(problem != null ? problem : "Exported " + file
+                + (file.getFileName().toString().contains(".clab.")
+                        ? " and " + io.fabriclab.io.ContainerlabYaml.annotationsPath(file).getFileName() : "")),
+                ex -> editor.message("Not exported: " + ex.getMessage()))
+                .thenApply(problem -> problem == null);
+    }
+
+    /** The whole fabric as SVG (the report's picture), written next to the chosen name and moved into place. */
+    void exportSvg() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export SVG");
+        chooser.setInitialFileName(doc.fabric().name() + ".svg");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("SVG image", "*.svg"));
+        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        if (f == null) {
+            return;
+        }
+        Fabric copy = doc.fabric().copy();
+        FabricPainter.Options o = canvas.options();
+        tasks.run("Exporting " + f.getName(), () -> {
+            String svg = FabricSvg.render(copy, 1600, 1000, o);
+            io.fabriclab.io.AtomicFiles.write(f.toPath(), svg.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return f;
+        }, done -> editor.message("Exported " + f.getName()), ex -> editor.message("Export failed: " + ex.getMessage()));
+    }
+
+    void exportPng() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export PNG");
+        chooser.setInitialFileName(doc.fabric().name() + ".png");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("PNG image", "*.png"));
+        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        if (f != null) {
+            exportPng(f.toPath());
+        }
+    }
+
+    /** The canvas as drawn now (the visible part, at screen resolution), as a PNG file written in the background. */
+    public CompletableFuture<Boolean> exportPng(Path file) {
+        WritableImage img = canvas.canvas().snapshot(null, null);
+        return tasks.run("Exporting " + file.getFileName(), () -> {
+            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", file.toFile());
+            return true;
+        }, ok -> editor.message("Exported " + file.getFileName()), ex -> editor.message("Export failed: " + ex.getMessage()));
+    }
+
+}

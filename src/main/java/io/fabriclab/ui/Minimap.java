@@ -1,0 +1,92 @@
+package io.fabriclab.ui;
+
+import io.fabriclab.diagram.Bounds;
+import io.fabriclab.diagram.DiagramStyle;
+import io.fabriclab.diagram.FabricPainter;
+import io.fabriclab.diagram.Viewport;
+import javafx.scene.canvas.Canvas;
+import javafx.scene.input.MouseButton;
+import javafx.scene.input.MouseEvent;
+import javafx.scene.input.ScrollEvent;
+
+/**
+ * The whole fabric in a corner of the canvas with the visible part outlined; a click or drag
+ * centres the main view there. The fabric's picture is rendered only when the fabric changes.
+ */
+final class Minimap {
+    static final double W = 220;
+    static final double H = 140;
+    private final FabricCanvas c;
+    private final Canvas node = new Canvas(W, H);
+    private FabricPainter painter = new FabricPainter(new DiagramStyle());
+    private final Viewport view = new Viewport();
+    private javafx.scene.image.WritableImage image;
+    private long revision = -1;
+    /** The part of the world the rectangle showed when last drawn. */
+    private Bounds shows;
+
+    Minimap(FabricCanvas c) {
+        this.c = c;
+        node.setId("minimap");
+        node.addEventHandler(MouseEvent.MOUSE_PRESSED, this::onMouse);
+        node.addEventHandler(MouseEvent.MOUSE_DRAGGED, this::onMouse);
+        node.addEventHandler(MouseEvent.MOUSE_RELEASED, MouseEvent::consume);
+        node.addEventHandler(MouseEvent.MOUSE_MOVED, MouseEvent::consume);
+        node.addEventHandler(ScrollEvent.SCROLL, ScrollEvent::consume);
+    }
+
+    Canvas node() {
+        return node;
+    }
+
+    /** Draws in the theme's colours from the next paint on. */
+    void setTheme(DiagramStyle.Theme theme) {
+        painter = new FabricPainter(new DiagramStyle(theme));
+        image = null;
+    }
+
+    /** The fabric picture is re-rendered when the fabric changed; the view rectangle on every paint. */
+    void paint() {
+        javafx.scene.canvas.GraphicsContext gc = node.getGraphicsContext2D();
+        long rev = c.document().stack().revision();
+        Bounds seen = c.viewport().visibleWorld(c.getWidth(), c.getHeight());
+        if (image != null && rev == revision && seen.equals(shows)) {
+            // Nothing on it moved: redrawing the canvas would cost the render thread a frame of it
+            // for every live-view frame.
+            return;
+        }
+        shows = seen;
+        if (image == null || rev != revision) {
+            view.fit(c.geometry().extent(), W, H, 8);
+            FxPainter mp = new FxPainter(gc);
+            painter.paint(mp, c.geometry(), new io.fabriclab.diagram.Selection(), null, view, W,
+                    H, new FabricPainter.Options(false, false, false, FabricPainter.FoldMode.AUTO, false));
+            image = node.snapshot(null, null);
+            revision = rev;
+        }
+        gc.drawImage(image, 0, 0);
+        double x = view.toScreenX(seen.minX());
+        double y = view.toScreenY(seen.minY());
+        double rw = seen.width() * view.scale();
+        double rh = seen.height() * view.scale();
+        gc.setFill(FxPainter.fx(DiagramStyle.RUBBER_BAND.withAlpha(30)));
+        gc.fillRect(x, y, rw, rh);
+        gc.setStroke(FxPainter.fx(DiagramStyle.RUBBER_BAND));
+        gc.setLineWidth(1.5);
+        gc.setLineDashes((double[]) null);
+        gc.strokeRect(x, y, rw, rh);
+        gc.setStroke(FxPainter.fx(DiagramStyle.LEGEND_STROKE));
+        gc.setLineWidth(1);
+        gc.strokeRect(0.5, 0.5, W - 1, H - 1);
+    }
+
+    /** A click or drag in the minimap centres the main view on that point of the fabric. */
+    private void onMouse(MouseEvent e) {
+        e.consume();
+        if (e.getButton() != MouseButton.PRIMARY) {
+            return;
+        }
+        c.viewport().centreOn(view.toWorldX(e.getX()), view.toWorldY(e.getY()), c.getWidth(), c.getHeight());
+        c.viewChanged();
+    }
+}

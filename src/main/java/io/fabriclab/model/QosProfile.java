@@ -64,9 +64,10 @@ public record QosProfile(String name, String description, PfcConfig pfc, EcnConf
     }
 
     /**
-     * Default PFC headroom per (port, lossless priority): what topology.HeadroomCalculator needs at
-     * this speed for cables up to about 300 m at 100G and 150 m at 400G (the generators' longest
-     * runs), rounded up; e.g. 400G over 30 m needs 204,324 B, over 150 m about 264 KB.
+     * Default PFC headroom per (port, lossless priority): at least what topology.HeadroomCalculator
+     * needs at this speed for cables up to about 300 m at 100G and 150 m at 400G (the generators'
+     * longest runs); e.g. 400G over 30 m needs 83,083 B, over 150 m 143,083 B (MTU 4,200 B). The
+     * 200G-and-up figures leave a wide margin (docs/model.md, defaults).
      */
     static long headroomFor(int portSpeedGbps) {
         if (portSpeedGbps <= 100) {

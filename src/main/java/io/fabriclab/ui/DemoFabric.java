@@ -18,8 +18,8 @@ public final class DemoFabric {
         Fabric f = new Fabric("classic-4-leaf-2-spine");
         f.setDescription("4 leaves, 2 spines, 32 GPU servers; 100G host ports, 400G uplinks; PFC + ECN on priority 3");
         f.putQosProfile(QosProfile.roceLossless("rdma-lossless", 100));
-        // 400G ports get ECN thresholds for 400G and more PFC headroom: lint (topology.Lint) computes
-        // 204,324 B in flight after XOFF on a 400G, 30 m link, so reserve 256 KB rather than the default 200 KB.
+        // 400G ports get ECN thresholds for 400G and 256 KB of PFC headroom: topology.HeadroomCalculator needs
+        // 83,083 B on a 400G, 30 m link (MTU 4,200 B), so this leaves a wide margin.
         QosProfile fast = QosProfile.roceLossless("rdma-lossless-400g", 400);
         io.fabriclab.model.PfcConfig pfc = fast.pfc();
         f.putQosProfile(fast.withPfc(new io.fabriclab.model.PfcConfig(pfc.enabled(), pfc.priorities(), pfc.xoffBytes(),

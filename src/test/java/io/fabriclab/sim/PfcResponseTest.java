@@ -108,6 +108,17 @@ class PfcResponseTest {
         assertEquals("ingress", d.side());
         assertEquals(13, d.packets());
         assertTrue(shortRun.queues().stream().allMatch(q -> q.dropsHeadroomOverflow() == 0));
+        // The PFC event log: the XOFF reaches s1 at t0 + w + 6,720 + 15,000 = 9,455,000 + 336,600 +
+        // 21,720 = 9,813,320 ps and takes effect 4,474,880 ps later, at 14,288,200 ps; it holds s1's
+        // class 3 paused to the end of the run (30 us; its 65,535 quanta last 335.5 us):
+        // 30,000,000 - 14,288,200 = 15,711,800 ps.
+        SimResults.PfcEvent first = shortRun.pfcEvents().stream().filter(e -> e.port().equals("s1:nic0"))
+                .findFirst().orElseThrow();
+        assertEquals(new SimResults.PfcEvent(14_288_200, "s1:nic0", "leaf0:eth1", 3, 65_535, 15_711_800), first);
+        assertEquals(0, shortRun.pfcEventsDropped());
+        for (int i = 1; i < shortRun.pfcEvents().size(); i++) {
+            assertTrue(shortRun.pfcEvents().get(i).timePs() >= shortRun.pfcEvents().get(i - 1).timePs(), "time order");
+        }
 
         // One frame below the calculated headroom, 60,635 B: 14 frames (58,800 B) fit, the 15th is lost.
         long below = HeadroomCalculator.required(100, 3.0, 4200).totalBytes() - 4_200;

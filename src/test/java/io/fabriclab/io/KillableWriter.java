@@ -26,7 +26,10 @@ public final class KillableWriter {
         Path marker = Path.of(args[0]);
         AtomicFiles.midWriteHook = tmp -> {
             try {
-                Files.writeString(marker, tmp.toString());
+                // Written aside, then renamed: the test polls for the marker and must never read it half-written.
+                Path part = marker.resolveSibling(marker.getFileName() + ".part");
+                Files.writeString(part, tmp.toString());
+                Files.move(part, marker, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                 Thread.sleep(Long.MAX_VALUE);
             } catch (Exception e) {
                 Thread.currentThread().interrupt();

@@ -68,8 +68,10 @@ t0=$(now)
 # 1. Maven: jar + staging (input/, javafx/, jpackage/ with the version from pom.xml).
 if [ "${FABRICLAB_SKIP_MAVEN:-0}" != 1 ]; then
   rm -rf "$out"
+  # Debian's Maven 3.8 prints ESC[0m resets even in batch mode: strip every colour escape.
   # shellcheck disable=SC2086
-  mvn -B -q -ntp ${FABRICLAB_MVN_ARGS:-} -DskipTests -Pinstaller package
+  mvn -B -q -ntp -Dstyle.color=never ${FABRICLAB_MVN_ARGS:-} -DskipTests -Pinstaller package 2>&1 |
+    sed $'s/\e\\[[0-9;]*m//g'
 fi
 [ -f "$out/jpackage/app.env" ] || { echo "build.sh: $out/jpackage/app.env missing; run without FABRICLAB_SKIP_MAVEN" >&2; exit 2; }
 # shellcheck source=/dev/null

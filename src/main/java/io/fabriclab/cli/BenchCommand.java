@@ -83,16 +83,14 @@ public final class BenchCommand implements Runnable {
     }
 
     /**
-     * `fabriclab bench editor`: open and frame times of the editor (ui.EditorBenchmark, looked up by
-     * name because the CLI does not compile against the ui package). Needs a display: on a
+     * `fabriclab bench editor`: open and frame times of the editor (ui.EditorBenchmark, reached through
+     * the {@link Desktop} service because the CLI does not compile against the ui package). Needs a display: on a
      * headless machine run it under {@code xvfb-run -a}.
      */
     @Command(name = "editor", mixinStandardHelpOptions = true,
             description = "Open the 4- and 64-unit rail-optimized fabrics in the editor (software renderer) and time "
                     + "opening and pan / zoom / redraw frames. Needs a display (xvfb-run -a on a server).")
     static final class Editor implements Callable<Integer> {
-        static final String BENCH = "io.fabriclab.ui.EditorBenchmark";
-
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -110,23 +108,20 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            return runUiBench(BENCH, "the editor", new Class<?>[] {PrintWriter.class, int[].class, int.class, String[].class},
-                    spec.commandLine().getOut(), units, frames, renderers);
+            return desktop("the editor").benchEditor(spec.commandLine().getOut(), units, frames, renderers);
         }
     }
 
     /**
      * `fabriclab bench live`: frame time of the live view while it animates an all-reduce on the
      * 4-unit rail-optimized fabric, and the simulator's events/s with the UI against headless
-     * (ui.live.LiveViewBench, looked up by name like the editor bench). Needs a display.
+     * (ui.live.LiveViewBench, through the {@link Desktop} service like the editor bench). Needs a display.
      */
     @Command(name = "live", mixinStandardHelpOptions = true,
             description = {"Animate the live view on the 4-unit rail-optimized fabric during an all-reduce (software "
                     + "renderer) and time its frames; compare the simulator's events/s with the UI against headless.",
                     "Needs a display (xvfb-run -a on a server)."})
     static final class Live implements Callable<Integer> {
-        static final String BENCH = "io.fabriclab.ui.live.LiveViewBench";
-
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -145,26 +140,13 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            return runUiBench(BENCH, "the live view", new Class<?>[] {PrintWriter.class, long.class, int.class, String[].class},
-                    spec.commandLine().getOut(), bytes, runs, renderers);
+            return desktop("the live view").benchLive(spec.commandLine().getOut(), bytes, runs, renderers);
         }
     }
 
-    /**
-     * Runs a benchmark of the {@code ui} package by name: {@code cli} must not import JavaFX
-     * (ArchitectureTest), so the editor and live benches are looked up and invoked reflectively.
-     */
-    static int runUiBench(String className, String what, Class<?>[] types, Object... args) throws Exception {
-        java.lang.reflect.Method run;
-        try {
-            run = Class.forName(className).getMethod("run", types);
-        } catch (ClassNotFoundException | NoSuchMethodException e) {
-            throw new IllegalStateException(what + " is not part of this build (" + className + " missing)", e);
-        }
-        try {
-            return (Integer) run.invoke(null, args);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
+    /** The desktop side of this build ({@code cli} must not import {@code ui}: ArchitectureTest). */
+    static Desktop desktop(String what) {
+        return Desktop.find().orElseThrow(() -> new IllegalStateException(
+                what + " is not part of this build (no io.fabriclab.cli.Desktop provider)"));
     }
 }

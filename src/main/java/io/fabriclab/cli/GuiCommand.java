@@ -1,7 +1,5 @@
 package io.fabriclab.cli;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -10,13 +8,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * Starts the editor. The CLI does not depend on the ui package at compile time (ARCHITECTURE.md:
- * cli uses all but ui), so the JavaFX launcher is looked up by name.
+ * Starts the editor. The CLI does not depend on the ui package at compile time (ArchitectureTest:
+ * nothing but ui and the entry point knows ui), so the editor is found through the {@link Desktop}
+ * service that ui registers.
  */
 @Command(name = "gui", mixinStandardHelpOptions = true,
-        description = "Start the FabricLab editor, on FILE or on the shipped classic leaf-spine example.")
+        description = {"Start the FabricLab editor, on FILE or on the shipped classic leaf-spine example.",
+                "Needs a display; on a machine without one: xvfb-run ./fabriclab gui"})
 public final class GuiCommand implements Callable<Integer> {
-    static final String LAUNCHER = "io.fabriclab.ui.Launcher";
 
     @Parameters(arity = "0..1", paramLabel = "FILE", description = "Fabric file to open (.json or containerlab .clab.yml).")
     Path file;
@@ -26,18 +25,9 @@ public final class GuiCommand implements Callable<Integer> {
         if (file != null && !Files.isReadable(file)) {
             throw new BadInputException(file + ": no such readable file");
         }
-        Method main;
-        try {
-            main = Class.forName(LAUNCHER).getMethod("main", String[].class);
-        } catch (ClassNotFoundException | NoSuchMethodException e) {
-            throw new IllegalStateException("the editor is not part of this build (" + LAUNCHER + " missing)", e);
-        }
-        String[] args = file == null ? new String[0] : new String[] {file.toString()};
-        try {
-            main.invoke(null, (Object) args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
+        Desktop desktop = Desktop.find().orElseThrow(() -> new IllegalStateException(
+                "the editor is not part of this build (no io.fabriclab.cli.Desktop provider)"));
+        desktop.openEditor(file == null ? new String[0] : new String[] {file.toString()});
         // Application.launch returns when the last window closes.
         return ExitCode.OK;
     }

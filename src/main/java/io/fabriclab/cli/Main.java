@@ -33,6 +33,12 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionStrategy(Main::executeHandlingErrors);
+        // Help as wide as the terminal (picocli asks it when there is one), 100 columns otherwise,
+        // and every command's whole first sentence in the command lists (picocli's own list shows
+        // only the first line of a description, cut mid-sentence).
+        cl.setUsageHelpWidth(HELP_WIDTH);
+        cl.setUsageHelpAutoWidth(true);
+        setCommandList(cl);
         return cl;
     }
 
@@ -78,6 +84,43 @@ public final class Main implements Runnable {
             sb.append(' ').append(p.commandSpec().name());
         }
         return sb.toString();
+    }
+
+    static final int HELP_WIDTH = 100;
+
+    private static void setCommandList(CommandLine cl) {
+        if (!cl.getSubcommands().isEmpty()) {
+            cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
+        }
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            setCommandList(sub);
+        }
+    }
+
+    /** The command list: each subcommand with the first sentence of its header or description, wrapped. */
+    static String commandList(CommandLine.Help help) {
+        java.util.Map<String, CommandLine.Help> subs = help.subcommands();
+        if (subs.isEmpty()) {
+            return "";
+        }
+        int nameWidth = subs.keySet().stream().mapToInt(String::length).max().orElse(0) + 4;
+        int width = help.commandSpec().usageMessage().width();
+        CommandLine.Help.TextTable table = CommandLine.Help.TextTable.forColumns(help.colorScheme(),
+                new CommandLine.Help.Column(nameWidth, 2, CommandLine.Help.Column.Overflow.SPAN),
+                new CommandLine.Help.Column(Math.max(20, width - nameWidth), 2, CommandLine.Help.Column.Overflow.WRAP));
+        for (java.util.Map.Entry<String, CommandLine.Help> e : subs.entrySet()) {
+            // The header when a command has one (picocli's help command), else the description.
+            String header = e.getValue().header().strip();
+            table.addRowValues(e.getKey(), firstSentence(header.isEmpty() ? e.getValue().description() : header));
+        }
+        return table.toString();
+    }
+
+    /** The description up to its first full stop followed by a space or the end ({@code .json} is no stop). */
+    static String firstSentence(String description) {
+        String flat = description.strip().replaceAll("\\s+", " ");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[.](\\s|$)").matcher(flat);
+        return m.find() ? flat.substring(0, m.start() + 1) : flat;
     }
 
     public static int run(String[] args) {

@@ -36,9 +36,11 @@ class InstallerLaunchersTest {
 
     @Test
     void theEditorLauncherStartsTheClassTheGuiCommandStarts() throws IOException {
-        // FabricLab (the desktop entry, file associations) and `fabriclab gui` must open the same editor.
+        // FabricLab (the desktop entry, file associations) and `fabriclab gui` must open the same
+        // editor: the Desktop service that `gui` finds starts ui.Launcher, the installer's main class.
         String mainClass = only(Pattern.compile("--main-class (\\S+)"), buildScript());
-        assertEquals(GuiCommand.LAUNCHER, mainClass);
+        assertEquals(io.fabriclab.ui.Launcher.class.getName(), mainClass);
+        assertEquals(io.fabriclab.ui.DesktopProvider.class, Desktop.find().orElseThrow().getClass());
     }
 
     @Test

@@ -15,14 +15,26 @@ import io.fabriclab.model.Fabric;
  * fabric that was read must also survive its own writer: written, read again, and written again
  * it gives the same text; and it must convert to the other format and back.
  *
- * <p>Under {@code mvn test} this runs in Jazzer's regression mode over the seed corpus in
- * src/test/resources/io/fabriclab/io/FabricFuzzTestInputs/&lt;method&gt;/. To fuzz for real:
- * {@code JAZZER_FUZZ=1 mvn -o test -Dtest=FabricFuzzTest#fabricJsonRead} (one method per run).
+ * <p>The kept corpus in src/test/resources/io/fabriclab/io/FabricFuzzTestInputs/&lt;method&gt;/ is
+ * replayed by {@link FuzzCorpusTest} in every test run (plain JUnit: Jazzer's start-up cost 35 s).
+ * Jazzer itself runs in the Maven profile {@code fuzz}: {@code mvn -Pfuzz test} replays the corpus
+ * through Jazzer; {@code JAZZER_FUZZ=1 mvn -Pfuzz test -Dtest=FabricFuzzTest#fabricJsonRead}
+ * fuzzes for real (one method per run) and adds what it finds to the corpus.
  */
 class FabricFuzzTest {
 
     @FuzzTest(maxDuration = "2m")
     void fabricJsonRead(byte[] data) throws Exception {
+        checkFabricJson(data);
+    }
+
+    @FuzzTest(maxDuration = "2m")
+    void containerlabRead(byte[] data) throws Exception {
+        checkContainerlab(data);
+    }
+
+    /** The property of {@link #fabricJsonRead}: a fabric or an {@link InputException}, and a stable round trip. */
+    static void checkFabricJson(byte[] data) throws Exception {
         String text = new String(data, StandardCharsets.UTF_8);
         Fabric f;
         try {
@@ -39,8 +51,8 @@ class FabricFuzzTest {
         assertEquals(f.linkCount(), clab.linkCount());
     }
 
-    @FuzzTest(maxDuration = "2m")
-    void containerlabRead(byte[] data) throws Exception {
+    /** The property of {@link #containerlabRead}. */
+    static void checkContainerlab(byte[] data) throws Exception {
         String text = new String(data, StandardCharsets.UTF_8);
         Fabric f;
         try {

@@ -16,16 +16,21 @@ import io.fabriclab.topology.LeafSpineGenerator;
  * any other exception or error is a bug. The fabric is given (the classic lab fabric), so the
  * fuzzer spends its time on workloads, failures, QoS overrides and telemetry, not on file lookups.
  *
- * <p>Under {@code mvn test} this runs in Jazzer's regression mode over the kept corpus in
- * src/test/resources/io/fabriclab/io/ScenarioFuzzTestInputs/scenarioParse/ (the shipped scenarios
- * plus inputs the fuzzer found). To fuzz for real:
- * {@code JAZZER_FUZZ=1 mvn -o test -Dtest=ScenarioFuzzTest}.
+ * <p>The kept corpus in src/test/resources/io/fabriclab/io/ScenarioFuzzTestInputs/scenarioParse/
+ * (the shipped scenarios plus inputs the fuzzer found) is replayed by {@link FuzzCorpusTest} in
+ * every test run. Jazzer runs in the Maven profile {@code fuzz}: to fuzz for real,
+ * {@code JAZZER_FUZZ=1 mvn -Pfuzz test -Dtest=ScenarioFuzzTest}.
  */
 class ScenarioFuzzTest {
     private static final Fabric CLASSIC = LeafSpineGenerator.classic();
 
     @FuzzTest(maxDuration = "2m")
     void scenarioParse(byte[] data) {
+        checkScenario(data);
+    }
+
+    /** The property of {@link #scenarioParse}: a scenario or a {@link ScenarioException} naming the file. */
+    static void checkScenario(byte[] data) {
         String text = new String(data, StandardCharsets.UTF_8);
         try {
             assertNotNull(ScenarioJson.parse(text, "fuzz.scenario.json", Path.of("."), FabricReader.NONE, CLASSIC));

@@ -1,0 +1,43 @@
+package io.fabriclab.cli;
+
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.ServiceLoader;
+
+/**
+ * What the command line needs from the desktop application: the editor behind {@code fabriclab gui}
+ * and the benchmarks that need JavaFX ({@code bench editor}, {@code bench live}). The {@code cli}
+ * package must not depend on {@code ui} (ArchitectureTest), so {@code ui} implements this and
+ * registers it in {@code META-INF/services/io.fabriclab.cli.Desktop}; the CLI finds it with
+ * {@link ServiceLoader}. A build without the editor has no provider.
+ */
+public interface Desktop {
+
+    /** The provider on the class path, if the editor is part of this build. */
+    static Optional<Desktop> find() {
+        return ServiceLoader.load(Desktop.class, Desktop.class.getClassLoader()).findFirst();
+    }
+
+    /**
+     * Opens the editor (on the file in {@code args}, else on the shipped example) and returns when
+     * its last window closes.
+     *
+     * @throws NoDisplayException when there is no display to open a window on
+     */
+    void openEditor(String[] args) throws Exception;
+
+    /** {@code fabriclab bench editor}: returns the exit code. */
+    int benchEditor(PrintWriter out, int[] unitCounts, int frames, String[] renderers) throws Exception;
+
+    /** {@code fabriclab bench live}: returns the exit code. */
+    int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception;
+
+    /** No display to open a window on (no DISPLAY, or it cannot be opened): the user's setup, exit 2. */
+    final class NoDisplayException extends BadInputException {
+        public NoDisplayException(String detail, Throwable cause) {
+            super("no display to open the editor on (" + detail + "). The editor needs a graphical desktop;"
+                    + " without one, start it on a virtual screen: xvfb-run ./fabriclab gui"
+                    + " (Debian: apt-get install xvfb). The other commands (fabriclab --help) need no display.", cause);
+        }
+    }
+}

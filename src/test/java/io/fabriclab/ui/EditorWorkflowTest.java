@@ -501,7 +501,8 @@ class EditorWorkflowTest {
             shown.add("confirm: " + header);
             return true;
         });
-        next.setRecovery(new AutosaveRecovery(dir, ProcessHandle.current().pid()));
+        AutosaveRecovery mine = new AutosaveRecovery(dir, ProcessHandle.current().pid());
+        next.setRecovery(mine);
         boolean[] restored = new boolean[1];
         robot.interact(() -> restored[0] = next.offerRecovery());
         assertTrue(restored[0]);
@@ -509,6 +510,13 @@ class EditorWorkflowTest {
         assertEquals(edited, FabricSnapshot.of(fresh.fabric()));
         assertTrue(fresh.stack().isModified(), "restored work is unsaved until saved");
         assertFalse(Files.exists(crashed.jsonFile()), "offered once");
+        // Kept (as this session's recovery file) until the restored fabric is safely saved.
+        assertTrue(Files.exists(mine.jsonFile()), "the autosave survives until the save");
+        Path saved = dir.resolve("restored.json");
+        boolean[] ok = new boolean[1];
+        robot.interact(() -> ok[0] = next.saveTo(saved));
+        assertTrue(ok[0]);
+        assertFalse(Files.exists(mine.jsonFile()), "saved: the autosave goes");
     }
 
     @Test

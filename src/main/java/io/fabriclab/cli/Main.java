@@ -60,6 +60,7 @@ public final class Main implements Runnable {
      */
     static int executeHandlingErrors(CommandLine.ParseResult parsed) {
         terminalSafe(parsed.commandSpec().commandLine());
+        OptionBounds.check(parsed);
         try {
             return new CommandLine.RunLast().execute(parsed);
         } catch (VirtualMachineError e) {

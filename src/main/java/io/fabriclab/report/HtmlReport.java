@@ -158,9 +158,9 @@ public final class HtmlReport {
         tally(review.count(Status.FAIL), "failures", "fail");
         tally(review.count(Status.NOT_SIMULATED), "not simulated", "not_simulated");
         h.close("tr").close("table");
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         for (Check c : review.checks()) {
-            rows.add(new String[] {c.area(), c.name(), Html.statusCell(c.status(), c.status().label()), c.evidence()});
+            rows.add(new Object[] {c.area(), c.name(), Html.statusCell(c.status(), c.status().label()), c.evidence()});
         }
         h.table("checks", new String[] {"area", "check", "result", "evidence"}, rows);
         h.close("div");
@@ -426,11 +426,11 @@ public final class HtmlReport {
         }
         List<Key> keys = new ArrayList<>(groups.keySet());
         keys.sort(Comparator.comparingLong((Key k) -> k.configured() - k.required()).thenComparing(Key::profile));
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         for (Key k : keys) {
             HeadroomCalculator.Requirement r = req.get(k);
             long margin = k.configured() - k.required();
-            rows.add(new String[] {k.profile(), k.speed() + "G", Fmt.num(k.cableM(), 1) + " m", Fmt.count(groups.get(k)),
+            rows.add(new Object[] {k.profile(), k.speed() + "G", Fmt.num(k.cableM(), 1) + " m", Fmt.count(groups.get(k)),
                     Fmt.count(r.receiverFrameBytes() + r.senderFrameBytes() + r.pfcFrameBytes()),
                     Fmt.count(r.cableBytes()), Fmt.count(r.interfaceBytes() + r.peerResponseBytes()),
                     Fmt.count(k.required()), Fmt.count(k.configured()),
@@ -473,7 +473,7 @@ public final class HtmlReport {
                 + "and the check repeated."
                 : fd.checked().size() + " failures checked of " + Fmt.count(fd.candidates()) + " possible: the worst-ranked links and "
                 + "switches of the failure impact sweep (each check recomputes routing).");
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         List<FailureDeadlocks.Case> shown = new ArrayList<>(fd.deadlocking());
         for (FailureDeadlocks.Case c : fd.checked()) {
             if (shown.size() >= TOP_ROWS) {
@@ -485,7 +485,7 @@ public final class HtmlReport {
         }
         for (FailureDeadlocks.Case c : shown) {
             DeadlockCheck.Result r = c.result();
-            rows.add(new String[] {c.failed(), c.kind(), Fmt.count(r.dependencies()),
+            rows.add(new Object[] {c.failed(), c.kind(), Fmt.count(r.dependencies()),
                     Html.statusCell(r.deadlockFree() ? Status.PASS : Status.FAIL, r.deadlockFree() ? "no cycle"
                             : r.cycles().size() + " cycle(s): " + String.join(" > ", r.cycles().get(0).switches()))});
         }
@@ -786,14 +786,14 @@ public final class HtmlReport {
             h.close("div");
             return;
         }
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         for (ReviewFinding f : review.findings()) {
             Status s = switch (f.severity()) {
                 case ERROR -> Status.FAIL;
                 case WARNING -> Status.WARN;
                 case INFO -> Status.PASS;
             };
-            rows.add(new String[] {Html.statusCell(s, f.severity().name().toLowerCase(Locale.ROOT)), f.code(), f.subject(),
+            rows.add(new Object[] {Html.statusCell(s, f.severity().name().toLowerCase(Locale.ROOT)), f.code(), f.subject(),
                     f.evidence(), f.recommendation(), f.source()});
         }
         h.table("findings", new String[] {"severity", "code", "subject", "evidence", "recommended change", "from"}, rows);
@@ -804,10 +804,10 @@ public final class HtmlReport {
         section("Pre-deployment validation checklist", "checklist");
         h.el("p", "The tests a network team runs before a RoCE fabric carries training jobs, each with what the simulation "
                 + "runs given to this report showed. \"Not simulated\" means no run covers the item: it is open, not passed.");
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         int i = 1;
         for (ValidationChecklist.Item it : review.checklist().items()) {
-            rows.add(new String[] {String.valueOf(i++), it.kind().title(), it.kind().what(),
+            rows.add(new Object[] {String.valueOf(i++), it.kind().title(), it.kind().what(),
                     Html.statusCell(it.status(), it.status().label()), it.outcome()});
         }
         h.table("checklist", new String[] {"#", "item", "what it exercises", "result", "simulated outcome"}, rows);

@@ -39,7 +39,23 @@ public final class Main implements Runnable {
         cl.setUsageHelpWidth(HELP_WIDTH);
         cl.setUsageHelpAutoWidth(true);
         setCommandList(cl);
+        CommandLine.IParameterExceptionHandler usageErrors = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((ex, args) -> {
+            // Option errors echo what the user typed, which may hold escape sequences too.
+            terminalSafe(ex.getCommandLine());
+            return usageErrors.handleParseException(ex, args);
+        });
         return cl;
+    }
+
+    /** Routes everything the command line prints through {@link TerminalText} (set on the whole hierarchy). */
+    static void terminalSafe(CommandLine any) {
+        CommandLine root = any;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        root.setOut(TerminalText.safe(root.getOut()));
+        root.setErr(TerminalText.safe(root.getErr()));
     }
 
     /**
@@ -49,6 +65,8 @@ public final class Main implements Runnable {
      * ran out and how to give Java more.
      */
     static int executeHandlingErrors(CommandLine.ParseResult parsed) {
+        terminalSafe(parsed.commandSpec().commandLine());
+        OptionBounds.check(parsed);
         try {
             return new CommandLine.RunLast().execute(parsed);
         } catch (VirtualMachineError e) {

@@ -72,8 +72,10 @@ final class FabricJsonReader {
     static final double MAX_CABLE_M = FabricLimits.MAX_CABLE_M;
     static final int MIN_MTU_BYTES = 256;
     static final int MAX_MTU_BYTES = 16_384;
-    static final String LINK_ID_RULE = "1 to " + MAX_ID_CHARS * 3 + " characters, no spaces or control characters";
-    static final String ID_RULE = "1 to " + MAX_ID_CHARS + " characters, no ':', no spaces or control characters";
+    static final String LINK_ID_RULE = "1 to " + MAX_ID_CHARS * 3
+            + " characters, no spaces, control, format or bidirectional characters";
+    static final String ID_RULE = "1 to " + MAX_ID_CHARS
+            + " characters, no ':', no spaces, control, format or bidirectional characters";
 
     /** containerlab node labels with this prefix carry FabricLab's own fields, so users may not set them. */
     static final String RESERVED_LABEL_PREFIX = "fabriclab-";
@@ -708,21 +710,27 @@ final class FabricJsonReader {
         if (id.isEmpty() || id.length() > MAX_ID_CHARS) {
             return false;
         }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c == ':' || Character.isWhitespace(c) || Character.isISOControl(c) || Character.isSpaceChar(c)) {
-                return false;
-            }
-        }
-        return true;
+        return id.indexOf(':') < 0 && id.codePoints().noneMatch(FabricJsonReader::badIdCodePoint);
     }
 
     static boolean validLinkId(String id) {
         if (id.isEmpty() || id.length() > MAX_ID_CHARS * 3) {
             return false;
         }
-        return id.chars().noneMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c)
-                || Character.isSpaceChar(c));
+        return id.codePoints().noneMatch(FabricJsonReader::badIdCodePoint);
+    }
+
+    /**
+     * Characters an id may not hold: spaces, control characters, and format characters (Unicode
+     * category Cf: zero-width U+200B-U+200D, the bidirectional embeddings, overrides and isolates
+     * U+202A-U+202E and U+2066-U+2069, U+FEFF), which make two different ids look the same or
+     * reorder what a terminal shows (an id ending in U+202E displays its neighbours reversed);
+     * and lone surrogates, which are half a character.
+     */
+    static boolean badIdCodePoint(int c) {
+        int type = Character.getType(c);
+        return Character.isWhitespace(c) || Character.isISOControl(c) || Character.isSpaceChar(c)
+                || type == Character.FORMAT || type == Character.SURROGATE;
     }
 
     private static String printable(Device d) {

@@ -49,7 +49,12 @@ public record InputProblem(String file, String jsonPath, String value, String me
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < s.length() && sb.length() < MAX_VALUE_CHARS; i++) {
             char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f) {
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+            if (pair) {
+                sb.append(c).append(s.charAt(++i));
+            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || Character.getType(c) == Character.FORMAT
+                    || Character.isSurrogate(c)) {
+                // Control, format (bidi, zero-width) and half characters are shown, never obeyed.
                 sb.append(String.format("\\u%04x", (int) c));
             } else {
                 sb.append(c);

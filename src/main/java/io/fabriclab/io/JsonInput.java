@@ -145,7 +145,9 @@ public final class JsonInput {
                 problems.add("$", null, "file is empty", "a " + formatName + " document");
                 return null;
             }
-            return root;
+            int before = problems.size();
+            checkText(root, "$", problems);
+            return problems.size() > before ? null : root;
         } catch (StreamConstraintsException e) {
             problems.add("$", null, "document exceeds a size limit" + at(e.getLocation()) + ": "
                     + firstLine(e.getOriginalMessage()), limitsText());
@@ -160,6 +162,50 @@ public final class JsonInput {
                     "a " + formatName + " document");
             return null;
         }
+    }
+
+    /**
+     * Refuses lone surrogates in every string and field name of a document: a JSON escape such as
+     * {@code "\ud800"} decodes to half a character, which no UTF-8 output (PDF, GraphML, configs)
+     * can encode. Valid UTF-8 bytes never produce one; only escapes do.
+     */
+    static void checkText(JsonNode node, String path, Problems problems) {
+        if (node.isTextual()) {
+            int at = loneSurrogate(node.textValue());
+            if (at >= 0) {
+                problems.add(path, InputProblem.shorten(node.textValue()), String.format(java.util.Locale.ROOT,
+                        "holds a lone surrogate \\u%04x at character %d (half of a character)",
+                        (int) node.textValue().charAt(at), at), "text of whole Unicode characters");
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                checkText(node.get(i), JsonPaths.index(path, i), problems);
+            }
+        } else if (node.isObject()) {
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                int at = loneSurrogate(e.getKey());
+                if (at >= 0) {
+                    problems.add(JsonPaths.field(path, e.getKey()), null, String.format(java.util.Locale.ROOT,
+                            "field name holds a lone surrogate \\u%04x (half of a character)",
+                            (int) e.getKey().charAt(at)), "text of whole Unicode characters");
+                }
+                checkText(e.getValue(), JsonPaths.field(path, e.getKey()), problems);
+            }
+        }
+    }
+
+    /** Index of the first surrogate that is not half of a pair, or -1. */
+    static int loneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     static String limitsText() {

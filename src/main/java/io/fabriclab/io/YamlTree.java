@@ -92,7 +92,12 @@ final class YamlTree {
             }
             YamlTree t = new YamlTree(problems);
             JsonNode root = t.convert(first, "$");
-            return t.stopped ? null : root;
+            if (t.stopped) {
+                return null;
+            }
+            int before = problems.size();
+            JsonInput.checkText(root, "$", problems);
+            return problems.size() > before ? null : root;
         } catch (MarkedYAMLException e) {
             problems.add("$", null, "not valid YAML" + at(e.getProblemMark()) + ": " + oneLine(e.getProblem()),
                     "a YAML document");

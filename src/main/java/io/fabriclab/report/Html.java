@@ -79,8 +79,12 @@ final class Html {
         }
     }
 
-    /** A table: header cells then rows; cells are text. {@code numeric} right-aligns those columns. */
-    Html table(String cssClass, String[] head, Iterable<String[]> rows, boolean... numeric) {
+    /**
+     * A table: header cells then rows; a cell is text, or a {@link StatusCell} shown with the colour
+     * of its status. {@code numeric} right-aligns those columns. The status travels in its own
+     * type, never in the text, so no name from a file can pose as one.
+     */
+    Html table(String cssClass, String[] head, Iterable<? extends Object[]> rows, boolean... numeric) {
         open("table", "class", cssClass == null ? "data" : "data " + cssClass);
         open("thead").open("tr");
         for (int i = 0; i < head.length; i++) {
@@ -88,18 +92,14 @@ final class Html {
         }
         close("tr").close("thead");
         open("tbody");
-        for (String[] r : rows) {
+        for (Object[] r : rows) {
             open("tr");
             for (int i = 0; i < r.length; i++) {
-                String cell = r[i] == null ? "" : r[i];
                 String cls = isNumeric(numeric, i) ? "num" : "txt";
-                if (cell.startsWith("\u0001")) {
-                    // status cell: "\u0001STATUS\u0001text"
-                    int end = cell.indexOf('\u0001', 1);
-                    String status = cell.substring(1, end);
-                    el("td", cell.substring(end + 1), "class", cls + " status " + status.toLowerCase(Locale.ROOT));
+                if (r[i] instanceof StatusCell s) {
+                    el("td", s.text(), "class", cls + " status " + s.status().name().toLowerCase(Locale.ROOT));
                 } else {
-                    el("td", cell, "class", cls);
+                    el("td", r[i] == null ? "" : r[i].toString(), "class", cls);
                 }
             }
             close("tr");
@@ -108,9 +108,13 @@ final class Html {
         return this;
     }
 
+    /** A table cell shown with the colour of a status. */
+    record StatusCell(Status status, String text) {
+    }
+
     /** A table cell that is shown with the colour of a status. */
-    static String statusCell(Status s, String text) {
-        return "\u0001" + s.name() + "\u0001" + text;
+    static StatusCell statusCell(Status s, String text) {
+        return new StatusCell(s, text);
     }
 
     private static boolean isNumeric(boolean[] numeric, int i) {

@@ -148,9 +148,9 @@ public final class HtmlReport {
         tally(review.count(Status.FAIL), "failures", "fail");
         tally(review.count(Status.NOT_SIMULATED), "not simulated", "not_simulated");
         h.close("tr").close("table");
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         for (Check c : review.checks()) {
-            rows.add(new String[] {c.area(), c.name(), Html.statusCell(c.status(), c.status().label()), c.evidence()});
+            rows.add(new Object[] {c.area(), c.name(), Html.statusCell(c.status(), c.status().label()), c.evidence()});
         }
         h.table("checks", new String[] {"area", "check", "result", "evidence"}, rows);
         h.close("div");
@@ -404,13 +404,13 @@ public final class HtmlReport {
             h.close("div");
             return;
         }
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         boolean anyExtrapolated = false;
         for (HeadroomCalculator.PortClass c : HeadroomCalculator.classes(a.headroom())) {
             HeadroomCalculator.Requirement r = c.required();
             long margin = c.marginBytes();
             anyExtrapolated |= r.extrapolated();
-            rows.add(new String[] {c.qosProfile(), r.speedGbps() + "G", Fmt.num(r.cableLengthM(), 1) + " m",
+            rows.add(new Object[] {c.qosProfile(), r.speedGbps() + "G", Fmt.num(r.cableLengthM(), 1) + " m",
                     Fmt.count(c.ports().size()),
                     Fmt.count(r.receiverFrameBytes() + r.senderFrameBytes() + r.pfcFrameBytes()),
                     Fmt.count(r.cableBytes()), Fmt.count(r.interfaceBytes()), Fmt.count(r.peerResponseBytes()),
@@ -461,7 +461,7 @@ public final class HtmlReport {
                 + "and the check repeated."
                 : fd.checked().size() + " failures checked of " + Fmt.count(fd.candidates()) + " possible: the worst-ranked links and "
                 + "switches of the failure impact sweep (each check recomputes routing).");
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         List<FailureDeadlocks.Case> shown = new ArrayList<>(fd.deadlocking());
         for (FailureDeadlocks.Case c : fd.checked()) {
             if (shown.size() >= TOP_ROWS) {
@@ -473,7 +473,7 @@ public final class HtmlReport {
         }
         for (FailureDeadlocks.Case c : shown) {
             DeadlockCheck.Result r = c.result();
-            rows.add(new String[] {c.failed(), c.kind(), Fmt.count(r.dependencies()),
+            rows.add(new Object[] {c.failed(), c.kind(), Fmt.count(r.dependencies()),
                     Html.statusCell(r.deadlockFree() ? Status.PASS : Status.FAIL, r.deadlockFree() ? "no cycle"
                             : r.cycles().size() + " cycle(s): " + String.join(" > ", r.cycles().get(0).switches()))});
         }
@@ -774,14 +774,14 @@ public final class HtmlReport {
             h.close("div");
             return;
         }
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         for (ReviewFinding f : review.findings()) {
             Status s = switch (f.severity()) {
                 case ERROR -> Status.FAIL;
                 case WARNING -> Status.WARN;
                 case INFO -> Status.PASS;
             };
-            rows.add(new String[] {Html.statusCell(s, f.severity().name().toLowerCase(Locale.ROOT)), f.code(), f.subject(),
+            rows.add(new Object[] {Html.statusCell(s, f.severity().name().toLowerCase(Locale.ROOT)), f.code(), f.subject(),
                     f.evidence(), f.recommendation(), f.source()});
         }
         h.table("findings", new String[] {"severity", "code", "subject", "evidence", "recommended change", "from"}, rows);
@@ -792,10 +792,10 @@ public final class HtmlReport {
         section("Pre-deployment validation checklist", "checklist");
         h.el("p", "The tests a network team runs before a RoCE fabric carries training jobs, each with what the simulation "
                 + "runs given to this report showed. \"Not simulated\" means no run covers the item: it is open, not passed.");
-        List<String[]> rows = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
         int i = 1;
         for (ValidationChecklist.Item it : review.checklist().items()) {
-            rows.add(new String[] {String.valueOf(i++), it.kind().title(), it.kind().what(),
+            rows.add(new Object[] {String.valueOf(i++), it.kind().title(), it.kind().what(),
                     Html.statusCell(it.status(), it.status().label()), it.outcome()});
         }
         h.table("checklist", new String[] {"#", "item", "what it exercises", "result", "simulated outcome"}, rows);

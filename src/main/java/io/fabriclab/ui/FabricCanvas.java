@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import io.fabriclab.diagram.Bounds;
 import io.fabriclab.diagram.DiagramGeometry;
 import io.fabriclab.diagram.DiagramStyle;
 import io.fabriclab.diagram.FabricPainter;
@@ -301,6 +302,43 @@ public final class FabricCanvas extends Region {
     public Device addDeviceAt(DeviceTemplate t, double x, double y) {
         double wx = snap(viewport.toWorldX(x));
         double wy = snap(viewport.toWorldY(y));
+        AddDeviceCommand c = AddDeviceCommand.fromTemplate(doc.fabric(), t, wx, wy);
+        doc.execute(c);
+        doc.selection().set(List.of(c.device()), List.of());
+        messages.accept(c.description());
+        return c.device();
+    }
+
+    /**
+     * Adds a device from a template at the free place nearest the middle of the view (a palette
+     * double-click): grid points are tried in growing square rings around the middle until the new
+     * box, with a grid step of margin, touches no device. Never on top of another device.
+     */
+    public Device addDeviceInFreeSpace(DeviceTemplate t) {
+        DiagramStyle st = painter.style();
+        double w = st.width(t.role()) + 2 * DiagramStyle.GRID;
+        double h = st.height(t.role()) + 2 * DiagramStyle.GRID;
+        double cx = snap(viewport.toWorldX(getWidth() / 2));
+        double cy = snap(viewport.toWorldY(getHeight() / 2));
+        double step = 2 * DiagramStyle.GRID;
+        for (int ring = 0; ring < 400; ring++) {
+            for (int i = -ring; i <= ring; i++) {
+                for (int j = -ring; j <= ring; j++) {
+                    if (Math.max(Math.abs(i), Math.abs(j)) != ring) {
+                        continue;
+                    }
+                    double x = cx + i * step;
+                    double y = cy + j * step;
+                    if (geometry().devicesIntersecting(Bounds.centred(x, y, w, h)).isEmpty()) {
+                        return addDeviceAtWorld(t, x, y);
+                    }
+                }
+            }
+        }
+        return addDeviceAtWorld(t, cx, cy);
+    }
+
+    private Device addDeviceAtWorld(DeviceTemplate t, double wx, double wy) {
         AddDeviceCommand c = AddDeviceCommand.fromTemplate(doc.fabric(), t, wx, wy);
         doc.execute(c);
         doc.selection().set(List.of(c.device()), List.of());

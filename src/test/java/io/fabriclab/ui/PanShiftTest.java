@@ -108,7 +108,8 @@ class PanShiftTest {
             canvas.redraw();
         });
         int[] first = robotPixels(robot);
-        assertEquals(4 * 1200 * 780, first.length, 1200 * 4 * 200, "the frame has twice the pixels each way");
+        assertEquals(4L * (long) Math.floor(canvas.getWidth()) * (long) Math.floor(canvas.getHeight()), first.length,
+                "the frame has twice the pixels each way");
         double[][] steps = {{37, 11}, {-37, -11}, {0, 9}};
         for (double[] s : steps) {
             Object[] r = panAndRepaint(robot, s[0], s[1]);

@@ -11,6 +11,17 @@ public interface DialogService {
     /** Asks a yes/no question; true means go on. */
     boolean confirm(String header, String text);
 
+    /** The answers to "save your changes first?". */
+    enum SaveChoice { SAVE, DISCARD, CANCEL }
+
+    /**
+     * Asks whether to save unsaved changes before they would be lost: Save, Don't Save or Cancel.
+     * Without its own dialog (a test's service) it is {@link #confirm}: yes discards.
+     */
+    default SaveChoice askSave(String header, String text) {
+        return confirm(header, text) ? SaveChoice.DISCARD : SaveChoice.CANCEL;
+    }
+
     /**
      * Shows a list of problems (a file that failed to load: every collected error with its file,
      * JSON path and what is allowed). Tests that answer questions themselves see it through this call.
@@ -49,6 +60,17 @@ public interface DialogService {
                 d.setContentText(text);
                 d.initOwner(owner.get());
                 return d.showAndWait().map(choices::indexOf).orElse(-1);
+            }
+
+            @Override
+            public SaveChoice askSave(String header, String text) {
+                ButtonType save = new ButtonType("Save", javafx.scene.control.ButtonBar.ButtonData.YES);
+                ButtonType discard = new ButtonType("Don't Save", javafx.scene.control.ButtonBar.ButtonData.NO);
+                Alert a = new Alert(Alert.AlertType.CONFIRMATION, text, save, discard, ButtonType.CANCEL);
+                a.setHeaderText(header);
+                a.initOwner(owner.get());
+                ButtonType b = a.showAndWait().orElse(ButtonType.CANCEL);
+                return b == save ? SaveChoice.SAVE : b == discard ? SaveChoice.DISCARD : SaveChoice.CANCEL;
             }
 
             @Override

@@ -225,7 +225,7 @@ final class EditorMenus {
             themes.getItems().add(item);
         }
         view.getItems().addAll(zoomIn, zoomInPlus, zoomOut, fit, actual, new SeparatorMenuItem(), labels, speeds, legend,
-                grid, fold, minimap, new SeparatorMenuItem(), themes);
+                grid, fold, minimap, new SeparatorMenuItem(), themes, rendererMenu());
         return view;
     }
 
@@ -346,6 +346,37 @@ final class EditorMenus {
         redoItem.setText(r == null ? "Redo" : "Redo " + r);
         undoItem.setDisable(u == null);
         redoItem.setDisable(r == null);
+    }
+
+    /**
+     * View > Renderer: Automatic (the JavaFX canvas on a hardware pipeline, Java2D on the software
+     * one), or either renderer by hand; the choice applies at once and is kept for the next session.
+     */
+    Menu rendererMenu() {
+        Menu m = new Menu("Renderer");
+        m.setId("menu-renderer");
+        ToggleGroup group = new ToggleGroup();
+        boolean hardware = FabricCanvas.Renderer.hardwarePipeline();
+        String stored = RendererPreference.get();
+        String[][] choices = {
+            {"auto", "Automatic (" + (hardware ? "hardware pipeline: JavaFX canvas" : "software pipeline: Java2D") + ")"},
+            {"fx", "JavaFX Canvas (GPU)"},
+            {"java2d", "Java2D Off-screen (CPU)"}};
+        for (String[] c : choices) {
+            RadioMenuItem item = new RadioMenuItem(c[1]);
+            item.setId("renderer-" + c[0]);
+            item.setToggleGroup(group);
+            item.setSelected(c[0].equals(FabricCanvas.Renderer.parse(stored) == null ? "auto" : stored));
+            item.setOnAction(e -> {
+                RendererPreference.set(c[0]);
+                FabricCanvas.Renderer r = FabricCanvas.Renderer.parse(c[0]);
+                canvas.setRenderer(r != null ? r : FabricCanvas.Renderer.forPipeline(hardware));
+                editor.message("Renderer: " + (canvas.renderer() == FabricCanvas.Renderer.FX ? "JavaFX canvas" : "Java2D")
+                        + (r == null ? " (chosen for this pipeline)" : ""));
+            });
+            m.getItems().add(item);
+        }
+        return m;
     }
 
     MenuBar menuBar() {

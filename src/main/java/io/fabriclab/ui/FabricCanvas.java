@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import io.fabriclab.diagram.Bounds;
 import io.fabriclab.diagram.DiagramGeometry;
 import io.fabriclab.diagram.DiagramStyle;
 import io.fabriclab.diagram.FabricPainter;
@@ -32,8 +33,10 @@ import javafx.scene.layout.Region;
  * painting (Java2D off-screen frames with a cached fabric picture that a pan shifts, or the JavaFX
  * canvas; see {@link Renderer}), the {@link Minimap} and the live view's layer. Input is handled by
  * {@link CanvasInteraction}; every change to the fabric goes through the document's command stack.
- * About 600 lines: the frame cache and its pan shift share the view state with the paint and are
- * kept beside it.
+ * About 700 lines, above the 600 the ui classes aim for: the Java2D frame cache and its pan shift
+ * share the view state (viewport, geometry, painter, render scale) with the paint, and the
+ * {@link Renderer} choice stays here because the benchmarks and the live view name it as
+ * {@code FabricCanvas.Renderer}; the next split would be the cache into its own class.
  */
 public final class FabricCanvas extends Region {
 
@@ -308,6 +311,43 @@ public final class FabricCanvas extends Region {
         return c.device();
     }
 
+    /**
+     * Adds a device from a template at the free place nearest the middle of the view (a palette
+     * double-click): grid points are tried in growing square rings around the middle until the new
+     * box, with a grid step of margin, touches no device. Never on top of another device.
+     */
+    public Device addDeviceInFreeSpace(DeviceTemplate t) {
+        DiagramStyle st = painter.style();
+        double w = st.width(t.role()) + 2 * DiagramStyle.GRID;
+        double h = st.height(t.role()) + 2 * DiagramStyle.GRID;
+        double cx = snap(viewport.toWorldX(getWidth() / 2));
+        double cy = snap(viewport.toWorldY(getHeight() / 2));
+        double step = 2 * DiagramStyle.GRID;
+        for (int ring = 0; ring < 400; ring++) {
+            for (int i = -ring; i <= ring; i++) {
+                for (int j = -ring; j <= ring; j++) {
+                    if (Math.max(Math.abs(i), Math.abs(j)) != ring) {
+                        continue;
+                    }
+                    double x = cx + i * step;
+                    double y = cy + j * step;
+                    if (geometry().devicesIntersecting(Bounds.centred(x, y, w, h)).isEmpty()) {
+                        return addDeviceAtWorld(t, x, y);
+                    }
+                }
+            }
+        }
+        return addDeviceAtWorld(t, cx, cy);
+    }
+
+    private Device addDeviceAtWorld(DeviceTemplate t, double wx, double wy) {
+        AddDeviceCommand c = AddDeviceCommand.fromTemplate(doc.fabric(), t, wx, wy);
+        doc.execute(c);
+        doc.selection().set(List.of(c.device()), List.of());
+        messages.accept(c.description());
+        return c.device();
+    }
+
     /** Shows where a palette drop would put a device (null template to hide). */
     public void previewDrop(DeviceTemplate t, double x, double y) {
         interaction.previewDrop(t, x, y);
@@ -495,18 +535,20 @@ public final class FabricCanvas extends Region {
         double dy = prev == null ? 0 : key.offsetY() - prev.offsetY();
         if (!baseDirty && key.equals(prev)) {
             baseReuses++;
-        } else if (!baseDirty && prev != null && scale == 1 && baseDrawsAll && drawsAll
+        } else if (!baseDirty && prev != null && scale == Math.rint(scale) && baseDrawsAll && drawsAll
                 && key.equals(prev.panned(key.offsetX(), key.offsetY()))
-                && dx == Math.rint(dx) && dy == Math.rint(dy) && Math.abs(dx) < pw && Math.abs(dy) < ph) {
-            int sx = (int) dx;
-            int sy = (int) dy;
+                && dx == Math.rint(dx) && dy == Math.rint(dy) && Math.abs(dx * scale) < pw && Math.abs(dy * scale) < ph) {
+            // At an integer render scale (1, 2, 3: HiDPI) a whole-pixel pan moves the picture by a
+            // whole number of device pixels, so the shifted pixels are the ones a full paint gives.
+            int sx = (int) (dx * scale);
+            int sy = (int) (dy * scale);
             shift(basePx, pw, ph, sx, sy);
             // The uncovered strips: columns on the side the picture moved away from, then rows.
             if (sx != 0) {
-                paintBase(new java.awt.Rectangle(sx > 0 ? 0 : pw + sx, 0, Math.abs(sx), ph), fabricOnly, w, h, 1);
+                paintBase(new java.awt.Rectangle(sx > 0 ? 0 : pw + sx, 0, Math.abs(sx), ph), fabricOnly, w, h, scale);
             }
             if (sy != 0) {
-                paintBase(new java.awt.Rectangle(0, sy > 0 ? 0 : ph + sy, pw, Math.abs(sy)), fabricOnly, w, h, 1);
+                paintBase(new java.awt.Rectangle(0, sy > 0 ? 0 : ph + sy, pw, Math.abs(sy)), fabricOnly, w, h, scale);
             }
             panShifts++;
         } else {
@@ -568,24 +610,74 @@ public final class FabricCanvas extends Region {
         interaction.paintOverlay(p);
     }
 
+    /** A render scale set by tests (0: the window's). */
+    private double forcedRenderScale;
+
+    /** Paints the Java2D frames at this many device pixels per layout pixel (0: the window's); tests use it. */
+    void forceRenderScale(double scale) {
+        forcedRenderScale = scale;
+        requestRedraw();
+    }
+
     /** Device pixels per layout pixel of the window the canvas is in (1 unless HiDPI). */
     private double renderScale() {
+        if (forcedRenderScale > 0) {
+            return forcedRenderScale;
+        }
         if (getScene() != null && getScene().getWindow() != null) {
             return Math.max(1, getScene().getWindow().getOutputScaleX());
         }
         return 1;
     }
 
-    /** Who rasterises the canvas: Java2D off-screen (the default) or JavaFX's own canvas pipeline. */
+    /**
+     * Who rasterises the canvas. Chosen at start-up from JavaFX's pipeline (docs/rendering.md): on
+     * a hardware pipeline (es2, d3d, metal) the GPU rasterises the canvas's commands and Java2D
+     * would rasterise on the CPU and upload every frame; on the software pipeline ({@code sw}) the
+     * Java2D frames are the faster of the two.
+     */
     public enum Renderer {
         /** The diagram drawn by Java2D (Marlin) into an off-screen image, shown as one image. */
         JAVA2D,
         /** The diagram drawn through the canvas's GraphicsContext, rasterised by Prism. */
-        FX
+        FX;
+
+        /** The renderer for a pipeline: FX on a hardware one, Java2D on the software one. */
+        public static Renderer forPipeline(boolean hardware) {
+            return hardware ? FX : JAVA2D;
+        }
+
+        /** Whether JavaFX runs on a hardware pipeline: only those support 3D scenes (sw does not). */
+        public static boolean hardwarePipeline() {
+            return javafx.application.Platform.isSupported(javafx.application.ConditionalFeature.SCENE3D);
+        }
+
+        /**
+         * The renderer a new canvas uses: {@code -Dfabriclab.renderer=fx|java2d}, else the user's
+         * choice in View > Renderer, else the pipeline's ({@link #forPipeline}).
+         */
+        public static Renderer chosen() {
+            Renderer r = parse(System.getProperty("fabriclab.renderer"));
+            if (r == null) {
+                r = parse(RendererPreference.get());
+            }
+            return r != null ? r : forPipeline(hardwarePipeline());
+        }
+
+        /** "fx" or "java2d" (any case); null for anything else, "auto" included. */
+        public static Renderer parse(String s) {
+            if (s == null) {
+                return null;
+            }
+            return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "fx" -> FX;
+                case "java2d" -> JAVA2D;
+                default -> null;
+            };
+        }
     }
 
-    private Renderer renderer = "fx".equalsIgnoreCase(System.getProperty("fabriclab.renderer"))
-            ? Renderer.FX : Renderer.JAVA2D;
+    private Renderer renderer = Renderer.chosen();
     private final OffscreenFrame offscreen = new OffscreenFrame();
 
     public Renderer renderer() {

@@ -180,12 +180,20 @@ public final class FabricEditor extends BorderPane {
     }
 
     /**
-     * Asks before unsaved changes are thrown away (closing the window, opening another fabric);
-     * true when it is fine to go on.
+     * Asks before unsaved changes are thrown away (closing the window, opening another fabric):
+     * Save, Don't Save or Cancel; true when it is fine to go on (a save that fails, or a Save As
+     * the user cancels, does not go on).
      */
     public boolean confirmDiscard() {
-        return !doc.stack().isModified()
-                || dialogs.confirm("Unsaved changes", doc.fabric().name() + " has unsaved changes. Discard them?");
+        if (!doc.stack().isModified()) {
+            return true;
+        }
+        return switch (dialogs.askSave("Unsaved changes", doc.fabric().name()
+                + " has unsaved changes. Save them first?")) {
+            case SAVE -> files.save();
+            case DISCARD -> true;
+            case CANCEL -> false;
+        };
     }
 
     /** The dialogs in use (the export actions report failures through them). */

@@ -3,6 +3,7 @@ package io.fabriclab.ui;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
@@ -41,9 +42,7 @@ final class FileActions {
         chooser.getExtensionFilters().addAll(
                 new FileChooser.ExtensionFilter("FabricLab fabric (*.json)", "*.json"),
                 new FileChooser.ExtensionFilter("containerlab topology (*.clab.yml)", "*.clab.yml", "*.clab.yaml"));
-        if (doc.file() != null && doc.file().toAbsolutePath().getParent() != null) {
-            chooser.setInitialDirectory(doc.file().toAbsolutePath().getParent().toFile());
-        }
+        startIn(chooser);
         return chooser;
     }
 
@@ -101,6 +100,7 @@ final class FileActions {
     /** File > Import containerlab: the lab replaces the drawing as one undoable step (Save then writes JSON). */
     void importContainerlabDialog() {
         FileChooser chooser = new FileChooser();
+        startIn(chooser);
         chooser.setTitle("Import containerlab topology");
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("containerlab topology", "*.clab.yml",
                 "*.clab.yaml", "*.yml", "*.yaml"));
@@ -138,7 +138,8 @@ final class FileActions {
 
     public boolean saveAs() {
         FileChooser chooser = fabricChooser("Save fabric as");
-        chooser.setInitialFileName(doc.file() != null ? doc.file().getFileName().toString() : doc.fabric().name() + ".json");
+        chooser.setInitialFileName(doc.file() != null ? doc.file().getFileName().toString()
+                : safeFileName(doc.fabric().name()) + ".json");
         File f = chooser.showSaveDialog(editor.getScene().getWindow());
         return f != null && saveTo(f.toPath());
     }
@@ -173,7 +174,8 @@ final class FileActions {
     void exportAs(String what, String pattern, String ending) {
         FileChooser chooser = new FileChooser();
         chooser.setTitle("Export " + what);
-        chooser.setInitialFileName(doc.fabric().name().replaceAll("[^A-Za-z0-9._-]+", "-") + ending);
+        chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ending);
+        startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(what, pattern));
         File f = chooser.showSaveDialog(editor.getScene().getWindow());
         if (f != null) {
@@ -209,7 +211,8 @@ final class FileActions {
     void exportSvg() {
         FileChooser chooser = new FileChooser();
         chooser.setTitle("Export SVG");
-        chooser.setInitialFileName(doc.fabric().name() + ".svg");
+        chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ".svg");
+        startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("SVG image", "*.svg"));
         File f = chooser.showSaveDialog(editor.getScene().getWindow());
         if (f == null) {
@@ -227,7 +230,8 @@ final class FileActions {
     void exportPng() {
         FileChooser chooser = new FileChooser();
         chooser.setTitle("Export PNG");
-        chooser.setInitialFileName(doc.fabric().name() + ".png");
+        chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ".png");
+        startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("PNG image", "*.png"));
         File f = chooser.showSaveDialog(editor.getScene().getWindow());
         if (f != null) {
@@ -244,4 +248,41 @@ final class FileActions {
         }, ok -> editor.message("Exported " + file.getFileName()), ex -> editor.message("Export failed: " + ex.getMessage()));
     }
 
+
+    /** Opens a file chooser in the folder of the open file, else of the newest recent file. */
+    private void startIn(FileChooser chooser) {
+        Path dir = initialDirectory(doc.file(), editor.recent().list());
+        if (dir != null) {
+            chooser.setInitialDirectory(dir.toFile());
+        }
+    }
+
+    /**
+     * The folder a file chooser starts in: the open file's, else the newest recent file's that
+     * still exists, else null (the system's default). GTK's chooser otherwise opens on an empty
+     * "Recent" list.
+     */
+    static Path initialDirectory(Path openFile, List<Path> recent) {
+        List<Path> candidates = new java.util.ArrayList<>();
+        if (openFile != null) {
+            candidates.add(openFile);
+        }
+        candidates.addAll(recent);
+        for (Path p : candidates) {
+            Path dir = p.toAbsolutePath().getParent();
+            if (dir != null && java.nio.file.Files.isDirectory(dir)) {
+                return dir;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A file name made from a fabric's name: letters, digits, '.', '_' and '-' kept, every other run
+     * of characters (spaces, ':', '/') one '-'; "fabric" when nothing is left.
+     */
+    static String safeFileName(String name) {
+        String s = name == null ? "" : name.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^[-.]+|-+$", "");
+        return s.isEmpty() ? "fabric" : s;
+    }
 }

@@ -58,7 +58,7 @@ public final class PalettePane extends VBox {
         box.setStyle(ENTRY_LIGHT);
         entries.add(box);
         box.setCursor(Cursor.OPEN_HAND);
-        Tooltip.install(box, new Tooltip(t.title() + "\nDrag onto the canvas, or double-click to add in the middle"));
+        Tooltip.install(box, new Tooltip(t.title() + "\nDrag onto the canvas, or double-click to add it in free space near the middle"));
         box.addEventHandler(MouseEvent.MOUSE_DRAGGED, e -> {
             Point2D p = canvasPoint(e);
             target.previewDrop(inside(p) ? t : null, p.getX(), p.getY());
@@ -73,7 +73,7 @@ public final class PalettePane extends VBox {
         });
         box.addEventHandler(MouseEvent.MOUSE_CLICKED, e -> {
             if (e.getClickCount() == 2) {
-                target.addDeviceAt(t, target.getWidth() / 2, target.getHeight() / 2);
+                target.addDeviceInFreeSpace(t);
             }
         });
         return box;

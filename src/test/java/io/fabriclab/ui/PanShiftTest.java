@@ -99,6 +99,35 @@ class PanShiftTest {
     }
 
     @Test
+    void atRenderScale2APanShiftsTooAndMatchesAFullPaint(FxRobot robot) {
+        // HiDPI at 200 %: a whole-pixel pan moves the picture by two device pixels per pixel.
+        robot.interact(() -> {
+            canvas.forceRenderScale(2);
+            canvas.fitToWindow();
+            canvas.invalidate();
+            canvas.redraw();
+        });
+        int[] first = robotPixels(robot);
+        assertEquals(4L * (long) Math.floor(canvas.getWidth()) * (long) Math.floor(canvas.getHeight()), first.length,
+                "the frame has twice the pixels each way");
+        double[][] steps = {{37, 11}, {-37, -11}, {0, 9}};
+        for (double[] s : steps) {
+            Object[] r = panAndRepaint(robot, s[0], s[1]);
+            assertEquals(1L, r[2], "the pan by " + s[0] + "," + s[1] + " shifted the previous frame at scale 2");
+            assertEquals(0, differing((int[]) r[0], (int[]) r[1], 1), "pan by " + s[0] + "," + s[1] + " at scale 2");
+        }
+        // A scale that is not whole would move the picture by fractions of a device pixel: painted whole.
+        robot.interact(() -> {
+            canvas.forceRenderScale(1.5);
+            canvas.invalidate();
+            canvas.redraw();
+        });
+        Object[] r = panAndRepaint(robot, 20, 4);
+        assertEquals(0L, r[2], "no shift at scale 1.5");
+        robot.interact(() -> canvas.forceRenderScale(0));
+    }
+
+    @Test
     void aViewThatShowsPartOfTheFabricIsPaintedWholeOnAPan(FxRobot robot) {
         // At 100 % the fabric runs past the window: which links are drawn depends on the offset, so
         // a pan cannot reuse the previous frame.

@@ -1246,7 +1246,9 @@ public final class FabricEditor extends BorderPane {
     public boolean exportPng(Path file) {
         WritableImage img = canvas.canvas().snapshot(null, null);
         try {
-            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", file.toFile());
+            java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", png);
+            io.fabriclab.io.AtomicFiles.write(file, png.toByteArray());
             message("Exported " + file.getFileName());
             return true;
         } catch (IOException ex) {

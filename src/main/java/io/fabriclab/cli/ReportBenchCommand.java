@@ -86,8 +86,8 @@ final class ReportBenchCommand implements Callable<Integer> {
             out.flush();
             if (keep != null && r == runs) {
                 Files.createDirectories(keep);
-                Files.writeString(keep.resolve("report.html"), html, StandardCharsets.UTF_8);
-                Files.write(keep.resolve("report.pdf"), pdf);
+                io.fabriclab.io.AtomicFiles.write(keep.resolve("report.html"), html.getBytes(StandardCharsets.UTF_8));
+                io.fabriclab.io.AtomicFiles.write(keep.resolve("report.pdf"), pdf);
             }
         }
         return ExitCode.OK;

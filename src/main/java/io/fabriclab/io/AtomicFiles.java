@@ -36,8 +36,8 @@ import java.util.regex.Pattern;
  * {@code .<name>~<pid>-<start>-<random>.fabriclab-tmp} (the writing process's id and start time),
  * are forced to disk, renamed over the target in one atomic step (POSIX rename), and the
  * directory is forced so the rename itself survives a power loss.</li>
- * <li>A temporary file left by an interrupted write (kill -9, power loss) is deleted by the next
- * write into that directory, once its owner process (id plus start time) is gone; Ctrl-C
+ * <li>A temporary file left by an interrupted write (kill -9, power loss) is deleted by the first
+ * write of a later process into that directory, once its owner (id plus start time) is gone; Ctrl-C
  * (SIGINT, SIGTERM) deletes the files being written on the way out.</li>
  * <li>A target that is a symbolic link stays a link: the file it points to is replaced.</li>
  * <li>The new file keeps the permissions of the file it replaces (a new file gets rw-r--r--), or
@@ -71,6 +71,8 @@ public final class AtomicFiles {
     /** Temporary files being written by this process, deleted by the shutdown hook. */
     private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
     private static volatile boolean hookInstalled;
+    /** Directories this process has cleaned of leftovers already. */
+    private static final Set<Path> CLEANED = ConcurrentHashMap.newKeySet();
     /** Called once per file after its first 64 KiB (or all of it, if less) reach the temporary file; tests kill there. */
     static volatile Consumer<Path> midWriteHook;
     private static final int HOOK_AFTER_BYTES = 64 * 1024;
@@ -106,7 +108,10 @@ public final class AtomicFiles {
                 }
                 Path dir = real.getParent();
                 Files.createDirectories(dir);
-                cleanStale(dir);
+                if (CLEANED.add(dir)) {
+                    // Once per directory and process: a thousand switch configurations scan it once.
+                    cleanStale(dir);
+                }
                 Path tmp = createTemp(dir, real.getFileName().toString());
                 staged.add(new Path[] {tmp, real});
                 writeTemp(tmp, e.getValue());

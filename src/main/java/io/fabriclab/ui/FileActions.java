@@ -243,7 +243,9 @@ final class FileActions {
     public CompletableFuture<Boolean> exportPng(Path file) {
         WritableImage img = canvas.canvas().snapshot(null, null);
         return tasks.run("Exporting " + file.getFileName(), () -> {
-            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", file.toFile());
+            java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", png);
+            io.fabriclab.io.AtomicFiles.write(file, png.toByteArray());
             return true;
         }, ok -> editor.message("Exported " + file.getFileName()), ex -> editor.message("Export failed: " + ex.getMessage()));
     }

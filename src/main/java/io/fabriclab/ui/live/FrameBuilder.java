@@ -73,8 +73,20 @@ public final class FrameBuilder {
                 unmapped++;
             }
         }
-        flashCount = new long[directions.count()];
-        flashUntilNanos = new long[directions.count()];
+        if (flashCount == null) {
+            // Per drawn direction, so they outlive a remap (a later snapshot carries more ports).
+            flashCount = new long[directions.count()];
+            flashUntilNanos = new long[directions.count()];
+        }
+    }
+
+    /**
+     * Value {@code i} of an earlier snapshot's per-port array, 0 beyond its end: a snapshot carries
+     * only the links traffic has reached so far, and its list only grows, so a port an earlier
+     * snapshot did not carry was all zeros then (SnapshotBuilder).
+     */
+    static long at(long[] earlier, int i) {
+        return earlier == null || i >= earlier.length ? 0 : earlier[i];
     }
 
     /** Direction id of each snapshot port (-1 when not drawn). */
@@ -115,7 +127,7 @@ public final class FrameBuilder {
             if (by == CongestionPainter.ColourBy.QUEUE) {
                 f.load[d] = q / (double) fullScaleBytes(th, i);
             } else if (dtPs > 0) {
-                long wire = s.wireBytesTotal()[i] - (prev == null ? 0 : prev.wireBytesTotal()[i]);
+                long wire = s.wireBytesTotal()[i] - at(prev == null ? null : prev.wireBytesTotal(), i);
                 f.load[d] = wire * 8.0 * 1e12 / (l.rateBps() * dtPs);
             } else {
                 f.load[d] = s.utilization()[i];
@@ -123,9 +135,9 @@ public final class FrameBuilder {
             f.paused[d] = s.pausedMask()[i] != 0;
             f.stormed[d] = s.stormedMask()[i] != 0;
             f.down[d] = s.linkDown()[i];
-            long marks = s.ecnMarksTotal()[i] - (prev == null ? 0 : prev.ecnMarksTotal()[i]);
+            long marks = s.ecnMarksTotal()[i] - at(prev == null ? null : prev.ecnMarksTotal(), i);
             f.marksPerUs[d] = dtUs > 0 ? marks / dtUs : 0;
-            long drops = s.dropsTotal()[i] - (prev == null ? 0 : prev.dropsTotal()[i]);
+            long drops = s.dropsTotal()[i] - at(prev == null ? null : prev.dropsTotal(), i);
             if (drops > 0) {
                 flashCount[d] = drops;
                 flashUntilNanos[d] = wallNanos + DROP_FLASH_NANOS;

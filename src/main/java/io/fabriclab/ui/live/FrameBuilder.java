@@ -190,6 +190,51 @@ public final class FrameBuilder {
         return f;
     }
 
+    /**
+     * A frame of a whole run's totals, for after it (when its queues have drained and the last
+     * picture is empty): per direction the largest queue any of {@code recorded} saw (coloured
+     * against the port's full scale, or its utilisation over the run when colouring by
+     * utilisation), paused if it was ever paused, its ECN marks per µs over the run (the sparks)
+     * and its drops since the start (the red disc, steady), failed links and deadlocks as at the end.
+     */
+    public CongestionFrame totals(List<SimSnapshot> recorded, CongestionPainter.ColourBy by) {
+        SimSnapshot last = recorded.get(recorded.size() - 1);
+        map(last.ports());
+        CongestionFrame f = new CongestionFrame(last.timePs(), directions);
+        int n = last.ports().size();
+        long[] maxQueue = new long[n];
+        for (SimSnapshot s : recorded) {
+            long[] q = s.queueBytes();
+            for (int i = 0; i < Math.min(n, q.length); i++) {
+                maxQueue[i] = Math.max(maxQueue[i], q[i]);
+            }
+        }
+        double us = last.timePs() / 1e6;
+        for (int i = 0; i < n; i++) {
+            int d = portToDirection[i];
+            if (d < 0) {
+                continue;
+            }
+            f.queueBytes[d] = maxQueue[i];
+            Link l = directions.links().get(d >> 1);
+            f.load[d] = by == CongestionPainter.ColourBy.QUEUE ? maxQueue[i] / (double) fullScaleBytes(last.thresholds(), i)
+                    : last.timePs() > 0 ? last.wireBytesTotal()[i] * 8.0 * 1e12 / (l.rateBps() * (double) last.timePs()) : 0;
+            f.paused[d] = last.pausedPsTotal()[i] > 0;
+            f.marksPerUs[d] = us > 0 ? last.ecnMarksTotal()[i] / us : 0;
+            f.dropFlash[d] = last.dropsTotal()[i];
+            f.down[d] = last.linkDown()[i];
+        }
+        for (List<String> cycle : last.deadlocks()) {
+            for (String ref : cycle) {
+                int i = last.portIndex(ref);
+                if (i >= 0 && portToDirection[i] >= 0) {
+                    f.deadlock[portToDirection[i]] = true;
+                }
+            }
+        }
+        return f;
+    }
+
     /** Colour full scale of egress port {@code i}: its ECN Kmax, else the XOFF of the port it feeds, else 1 MB. */
     static long fullScaleBytes(List<PortThresholds> th, int i) {
         long scale = 0;

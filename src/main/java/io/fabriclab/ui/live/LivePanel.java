@@ -47,6 +47,9 @@ import javafx.stage.FileChooser;
  * run; this panel's {@link AnimationTimer} runs only while a run is active (being built, or not
  * yet ended), takes the newest snapshot each frame through the model (never waits), draws it
  * through {@link CongestionPainter} as a layer of the canvas, and sends user actions as commands.
+ *
+ * <p>About 650 lines: the widgets of four sections and their bindings to the model (no run
+ * state lives here); the Selection section is {@link LiveSelectionPane}.
  */
 public final class LivePanel extends ScrollPane {
     static final double SPEED_MAX_POSITION = LiveViewModel.SPEED_MAX_POSITION;

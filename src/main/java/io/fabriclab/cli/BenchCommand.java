@@ -138,8 +138,25 @@ public final class BenchCommand implements Runnable {
                         + "(default: ${DEFAULT-VALUE}).")
         String[] renderers;
 
+        @Option(names = "--fabric", description = "Instead: the cost of live snapshots on this fabric (e.g. generate rail "
+                + "--units 64): the incast preset played headless at --speed-us, snapshots of the whole fabric and of the "
+                + "links traffic reached, alternating, --runs rounds. Needs no display.")
+        String fabric;
+
+        @Option(names = "--speed-us", defaultValue = "100",
+                description = "With --fabric: simulated microseconds per wall second asked for (default: ${DEFAULT-VALUE}).")
+        double speedUs;
+
+        @Option(names = "--seconds", defaultValue = "20",
+                description = "With --fabric: wall seconds per run at most (default: ${DEFAULT-VALUE}).")
+        double seconds;
+
         @Override
         public Integer call() throws Exception {
+            if (fabric != null) {
+                return desktop("the live view").benchLiveSnapshots(spec.commandLine().getOut(), fabric,
+                        Math.round(speedUs * 1e6), seconds, runs);
+            }
             return desktop("the live view").benchLive(spec.commandLine().getOut(), bytes, runs, renderers);
         }
     }

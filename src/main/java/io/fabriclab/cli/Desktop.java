@@ -32,6 +32,10 @@ public interface Desktop {
     /** {@code fabriclab bench live}: returns the exit code. */
     int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception;
 
+    /** {@code fabriclab bench live --fabric}: the cost of live snapshots on a fabric, headless; the exit code. */
+    int benchLiveSnapshots(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int runs)
+            throws Exception;
+
     /** No display to open a window on (no DISPLAY, or it cannot be opened): the user's setup, exit 2. */
     final class NoDisplayException extends BadInputException {
         public NoDisplayException(String detail, Throwable cause) {

@@ -313,6 +313,32 @@ public final class LiveRun {
         return result;
     }
 
+    /** Snapshots built so far (published or not: a snapshot built within a frame of the last one is dropped). */
+    public long snapshotsBuilt() {
+        SnapshotBuilder b = sim.snapshotBuilder();
+        return b == null ? 0 : b.built();
+    }
+
+    /** Wall time the simulator thread has spent building snapshots, in nanoseconds. */
+    public long snapshotBuildNanos() {
+        SnapshotBuilder b = sim.snapshotBuilder();
+        return b == null ? 0 : b.buildNanos();
+    }
+
+    /** Egress ports the snapshots carry now (the links traffic can have reached; see SnapshotBuilder). */
+    public int snapshotPortsCarried() {
+        SnapshotBuilder b = sim.snapshotBuilder();
+        return b == null ? 0 : b.carried();
+    }
+
+    /** Snapshots list every port of the fabric (bench live's "before"); call before {@link #start}. */
+    public void setWholeFabricSnapshots(boolean whole) {
+        if (thread != null) {
+            throw new IllegalStateException("set before the run starts");
+        }
+        sim.setWholeFabricSnapshots(whole);
+    }
+
     /** Simulated time between snapshots (and the stride of an interval step). */
     public long snapshotIntervalPs() {
         return intervalPs;

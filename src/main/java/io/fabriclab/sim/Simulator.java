@@ -79,7 +79,7 @@ public final class Simulator {
     /** Published snapshots are at least this far apart in wall time (0: every interval). */
     private long snapshotMinWallNanos;
     private long lastPublishWallNanos;
-    private SnapshotBuilder snapshots;
+    private volatile SnapshotBuilder snapshots;
     /** Bumped by every live threshold change, so snapshots rebuild their threshold list. */
     private int thresholdsVersion;
     /** Live control (LiveRun): consulted when the next event lies beyond the grant. Null: run free. */
@@ -1299,6 +1299,10 @@ public final class Simulator {
 
     private void linkDown(int li) {
         Link l = links.get(li);
+        if (snapshots != null) {
+            // A failed link is drawn as failed even if no traffic ever reached it.
+            snapshots.include(ports[2 * li]);
+        }
         if (downLinks.add(l)) {
             downLinkCount++;
         }
@@ -1572,10 +1576,25 @@ public final class Simulator {
             return;
         }
         if (snapshots == null) {
-            snapshots = new SnapshotBuilder(ports, flows, flowPhase);
+            snapshots = new SnapshotBuilder(ports, flows, flowPhase, touchedPorts, wholeFabricSnapshots);
         }
         snapshotSink.accept(snapshots.build(atPs, eventCount, flows.length - flowsRemaining, thresholdsVersion,
                 reroutes, deadlocksFound()));
+    }
+
+    private boolean wholeFabricSnapshots;
+
+    /**
+     * Snapshots list every egress port of the fabric, not only those traffic can have reached
+     * (see {@link SnapshotBuilder}; bench live compares the two). Call before the first snapshot.
+     */
+    public void setWholeFabricSnapshots(boolean whole) {
+        this.wholeFabricSnapshots = whole;
+    }
+
+    /** The live snapshot builder, or null before the first snapshot (its cost counters; LiveRun reads them). */
+    SnapshotBuilder snapshotBuilder() {
+        return snapshots;
     }
 
     // ----- live control: the gate ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package io.fabriclab.sim;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.fabriclab.model.QosProfile;
@@ -9,6 +10,20 @@ import io.fabriclab.model.QosProfile;
  * Copies the simulator's live state into an immutable {@link SimSnapshot}. Runs on the simulator
  * thread; keeps the totals of the previous snapshot to report what happened since. Reading the
  * state changes nothing the run computes, so snapshots never alter results.
+ *
+ * <p><b>Which ports a snapshot carries.</b> Only the links traffic can have reached (both
+ * directions of each, so a port's peer is at index {@code i ^ 1}): every link on a flow's forward
+ * or reverse path (at the start and after each reroute), every link whose egress the simulator has
+ * marked touched (it sent, queued, dropped or sent PFC: {@link Simulator#touchedPorts()}), and
+ * every failed link. A port outside that set has never held a byte, been paused, marked, dropped or
+ * sent a frame, so every value the snapshot would give it is zero: leaving it out loses nothing,
+ * and the fabric-wide totals and worst ports read from the snapshot are exact. The set only grows
+ * (a link, once in, stays), so a port keeps its index for the rest of the run and flow paths,
+ * published as indexes, stay valid in later snapshots; a later snapshot may list more ports than
+ * an earlier one, and a port beyond an earlier snapshot's list was all zeros then. The cost of a
+ * snapshot thus follows the traffic, not the fabric: an 8-to-1 incast on the 64-unit rail fabric
+ * (98,304 egress ports) carries a few dozen (docs/live-view.md, "Large fabrics"). {@code
+ * wholeFabric} lists every port instead (bench live's comparison, and tests).
  */
 final class SnapshotBuilder {
     private final EgressPort[] ports;
@@ -21,42 +36,86 @@ final class SnapshotBuilder {
     private final FlowValues.Writer targets;
     private final FlowValues.Writer progress;
     private final FlowValues.Writer flowCnps;
-    private final List<String> portRefs;
-    private final long[] lastMarks;
-    private final long[] lastDrops;
-    /** Each port's busy wire time at the previous snapshot (EgressPort#busyPsUntil). */
-    private final long[] lastBusy;
+    /** Ports the simulator has marked touched, in the order it did (append-only). */
+    private final List<EgressPort> touched;
+    private int touchedSeen;
+    /** Global port id of each snapshot index, and the snapshot index of each global id (-1: not carried). */
+    private int[] included;
+    private int count;
+    private final int[] indexOf;
+    private List<String> portRefs = List.of();
+    private int refsCount = -1;
+    private long[] lastMarks;
+    private long[] lastDrops;
+    /** Each carried port's busy wire time at the previous snapshot (EgressPort#busyPsUntil). */
+    private long[] lastBusy;
     private long lastCnps;
     private long lastPauses;
     private long lastTimePs;
-    private double[] lastUtilization;
+    private double[] lastUtilization = new double[0];
     private int thresholdsVersion = -1;
+    private int thresholdsCount = -1;
     private List<PortThresholds> thresholds;
     private int pathsVersion = -1;
     private List<int[]> paths;
     private List<int[]> reversePaths;
     private int deadlocksSeen = -1;
     private List<List<String>> deadlocks = List.of();
+    /** Snapshots built and the simulator thread's wall time spent building them (bench live reads these). */
+    private volatile long built;
+    private volatile long buildNanos;
 
-    SnapshotBuilder(EgressPort[] ports, Flow[] flows, byte[] phase) {
+    SnapshotBuilder(EgressPort[] ports, Flow[] flows, byte[] phase, List<EgressPort> touched, boolean wholeFabric) {
         this.ports = ports;
         this.flows = flows;
         this.phase = phase;
+        this.touched = touched;
         this.seenPhase = new byte[flows.length];
-        java.util.Arrays.fill(seenPhase, (byte) -1);
+        Arrays.fill(seenPhase, (byte) -1);
         this.rates = new FlowValues.Writer(flows.length);
         this.targets = new FlowValues.Writer(flows.length);
         this.progress = new FlowValues.Writer(flows.length);
         this.flowCnps = new FlowValues.Writer(flows.length);
-        List<String> refs = new ArrayList<>(ports.length);
-        for (EgressPort p : ports) {
-            refs.add(p.ref());
+        this.indexOf = new int[ports.length];
+        Arrays.fill(indexOf, -1);
+        this.included = new int[Math.min(ports.length, 64)];
+        this.lastMarks = new long[included.length];
+        this.lastDrops = new long[included.length];
+        this.lastBusy = new long[included.length];
+        if (wholeFabric) {
+            for (int g = 0; g < ports.length; g++) {
+                include(g);
+            }
         }
-        this.portRefs = List.copyOf(refs);
-        this.lastMarks = new long[ports.length];
-        this.lastDrops = new long[ports.length];
-        this.lastBusy = new long[ports.length];
-        this.lastUtilization = new double[ports.length];
+    }
+
+    /** Carries both directions of the link of global port {@code g} from now on. */
+    private void include(int g) {
+        int even = g & ~1;
+        for (int id = even; id <= even + 1 && id < ports.length; id++) {
+            if (indexOf[id] >= 0) {
+                continue;
+            }
+            if (count == included.length) {
+                int cap = Math.min(ports.length, Math.max(16, count * 2));
+                included = Arrays.copyOf(included, cap);
+                lastMarks = Arrays.copyOf(lastMarks, cap);
+                lastDrops = Arrays.copyOf(lastDrops, cap);
+                lastBusy = Arrays.copyOf(lastBusy, cap);
+            }
+            indexOf[id] = count;
+            included[count++] = id;
+        }
+    }
+
+    /** Carries the link of {@code p} from now on (a failed link, before any traffic reaches it). Simulator thread. */
+    void include(EgressPort p) {
+        include(p.id);
+    }
+
+    /** Ports the next snapshot will carry at least (bench live and tests). */
+    int carried() {
+        return count;
     }
 
     /**
@@ -65,7 +124,55 @@ final class SnapshotBuilder {
      */
     SimSnapshot build(long atPs, long events, int flowsCompleted, int thresholdsVersionNow, int reroutes,
                       List<DeadlockDetector.Deadlock> found) {
-        int n = ports.length;
+        long t0 = System.nanoTime();
+        SimSnapshot s = buildNow(atPs, events, flowsCompleted, thresholdsVersionNow, reroutes, found);
+        buildNanos += System.nanoTime() - t0;
+        built++;
+        return s;
+    }
+
+    /** Snapshots built so far. */
+    long built() {
+        return built;
+    }
+
+    /** Wall time spent building them, in nanoseconds. */
+    long buildNanos() {
+        return buildNanos;
+    }
+
+    private SimSnapshot buildNow(long atPs, long events, int flowsCompleted, int thresholdsVersionNow, int reroutes,
+                                 List<DeadlockDetector.Deadlock> found) {
+        boolean rerouted = reroutes != pathsVersion;
+        if (rerouted) {
+            // Every link a path crosses now (the first snapshot's and each reroute's), and any link
+            // that failed meanwhile (a reroute follows every failure; a live failure is included at once).
+            for (Flow f : flows) {
+                for (int g : f.forwardPath()) {
+                    include(g);
+                }
+                for (int g : f.reversePaths[f.pathVersion]) {
+                    include(g);
+                }
+            }
+            for (EgressPort p : ports) {
+                if (p.down) {
+                    include(p.id);
+                }
+            }
+        }
+        for (; touchedSeen < touched.size(); touchedSeen++) {
+            include(touched.get(touchedSeen).id);
+        }
+        int n = count;
+        if (n != refsCount) {
+            List<String> refs = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                refs.add(ports[included[i]].ref());
+            }
+            portRefs = java.util.Collections.unmodifiableList(refs);
+            refsCount = n;
+        }
         long[] queue = new long[n];
         long[] ingress = new long[n];
         int[] paused = new int[n];
@@ -81,11 +188,16 @@ final class SnapshotBuilder {
         int[] stormed = new int[n];
         long[] storms = new long[n];
         long interval = atPs - lastTimePs;
-        double[] util = interval > 0 ? new double[n] : lastUtilization;
+        double[] util = interval > 0 || lastUtilization.length != n
+                ? new double[n] : lastUtilization;
+        if (interval <= 0) {
+            // No time passed: the utilisation of the interval before, ports added since at 0.
+            System.arraycopy(lastUtilization, 0, util, 0, Math.min(lastUtilization.length, n));
+        }
         long pausesAll = 0;
         long cnpsAll = 0;
         for (int i = 0; i < n; i++) {
-            EgressPort p = ports[i];
+            EgressPort p = ports[included[i]];
             long m = 0;
             long d = 0;
             long longestPause = 0;
@@ -146,22 +258,29 @@ final class SnapshotBuilder {
             progress.set(id, f.totalPackets == 0 ? 1.0 : (double) f.expected / f.totalPackets);
             flowCnps.set(id, f.cnpsSent);
         }
-        if (thresholdsVersionNow != thresholdsVersion) {
-            thresholdsVersion = thresholdsVersionNow;
+        if (thresholdsVersionNow != thresholdsVersion || n != thresholdsCount) {
+            // Ports added since keep the list's earlier entries (no live edit between) and append theirs.
             List<PortThresholds> t = new ArrayList<>(n);
-            for (EgressPort p : ports) {
+            int from = thresholdsVersionNow == thresholdsVersion ? thresholds.size() : 0;
+            if (from > 0) {
+                t.addAll(thresholds);
+            }
+            for (int i = from; i < n; i++) {
+                EgressPort p = ports[included[i]];
                 t.add(new PortThresholds(p.wred[QosProfile.RDMA_PRIORITY],
                         p.sw != null ? p.xoffBytes : 0, p.sw != null ? p.xonBytes : 0));
             }
-            thresholds = List.copyOf(t);
+            thresholdsVersion = thresholdsVersionNow;
+            thresholdsCount = n;
+            thresholds = java.util.Collections.unmodifiableList(t);
         }
-        if (reroutes != pathsVersion) {
+        if (rerouted) {
             pathsVersion = reroutes;
             List<int[]> ps = new ArrayList<>(flows.length);
             List<int[]> rs = new ArrayList<>(flows.length);
             for (Flow f : flows) {
-                ps.add(f.forwardPath().clone());
-                rs.add(f.reversePaths[f.pathVersion].clone());
+                ps.add(local(f.forwardPath()));
+                rs.add(local(f.reversePaths[f.pathVersion]));
             }
             paths = java.util.Collections.unmodifiableList(ps);
             reversePaths = java.util.Collections.unmodifiableList(rs);
@@ -180,10 +299,19 @@ final class SnapshotBuilder {
                 pausesAll - lastPauses, reroutes, deadlocks, stormed, storms, reversePaths, flowCnps.publish());
         lastCnps = cnpsAll;
         lastPauses = pausesAll;
+        lastUtilization = util;
         if (interval > 0) {
-            lastUtilization = util;
             lastTimePs = atPs;
         }
         return s;
+    }
+
+    /** A path of global port ids as snapshot indexes (every port on a path is carried). */
+    private int[] local(int[] global) {
+        int[] out = new int[global.length];
+        for (int i = 0; i < global.length; i++) {
+            out[i] = indexOf[global[i]];
+        }
+        return out;
     }
 }

@@ -52,4 +52,10 @@ public final class DesktopProvider implements Desktop {
     public int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception {
         return LiveViewBench.run(out, bytes, uiRuns, renderers);
     }
+
+    @Override
+    public int benchLiveSnapshots(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int runs)
+            throws Exception {
+        return LiveViewBench.run(out, fabricFile, speedPsPerS, seconds, runs);
+    }
 }

@@ -64,11 +64,14 @@ public final class FabricEditor extends BorderPane {
     // ----- live view (ui.live): a run panel docked beside the canvas ----------------------------
     private SplitPane centre;
     private io.fabriclab.ui.live.LivePanel livePanel;
+    /** The centre's dividers before the live panel opened, restored when it closes. */
+    private double[] dividersBeforeLive;
 
     /** Shows or hides the live congestion view's run panel beside the canvas (stopping its run when hidden). */
     public void showLiveView(boolean show) {
         boolean fitted = canvas.isStillFitted();
         if (show && livePanel == null) {
+            dividersBeforeLive = centre.getDividerPositions();
             livePanel = new io.fabriclab.ui.live.LivePanel(canvas);
             centre.getItems().add(2, livePanel);
             centre.setDividerPositions(0.11, 0.55, 0.86);
@@ -76,6 +79,9 @@ public final class FabricEditor extends BorderPane {
             livePanel.dispose();
             centre.getItems().remove(livePanel);
             livePanel = null;
+            if (dividersBeforeLive != null) {
+                centre.setDividerPositions(dividersBeforeLive);
+            }
             canvas.requestRedraw();
         } else {
             return;
@@ -217,7 +223,8 @@ public final class FabricEditor extends BorderPane {
         autosave.setRecovery(r);
     }
 
-    void message(String m) {
+    /** Shows {@code m} in the status bar. */
+    public void message(String m) {
         status.setText(m);
     }
 

@@ -131,6 +131,100 @@ class SnapshotTest {
         assertTrue(shared > 0, "consecutive snapshots share blocks");
     }
 
+    /**
+     * A snapshot carries only the links traffic can have reached, and loses nothing by it: the same
+     * incast run twice, once listing every port, gives at each snapshot the same values for the
+     * ports both list, zeros everywhere else, the same totals and the same flow paths (by name).
+     * On the classic example (40 links, 80 egress ports) an 8-to-1 incast reaches 18 links (36 ports).
+     * A link failed during the run is carried from that instant even if nothing crossed it.
+     */
+    @Test
+    void snapshotsCarryTheLinksTrafficReachedAndLoseNothing() throws Exception {
+        Fabric f = io.fabriclab.io.FabricJson.read(java.nio.file.Path.of("resources/examples/classic-leaf-spine.json"));
+        List<io.fabriclab.workload.FlowSpec> specs = io.fabriclab.workload.WorkloadPreset.INCAST.flows(f, 500_000, 8, 1);
+        // An idle link (no flow's path crosses it): the uplink of a server that neither sends nor
+        // receives, failed at 20 us.
+        java.util.Set<String> busy = new java.util.HashSet<>();
+        for (io.fabriclab.workload.FlowSpec fs : specs) {
+            busy.add(fs.src().split(":")[0]);
+            busy.add(fs.dst().split(":")[0]);
+        }
+        io.fabriclab.model.Link idle = f.links().stream()
+                .filter(l -> !l.a().device().role().isSwitch() && !busy.contains(l.a().device().id())
+                        || !l.b().device().role().isSwitch() && !busy.contains(l.b().device().id()))
+                .findFirst().orElseThrow();
+        List<SimSnapshot> scoped = run(f, specs, false, idle);
+        List<SimSnapshot> whole = run(f, specs, true, idle);
+        assertEquals(whole.size(), scoped.size());
+        int all = whole.get(0).ports().size();
+        assertEquals(2 * f.links().size(), all);
+        int carried = scoped.get(scoped.size() - 1).ports().size();
+        assertTrue(carried < all / 2, "an 8-to-1 incast reaches " + carried + " of " + all + " ports");
+        boolean sawIdleDown = false;
+        for (int k = 0; k < whole.size(); k++) {
+            SimSnapshot w = whole.get(k);
+            SimSnapshot s = scoped.get(k);
+            assertEquals(w.timePs(), s.timePs());
+            assertTrue(k == 0 || s.ports().size() >= scoped.get(k - 1).ports().size(), "the port list only grows");
+            for (int i = 0; i < s.ports().size(); i++) {
+                assertEquals(s.ports().get(i ^ 1), w.ports().get(w.portIndex(s.ports().get(i)) ^ 1),
+                        "both directions of a link, peers at i ^ 1");
+            }
+            for (int g = 0; g < all; g++) {
+                int i = s.portIndex(w.ports().get(g));
+                String at = "snapshot " + k + ", " + w.ports().get(g);
+                assertEquals(i < 0 ? 0 : s.queueBytes()[i], w.queueBytes()[g], at);
+                assertEquals(i < 0 ? 0 : s.ingressBytes()[i], w.ingressBytes()[g], at);
+                assertEquals(i < 0 ? 0 : s.pausedMask()[i], w.pausedMask()[g], at);
+                assertEquals(i >= 0 && s.linkDown()[i], w.linkDown()[g], at);
+                assertEquals(i < 0 ? 0 : s.ecnMarks()[i], w.ecnMarks()[g], at);
+                assertEquals(i < 0 ? 0 : s.ecnMarksTotal()[i], w.ecnMarksTotal()[g], at);
+                assertEquals(i < 0 ? 0 : s.dropsTotal()[i], w.dropsTotal()[g], at);
+                assertEquals(i < 0 ? 0 : s.pauseFramesTotal()[i], w.pauseFramesTotal()[g], at);
+                assertEquals(i < 0 ? 0 : s.pausedPsTotal()[i], w.pausedPsTotal()[g], at);
+                assertEquals(i < 0 ? 0 : s.cnpsTotal()[i], w.cnpsTotal()[g], at);
+                assertEquals(i < 0 ? 0 : s.wireBytesTotal()[i], w.wireBytesTotal()[g], at);
+                assertEquals(i < 0 ? 0 : s.utilization()[i], w.utilization()[g], 1e-12, at);
+                if (i >= 0) {
+                    assertEquals(w.thresholds().get(g), s.thresholds().get(i), at);
+                }
+                sawIdleDown |= i >= 0 && s.linkDown()[i];
+            }
+            assertEquals(w.totalCnps(), s.totalCnps());
+            assertEquals(w.totalPauseFrames(), s.totalPauseFrames());
+            assertEquals(w.totalEcnMarks(), s.totalEcnMarks());
+            assertEquals(w.cnpsSinceLast(), s.cnpsSinceLast());
+            for (int fl = 0; fl < specs.size(); fl++) {
+                assertEquals(names(w, w.flowPaths().get(fl)), names(s, s.flowPaths().get(fl)), "path of flow " + fl);
+                assertEquals(names(w, w.flowReversePaths().get(fl)), names(s, s.flowReversePaths().get(fl)));
+            }
+        }
+        assertTrue(sawIdleDown, "the idle link failed during the run is shown failed");
+    }
+
+    private static List<SimSnapshot> run(Fabric f, List<io.fabriclab.workload.FlowSpec> specs, boolean whole,
+                                         io.fabriclab.model.Link failAt20us) {
+        Simulator sim = new Simulator(f, specs, SimConfig.defaults());
+        sim.setWholeFabricSnapshots(whole);
+        List<SimSnapshot> seen = new ArrayList<>();
+        sim.setSnapshotSink(s -> {
+            seen.add(s);
+            if (s.timePs() == 20_000_000L) {
+                sim.submit(c -> c.failLink(failAt20us));
+            }
+        }, 5_000_000);
+        sim.run();
+        return seen;
+    }
+
+    private static List<String> names(SimSnapshot s, int[] path) {
+        List<String> out = new ArrayList<>();
+        for (int i : path) {
+            out.add(s.ports().get(i));
+        }
+        return out;
+    }
+
     /** 32 GPUs on the classic example, one ring per NIC index (1): 2 (n - 1) steps of n flows. */
     static final int RING_FLOWS = 2 * 31 * 32;
 }

@@ -73,8 +73,20 @@ public final class FrameBuilder {
                 unmapped++;
             }
         }
-        flashCount = new long[directions.count()];
-        flashUntilNanos = new long[directions.count()];
+        if (flashCount == null) {
+            // Per drawn direction, so they outlive a remap (a later snapshot carries more ports).
+            flashCount = new long[directions.count()];
+            flashUntilNanos = new long[directions.count()];
+        }
+    }
+
+    /**
+     * Value {@code i} of an earlier snapshot's per-port array, 0 beyond its end: a snapshot carries
+     * only the links traffic has reached so far, and its list only grows, so a port an earlier
+     * snapshot did not carry was all zeros then (SnapshotBuilder).
+     */
+    static long at(long[] earlier, int i) {
+        return earlier == null || i >= earlier.length ? 0 : earlier[i];
     }
 
     /** Direction id of each snapshot port (-1 when not drawn). */
@@ -115,7 +127,7 @@ public final class FrameBuilder {
             if (by == CongestionPainter.ColourBy.QUEUE) {
                 f.load[d] = q / (double) fullScaleBytes(th, i);
             } else if (dtPs > 0) {
-                long wire = s.wireBytesTotal()[i] - (prev == null ? 0 : prev.wireBytesTotal()[i]);
+                long wire = s.wireBytesTotal()[i] - at(prev == null ? null : prev.wireBytesTotal(), i);
                 f.load[d] = wire * 8.0 * 1e12 / (l.rateBps() * dtPs);
             } else {
                 f.load[d] = s.utilization()[i];
@@ -123,9 +135,9 @@ public final class FrameBuilder {
             f.paused[d] = s.pausedMask()[i] != 0;
             f.stormed[d] = s.stormedMask()[i] != 0;
             f.down[d] = s.linkDown()[i];
-            long marks = s.ecnMarksTotal()[i] - (prev == null ? 0 : prev.ecnMarksTotal()[i]);
+            long marks = s.ecnMarksTotal()[i] - at(prev == null ? null : prev.ecnMarksTotal(), i);
             f.marksPerUs[d] = dtUs > 0 ? marks / dtUs : 0;
-            long drops = s.dropsTotal()[i] - (prev == null ? 0 : prev.dropsTotal()[i]);
+            long drops = s.dropsTotal()[i] - at(prev == null ? null : prev.dropsTotal(), i);
             if (drops > 0) {
                 flashCount[d] = drops;
                 flashUntilNanos[d] = wallNanos + DROP_FLASH_NANOS;
@@ -172,6 +184,51 @@ public final class FrameBuilder {
             for (int i : s.flowPaths().get(flowPath)) {
                 if (portToDirection[i] >= 0) {
                     f.highlighted[portToDirection[i]] = true;
+                }
+            }
+        }
+        return f;
+    }
+
+    /**
+     * A frame of a whole run's totals, for after it (when its queues have drained and the last
+     * picture is empty): per direction the largest queue any of {@code recorded} saw (coloured
+     * against the port's full scale, or its utilisation over the run when colouring by
+     * utilisation), paused if it was ever paused, its ECN marks per µs over the run (the sparks)
+     * and its drops since the start (the red disc, steady), failed links and deadlocks as at the end.
+     */
+    public CongestionFrame totals(List<SimSnapshot> recorded, CongestionPainter.ColourBy by) {
+        SimSnapshot last = recorded.get(recorded.size() - 1);
+        map(last.ports());
+        CongestionFrame f = new CongestionFrame(last.timePs(), directions);
+        int n = last.ports().size();
+        long[] maxQueue = new long[n];
+        for (SimSnapshot s : recorded) {
+            long[] q = s.queueBytes();
+            for (int i = 0; i < Math.min(n, q.length); i++) {
+                maxQueue[i] = Math.max(maxQueue[i], q[i]);
+            }
+        }
+        double us = last.timePs() / 1e6;
+        for (int i = 0; i < n; i++) {
+            int d = portToDirection[i];
+            if (d < 0) {
+                continue;
+            }
+            f.queueBytes[d] = maxQueue[i];
+            Link l = directions.links().get(d >> 1);
+            f.load[d] = by == CongestionPainter.ColourBy.QUEUE ? maxQueue[i] / (double) fullScaleBytes(last.thresholds(), i)
+                    : last.timePs() > 0 ? last.wireBytesTotal()[i] * 8.0 * 1e12 / (l.rateBps() * (double) last.timePs()) : 0;
+            f.paused[d] = last.pausedPsTotal()[i] > 0;
+            f.marksPerUs[d] = us > 0 ? last.ecnMarksTotal()[i] / us : 0;
+            f.dropFlash[d] = last.dropsTotal()[i];
+            f.down[d] = last.linkDown()[i];
+        }
+        for (List<String> cycle : last.deadlocks()) {
+            for (String ref : cycle) {
+                int i = last.portIndex(ref);
+                if (i >= 0 && portToDirection[i] >= 0) {
+                    f.deadlock[portToDirection[i]] = true;
                 }
             }
         }

@@ -114,7 +114,8 @@ public final class LiveCharts extends VBox {
             for (int i = 0; i < frames.size(); i += step) {
                 SimSnapshot s = frames.get(i);
                 double t = s.timePs() / 1e6;
-                depth.getData().add(new XYChart.Data<>(t, s.queueBytes()[port] / 1000.0));
+                // An earlier frame may not carry the port yet (no traffic had reached its link): zeros.
+                depth.getData().add(new XYChart.Data<>(t, FrameBuilder.at(s.queueBytes(), port) / 1000.0));
                 int peer = port ^ 1;
                 if (peer < s.ports().size()) {
                     ingress.getData().add(new XYChart.Data<>(t, s.ingressBytes()[peer] / 1000.0));
@@ -124,24 +125,23 @@ public final class LiveCharts extends VBox {
                         xon.getData().add(new XYChart.Data<>(t, pt.xonBytes() / 1000.0));
                     }
                 }
-                PortThresholds own = s.thresholds().get(port);
-                if (own.ecn() != null) {
+                PortThresholds own = port < s.thresholds().size() ? s.thresholds().get(port) : null;
+                if (own != null && own.ecn() != null) {
                     kmin.getData().add(new XYChart.Data<>(t, own.ecn().kminBytes() / 1000.0));
                     kmax.getData().add(new XYChart.Data<>(t, own.ecn().kmaxBytes() / 1000.0));
                 }
                 if (prev != null && s.timePs() > prev.timePs()) {
                     double dtPs = s.timePs() - prev.timePs();
                     double dtUs = dtPs / 1e6;
-                    gbps.getData().add(new XYChart.Data<>(t,
-                            (s.wireBytesTotal()[port] - prev.wireBytesTotal()[port]) * 8.0 / (dtPs / 1e3)));
-                    marks.getData().add(new XYChart.Data<>(t,
-                            (s.ecnMarksTotal()[port] - prev.ecnMarksTotal()[port]) / dtUs));
-                    long cnpDelta = peer < s.ports().size()
-                            ? s.cnpsTotal()[peer] - prev.cnpsTotal()[peer] + s.cnpsTotal()[port] - prev.cnpsTotal()[port]
-                            : 0;
+                    gbps.getData().add(new XYChart.Data<>(t, (FrameBuilder.at(s.wireBytesTotal(), port)
+                            - FrameBuilder.at(prev.wireBytesTotal(), port)) * 8.0 / (dtPs / 1e3)));
+                    marks.getData().add(new XYChart.Data<>(t, (FrameBuilder.at(s.ecnMarksTotal(), port)
+                            - FrameBuilder.at(prev.ecnMarksTotal(), port)) / dtUs));
+                    long cnpDelta = FrameBuilder.at(s.cnpsTotal(), peer) - FrameBuilder.at(prev.cnpsTotal(), peer)
+                            + FrameBuilder.at(s.cnpsTotal(), port) - FrameBuilder.at(prev.cnpsTotal(), port);
                     cnps.getData().add(new XYChart.Data<>(t, cnpDelta / dtUs));
-                    paused.getData().add(new XYChart.Data<>(t,
-                            Math.min(100, 100.0 * (s.pausedPsTotal()[port] - prev.pausedPsTotal()[port]) / dtPs)));
+                    paused.getData().add(new XYChart.Data<>(t, Math.min(100, 100.0 * (FrameBuilder.at(
+                            s.pausedPsTotal(), port) - FrameBuilder.at(prev.pausedPsTotal(), port)) / dtPs)));
                 }
                 prev = s;
             }

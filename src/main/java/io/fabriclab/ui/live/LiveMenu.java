@@ -1,13 +1,23 @@
 package io.fabriclab.ui.live;
 
 import io.fabriclab.ui.FabricEditor;
+import javafx.animation.PauseTransition;
 import javafx.scene.control.CheckMenuItem;
 import javafx.scene.control.Menu;
 import javafx.scene.control.MenuItem;
 import javafx.scene.input.KeyCombination;
+import javafx.util.Duration;
 
-/** The editor's "Simulate" menu: the live congestion view beside the canvas, replay and comparison of saved runs. */
+/**
+ * The editor's "Simulate" menu: the live congestion view beside the canvas (a checkable item),
+ * replay and comparison of saved runs. Opening the live view says so in the status bar at once
+ * and builds the panel after that message is painted; a second click while it opens does not
+ * close it; closing restores the layout the editor had before.
+ */
 public final class LiveMenu {
+    /** Wall time between the "opening" message and building the panel: one or two 60 Hz pulses. */
+    static final Duration PAINT_FIRST = Duration.millis(40);
+
     private LiveMenu() {
     }
 
@@ -16,20 +26,56 @@ public final class LiveMenu {
         CheckMenuItem live = new CheckMenuItem("Live View");
         live.setId("menu-live-view");
         live.setAccelerator(KeyCombination.keyCombination("Shortcut+R"));
-        live.setOnAction(e -> editor.showLiveView(live.isSelected()));
+        boolean[] opening = {false};
+        live.setOnAction(e -> {
+            if (opening[0]) {
+                // A second click while the panel is being built: it stays on its way.
+                live.setSelected(true);
+                return;
+            }
+            if (!live.isSelected()) {
+                editor.showLiveView(false);
+                editor.message("Live view closed.");
+                return;
+            }
+            open(editor, live, opening, () -> { });
+        });
         MenuItem open = new MenuItem("Open Run…");
-        open.setOnAction(e -> {
-            editor.showLiveView(true);
-            live.setSelected(true);
-            editor.livePanel().openRun.fire();
-        });
+        open.setOnAction(e -> open(editor, live, opening, () -> editor.livePanel().openRunDialog()));
         MenuItem compare = new MenuItem("Compare Runs…");
-        compare.setOnAction(e -> {
-            editor.showLiveView(true);
-            live.setSelected(true);
-            editor.livePanel().compareRuns.fire();
-        });
+        compare.setOnAction(e -> open(editor, live, opening, () -> editor.livePanel().compareDialog()));
+        // The check mark follows the panel, however it was opened or closed.
+        m.setOnShowing(e -> live.setSelected(opening[0] || editor.livePanel() != null));
         m.getItems().addAll(live, open, compare);
         return m;
+    }
+
+    private static void open(FabricEditor editor, CheckMenuItem live, boolean[] opening, Runnable then) {
+        live.setSelected(true);
+        if (editor.livePanel() != null) {
+            then.run();
+            return;
+        }
+        if (opening[0]) {
+            return;
+        }
+        opening[0] = true;
+        live.setText("Live View (opening…)");
+        editor.message("Opening the live view…");
+        PauseTransition later = new PauseTransition(PAINT_FIRST);
+        later.setOnFinished(e -> {
+            try {
+                editor.showLiveView(true);
+                editor.message("Live view open: choose a workload or a live preset and press Play.");
+            } finally {
+                opening[0] = false;
+                live.setText("Live View");
+                live.setSelected(editor.livePanel() != null);
+            }
+            if (editor.livePanel() != null) {
+                then.run();
+            }
+        });
+        later.play();
     }
 }

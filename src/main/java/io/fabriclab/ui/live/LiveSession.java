@@ -214,9 +214,22 @@ public final class LiveSession {
      * was simulated. Reads nothing the user can edit, so it may run off the FX thread.
      */
     public void save(java.nio.file.Path file, SimResults results) throws IOException {
-        String json = results == null ? null : ResultsJson.toJson(results, new ResultsJson.Metadata(
-                ResultsJson.fabriclabVersion(), title(), settings.scenarioFile() == null ? "live view"
-                        : settings.scenarioFile().toString(), "-", simulated.name(), profileName), false);
-        recording.save(file, title(), simulated, json);
+        recording.save(file, title(), simulated, results == null ? null : resultsJson(results));
+    }
+
+    /** The run's results as {@code fabriclab simulate -o} writes them, with this run's title and profile. */
+    public String resultsJson(SimResults results) {
+        return ResultsJson.toJson(results, new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), title(),
+                settings.scenarioFile() == null ? "live view" : settings.scenarioFile().toString(), "-",
+                simulated.name(), profileName), false);
+    }
+
+    /**
+     * Writes the run's results as a results file (atomically), which Export Report takes under
+     * "Simulation results" like the output of {@code fabriclab simulate}: the adapter that lets a
+     * live run go into the design-review report.
+     */
+    public void writeResults(java.nio.file.Path file, SimResults results) throws IOException {
+        io.fabriclab.io.AtomicFiles.write(file, resultsJson(results).getBytes(StandardCharsets.UTF_8));
     }
 }

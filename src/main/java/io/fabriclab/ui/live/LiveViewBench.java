@@ -38,7 +38,7 @@ import javafx.stage.Stage;
  *       the simulator thread's CPU time and from wall time;</li>
  *   <li>with the UI: the editor (1280 x 800 window, fitted) with the live panel playing the run at
  *       full speed as a user would (so at most 20 canvas frames a second, see
- *       {@link LivePanel#FULL_SPEED_FRAME_NANOS}), in one window reused for every run, after as
+ *       {@link LiveViewModel#FULL_SPEED_FRAME_NANOS}), in one window reused for every run, after as
  *       many UI warm-up runs as the headless side had; once per renderer asked for, alternating;
  *       per canvas frame the CPU of the FX thread (paint) and of the render thread (JavaFX drawing
  *       the scene, dashboard and charts included, so pulses between canvas frames count too),
@@ -152,6 +152,60 @@ public final class LiveViewBench {
                     median(rows, 2), 100.0 * median(rows, 0), 100.0 * median(rows, 1));
         }
         out.flush();
+        return 0;
+    }
+
+    /**
+     * {@code fabriclab bench live --fabric FILE}: what live snapshots cost on a large fabric. Plays
+     * the incast preset (8 senders x 2 MB, fabric QoS) on {@code fabricFile} at
+     * {@code speedPsPerS} for up to {@code seconds} of wall time per run, headless, {@code rounds}
+     * times alternating snapshots of the whole fabric (every egress port, as before they were
+     * scoped) and of the links traffic reached (SnapshotBuilder); per run the ports a snapshot
+     * carried, the snapshots built, their mean build time, the share of the wall time the
+     * simulator thread spent building them, and the simulated time reached per wall second
+     * against the speed asked for. Routes and flows are built once per run (not timed).
+     */
+    public static int run(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int rounds)
+            throws Exception {
+        Fabric f = FabricJson.read(Files.readString(Path.of(fabricFile)), fabricFile);
+        RunSettings settings = RunSettings.incast();
+        out.printf(Locale.ROOT, "bench live snapshots: fabric %s (%d links, %d egress ports), incast 8 x 2 MB,"
+                        + " asked %s, up to %.0f s of wall a run, %d cores, load average %s%n", fabricFile,
+                f.links().size(), 2 * f.links().size(), LiveViewModel.speedText(speedPsPerS), seconds, CORES,
+                loadAverage());
+        out.flush();
+        for (int i = 0; i < rounds; i++) {
+            for (boolean whole : new boolean[] {true, false}) {
+                LiveSession s = LiveSession.create(f, settings);
+                settle();
+                LiveRun r = s.run();
+                r.setWholeFabricSnapshots(whole);
+                r.setSpeed(speedPsPerS);
+                long w0 = System.nanoTime();
+                r.start(false);
+                long last = 0;
+                while ((System.nanoTime() - w0) / 1e9 < seconds && !r.result().isDone()) {
+                    Thread.sleep(16);
+                    if (r.take() != null) {
+                        last = r.latest().timePs();
+                    }
+                }
+                double wall = (System.nanoTime() - w0) / 1e9;
+                boolean finished = r.result().isDone();
+                r.stop();
+                r.result().handle((x, e) -> null).get(1, TimeUnit.MINUTES);
+                long built = r.snapshotsBuilt();
+                double buildMs = built == 0 ? 0 : r.snapshotBuildNanos() / 1e6 / built;
+                double simUs = (finished && r.latest() != null ? r.latest().timePs() : last) / 1e6;
+                out.printf(Locale.ROOT, "round %d, %s: %d ports carried, %d snapshots built, %.3f ms each, %.0f %% of"
+                                + " the wall time; %.1f us simulated in %.1f s = %.2f us/s (%.0f %% of %s)%s, load"
+                                + " average %s%n", i, whole ? "whole fabric" : "links traffic reached",
+                        r.snapshotPortsCarried(), built, buildMs, 100.0 * r.snapshotBuildNanos() / 1e9 / wall, simUs,
+                        wall, simUs / wall, 100.0 * simUs / wall / (speedPsPerS / 1e6),
+                        LiveViewModel.speedText(speedPsPerS), finished ? ", run complete" : "", loadAverage());
+                out.flush();
+            }
+        }
         return 0;
     }
 
@@ -307,8 +361,8 @@ public final class LiveViewBench {
             CountDownLatch ready = new CountDownLatch(1);
             Platform.runLater(() -> {
                 editor.canvas().setRenderer(renderer);
-                panel.workload.getSelectionModel().select(settings.preset());
-                panel.sizeMb.setText(String.valueOf(settings.bytes() / 1e6));
+                panel.model().workload.set(LiveWorkload.of(settings.preset()));
+                panel.model().sizeMb.set(String.valueOf(settings.bytes() / 1e6));
                 panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION);
                 panel.reset();
                 ready.countDown();

@@ -53,8 +53,8 @@ class LivePanelRunsTest {
         long t0 = System.nanoTime();
         robot.interact(() -> {
             before.set(panel.session());
-            panel.workload.getSelectionModel().select(workload);
-            panel.sizeMb.setText(sizeMb);
+            panel.model().workload.set(LiveWorkload.of(workload));
+            panel.model().sizeMb.set(sizeMb);
             panel.setSpeedPosition(speedPosition);
             panel.drawStatsAndReset();
             panel.play();
@@ -69,19 +69,20 @@ class LivePanelRunsTest {
     }
 
     @Test
-    void atFullSpeedTheViewDrawsAtMostTwentyFramesASecondAndRecordsEverySnapshot(FxRobot robot)
-            throws Exception {
-        // 8 senders x 200 MB into one 100G NIC: about 130 ms simulated, 26,000 snapshots of 5 us,
-        // which the simulator publishes faster than 20 a second of wall time on any machine we use.
-        Played p = play(robot, WorkloadPreset.INCAST, "200", LivePanel.SPEED_MAX_POSITION);
+    void atFullSpeedTheViewRecordsEverySnapshotItTakes(FxRobot robot) throws Exception {
+        // 8 senders x 20 MB into one 100G NIC: about 13 ms simulated, 2,600 snapshots of 5 us.
+        Played p = play(robot, WorkloadPreset.INCAST, "20", LivePanel.SPEED_MAX_POSITION);
         long recorded = p.session().recording().size();
+        long taken = p.session().run().taken();
         long published = p.session().run().published();
-        // At most one frame per 50 ms of wall, plus the final picture (and the idle redraws of at
-        // most two a second before the run started).
+        // Every snapshot the view took went into the recording (the recording may have thinned
+        // itself to stay within its bound, never more), whatever was drawn; how many are drawn is
+        // the pacing rule's decision, tested without a clock in LiveViewModelTest.
+        assertTrue(recorded <= taken && recorded > 1, "recorded " + recorded + " of " + taken + " taken");
+        assertTrue(published >= taken, published + " published, " + taken + " taken");
+        // Drawn frames are bounded by the pace (one per 50 ms of wall) plus the final picture.
         assertTrue(p.framesDrawn() <= p.wallS() * 20 + 2 + 2 * p.wallS(),
                 p.framesDrawn() + " frames in " + p.wallS() + " s");
-        assertTrue(recorded > p.framesDrawn(), "recorded " + recorded + " snapshots, drew " + p.framesDrawn());
-        assertTrue(published >= recorded, published + " published, " + recorded + " recorded");
     }
 
     @Test

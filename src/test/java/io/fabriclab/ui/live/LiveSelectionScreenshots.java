@@ -69,15 +69,15 @@ public final class LiveSelectionScreenshots {
         Link up = fx(() -> f.linkAt(f.port("spine1:eth1")));
         fx(() -> {
             editor.document().selection().set(List.of(), List.of(up));
-            for (LivePanel.FlowScope s : panel.flowScope.getItems()) {
+            for (LiveSelectionPane.FlowScope s : panel.selection.flowScope.getItems()) {
                 if ("spine1:eth1".equals(s.portRef())) {
-                    panel.flowScope.getSelectionModel().select(s);
+                    panel.selection.flowScope.getSelectionModel().select(s);
                 }
             }
-            panel.flowOrder.getSelectionModel().select(CrossingFlows.Order.HURT);
-            panel.refreshFlowList();
-            panel.flowTable.getSelectionModel().select(0);
-            panel.reveal(panel.flowScope);
+            panel.selection.flowOrder.getSelectionModel().select(CrossingFlows.Order.HURT);
+            panel.selection.refreshFlowList();
+            panel.selection.flowTable.getSelectionModel().select(0);
+            panel.reveal(panel.selection.flowScope);
             return null;
         });
         shot(out, "live-flows-on-link.png");
@@ -85,17 +85,17 @@ public final class LiveSelectionScreenshots {
         // 2. A ring all-reduce of 4 MB over the 32 NICs, its collective selected, at 300 us.
         fx(() -> {
             panel.reset();
-            panel.workload.getSelectionModel().select(WorkloadPreset.ALL_REDUCE);
-            panel.sizeMb.setText("4");
+            panel.model().workload.set(LiveWorkload.of(WorkloadPreset.ALL_REDUCE));
+            panel.model().sizeMb.set("4");
             panel.start(true);
             return null;
         });
         stepTo(panel, 300);
         fx(() -> {
             editor.document().selection().clear();
-            panel.collectiveSelect.getSelectionModel().select("allreduce:rail0");
-            panel.flowSelect.getValueFactory().setValue(-1);
-            panel.reveal(panel.collectiveStatus);
+            panel.selection.collectiveSelect.getSelectionModel().select("allreduce:rail0");
+            panel.selection.flowSelect.getValueFactory().setValue(-1);
+            panel.reveal(panel.selection.collectiveStatus);
             return null;
         });
         shot(out, "live-collective.png");
@@ -113,7 +113,7 @@ public final class LiveSelectionScreenshots {
         fx(() -> {
             panel.reset();
             editor.document().selection().clear();
-            panel.collectiveSelect.setValue(null);
+            panel.selection.collectiveSelect.setValue(null);
             f.linkAt(f.port("server01:nic0")).setSpeedGbps(10);
             panel.setScenarioFile(scenario);
             panel.start(true);
@@ -130,9 +130,9 @@ public final class LiveSelectionScreenshots {
         fx(() -> {
             panel.reset();
             f.linkAt(f.port("server01:nic0")).setSpeedGbps(100);
-            panel.workload.getSelectionModel().select(WorkloadPreset.INCAST);
-            panel.profile.getSelectionModel().select("production-ecn");
-            panel.sizeMb.setText("2");
+            panel.model().workload.set(LiveWorkload.of(WorkloadPreset.INCAST));
+            panel.model().profile.set("production-ecn");
+            panel.model().sizeMb.set("2");
             panel.start(true);
             return null;
         });

@@ -247,7 +247,7 @@ class LiveViewTest {
         fit(robot);
         robot.interact(() -> {
             panel.setSpeedPosition(7.0); // 10 us/s: the run is still going when the click lands
-            panel.sizeMb.setText("1");
+            panel.model().sizeMb.set("1");
             panel.clickFails.setSelected(true);
         });
         robot.clickOn("#live-play");
@@ -336,7 +336,7 @@ class LiveViewTest {
     private java.util.Set<Integer> listedFlows(FxRobot robot) {
         return fx(robot, () -> {
             java.util.Set<Integer> out = new java.util.TreeSet<>();
-            for (CrossingFlows.Row r : panel.flowTable.getItems()) {
+            for (CrossingFlows.Row r : panel.selection.flowTable.getItems()) {
                 out.add(r.flow());
             }
             return out;
@@ -371,20 +371,20 @@ class LiveViewTest {
         assertEquals(8, toReceiver.size());
         // Click the leaf -> server01 side of the receiver's link: its flow list is the 8 incast flows.
         robot.clickOn(directionPoint(robot, rxLink, leafEnd));
-        waitFor(20, () -> fx(robot, () -> panel.flowScope.getValue() != null
-                && leafEnd.ref().equals(panel.flowScope.getValue().portRef())));
+        waitFor(20, () -> fx(robot, () -> panel.selection.flowScope.getValue() != null
+                && leafEnd.ref().equals(panel.selection.flowScope.getValue().portRef())));
         assertEquals(toReceiver, listedFlows(robot));
         assertEquals(0, fx(robot, () -> panel.shownSnapshot().linkDown()[panel.shownSnapshot().portIndex(leafEnd.ref())])
                 ? 1 : 0, "the click did not fail the link");
         // Every row shows the flow's published DCQCN rate and progress.
-        for (CrossingFlows.Row r : fx(robot, () -> List.copyOf(panel.flowTable.getItems()))) {
+        for (CrossingFlows.Row r : fx(robot, () -> List.copyOf(panel.selection.flowTable.getItems()))) {
             SimSnapshot at = fx(robot, () -> panel.shownSnapshot());
             assertEquals(at.flowRateGbps().get(r.flow()), r.rateGbps());
             assertEquals(at.flowProgress().get(r.flow()), r.progress());
         }
         // The other side of the same link (server01 -> leaf) carries no data flow (only ACKs).
         robot.clickOn(directionPoint(robot, rxLink, rx));
-        waitFor(20, () -> fx(robot, () -> rx.ref().equals(panel.flowScope.getValue().portRef())));
+        waitFor(20, () -> fx(robot, () -> rx.ref().equals(panel.selection.flowScope.getValue().portRef())));
         assertEquals(java.util.Set.of(), listedFlows(robot));
         // A spine -> leaf1 direction: after the run, its list is exactly the flows whose path in the
         // simulator's results goes through that spine port.
@@ -394,7 +394,7 @@ class LiveViewTest {
                 .findFirst().orElseThrow();
         Port spineEnd = spineLink.opposite(spineLink.portOn(leaf1));
         robot.clickOn(directionPoint(robot, spineLink, spineEnd));
-        waitFor(20, () -> fx(robot, () -> spineEnd.ref().equals(panel.flowScope.getValue().portRef())));
+        waitFor(20, () -> fx(robot, () -> spineEnd.ref().equals(panel.selection.flowScope.getValue().portRef())));
         robot.interact(() -> panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION));
         robot.clickOn("#live-play");
         waitFor(90, () -> fx(robot, () -> panel.results() != null));
@@ -410,15 +410,15 @@ class LiveViewTest {
         assertEquals(viaSpine, listedFlows(robot));
         // Pick one by keyboard: focus the list, arrow down. It becomes the selected flow: path text,
         // the path's directions highlighted on the canvas, its rate chart.
-        robot.interact(() -> panel.reveal(panel.flowTable));
+        robot.interact(() -> panel.reveal(panel.selection.flowTable));
         robot.interact(() -> {
-            panel.flowTable.requestFocus();
-            panel.flowTable.getFocusModel().focus(-1);
+            panel.selection.flowTable.requestFocus();
+            panel.selection.flowTable.getFocusModel().focus(-1);
         });
         robot.type(javafx.scene.input.KeyCode.DOWN);
-        waitFor(20, () -> fx(robot, () -> panel.flowTable.getSelectionModel().getSelectedItem() != null));
-        int picked = fx(robot, () -> panel.flowTable.getSelectionModel().getSelectedItem().flow());
-        assertEquals(picked, fx(robot, () -> panel.selectedFlow()));
+        waitFor(20, () -> fx(robot, () -> panel.selection.flowTable.getSelectionModel().getSelectedItem() != null));
+        int picked = fx(robot, () -> panel.selection.flowTable.getSelectionModel().getSelectedItem().flow());
+        assertEquals(picked, fx(robot, () -> panel.model().selectedFlow.get()));
         List<String> path = r.flows().get(picked).path();
         assertTrue(path.contains(spineEnd.ref()));
         java.util.Set<Integer> want = new java.util.TreeSet<>();
@@ -435,9 +435,9 @@ class LiveViewTest {
             }
         }
         assertEquals(want, lit, "exactly the picked flow's path is highlighted");
-        assertTrue(fx(robot, () -> panel.flowPath.getText()).contains(String.join(" → ", path)),
-                "the path text names every hop: " + fx(robot, () -> panel.flowPath.getText()));
-        var rateSeries = fx(robot, () -> panel.charts.flowChart().getData().get(0));
+        assertTrue(fx(robot, () -> panel.selection.flowPath.getText()).contains(String.join(" → ", path)),
+                "the path text names every hop: " + fx(robot, () -> panel.selection.flowPath.getText()));
+        var rateSeries = fx(robot, () -> panel.selection.charts.flowChart().getData().get(0));
         assertEquals("DCQCN rate Gb/s", rateSeries.getName());
         // The rate chart plots the picked flow's published rate over the recorded frames.
         List<SimSnapshot> rec = fx(robot, () -> panel.session().recording().frames());
@@ -457,8 +457,8 @@ class LiveViewTest {
             throws Exception {
         fit(robot);
         robot.interact(() -> {
-            panel.workload.getSelectionModel().select(io.fabriclab.workload.WorkloadPreset.ALL_REDUCE);
-            panel.sizeMb.setText("1");
+            panel.model().workload.set(LiveWorkload.of(io.fabriclab.workload.WorkloadPreset.ALL_REDUCE));
+            panel.model().sizeMb.set("1");
             panel.setSpeedPosition(7.3); // 20 us/s
         });
         robot.clickOn("#live-play");
@@ -470,12 +470,12 @@ class LiveViewTest {
         waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith(String.format(java.util.Locale.ROOT,
                 "t = %.3f µs", panel.shownSnapshot().timePs() / 1e6))));
         // The classic fabric's servers have one NIC each: one ring over all 32, "allreduce:rail0".
-        assertEquals(List.of("allreduce:rail0"), fx(robot, () -> List.copyOf(panel.collectiveSelect.getItems())));
-        robot.interact(() -> panel.reveal(panel.collectiveSelect));
+        assertEquals(List.of("allreduce:rail0"), fx(robot, () -> List.copyOf(panel.selection.collectiveSelect.getItems())));
+        robot.interact(() -> panel.reveal(panel.selection.collectiveSelect));
         robot.clickOn("#live-collective");
         robot.type(javafx.scene.input.KeyCode.DOWN);
         robot.type(javafx.scene.input.KeyCode.ENTER);
-        waitFor(20, () -> fx(robot, () -> "allreduce:rail0".equals(panel.collectiveSelect.getValue())));
+        waitFor(20, () -> fx(robot, () -> "allreduce:rail0".equals(panel.selection.collectiveSelect.getValue())));
         SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
         // By hand, nccl-tests' definitions: S = 1 MB (the size asked for), n = 32 ranks. A ring
         // all-reduce runs 2(n-1) = 62 steps; in each, every rank sends ceil(S/n) = 31,250 B to the
@@ -502,7 +502,7 @@ class LiveViewTest {
         double algbw = 1e6 * (delivered / 62e6) / t / 1e9;
         double busbw = algbw * 62 / 32;
         assertTrue(stepsDone >= 1 && stepsDone < 62, "the ring is part way: " + stepsDone + " steps");
-        String status = fx(robot, () -> panel.collectiveStatus.getText());
+        String status = fx(robot, () -> panel.selection.collectiveStatus.getText());
         String want = String.format(java.util.Locale.ROOT, "(%d/62 steps), algbw %.1f, busbw so far %.1f GB/s",
                 stepsDone, algbw, busbw);
         assertTrue(status.contains(want), status + " should contain " + want);
@@ -510,7 +510,7 @@ class LiveViewTest {
         assertTrue(dashboardLine.contains("allreduce:rail0: ") && dashboardLine.contains(want),
                 "the dashboard uses the same figures: " + dashboardLine);
         CollectiveProgress p = CollectiveProgress.of(s, fx(robot, () -> panel.session().flows()), "allreduce:rail0",
-                fx(robot, () -> panel.collectiveMembers()));
+                fx(robot, () -> panel.model().collectiveMembers()));
         assertEquals(busbw, p.busbwGBps(), 1e-9);
         assertEquals(1e6, p.sizeBytes(), 1e-6);
         // The canvas: every server's access link carries ring traffic both ways (each rank sends to
@@ -527,7 +527,7 @@ class LiveViewTest {
         }
         assertEquals(32, servers);
         // Its chart: busbw so far at every recorded frame, by the same definitions.
-        var busbwSeries = fx(robot, () -> panel.charts.collectiveChart().getData().get(0));
+        var busbwSeries = fx(robot, () -> panel.selection.charts.collectiveChart().getData().get(0));
         assertEquals("busbw so far GB/s", busbwSeries.getName());
         assertFalse(fx(robot, () -> busbwSeries.getData().isEmpty()));
         // At the end the figure so far reaches the results' busbw (nccl-tests' t ends at the last
@@ -539,10 +539,10 @@ class LiveViewTest {
         robot.clickOn("#live-play");
         waitFor(90, () -> fx(robot, () -> panel.results() != null));
         SimResults.CollectiveResult cr = fx(robot, () -> panel.results().collectives().get(0));
-        String end = fx(robot, () -> panel.collectiveStatus.getText());
+        String end = fx(robot, () -> panel.selection.collectiveStatus.getText());
         assertTrue(end.contains("(62/62 steps)"), end);
         CollectiveProgress last = CollectiveProgress.of(fx(robot, () -> panel.shownSnapshot()),
-                fx(robot, () -> panel.session().flows()), "allreduce:rail0", fx(robot, () -> panel.collectiveMembers()));
+                fx(robot, () -> panel.session().flows()), "allreduce:rail0", fx(robot, () -> panel.model().collectiveMembers()));
         assertEquals(1.0, last.fraction(), 1e-12);
         assertEquals(cr.busbwGBps(), last.busbwGBps(), 0.03 * cr.busbwGBps(),
                 "live busbw at the end vs the results' " + cr.busbwGBps());
@@ -671,7 +671,7 @@ class LiveViewTest {
     void cnpsAreDrawnTravellingBackFromTheReceiverToTheSendersTheyThrottle(FxRobot robot) throws Exception {
         fit(robot);
         robot.interact(() -> {
-            panel.profile.getSelectionModel().select("production-ecn"); // ECN marks and DCQCN: CNPs
+            panel.model().profile.set("production-ecn"); // ECN marks and DCQCN: CNPs
             panel.setSpeedPosition(7.3);
         });
         robot.clickOn("#live-play");
@@ -735,21 +735,21 @@ class LiveViewTest {
                   "workloads": [ { "type": "flows", "flows": [
                       { "src": "server09:nic0", "dst": "server01:nic0", "bytes": 100000 } ] } ] }
                 """.formatted(FABRIC.toAbsolutePath().toString().replace("\\", "/")));
-        assertFalse(fx(robot, () -> panel.flowNote.isVisible()));
+        assertFalse(fx(robot, () -> panel.selection.flowNote.isVisible()));
         robot.interact(() -> {
             panel.setScenarioFile(spray);
             panel.start(true);
         });
         waitFor(60, () -> fx(robot, () -> panel.session() != null));
-        assertTrue(fx(robot, () -> panel.flowNote.isVisible()));
-        assertTrue(fx(robot, () -> panel.flowNote.getText()).startsWith("Routing spray is per packet"));
+        assertTrue(fx(robot, () -> panel.selection.flowNote.isVisible()));
+        assertTrue(fx(robot, () -> panel.selection.flowNote.getText()).startsWith("Routing spray is per packet"));
         // An ECMP run clears the note.
         robot.interact(() -> {
-            panel.workload.getSelectionModel().select(io.fabriclab.workload.WorkloadPreset.INCAST);
+            panel.model().workload.set(LiveWorkload.of(io.fabriclab.workload.WorkloadPreset.INCAST));
             panel.start(true);
         });
         waitFor(60, () -> fx(robot, () -> panel.session() != null));
-        assertFalse(fx(robot, () -> panel.flowNote.isVisible()));
+        assertFalse(fx(robot, () -> panel.selection.flowNote.isVisible()));
         robot.interact(() -> panel.reset());
     }
 

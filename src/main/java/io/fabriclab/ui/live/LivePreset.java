@@ -1,0 +1,93 @@
+package io.fabriclab.ui.live;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Live presets: shipped scenarios (resources/scenarios) that each show one phenomenon, with the
+ * speed at which it is watchable: the storm of an incast builds in about 60 µs of simulated time,
+ * so 10 µs/s shows it over six seconds. Each names the shipped example fabric it is written for
+ * (its devices and ports); on another fabric the scenario is refused with the name it misses.
+ */
+public enum LivePreset {
+    PFC_SPREADING("incast: PFC pauses spread upstream", "incast-pfc-only.json", "classic-leaf-spine.json", 7,
+            "8:1 incast, PFC only: leaf1 pauses spine1 and spine2, then the sender leaves"),
+    ECN_DCQCN("incast: ECN + DCQCN tame it", "incast-pfc-dcqcn.json", "classic-leaf-spine.json", 7,
+            "the same incast with ECN marking and DCQCN: sparks and CNPs, few pauses"),
+    HOL_VICTIM("head-of-line victim", "hol-victim.json", "classic-leaf-spine.json", 7,
+            "a flow to server02 shares spine-to-leaf1 links with an incast to server01 and is paused with it"),
+    FAILED_LINK("failed link during an all-reduce", "link-failure-mid-collective.json", "classic-leaf-spine.json", 8.5,
+            "leaf1-spine1 fails at 1 ms; frames on it are lost, routing reconverges 50 µs later"),
+    ECMP_COLLISION("ECMP collision (all-to-all)", "alltoall-ecmp.json", "leaf-spine-2x4-100g.json", 8.5,
+            "ECMP hashes flows of an all-to-all onto the same spine links while others idle"),
+    DEADLOCK("PFC deadlock after a failure", "deadlock-after-failure.json", "deadlock-after-failure.json", 7,
+            "leaf3-spine2 fails at 20 µs; rerouted traffic closes a cycle of pauses (thick dashes)");
+
+    private final String label;
+    private final String scenario;
+    private final String fabric;
+    private final double speedPosition;
+    private final String shows;
+
+    LivePreset(String label, String scenario, String fabric, double speedPosition, String shows) {
+        this.label = label;
+        this.scenario = scenario;
+        this.fabric = fabric;
+        this.speedPosition = speedPosition;
+        this.shows = shows;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** The shipped example fabric (resources/examples) the scenario is written for. */
+    public String fabric() {
+        return fabric;
+    }
+
+    /** The speed slider position it is watchable at (log10 of simulated ps per wall second). */
+    public double speedPosition() {
+        return speedPosition;
+    }
+
+    /** What to watch for. */
+    public String shows() {
+        return shows;
+    }
+
+    /** The shipped scenario file name (resources/scenarios). */
+    public String scenario() {
+        return scenario;
+    }
+
+    /**
+     * The scenario as a file: the one under resources/scenarios when run from the source tree, else
+     * a copy of the classpath resource in a temporary directory.
+     */
+    public Path scenarioFile() throws IOException {
+        Path tree = Path.of("resources", "scenarios", scenario);
+        if (Files.isRegularFile(tree)) {
+            return tree;
+        }
+        try (InputStream in = LivePreset.class.getResourceAsStream("/fabriclab/scenarios/" + scenario)) {
+            if (in == null) {
+                throw new IOException("the shipped scenario " + scenario + " is missing from this build");
+            }
+            Path dir = Files.createTempDirectory("fabriclab-preset");
+            Path out = dir.resolve(scenario);
+            Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
+            out.toFile().deleteOnExit();
+            dir.toFile().deleteOnExit();
+            return out;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "preset: " + label;
+    }
+}

@@ -1,0 +1,708 @@
+package io.fabriclab.ui.live;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import io.fabriclab.diagram.CongestionFrame;
+import io.fabriclab.diagram.CongestionPainter;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.WredEcn;
+import io.fabriclab.sim.LiveRun;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.sim.SimSnapshot;
+import io.fabriclab.workload.WorkloadPreset;
+import javafx.application.Platform;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.DoubleProperty;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleDoubleProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+/**
+ * The live view's state and commands, without widgets: the run settings as properties (the panel
+ * binds its fields to them), the run itself (build in the background, play, pause, step, reset,
+ * thresholds, save), what is shown (the snapshot, its frame for the canvas, the clock, progress,
+ * dashboard, requested and achieved speed) and the per-frame work ({@link #onFrame}). Tests drive
+ * it directly; {@link LivePanel} is its view. FX thread only (it reads the run through
+ * {@link LiveRun#take()}, which never waits).
+ *
+ * <p>About 700 lines: it is one state machine (building, running, paused, stepped, ended,
+ * scrubbed) whose fields change together; what does not share that state is split out: commands
+ * to the run ({@link LiveCommands}), the speed scale ({@link LiveSpeed}), progress
+ * ({@link RunProgress}), the after-run review ({@link RunReview}) and the widgets ({@link LivePanel},
+ * {@link LiveSelectionPane}).
+ */
+public final class LiveViewModel {
+    static final double SPEED_MAX_POSITION = LiveSpeed.MAX_POSITION;
+    /**
+     * At full speed ("max") the view draws at most one snapshot per this much wall time (20 frames
+     * a second), like an emulator's fast-forward; every snapshot still goes into the recording. At
+     * a set speed every snapshot taken is drawn, up to the screen's 60 Hz.
+     */
+    static final long FULL_SPEED_FRAME_NANOS = 50_000_000L;
+    /** Dashboard, clock and progress refresh at most this often (they show one snapshot together). */
+    static final long DASHBOARD_NANOS = 200_000_000L;
+
+    // ----- settings --------------------------------------------------------------------------------
+    public final ObjectProperty<LiveWorkload> workload = new SimpleObjectProperty<>(LiveWorkload.of(WorkloadPreset.INCAST));
+    /** "fabric QoS" or a named simulator profile. */
+    public final StringProperty profile = new SimpleStringProperty(FABRIC_QOS);
+    public final StringProperty sizeMb = new SimpleStringProperty("2");
+    public final StringProperty fanIn = new SimpleStringProperty("8");
+    public final StringProperty loadPercent = new SimpleStringProperty("50");
+    public final BooleanProperty toCompletion = new SimpleBooleanProperty(true);
+    public final StringProperty durationUs = new SimpleStringProperty("500");
+    public final StringProperty seed = new SimpleStringProperty("1");
+    public final DoubleProperty speedPosition = new SimpleDoubleProperty(8);
+    public final ObjectProperty<CongestionPainter.ColourBy> colourBy =
+            new SimpleObjectProperty<>(CongestionPainter.ColourBy.QUEUE);
+    /** The selected flow id, -1 for none. */
+    public final IntegerProperty selectedFlow = new SimpleIntegerProperty(-1);
+    /** The selected collective's label, or null. */
+    public final StringProperty collective = new SimpleStringProperty();
+    public final BooleanProperty clickFails = new SimpleBooleanProperty(false);
+
+    static final String FABRIC_QOS = "fabric QoS";
+
+    // ----- what is shown -------------------------------------------------------------------------
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("Choose a workload and press Play.");
+    private final ReadOnlyStringWrapper clock = new ReadOnlyStringWrapper("t = 0 µs");
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(0);
+    private final ReadOnlyStringWrapper progressText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper dashboard = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper speedText = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper achievedText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper behind = new ReadOnlyBooleanWrapper(false);
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(false);
+    private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper(false);
+    private final ReadOnlyBooleanWrapper active = new ReadOnlyBooleanWrapper(false);
+    private final ReadOnlyStringWrapper thresholdStatus = new ReadOnlyStringWrapper("");
+
+    private final FrameBuilder frames;
+    private final List<LiveViewListener> listeners = new ArrayList<>();
+    private final SpeedMeter meter = new SpeedMeter();
+    private final LiveCommands commands = new LiveCommands(this);
+    private Runnable redraw = () -> { };
+    private Consumer<Throwable> errorHandler = t -> { };
+
+    private LiveSession session;
+    private boolean preparing;
+    private final List<Consumer<LiveRun>> whenReady = new ArrayList<>();
+    private SimSnapshot shown;
+    /** Taken and recorded but not drawn yet (at full speed the view skips frames). */
+    private SimSnapshot undrawn;
+    private SimSnapshot previousShown;
+    private SimSnapshot dashboardShows;
+    private CongestionFrame frame;
+    private SimResults results;
+    private boolean errorShown;
+    private boolean scrubbing;
+    private long lastDrawNanos;
+    private long lastDashboardNanos;
+    private long framesDrawn;
+    private long meterSpeed = Long.MIN_VALUE;
+    private RunProgress runProgress;
+
+    LiveViewModel(Fabric drawn) {
+        this.frames = new FrameBuilder(drawn);
+        speedPosition.addListener((o, a, b) -> applySpeed());
+        workload.addListener((o, a, b) -> {
+            if (b != null && b.live() != null) {
+                // A live preset comes with the speed it is watchable at and says what to look for.
+                speedPosition.set(b.live().speedPosition());
+                status.set(b.live().label() + ": " + b.live().shows() + ". Written for the shipped example "
+                        + b.live().fabric() + "; press Play.");
+            }
+        });
+        colourBy.addListener((o, a, b) -> rebuildFrame());
+        selectedFlow.addListener((o, a, b) -> rebuildFrame());
+        collective.addListener((o, a, b) -> rebuildFrame());
+        applySpeed();
+    }
+
+    void setRedraw(Runnable r) {
+        this.redraw = r;
+    }
+
+    void setErrorHandler(Consumer<Throwable> h) {
+        this.errorHandler = h;
+    }
+
+    void addListener(LiveViewListener l) {
+        listeners.add(l);
+    }
+
+    // ----- read-only state -----------------------------------------------------------------------
+
+    public ReadOnlyStringProperty statusProperty() {
+        return status.getReadOnlyProperty();
+    }
+
+    public String status() {
+        return status.get();
+    }
+
+    void setStatus(String s) {
+        status.set(s);
+    }
+
+    public ReadOnlyStringProperty clockProperty() {
+        return clock.getReadOnlyProperty();
+    }
+
+    public ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty progressTextProperty() {
+        return progressText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty dashboardProperty() {
+        return dashboard.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty speedTextProperty() {
+        return speedText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty achievedTextProperty() {
+        return achievedText.getReadOnlyProperty();
+    }
+
+    /** True while the run measurably falls short of the requested speed. */
+    public ReadOnlyBooleanProperty behindProperty() {
+        return behind.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty canSaveProperty() {
+        return canSave.getReadOnlyProperty();
+    }
+
+    /** True while a run is being built or has not ended: only then does the view need animation frames. */
+    public ReadOnlyBooleanProperty activeProperty() {
+        return active.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty thresholdStatusProperty() {
+        return thresholdStatus.getReadOnlyProperty();
+    }
+
+    public LiveSession session() {
+        return session;
+    }
+
+    public boolean preparing() {
+        return preparing;
+    }
+
+    public SimSnapshot shownSnapshot() {
+        return shown;
+    }
+
+    SimSnapshot previousShown() {
+        return previousShown;
+    }
+
+    public SimResults results() {
+        return results;
+    }
+
+    /** The frame on the canvas now (tests read it). */
+    public CongestionFrame frame() {
+        return frame;
+    }
+
+    FrameBuilder frames() {
+        return frames;
+    }
+
+    boolean scrubbing() {
+        return scrubbing;
+    }
+
+    /** Canvas frames this model asked for since the last call (the view counts its paint time). */
+    long takeFramesDrawn() {
+        long n = framesDrawn;
+        framesDrawn = 0;
+        return n;
+    }
+
+    /** Flow ids of the selected collective (empty: none). */
+    public List<Integer> collectiveMembers() {
+        String c = collective.get();
+        if (session == null || c == null) {
+            return List.of();
+        }
+        return session.collectives().getOrDefault(c, List.of());
+    }
+
+    boolean ended() {
+        if (session == null) {
+            return false;
+        }
+        LiveRun.State s = session.run().state();
+        return s == LiveRun.State.FINISHED || s == LiveRun.State.STOPPED || s == LiveRun.State.FAILED;
+    }
+
+    // ----- settings ----------------------------------------------------------------------------------
+
+    /** True when the workload uses the incast sender count (the other presets and scenarios ignore it). */
+    public boolean usesFanIn() {
+        return workload.get().preset() == WorkloadPreset.INCAST;
+    }
+
+    /** True when the workload uses the background load. */
+    public boolean usesLoad() {
+        return workload.get().preset() == WorkloadPreset.BACKGROUND;
+    }
+
+    /** True when the workload uses the size field (every preset; a scenario file has its own sizes). */
+    public boolean usesSize() {
+        return workload.get().preset() != null;
+    }
+
+    /** What the settings say; throws IllegalArgumentException naming the field that is wrong. */
+    public RunSettings settings() {
+        LiveWorkload w = workload.get();
+        if (w == null || w.preset() == null && w.scenario() == null && w.live() == null) {
+            throw new IllegalArgumentException("Workload: choose a preset or a scenario file");
+        }
+        Path scenario = w.scenario();
+        if (w.live() != null) {
+            try {
+                scenario = w.live().scenarioFile();
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("Workload: " + e.getMessage(), e);
+            }
+        }
+        long bytes = Math.round(number(sizeMb, "Size (MB)") * 1e6);
+        int fans = (int) number(fanIn, "Incast senders");
+        long dur = toCompletion.get() ? 0 : (long) number(durationUs, "Duration (µs)");
+        long s = (long) number(seed, "Seed");
+        String prof = profile.get() == null || FABRIC_QOS.equals(profile.get()) ? null : profile.get();
+        double load = number(loadPercent, "Background load (%)");
+        return new RunSettings(w.preset(), scenario, prof, dur, s, bytes, Math.max(1, fans), 5, load);
+    }
+
+    static double number(StringProperty f, String name) {
+        String text = f.get() == null ? "" : f.get();
+        try {
+            double v = Double.parseDouble(text.trim());
+            if (Double.isNaN(v) || v < 0) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + ": '" + text + "' is not a number >= 0");
+        }
+    }
+
+    // ----- speed -------------------------------------------------------------------------------------
+
+    public long speed() {
+        return LiveSpeed.psPerSecond(speedPosition.get());
+    }
+
+    /** One arrow-key step of the speed: the next 1-2-5 value up or down ({@link LiveSpeed#step}). */
+    public void stepSpeed(int direction) {
+        speedPosition.set(LiveSpeed.position(LiveSpeed.step(speed(), direction)));
+    }
+
+    static String speedText(long psPerS) {
+        return LiveSpeed.text(psPerS);
+    }
+
+    private void applySpeed() {
+        long psPerS = speed();
+        speedText.set(speedText(psPerS));
+        if (session != null && !ended()) {
+            session.run().setSpeed(psPerS);
+        }
+        meter.restart();
+        updateAchieved();
+    }
+
+    private void updateAchieved() {
+        boolean measuring = session != null && !ended() && session.run().state() == LiveRun.State.RUNNING;
+        achievedText.set(measuring ? meter.achievedText() : "");
+        behind.set(measuring && meter.behind(speed()));
+    }
+
+    // ----- run control ---------------------------------------------------------------------------------
+
+    /** Starts a new run (or resumes a paused one). */
+    public void play() {
+        if (preparing) {
+            whenReady.add(LiveRun::resume);
+            return;
+        }
+        if (session != null && !ended()) {
+            session.run().resume();
+            meter.restart();
+            refreshState();
+            return;
+        }
+        start(false);
+    }
+
+    /**
+     * Builds a run from the settings in a background task (building routes and flows of a large
+     * fabric takes seconds; the FX thread never waits for it) and starts it, paused or not. False
+     * (with a message) on bad settings; actions asked for meanwhile (a step) run once it is ready.
+     */
+    public boolean start(boolean paused) {
+        stopRun();
+        RunSettings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            status.set("Cannot start: " + e.getMessage());
+            return false;
+        }
+        clearRun();
+        preparing = true;
+        status.set("Preparing " + settings.describe() + " …");
+        Fabric drawn = frames.fabric();
+        // The copy is taken on the FX thread (the drawing may change later); routes and flows are built off it.
+        String fabricJson = io.fabriclab.io.FabricJson.write(drawn);
+        javafx.concurrent.Task<LiveSession> task = new javafx.concurrent.Task<>() {
+            @Override
+            protected LiveSession call() throws Exception {
+                return LiveSession.create(drawn, fabricJson, settings, RunRecording.DEFAULT_MAX_BYTES);
+            }
+        };
+        task.setOnSucceeded(e -> {
+            preparing = false;
+            session = task.getValue();
+            runProgress = new RunProgress(session);
+            applySpeed();
+            session.run().start(paused);
+            status.set("Running " + session.settings().describe() + " (" + session.flows().size() + " flows)");
+            listeners.forEach(l -> l.started(session));
+            List<Consumer<LiveRun>> todo = new ArrayList<>(whenReady);
+            whenReady.clear();
+            todo.forEach(a -> a.accept(session.run()));
+            refreshState();
+        });
+        task.setOnFailed(e -> {
+            preparing = false;
+            whenReady.clear();
+            Throwable t = task.getException();
+            status.set("Cannot start: " + (t == null ? "unknown error" : t.getMessage()));
+            refreshState();
+        });
+        Thread t = new Thread(task, "fabriclab-live-setup");
+        t.setDaemon(true);
+        t.start();
+        refreshState();
+        return true;
+    }
+
+    public void pauseRun() {
+        if (preparing) {
+            whenReady.add(LiveRun::pause);
+            return;
+        }
+        if (session != null) {
+            session.run().pause();
+        }
+        refreshState();
+    }
+
+    /** Single step: one event or one snapshot interval (starts a paused run if none). */
+    public void step(boolean oneEvent) {
+        Consumer<LiveRun> action = oneEvent ? LiveRun::stepEvent : LiveRun::stepInterval;
+        if (!preparing && (session == null || ended())) {
+            if (!start(true)) {
+                return;
+            }
+        }
+        if (preparing) {
+            whenReady.add(action);
+            return;
+        }
+        action.accept(session.run());
+        refreshState();
+    }
+
+    /** Stops the run and clears what showed it. */
+    public void reset() {
+        stopRun();
+        clearRun();
+        clock.set("t = 0 µs");
+        progress.set(0);
+        progressText.set("");
+        dashboard.set("");
+        status.set("Reset. Press Play to start again.");
+        refreshState();
+        redraw.run();
+    }
+
+    private void clearRun() {
+        session = null;
+        shown = null;
+        undrawn = null;
+        previousShown = null;
+        dashboardShows = null;
+        frame = null;
+        results = null;
+        errorShown = false;
+        collective.set(null);
+        meter.restart();
+        listeners.forEach(LiveViewListener::cleared);
+    }
+
+    /** Ends the run, if one is going (the panel closes, or a new run replaces it). */
+    void stopRun() {
+        if (session != null && !ended()) {
+            session.run().stop();
+        }
+        whenReady.clear();
+    }
+
+    private void refreshState() {
+        boolean going = session != null && !ended();
+        running.set(going);
+        canSave.set(session != null && ended());
+        active.set(preparing || going || (session != null && results == null && !errorShown));
+        updateAchieved();
+    }
+
+    // ----- the animation frame -------------------------------------------------------------------------
+
+    /** Whether the view draws a snapshot waiting at wall time {@code now}, last drawn at {@code lastDraw}. */
+    static boolean drawNow(long nowNanos, long lastDrawNanos, long speedPsPerS) {
+        return nowNanos - lastDrawNanos >= (speedPsPerS == LiveRun.UNTHROTTLED ? FULL_SPEED_FRAME_NANOS : 0);
+    }
+
+    /**
+     * One animation frame at wall time {@code nowNanos}: takes the newest snapshot (recording it),
+     * decides whether to draw it, refreshes dashboard and speed, notices the end of the run.
+     * Returns true when the canvas should repaint.
+     */
+    boolean onFrame(long nowNanos) {
+        if (session == null) {
+            return false;
+        }
+        LiveRun run = session.run();
+        takeNewest(run, nowNanos);
+        boolean fresh = false;
+        if (drawNow(nowNanos, lastDrawNanos, speed()) && showUndrawn(nowNanos)) {
+            fresh = true;
+        } else if (!scrubbing) {
+            refreshDashboard(nowNanos, false);
+        }
+        LiveRun.State state = run.state();
+        if (meterSpeed != run.speed() || state != LiveRun.State.RUNNING) {
+            meterSpeed = run.speed();
+            meter.restart();
+        }
+        if (state == LiveRun.State.FAILED && !errorShown) {
+            errorShown = true;
+            status.set("The simulator stopped with an error: " + run.failure());
+            refreshState();
+            Throwable t = run.failure();
+            Platform.runLater(() -> errorHandler.accept(t));
+        } else if ((state == LiveRun.State.FINISHED || state == LiveRun.State.STOPPED) && results == null
+                && run.result().isDone()) {
+            // The final picture may have been published after this frame's take: show it first.
+            takeNewest(run, nowNanos);
+            showUndrawn(nowNanos);
+            undrawn = null;
+            results = run.result().getNow(null);
+            finished();
+            fresh = true;
+        }
+        updateAchieved();
+        if (fresh || (animated(frame) && nowNanos - lastDrawNanos >= 50_000_000L)
+                || nowNanos - lastDrawNanos >= 500_000_000L) {
+            lastDrawNanos = nowNanos;
+            framesDrawn++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Records the newest snapshot, if one came; it waits in {@link #undrawn} until drawn. */
+    private void takeNewest(LiveRun run, long nowNanos) {
+        SimSnapshot s = run.take();
+        if (s != null && !scrubbing) {
+            session.recording().add(s);
+            undrawn = s;
+            if (run.state() == LiveRun.State.RUNNING) {
+                meter.sample(nowNanos, s.timePs());
+            }
+        }
+    }
+
+    private boolean showUndrawn(long nowNanos) {
+        if (undrawn == null || scrubbing) {
+            return false;
+        }
+        show(undrawn, nowNanos);
+        undrawn = null;
+        return true;
+    }
+
+    private static boolean animated(CongestionFrame f) {
+        if (f == null) {
+            return false;
+        }
+        for (int i = 0; i < f.paused.length; i++) {
+            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.cnpsPerUs[i] > 0 || f.stormed[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void show(SimSnapshot s, long nowNanos) {
+        previousShown = shown;
+        shown = s;
+        frame = frames.frame(s, previousShown, colourBy.get(), selectedFlow.get(), collectiveMembers(), nowNanos);
+        // A paused or stepped run shows its instant at once; a running one at the dashboard's pace.
+        refreshDashboard(nowNanos, session.run().state() != LiveRun.State.RUNNING);
+    }
+
+    /**
+     * Clock, progress, dashboard and the view's selection figures, all of one snapshot (so the
+     * clock and the dashboard never disagree), at most five times a second unless {@code now}.
+     */
+    private void refreshDashboard(long nowNanos, boolean now) {
+        if (shown == null || shown == dashboardShows || (!now && nowNanos - lastDashboardNanos < DASHBOARD_NANOS)) {
+            return;
+        }
+        lastDashboardNanos = nowNanos;
+        dashboardShows = shown;
+        showFigures(shown, "");
+        listeners.forEach(l -> l.pictureChanged(shown));
+    }
+
+    private void showFigures(SimSnapshot s, String suffix) {
+        clock.set(String.format(Locale.ROOT, "t = %.3f µs%s", s.timePs() / 1e6, suffix));
+        double p = runProgress.of(s);
+        progress.set(p);
+        progressText.set(runProgress.label(s, p));
+        dashboard.set(String.join("\n", Dashboard.lines(s, session.collectiveTrackers().values())));
+    }
+
+    private void finished() {
+        refreshState();
+        if (shown != null) {
+            showFigures(shown, "");
+            dashboardShows = shown;
+            listeners.forEach(l -> l.pictureChanged(shown));
+        }
+        if (results != null) {
+            SimResults.Summary sum = results.summary();
+            status.set(String.format(Locale.ROOT, "Run %s at %.1f µs: %d/%d flows, drops %d, ECN marks %d, "
+                            + "PAUSE %d%s", results.run().stopReason().name().toLowerCase(Locale.ROOT),
+                    results.run().simulatedPs() / 1e6, results.run().flowsCompleted(), results.run().flows(),
+                    sum.drops(), sum.ecnMarked(), sum.pauseFramesSent(), collectivesText(results)));
+        }
+        listeners.forEach(LiveViewListener::finished);
+    }
+
+    private static String collectivesText(SimResults r) {
+        StringBuilder sb = new StringBuilder();
+        for (SimResults.CollectiveResult c : r.collectives()) {
+            sb.append(String.format(Locale.ROOT, "; %s %.1f µs busbw %.1f GB/s", c.name(), c.timePs() / 1e6,
+                    c.busbwGBps()));
+        }
+        return sb.toString();
+    }
+
+    /** Shows the recorded snapshot nearest {@code timePs} (the timeline after a run). */
+    void scrubTo(long timePs) {
+        if (session == null) {
+            return;
+        }
+        SimSnapshot s = session.recording().at(timePs);
+        if (s != null) {
+            showRecorded(s, " (recorded)");
+        }
+    }
+
+    private void showRecorded(SimSnapshot s, String suffix) {
+        List<SimSnapshot> rec = session.recording().frames();
+        int i = rec.indexOf(s);
+        previousShown = i > 0 ? rec.get(i - 1) : null;
+        shown = s;
+        frame = frames.frame(s, previousShown, colourBy.get(), selectedFlow.get(), collectiveMembers(), System.nanoTime());
+        showFigures(s, suffix);
+        dashboardShows = s;
+        listeners.forEach(l -> l.pictureChanged(s));
+        redraw.run();
+    }
+
+    /** The hottest egress port of the picture shown ({@link RunReview#hottestPort}), or null. */
+    public String hottestPort() {
+        return shown == null ? null : RunReview.hottestPort(shown);
+    }
+
+    /** After a run: shows its worst moment (most bytes queued); the timeline moves there. */
+    public SimSnapshot showWorstMoment() {
+        SimSnapshot s = session == null ? null : RunReview.worstMoment(session.recording().frames());
+        if (s != null) {
+            showRecorded(s, " (worst moment: most bytes queued)");
+        }
+        return s;
+    }
+
+    /**
+     * After a run: the canvas shows its totals instead of the last picture (where the queues have
+     * drained): per direction the largest queue any recorded snapshot saw, whether it was ever
+     * paused, and its ECN marks per µs over the run ({@link FrameBuilder#totals}).
+     */
+    public CongestionFrame showTotals() {
+        if (session == null || session.recording().frames().isEmpty()) {
+            return null;
+        }
+        frame = frames.totals(session.recording().frames(), colourBy.get());
+        clock.set(String.format(Locale.ROOT, "run totals, 0 – %.3f µs", session.recording().frames()
+                .get(session.recording().size() - 1).timePs() / 1e6));
+        redraw.run();
+        return frame;
+    }
+
+    void setScrubbing(boolean s) {
+        scrubbing = s;
+    }
+
+    void rebuildFrame() {
+        if (shown != null) {
+            frame = frames.frame(shown, previousShown, colourBy.get(), selectedFlow.get(), collectiveMembers(),
+                    System.nanoTime());
+            redraw.run();
+        }
+    }
+
+    /** Commands to the run (thresholds, link failures) and what it leaves (results, recording). */
+    public LiveCommands commands() {
+        return commands;
+    }
+
+    void setThresholdStatus(String s) {
+        thresholdStatus.set(s);
+    }
+}

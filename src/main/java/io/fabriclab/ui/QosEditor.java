@@ -57,12 +57,14 @@ import io.fabriclab.topology.HeadroomCalculator;
  */
 final class QosEditor extends BorderPane {
     private static final String KEY = QosEditor.class.getName();
-    static final String PROFILE = "0 Profile";
-    static final String PFC = "1 PFC (lossless)";
-    static final String ECN = "2 ECN / WRED";
-    static final String DCQCN = "3 DCQCN";
-    static final String BUFFER = "4 Buffer";
-    static final String SCHEDULER = "5 Scheduler";
+    static final String PROFILE = "Profile";
+    static final String PFC = "PFC (lossless)";
+    static final String ECN = "ECN / WRED";
+    static final String DCQCN = "DCQCN";
+    static final String BUFFER = "Buffer";
+    static final String SCHEDULER = "Scheduler";
+    /** The categories in the order a RoCE engineer reads a profile. */
+    private static final List<String> CATEGORIES = List.of(PROFILE, PFC, ECN, DCQCN, BUFFER, SCHEDULER);
 
     private final FabricEditor editor;
     private final FabricDocument doc;
@@ -97,7 +99,7 @@ final class QosEditor extends BorderPane {
         profiles.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> show(b));
         sheet.setMode(PropertySheet.Mode.CATEGORY);
         sheet.setModeSwitcherVisible(false);
-        sheet.setCategoryComparator(String::compareTo);
+        sheet.setCategoryComparator(java.util.Comparator.comparingInt(CATEGORIES::indexOf));
         sheet.setPropertyEditorFactory(this::editorFor);
         problemList.setId("qos-problems");
         problemList.setPrefHeight(90);

@@ -161,7 +161,7 @@ public final class FabricJson {
         return root;
     }
 
-    private static ObjectNode profileTree(QosProfile p) {
+    static ObjectNode profileTree(QosProfile p) {
         ObjectNode o = NODES.objectNode();
         o.put("description", p.description() == null ? "" : p.description());
         PfcConfig pfc = p.pfc() == null ? PfcConfig.off() : p.pfc();

@@ -163,7 +163,7 @@ final class FabricJsonReader {
         }
     }
 
-    private QosProfile readProfile(String name, JsonNode node, String path) {
+    QosProfile readProfile(String name, JsonNode node, String path) {
         JsonObjectReader r = new JsonObjectReader(node, path, problems, PROFILE_FIELDS);
         if (!r.isObject()) {
             return null;

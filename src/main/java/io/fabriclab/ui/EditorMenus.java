@@ -246,6 +246,7 @@ final class EditorMenus {
                 item("Auto Layout (Tiered)", null, edits::autoLayout),
                 item("Fold Selected Groups", "Shortcut+G", () -> edits.foldSelection(true)),
                 item("Unfold Selected Groups", "Shortcut+Shift+G", () -> edits.foldSelection(false)),
+                QosEditor.menuItem(editor),
                 new SeparatorMenuItem(),
                 item("Analyze", "Shortcut+Shift+A", analysis::analyze),
                 item("Check Deadlocks", "Shortcut+Shift+D", analysis::checkDeadlocks),

@@ -34,6 +34,7 @@ import io.fabriclab.report.DesignReview;
 import io.fabriclab.report.ReportInput;
 import io.fabriclab.report.ReportRun;
 import io.fabriclab.report.ReportRuns;
+import io.fabriclab.report.ReportFormat;
 import io.fabriclab.report.ReportWriter;
 import io.fabriclab.topology.FabricAnalysis;
 
@@ -100,18 +101,60 @@ final class ReportExport {
         FileChooser chooser = new FileChooser();
         chooser.setTitle("Export Report");
         chooser.setInitialFileName(editor.document().fabric().name().replaceAll("[^A-Za-z0-9._-]+", "-") + "-review.pdf");
-        chooser.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("PDF", "*.pdf"),
-                new FileChooser.ExtensionFilter("HTML (self-contained)", "*.html"));
+        chooser.getExtensionFilters().addAll(PDF_FILTER, HTML_FILTER);
         File f = chooser.showSaveDialog(window());
         if (f == null) {
             return;
         }
-        Path out = f.toPath();
-        if (io.fabriclab.report.ReportFormat.of(out) == null) {
-            out = Path.of(out + (chooser.getSelectedExtensionFilter() != null
-                    && chooser.getSelectedExtensionFilter().getDescription().startsWith("HTML") ? ".html" : ".pdf"));
+        Target target = target(chooser.getSelectedExtensionFilter(), f.toPath());
+        if (!confirmReplace(f.toPath(), target.path())) {
+            return;
         }
-        exportReport(out, List.copyOf(results.getItems()), author.getText());
+        exportReport(target.path(), List.copyOf(results.getItems()), author.getText());
+    }
+
+    /** The save dialog's file types; the one chosen decides the format and the file's extension. */
+    static final FileChooser.ExtensionFilter PDF_FILTER = new FileChooser.ExtensionFilter("PDF", "*.pdf");
+    static final FileChooser.ExtensionFilter HTML_FILTER = new FileChooser.ExtensionFilter("HTML (self-contained)", "*.html");
+
+    /** Where the report goes and in which format. */
+    record Target(Path path, ReportFormat format) {
+    }
+
+    /**
+     * What the save dialog's answer means: the chosen file type decides the format, and the name gets
+     * that type's extension (a typed {@code .pdf} becomes {@code .html} when HTML was chosen: a native
+     * dialog keeps the initial name when only the type changes). Without a chosen type (a dialog that
+     * reports none) the typed extension decides, PDF when there is none.
+     */
+    static Target target(FileChooser.ExtensionFilter chosen, Path typed) {
+        ReportFormat typedFormat = ReportFormat.of(typed);
+        ReportFormat format = chosen == HTML_FILTER || chosen != null && chosen.getDescription().startsWith("HTML")
+                ? ReportFormat.HTML
+                : chosen != null ? ReportFormat.PDF : typedFormat == null ? ReportFormat.PDF : typedFormat;
+        if (typedFormat == format) {
+            return new Target(typed, format);
+        }
+        String name = typed.getFileName().toString();
+        if (typedFormat != null) {
+            name = name.substring(0, name.lastIndexOf('.'));
+        }
+        String ext = format == ReportFormat.HTML ? ".html" : ".pdf";
+        Path parent = typed.getParent();
+        return new Target(parent == null ? Path.of(name + ext) : parent.resolve(name + ext), format);
+    }
+
+    /**
+     * The native dialog asks before replacing the file whose name was typed; when the chosen type
+     * changed that name, the file actually written is another one, so the question is asked again for
+     * it (only if it exists). True means go on.
+     */
+    boolean confirmReplace(Path typed, Path out) {
+        if (out.equals(typed) || !java.nio.file.Files.exists(out)) {
+            return true;
+        }
+        return editor.dialogs().confirm("Replace " + out.getFileName() + "?",
+                out + " already exists. Replace it with the new report?");
     }
 
     /**
@@ -145,8 +188,7 @@ final class ReportExport {
         t.setOnSucceeded(e -> {
             closeProgress();
             DesignReview r = t.getValue();
-            editor.message("Report written: " + out.getFileName() + " (" + r.verdict().label() + ": " + r.count(io.fabriclab.report.Status.FAIL)
-                    + " failures, " + r.count(io.fabriclab.report.Status.WARN) + " warnings)");
+            editor.message(statusLine(out, r));
         });
         t.setOnFailed(e -> {
             closeProgress();
@@ -156,6 +198,11 @@ final class ReportExport {
         });
         start(t, "Exporting the report");
         return t;
+    }
+
+    /** The status bar after an export: the cover's verdict words and counts, which never contradict each other. */
+    static String statusLine(Path out, DesignReview r) {
+        return "Report written: " + out.getFileName() + " (" + r.verdictWord() + ": " + r.tally() + ")";
     }
 
     private void exportConfigDialog() {

@@ -25,6 +25,7 @@ import org.testfx.util.WaitForAsyncUtils;
 
 import io.fabriclab.io.config.Vendor;
 import io.fabriclab.report.DesignReview;
+import io.fabriclab.report.ReportFormat;
 
 /** File > Export Report… and File > Export Switch Config…: reachable, in the background, with progress. */
 @ExtendWith(ApplicationExtension.class)
@@ -60,7 +61,51 @@ class ReportExportTest {
         byte[] pdf = Files.readAllBytes(out);
         assertTrue(new String(pdf, 0, 5, java.nio.charset.StandardCharsets.ISO_8859_1).equals("%PDF-"));
         String status = onFx(() -> editor.statusBar().getText());
-        assertTrue(status.startsWith("Report written: review.pdf"), status);
+        DesignReview r = onFx(t::getValue);
+        // No results were given, so simulation items are open: the old line said "warning: 0 failures,
+        // 0 warnings"; the status now uses the cover's words and counts, which agree with each other.
+        assertEquals("Report written: review.pdf (" + r.verdictWord() + ": " + r.tally() + ")", status);
+        assertTrue(r.count(io.fabriclab.report.Status.WARN) > 0 || !status.contains("warning"), status);
+    }
+
+    @Test
+    void theChosenFileTypeDecidesTheFormatAndTheExtension(@TempDir Path tmp) {
+        // The native dialog keeps the initial "...-review.pdf" when only the type is switched to HTML.
+        assertEquals(new ReportExport.Target(tmp.resolve("fab-review.html"), ReportFormat.HTML),
+                ReportExport.target(ReportExport.HTML_FILTER, tmp.resolve("fab-review.pdf")));
+        assertEquals(new ReportExport.Target(tmp.resolve("fab-review.pdf"), ReportFormat.PDF),
+                ReportExport.target(ReportExport.PDF_FILTER, tmp.resolve("fab-review.html")));
+        assertEquals(new ReportExport.Target(tmp.resolve("plain.html"), ReportFormat.HTML),
+                ReportExport.target(ReportExport.HTML_FILTER, tmp.resolve("plain")));
+        assertEquals(new ReportExport.Target(tmp.resolve("plain.v2.pdf"), ReportFormat.PDF),
+                ReportExport.target(ReportExport.PDF_FILTER, tmp.resolve("plain.v2")));
+        assertEquals(new ReportExport.Target(tmp.resolve("short.htm"), ReportFormat.HTML),
+                ReportExport.target(ReportExport.HTML_FILTER, tmp.resolve("short.htm")));
+        // No type reported by the dialog: the typed extension decides, PDF without one.
+        assertEquals(ReportFormat.HTML, ReportExport.target(null, tmp.resolve("a.html")).format());
+        assertEquals(tmp.resolve("a.pdf"), ReportExport.target(null, tmp.resolve("a")).path());
+    }
+
+    @Test
+    void replacingAskFirstForTheFileActuallyWritten(@TempDir Path tmp) throws Exception {
+        Path earlier = Files.writeString(tmp.resolve("fab-review.html"), "an earlier report");
+        List<String> asked = new java.util.ArrayList<>();
+        ReportExport x = reportExport();
+        WaitForAsyncUtils.asyncFx(() -> editor.setDialogService((header, text) -> {
+            asked.add(header);
+            return false;
+        })).get();
+        Path typed = tmp.resolve("fab-review.pdf");
+        ReportExport.Target t = ReportExport.target(ReportExport.HTML_FILTER, typed);
+        assertEquals(false, onFx(() -> x.confirmReplace(typed, t.path())), "declined: nothing is written");
+        assertEquals(List.of("Replace fab-review.html?"), asked);
+        assertEquals("an earlier report", Files.readString(earlier));
+        // The typed name itself was confirmed by the native dialog: no second question.
+        asked.clear();
+        assertTrue(onFx(() -> x.confirmReplace(earlier, earlier)));
+        // A new file: nothing to ask.
+        assertTrue(onFx(() -> x.confirmReplace(typed, tmp.resolve("new.html"))));
+        assertEquals(List.of(), asked);
     }
 
     @Test

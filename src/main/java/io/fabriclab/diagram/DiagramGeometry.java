@@ -24,6 +24,8 @@ public final class DiagramGeometry {
     private final DiagramStyle style;
     private SpatialIndex<Device> deviceIndex;
     private SpatialIndex<Link> linkIndex;
+    /** Each device's place in the painter's drawing order (the fabric's order), for {@link #deviceAt}. */
+    private java.util.Map<Device, Integer> drawOrder;
 
     public DiagramGeometry(Fabric fabric, Layout layout, DiagramStyle style) {
         this.fabric = fabric;
@@ -100,12 +102,16 @@ public final class DiagramGeometry {
         return e == null ? new Bounds(0, 0, 1, 1) : e;
     }
 
-    /** The topmost device whose box contains the point (switches win over servers), or null. */
+    /**
+     * The device drawn on top at the point, or null. The painter draws devices in the fabric's
+     * order, each over the ones before, so the pick is the last of them whose box contains the
+     * point: what a click picks is what the user sees there.
+     */
     public Device deviceAt(double x, double y) {
         ensureIndex();
         return deviceIndex.query(new Bounds(x, y, x, y)).stream()
                 .filter(d -> box(d).contains(x, y))
-                .max(Comparator.comparingInt((Device d) -> d.role().tier())).orElse(null);
+                .max(Comparator.comparingInt((Device d) -> drawOrder.getOrDefault(d, -1))).orElse(null);
     }
 
     /** The link nearest to the point within {@code tolerance} world units, or null. */
@@ -153,7 +159,9 @@ public final class DiagramGeometry {
             return;
         }
         SpatialIndex<Device> di = new SpatialIndex<>(CELL);
+        java.util.Map<Device, Integer> order = new java.util.IdentityHashMap<>();
         for (Device d : fabric.devices()) {
+            order.put(d, order.size());
             Bounds b = box(d);
             if (b != null) {
                 di.insert(d, b);
@@ -168,5 +176,6 @@ public final class DiagramGeometry {
         }
         deviceIndex = di;
         linkIndex = li;
+        drawOrder = order;
     }
 }

@@ -31,6 +31,28 @@ class DiagramGeometryTest {
     }
 
     @Test
+    void aClickPicksTheDeviceDrawnOnTopWhereBoxesOverlap() {
+        // Devices are painted in the fabric's order, each over the ones before. A server added
+        // later on top of a leaf is what the user sees there, so it is what a click picks (the old
+        // rule, "switches win", picked the leaf hidden under it).
+        Fabric f = TestFabrics.classic();
+        Layout l = new TieredLayout().layout(f);
+        Layout.Point p = l.position("leaf3");
+        f.addDevice("late-server", io.fabriclab.model.DeviceRole.SERVER);
+        l.setPosition("late-server", p.x(), p.y());
+        DiagramGeometry g = new DiagramGeometry(f, l, style);
+        assertSame(f.device("late-server"), g.deviceAt(p.x(), p.y()));
+        // Outside the server's box (48 x 28) but inside the leaf's (100 x 36): the leaf.
+        assertSame(f.device("leaf3"), g.deviceAt(p.x() + 40, p.y()));
+        // And a switch added later over a server wins there.
+        Layout.Point s = l.position("srv1");
+        f.addDevice("late-leaf", io.fabriclab.model.DeviceRole.LEAF);
+        l.setPosition("late-leaf", s.x(), s.y());
+        DiagramGeometry g2 = new DiagramGeometry(f, l, style);
+        assertSame(f.device("late-leaf"), g2.deviceAt(s.x(), s.y()));
+    }
+
+    @Test
     void aPointNearALinkLineHitsThatLink() {
         Fabric f = TestFabrics.classic();
         Layout l = new TieredLayout().layout(f);

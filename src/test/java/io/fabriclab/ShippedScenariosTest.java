@@ -161,7 +161,21 @@ class ShippedScenariosTest {
     @Test
     void theDeadlockAfterAFailureStallsAndTheDetectorNamesTheStaticCycle() throws Exception {
         Scenario s = ScenarioJson.read(DIR.resolve("deadlock-after-failure.json"), FabricReader.FILES);
-        SimResults r = s.simulator(s.config()).run();
+        io.fabriclab.sim.Simulator sim = s.simulator(s.config());
+        // Per switch port (as an ingress): the time of its last resume and the ingress bytes its
+        // last PFC frame reported.
+        java.util.Map<String, Long> lastResumePs = new java.util.HashMap<>();
+        java.util.Map<String, Long> lastIngressBytes = new java.util.HashMap<>();
+        sim.setTrace(new io.fabriclab.sim.SimTrace() {
+            @Override
+            public void pfcSent(long nowPs, String port, int priority, int quanta, long ingressBytes) {
+                if (quanta == 0) {
+                    lastResumePs.put(port, nowPs);
+                }
+                lastIngressBytes.put(port, ingressBytes);
+            }
+        });
+        SimResults r = sim.run();
         // The cycle freezes once each of its four ingress groups holds more than XON (20 KB) of
         // bytes bound for the next paused queue (the four then stay paused; XON is never sent).
         // Traced with seed 3: the last resume from a cycle ingress is sent at 244 us, the groups then
@@ -181,6 +195,19 @@ class ShippedScenariosTest {
         java.util.Set<String> dynamic = new java.util.TreeSet<>(r.deadlocks().get(0).ports());
         assertEquals(3, r.deadlocks().get(0).priority());
         assertTrue(staticCycles.contains(dynamic), "dynamic " + dynamic + " is one of the static cycles " + staticCycles);
+        // The freeze condition itself, at the static cycle's ingress queues (device:port, each fed
+        // by one reported egress): none resumed in the 200 us before detection, and each still
+        // holds more than XON (20,000 B, the scenario's qos.pfc.xonBytes) at the end of the run.
+        long detected = r.deadlocks().get(0).detectedPs();
+        io.fabriclab.topology.DeadlockCheck.Cycle cycle = check.cycles().stream()
+                .filter(c -> dynamic.contains(c.queues().get(0).fromDevice() + ":" + c.queues().get(0).fromPort()))
+                .findFirst().orElseThrow();
+        for (io.fabriclab.topology.DeadlockCheck.IngressQueue q : cycle.queues()) {
+            String ingress = q.device() + ":" + q.port();
+            assertTrue(lastResumePs.getOrDefault(ingress, -1L) < detected - 200_000_000L,
+                    ingress + " resumed at " + lastResumePs.get(ingress) + " ps");
+            assertTrue(lastIngressBytes.get(ingress) > 20_000, ingress + " holds " + lastIngressBytes.get(ingress) + " B");
+        }
     }
 
     @Test

@@ -159,15 +159,30 @@ class ShippedScenariosTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("With PFC's response time modelled (a pause acts 4.47 us after it arrives at 100G), "
-            + "this scenario no longer deadlocks within its 3 ms: every pause on the bounce cycle ends within 16 us "
-            + "(longest 15.4 us; variants with XOFF 30 KB-1 MB, XON 0, 1-3x the flows and 10 ms did not deadlock "
-            + "either). The scenario needs a load that deadlocks under the new model; the dynamic detector itself "
-            + "is covered by DeadlockTest.")
     void theDeadlockAfterAFailureStallsAndTheDetectorNamesTheStaticCycle() throws Exception {
         Scenario s = ScenarioJson.read(DIR.resolve("deadlock-after-failure.json"), FabricReader.FILES);
-        SimResults r = s.simulator(s.config()).run();
+        io.fabriclab.sim.Simulator sim = s.simulator(s.config());
+        // Per switch port (as an ingress): the time of its last resume and the ingress bytes its
+        // last PFC frame reported.
+        java.util.Map<String, Long> lastResumePs = new java.util.HashMap<>();
+        java.util.Map<String, Long> lastIngressBytes = new java.util.HashMap<>();
+        sim.setTrace(new io.fabriclab.sim.SimTrace() {
+            @Override
+            public void pfcSent(long nowPs, String port, int priority, int quanta, long ingressBytes) {
+                if (quanta == 0) {
+                    lastResumePs.put(port, nowPs);
+                }
+                lastIngressBytes.put(port, ingressBytes);
+            }
+        });
+        SimResults r = sim.run();
+        // The cycle freezes once each of its four ingress groups holds more than XON (20 KB) of
+        // bytes bound for the next paused queue (the four then stay paused; XON is never sent).
+        // Traced with seed 3: the last resume from a cycle ingress is sent at 244 us, the groups then
+        // hold 25.2, 33.6, 42.0 and 100.8 KB; the detector (200 us threshold, checked at each sample) reports
+        // it at 450 us, inside the 3 ms run.
         assertEquals(1, r.deadlocks().size());
+        assertTrue(r.deadlocks().get(0).detectedPs() < r.run().simulatedPs(), "detected within the run");
         // The queue that pauses is the egress fromDevice:fromPort that feeds a static cycle's
         // ingress queue, which is what the dynamic detector reports.
         io.fabriclab.model.Link failed = s.fabric().findLink("leaf3:eth2");
@@ -180,6 +195,19 @@ class ShippedScenariosTest {
         java.util.Set<String> dynamic = new java.util.TreeSet<>(r.deadlocks().get(0).ports());
         assertEquals(3, r.deadlocks().get(0).priority());
         assertTrue(staticCycles.contains(dynamic), "dynamic " + dynamic + " is one of the static cycles " + staticCycles);
+        // The freeze condition itself, at the static cycle's ingress queues (device:port, each fed
+        // by one reported egress): none resumed in the 200 us before detection, and each still
+        // holds more than XON (20,000 B, the scenario's qos.pfc.xonBytes) at the end of the run.
+        long detected = r.deadlocks().get(0).detectedPs();
+        io.fabriclab.topology.DeadlockCheck.Cycle cycle = check.cycles().stream()
+                .filter(c -> dynamic.contains(c.queues().get(0).fromDevice() + ":" + c.queues().get(0).fromPort()))
+                .findFirst().orElseThrow();
+        for (io.fabriclab.topology.DeadlockCheck.IngressQueue q : cycle.queues()) {
+            String ingress = q.device() + ":" + q.port();
+            assertTrue(lastResumePs.getOrDefault(ingress, -1L) < detected - 200_000_000L,
+                    ingress + " resumed at " + lastResumePs.get(ingress) + " ps");
+            assertTrue(lastIngressBytes.get(ingress) > 20_000, ingress + " holds " + lastIngressBytes.get(ingress) + " B");
+        }
     }
 
     @Test

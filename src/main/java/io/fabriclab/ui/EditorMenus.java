@@ -66,7 +66,13 @@ final class EditorMenus {
         Menu help = new Menu("Help");
         MenuItem about = item("About FabricLab", null, () -> editor.dialogs().showReport("About FabricLab", aboutText()));
         about.setId("menu-about");
-        help.getItems().add(about);
+        MenuItem welcome = item("Welcome…", null, () -> HelpWindows.showWelcome(editor));
+        welcome.setId("menu-welcome");
+        MenuItem guide = item("User Guide", "F1", () -> HelpWindows.showGuide(editor));
+        guide.setId("menu-user-guide");
+        MenuItem keys = item("Keyboard Shortcuts", null, () -> HelpWindows.showShortcuts(editor, menuBar));
+        keys.setId("menu-shortcuts");
+        help.getItems().addAll(welcome, guide, keys, new SeparatorMenuItem(), about);
         return help;
     }
 

@@ -24,6 +24,7 @@ import javafx.scene.control.MenuBar;
 import javafx.scene.control.Separator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.util.Duration;
@@ -60,6 +61,11 @@ public final class FabricEditor extends BorderPane {
     private RecentFiles recent = RecentFiles.user();
     private Fabric shownFabric;
     private DiagramStyle.Theme theme = DiagramStyle.Theme.LIGHT;
+    /** The undo stack as {@link #describeChange} last saw it, to tell an edit from an undo or a redo. */
+    private int shownUndoDepth;
+    private int shownRedoDepth;
+    private long shownRevision;
+    private String shownRedoDescription;
 
     // ----- live view (ui.live): a run panel docked beside the canvas ----------------------------
     private SplitPane centre;
@@ -138,7 +144,12 @@ public final class FabricEditor extends BorderPane {
         status.getRightItems().addAll(busy, new Separator(Orientation.VERTICAL), counts, new Separator(Orientation.VERTICAL), oversubscription,
                 new Separator(Orientation.VERTICAL), zoomLabel);
         status.setText("Ready. Drag from the palette to add, shift-drag between devices to link.");
+        // The right-hand fields keep their full text; the message on the left is what gets cut short.
+        for (Label l : List.of(busy, counts, oversubscription, zoomLabel)) {
+            l.setMinWidth(Region.USE_PREF_SIZE);
+        }
         doc.stack().addListener(this::refreshState);
+        doc.stack().addListener(this::describeChange);
         doc.stack().addListener(oversubscriptionDebounce::playFromStart);
         doc.selection().addListener(this::refreshState);
         doc.selection().addListener(analysis::selectionChanged);
@@ -226,6 +237,33 @@ public final class FabricEditor extends BorderPane {
     /** Shows {@code m} in the status bar. */
     public void message(String m) {
         status.setText(m);
+    }
+
+    /**
+     * Every change of the undo stack says what happened in the status bar: the edit's name (a move
+     * of a device says nothing else), "Undid …" or "Redid …". An action with more to say (a paste's
+     * counts) sets its message after executing, which replaces this one.
+     */
+    private void describeChange() {
+        var stack = doc.stack();
+        int undo = stack.undoDepth();
+        int redo = stack.redoDepth();
+        if (undo == shownUndoDepth - 1 && redo == shownRedoDepth + 1) {
+            message("Undid " + stack.redoDescription());
+        } else if (undo == shownUndoDepth + 1 && redo == shownRedoDepth - 1
+                && java.util.Objects.equals(stack.undoDescription(), shownRedoDescription)) {
+            // The stack does not say whether it redid or executed; a new edit after one undo changes the
+            // depths the same way, so the description tells them apart (alike only for an edit of the same name).
+            message("Redid " + stack.undoDescription());
+        } else if (redo == 0 && undo > 0 && stack.revision() != shownRevision
+                && (undo != shownUndoDepth || shownRedoDepth != 0 || undo == io.fabriclab.edit.CommandStack.DEFAULT_LIMIT)) {
+            // A new edit: it empties the redo stack and adds one (at the depth limit the oldest drops).
+            message(stack.undoDescription());
+        }
+        shownUndoDepth = undo;
+        shownRedoDepth = redo;
+        shownRevision = stack.revision();
+        shownRedoDescription = stack.redoDescription();
     }
 
     private void refreshState() {

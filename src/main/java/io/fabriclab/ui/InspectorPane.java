@@ -37,6 +37,11 @@ public final class InspectorPane extends BorderPane {
     private Consumer<String> messages = m -> { };
     private boolean refreshPending;
 
+    static final String UNIT_HINT = "scalable unit, numbered from 1 as the generated names are (su01 is unit 1;"
+            + " the file stores it 0-based); empty for none";
+    static final String POD_HINT = "pod / spine group, numbered from 1 as the generated names are (pod01, sg01 is"
+            + " pod 1; the file stores it 0-based); empty for none";
+
     public InspectorPane(FabricDocument doc) {
         this.doc = doc;
         title.getStyleClass().add("inspector-title");
@@ -84,7 +89,7 @@ public final class InspectorPane extends BorderPane {
             deviceItems(d, items);
         } else if (sel.links().size() == 1 && sel.devices().isEmpty()) {
             Link l = sel.links().iterator().next();
-            title.setText("Link");
+            title.setText("Link " + ends(l));
             linkItems(l, items);
         } else if (!sel.isEmpty()) {
             title.setText(sel.links().isEmpty() ? sel.devices().size() + " devices"
@@ -131,19 +136,23 @@ public final class InspectorPane extends BorderPane {
         items.add(FabricProperty.text("Device", "Model", "hardware model / SKU", d::model,
                 v -> edit("Set model of " + d.id(), d::model, d::setModel, v), FabricProperty::nullIfBlank,
                 FabricProperty::blankIfNull));
-        items.add(FabricProperty.text("Placement", "Unit", "scalable unit (or pod), 0-based; empty for none", d::unit,
-                v -> edit("Set unit of " + d.id(), d::unit, d::setUnit, v), FabricProperty::optionalIndex,
-                FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("Placement", "Unit", UNIT_HINT, d::unit,
+                v -> edit("Set unit of " + d.id(), d::unit, d::setUnit, v), InspectorPane::ordinal,
+                InspectorPane::ordinalText));
         items.add(FabricProperty.text("Placement", "Rail", "rail index of a rail leaf, 0-based; empty for none", d::rail,
                 v -> edit("Set rail of " + d.id(), d::rail, d::setRail, v), FabricProperty::optionalIndex,
                 FabricProperty::blankIfNull));
-        items.add(FabricProperty.text("Placement", "Pod", "pod of a three-tier fabric, 0-based; empty for none", d::pod,
-                v -> edit("Set pod of " + d.id(), d::pod, d::setPod, v), FabricProperty::optionalIndex,
-                FabricProperty::blankIfNull));
+        items.add(FabricProperty.text("Placement", "Pod", POD_HINT, d::pod,
+                v -> edit("Set pod of " + d.id(), d::pod, d::setPod, v), InspectorPane::ordinal,
+                InspectorPane::ordinalText));
         if (d.role() == DeviceRole.SERVER) {
-            items.add(FabricProperty.text("Device", "GPUs", "GPU count; empty = one per NIC", d::gpusOverride,
-                    v -> edit("Set GPUs of " + d.id(), d::gpusOverride, d::setGpus, v), FabricProperty::optionalIndex,
-                    FabricProperty::blankIfNull));
+            // Shows the count the model uses (Device.gpus(): the set count, else one per NIC), not only
+            // an explicit override, which generated servers do not have.
+            long nics = d.ports().stream().map(Port::nic).filter(java.util.Objects::nonNull).distinct().count();
+            items.add(FabricProperty.text("Device", "GPUs", (d.gpusOverride() == null ? "one per NIC (" + nics
+                            + " NICs); a number sets it" : "set explicitly; empty = one per NIC (" + nics + " NICs)"),
+                    () -> (Integer) d.gpus(), v -> edit("Set GPUs of " + d.id(), d::gpusOverride, d::setGpus, v),
+                    FabricProperty::optionalIndex, FabricProperty::blankIfNull));
         }
         items.add(FabricProperty.text("QoS", "QoS profile", "profile name; empty inherits the fabric default "
                         + f.defaultQosProfile(), d::qosProfile,
@@ -157,11 +166,18 @@ public final class InspectorPane extends BorderPane {
                 () -> String.valueOf(f.neighbors(d).size())));
     }
 
+    /** A link by its two ends with device names, "leaf1:eth3 — spine2:eth1". */
+    static String ends(Link l) {
+        return l.a().ref() + " — " + l.b().ref();
+    }
+
     private void linkItems(Link l, List<PropertySheet.Item> items) {
-        items.add(FabricProperty.text("Link", "Port A", "port on " + l.a().device().id() + "; free: "
-                        + freeNames(l.a().device()), () -> l.a().name(),
+        items.add(FabricProperty.readOnly("Link", "Ends", "device:port at each end", () -> ends(l)));
+        items.add(FabricProperty.text("Link", "Port A (" + l.a().device().id() + ")", "port on " + l.a().device().id()
+                        + "; free: " + freeNames(l.a().device()), () -> l.a().name(),
                 v -> moveEnd(l, true, v), v -> freePort(l.a().device(), l.a(), v), s -> s));
-        items.add(FabricProperty.text("Link", "Port B", "port on " + l.b().device().id() + "; free: "
+        items.add(FabricProperty.text("Link", "Port B (" + l.b().device().id() + ")", "port on " + l.b().device().id()
+                        + "; free: "
                         + freeNames(l.b().device()), () -> l.b().name(),
                 v -> moveEnd(l, false, v), v -> freePort(l.b().device(), l.b(), v), s -> s));
         int maxSpeed = Math.min(l.a().speedGbps(), l.b().speedGbps());
@@ -238,15 +254,15 @@ public final class InspectorPane extends BorderPane {
         items.add(FabricProperty.text("All selected", "Model", "empty when they differ; a value sets it on all",
                 () -> common(ds, Device::model), v -> editAll("Set model of " + n, ds, Device::model, Device::setModel, v),
                 FabricProperty::nullIfBlank, FabricProperty::blankIfNull));
-        items.add(FabricProperty.text("All selected", "Unit", "scalable unit; empty when they differ",
+        items.add(FabricProperty.text("All selected", "Unit", UNIT_HINT + "; empty when they differ",
                 () -> common(ds, Device::unit), v -> editAll("Set unit of " + n, ds, Device::unit, Device::setUnit, v),
-                FabricProperty::optionalIndex, FabricProperty::blankIfNull));
+                InspectorPane::ordinal, InspectorPane::ordinalText));
         items.add(FabricProperty.text("All selected", "Rail", "rail index; empty when they differ",
                 () -> common(ds, Device::rail), v -> editAll("Set rail of " + n, ds, Device::rail, Device::setRail, v),
                 FabricProperty::optionalIndex, FabricProperty::blankIfNull));
-        items.add(FabricProperty.text("All selected", "Pod", "pod; empty when they differ",
+        items.add(FabricProperty.text("All selected", "Pod", POD_HINT + "; empty when they differ",
                 () -> common(ds, Device::pod), v -> editAll("Set pod of " + n, ds, Device::pod, Device::setPod, v),
-                FabricProperty::optionalIndex, FabricProperty::blankIfNull));
+                InspectorPane::ordinal, InspectorPane::ordinalText));
         items.add(FabricProperty.text("All selected", "QoS profile", "profile name; empty when they differ",
                 () -> common(ds, Device::qosProfile), v -> editAll("Set QoS of " + n, ds, Device::qosProfile,
                         Device::setQosProfile, v), s -> qosName(f, s), FabricProperty::blankIfNull));
@@ -303,6 +319,30 @@ public final class InspectorPane extends BorderPane {
             doc.execute(c);
             messages.accept(what);
         }
+    }
+
+    /**
+     * A unit or pod as typed: numbered from 1 like the generators' names (su01, pod01), stored
+     * 0-based in the model (Device.unit()); empty for none.
+     */
+    static Integer ordinal(String s) {
+        if (s.isBlank()) {
+            return null;
+        }
+        try {
+            int v = Integer.parseInt(s.trim());
+            if (v < 1) {
+                throw new IllegalArgumentException("numbered from 1 as in su01 (or empty for none)");
+            }
+            return v - 1;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a whole number: " + s);
+        }
+    }
+
+    /** The 0-based model index as shown: numbered from 1 (unit 0 is "1", the unit of su01-…). */
+    static String ordinalText(Integer index) {
+        return index == null ? "" : String.valueOf(index + 1);
     }
 
     private static String qosName(Fabric f, String s) {

@@ -26,7 +26,10 @@ import javafx.util.Duration;
  */
 public final class ProblemsPane extends TitledPane {
     private final FabricDocument doc;
-    private final ListView<Finding> list = new ListView<>();
+    /** One row per group of identical findings (Finding.group), as `fabriclab validate` prints them. */
+    private final ListView<Finding.Group> list = new ListView<>();
+    /** The individual findings of the last check (empty when the fabric changed since without a check). */
+    private List<Finding> findings = List.of();
     private final PauseTransition debounce = new PauseTransition(Duration.millis(500));
     private Consumer<String> reveal = id -> { };
     private long lastCheckMillis;
@@ -51,14 +54,13 @@ public final class ProblemsPane extends TitledPane {
         list.setPlaceholder(new Label("Checking…"));
         list.setCellFactory(v -> new ListCell<>() {
             @Override
-            protected void updateItem(Finding f, boolean empty) {
+            protected void updateItem(Finding.Group f, boolean empty) {
                 super.updateItem(f, empty);
                 if (empty || f == null) {
                     setText(null);
                     setStyle("");
                 } else {
-                    setText(f.severity() + "  " + f.code() + "  [" + f.subject() + "]  " + f.message() + "  — fix: "
-                            + f.fix());
+                    setText(rowText(f));
                     setStyle(switch (f.severity()) {
                         case ERROR -> "-fx-text-fill: #b00020;";
                         case WARNING -> "-fx-text-fill: #8a5a00;";
@@ -69,7 +71,8 @@ public final class ProblemsPane extends TitledPane {
         });
         list.getSelectionModel().selectedItemProperty().addListener((o, was, f) -> {
             if (f != null) {
-                select(f.subject());
+                // A group selects its first subject: the row stands for all of them, the first is where to look.
+                select(f.subjects().get(0));
             }
         });
         debounce.setOnFinished(e -> check());
@@ -78,6 +81,7 @@ public final class ProblemsPane extends TitledPane {
                 debounce.playFromStart();
             } else {
                 // The findings shown were of the fabric before this edit: never show them as current.
+                findings = List.of();
                 list.getItems().clear();
                 list.setPlaceholder(new Label(NOT_CHECKED));
                 setText("Problems: not checked since the last edit (" + doc.fabric().devices().size() + " devices, "
@@ -99,12 +103,27 @@ public final class ProblemsPane extends TitledPane {
     }
 
     /** The list view (tests scroll it). */
-    ListView<Finding> list() {
+    ListView<Finding.Group> list() {
         return list;
     }
 
+    /** The individual findings of the last check (the list shows them grouped). */
     public List<Finding> findings() {
-        return List.copyOf(list.getItems());
+        return findings;
+    }
+
+    /** The row that shows finding {@code f} (its group), or null when it is not shown. */
+    Finding.Group rowOf(Finding f) {
+        return list.getItems().stream().filter(g -> g.severity() == f.severity() && g.code().equals(f.code())
+                && g.message().equals(f.message()) && g.fix().equals(f.fix()) && g.subjects().contains(f.subject()))
+                .findFirst().orElse(null);
+    }
+
+    /** A row: severity, code, the subjects (the first few and "and N more") with "x12" when grouped, message, fix. */
+    static String rowText(Finding.Group g) {
+        String count = g.count() > 1 ? "  x" + g.count() : "";
+        return g.severity() + "  " + g.code() + count + "  [" + g.subjectsText(3) + "]  " + g.message() + "  — fix: "
+                + g.fix();
     }
 
     /** Whether lint re-runs by itself after an edit of this fabric (by its size, see {@link #AUTO_CHECK_MAX_ELEMENTS}). */
@@ -117,7 +136,8 @@ public final class ProblemsPane extends TitledPane {
         long t0 = System.nanoTime();
         List<Finding> found = Lint.check(doc.fabric());
         lastCheckMillis = (System.nanoTime() - t0) / 1_000_000;
-        list.getItems().setAll(found);
+        findings = List.copyOf(found);
+        list.getItems().setAll(Finding.group(found));
         list.setPlaceholder(new Label(NO_FINDINGS));
         long errors = found.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();
         long warnings = found.stream().filter(f -> f.severity() == Finding.Severity.WARNING).count();

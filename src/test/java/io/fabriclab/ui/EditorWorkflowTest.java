@@ -346,13 +346,13 @@ class EditorWorkflowTest {
             editor.problems().setExpanded(true);
             Finding culprit = editor.problems().findings().stream().filter(f -> f.subject().equals("leaf2")
                     && f.code().equals("OVERSUBSCRIBED")).findFirst().orElseThrow();
-            editor.problems().list().scrollTo(culprit);
+            editor.problems().list().scrollTo(editor.problems().rowOf(culprit));
         });
         WaitForAsyncUtils.waitForFxEvents();
         @SuppressWarnings("unchecked")
-        ListCell<Finding> cell = robot.lookup(".list-cell").match(n -> n instanceof ListCell<?> c
-                && c.getItem() instanceof Finding f && f.subject().equals("leaf2")
-                && f.code().equals("OVERSUBSCRIBED")).queryAs(ListCell.class);
+        ListCell<Finding.Group> cell = robot.lookup(".list-cell").match(n -> n instanceof ListCell<?> c
+                && c.getItem() instanceof Finding.Group g && g.subjects().get(0).equals("leaf2")
+                && g.code().equals("OVERSUBSCRIBED")).queryAs(ListCell.class);
         robot.clickOn(cell);
         WaitForAsyncUtils.waitForFxEvents();
         assertEquals(Set.of("leaf2"), ids(doc.selection().devices()));

@@ -1,0 +1,104 @@
+package io.fabriclab.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+
+import org.controlsfx.control.PropertySheet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.topology.RailOptimizedGenerator;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+
+/**
+ * What the inspector shows of a generated rail fabric (issue 16 item 15): links by their ends with
+ * device names, a server's GPUs as the model counts them, units numbered as the generated names.
+ */
+@ExtendWith(ApplicationExtension.class)
+class InspectorPaneTest {
+    private FabricDocument doc;
+    private InspectorPane pane;
+
+    @Start
+    void start(Stage stage) {
+        // One scalable unit (names padded to the unit count: su1): su1-srv01.. with 8 NICs each (one GPU per NIC), leaves su1-leaf0..7, unit 0.
+        doc = new FabricDocument(RailOptimizedGenerator.generate(1), null);
+        pane = new InspectorPane(doc);
+        stage.setScene(new Scene(pane, 400, 600));
+        stage.show();
+    }
+
+    private Object value(String name) {
+        return pane.sheet().getItems().stream().filter(i -> i.getName().equals(name)).findFirst()
+                .map(PropertySheet.Item::getValue).orElseThrow(() -> new AssertionError("no row " + name + " in "
+                        + pane.sheet().getItems().stream().map(PropertySheet.Item::getName).toList()));
+    }
+
+    private PropertySheet.Item item(String name) {
+        return pane.sheet().getItems().stream().filter(i -> i.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    private String title() {
+        return ((Label) pane.getTop()).getText();
+    }
+
+    @Test
+    void aGeneratedServerShowsItsEightGpusAndTheUnitOfItsName(FxRobot robot) {
+        Fabric f = doc.fabric();
+        Device srv = f.device("su1-srv01");
+        assertNull(srv.gpusOverride(), "generated servers have one GPU per NIC, no explicit count");
+        assertEquals(8, srv.gpus());
+        assertEquals(0, srv.unit(), "the model stores units 0-based");
+        robot.interact(() -> doc.selection().set(List.of(srv), List.of()));
+        robot.interact(() -> { });
+        assertEquals("Device su1-srv01", title());
+        assertEquals("8", value("GPUs"));
+        assertEquals("1", value("Unit"), "su1 is unit 1, as its name says");
+
+        // Typing unit 2 stores index 1 (the unit that su02 would be), as one undoable edit.
+        robot.interact(() -> item("Unit").setValue("2"));
+        assertEquals(1, srv.unit());
+        robot.interact(doc::undo);
+        assertEquals(0, srv.unit());
+        // An explicit GPU count is shown and set; emptying it goes back to one per NIC.
+        robot.interact(() -> item("GPUs").setValue("4"));
+        robot.interact(() -> { });
+        assertEquals("4", value("GPUs"));
+        robot.interact(() -> item("GPUs").setValue(""));
+        robot.interact(() -> { });
+        assertNull(srv.gpusOverride());
+        assertEquals("8", value("GPUs"));
+    }
+
+    @Test
+    void unitNumbersAreCheckedAndShownFromOne() {
+        assertEquals(0, InspectorPane.ordinal("1"));
+        assertNull(InspectorPane.ordinal(" "));
+        assertEquals("1", InspectorPane.ordinalText(0));
+        assertEquals("", InspectorPane.ordinalText(null));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> InspectorPane.ordinal("0"));
+    }
+
+    @Test
+    void aLinkShowsTheDevicesAtItsEnds(FxRobot robot) {
+        Device srv = doc.fabric().device("su1-srv01");
+        Link l = doc.fabric().linkAt(srv.port("nic0"));
+        robot.interact(() -> doc.selection().set(List.of(), List.of(l)));
+        robot.interact(() -> { });
+        String ends = l.a().ref() + " — " + l.b().ref();
+        assertEquals(java.util.Set.of("su1-srv01:nic0", "su1-leaf0:eth1"), java.util.Set.of(l.a().ref(), l.b().ref()));
+        assertEquals("Link " + ends, title());
+        assertEquals(ends, value("Ends"));
+        assertEquals(l.a().name(), value("Port A (" + l.a().device().id() + ")"));
+    }
+}

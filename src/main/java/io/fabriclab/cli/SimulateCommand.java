@@ -24,9 +24,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code fabriclab simulate SCENARIO -o RESULTS [--csv DIR]}: a packet-level run of a scenario. */
+/**
+ * {@code fabriclab simulate SCENARIO -o RESULTS [--csv DIR]}: a packet-level run of a scenario; or
+ * {@code fabriclab simulate FABRIC --workload W [options]}: a preset workload on a fabric, built as
+ * the scenario JSON a file would hold and read by the same reader ({@link ScenarioPreset}).
+ */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
-        description = {"Run a packet-level simulation (PFC, ECN, DCQCN) of a scenario file and write the results.",
+        description = {"Run a packet-level simulation (PFC, ECN, DCQCN) of a scenario file and write the results;",
+                "or, with --workload, of a preset workload on a fabric file (no scenario file needed).",
                 "Progress goes to stderr; a summary table to stdout."},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the simulation ran and the results were written",
@@ -34,17 +39,41 @@ import picocli.CommandLine.Parameters;
                 "     of the run or cannot be written); checked before the run, nothing was written"})
 public final class SimulateCommand implements Callable<Integer> {
     private static volatile FabricReader fabricReader = FabricReader.FILES;
+    /** Where a preset's default results file goes: the current directory (tests point it elsewhere). */
+    static volatile Path workingDirectory = Path.of("");
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON, schemaVersion 1)")
+    @Parameters(index = "0", paramLabel = "SCENARIO|FABRIC", description = "scenario file (JSON, schemaVersion 1); with --workload, a fabric file")
     Path scenarioFile;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "RESULTS", description = "results file to write (JSON), atomically; never an input of the run")
+    @Option(names = {"-o", "--output"}, paramLabel = "RESULTS", description = "results file to write (JSON), atomically; never an input of the run. "
+            + "Required for a scenario; with --workload the default is <fabric-name>-<workload>-results.json in the current directory")
     Path output;
+
+    @Option(names = "--workload", paramLabel = "W", converter = ScenarioPreset.KindConverter.class,
+            description = "simulate a preset on the FABRIC file: incast, all-reduce, all-to-all or permutation")
+    ScenarioPreset.Kind workload;
+
+    @Option(names = "--senders", paramLabel = "N", description = "incast: senders (default 8, or every other NIC if the fabric has fewer)")
+    Integer senders;
+
+    @Option(names = "--bytes", paramLabel = "B", description = "incast: bytes per sender (default 1 MiB); all-reduce, all-to-all: the collective's size S "
+            + "(default 4 MiB); permutation: bytes per NIC (default 2 MB)")
+    Long bytes;
+
+    @Option(names = "--priority", paramLabel = "P", description = "priority of the workload's flows, 0-7 (default 3)")
+    Integer priority;
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "simulation QoS profile (as a scenario's \"profile\"; default the fabric's own QoS)")
+    String profile;
+
+    @Option(names = "--duration-us", paramLabel = "US", description = "stop at this simulated time (default: run until every flow completes)")
+    Double durationUs;
 
     @Option(names = "--csv", paramLabel = "DIR", description = "also write the time series as CSV files into DIR (created if missing; its four CSV files are replaced)")
     Path csvDir;
 
-    @Option(names = "--seed", description = "override the scenario's run seed (ECMP source ports, ECN marking); workloads keep the flows they were given")
+    @Option(names = "--seed", description = "override the scenario's run seed (ECMP source ports, ECN marking); workloads keep the flows they were given. "
+            + "With --workload it is the scenario's seed, so it also seeds the permutation (default 1)")
     Long seed;
 
     @Option(names = "--reproducible", description = "write 0 for wall-clock fields, so identical runs give identical files")
@@ -67,8 +96,21 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;
         List<Path> fabricsRead = new ArrayList<>();
+        String presetProblem = presetOptionProblem();
+        if (presetProblem != null) {
+            err.println("error: " + presetProblem);
+            return 2;
+        }
         try {
-            scenario = ScenarioJson.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead));
+            if (workload != null) {
+                ScenarioPreset preset = new ScenarioPreset(workload, senders, bytes, priority, profile, durationUs, seed);
+                scenario = preset.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead));
+                if (output == null) {
+                    output = workingDirectory.resolve(ScenarioPreset.defaultOutputName(scenario.fabric().name(), workload));
+                }
+            } else {
+                scenario = ScenarioJson.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead));
+            }
         } catch (NoSuchFileException e) {
             err.println("error: cannot read scenario " + scenarioFile + ": no such file");
             return 2;
@@ -87,7 +129,8 @@ public final class SimulateCommand implements Callable<Integer> {
         try {
             sim = scenario.simulator(cfg);
         } catch (IllegalArgumentException e) {
-            err.println("error: " + scenarioFile + ": " + e.getMessage());
+            err.println("error: " + scenarioFile + (workload == null ? "" : " --workload " + workload)
+                    + ": " + e.getMessage() + (workload == null ? "" : "; the preset needs NICs that can reach one another"));
             return 2;
         }
         ProgressBar bar = quiet ? null : new ProgressBar(err, cfg.durationPs() > 0);
@@ -110,6 +153,39 @@ public final class SimulateCommand implements Callable<Integer> {
         out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
         out.flush();
         return 0;
+    }
+
+    /** Options that only a preset takes, or a scenario without -o; null when the options fit together. */
+    private String presetOptionProblem() {
+        if (workload == null) {
+            List<String> presetOnly = new ArrayList<>();
+            if (senders != null) {
+                presetOnly.add("--senders");
+            }
+            if (bytes != null) {
+                presetOnly.add("--bytes");
+            }
+            if (priority != null) {
+                presetOnly.add("--priority");
+            }
+            if (profile != null) {
+                presetOnly.add("--profile");
+            }
+            if (durationUs != null) {
+                presetOnly.add("--duration-us");
+            }
+            if (!presetOnly.isEmpty()) {
+                return String.join(", ", presetOnly) + " only with --workload (a scenario file sets these itself)";
+            }
+            if (output == null) {
+                return "-o RESULTS is required when simulating a scenario file (it is optional only with --workload)";
+            }
+            return null;
+        }
+        if (senders != null && workload != ScenarioPreset.Kind.INCAST) {
+            return "--senders applies to --workload incast only, not " + workload;
+        }
+        return null;
     }
 
     /** The human summary: run, worst queues, PFC, ECN/CNP, drops, FCT percentiles. */

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -176,6 +178,28 @@ final class ScenarioPreset {
     private static void requireTwo(List<String> nics, String fabricRef) {
         if (nics.size() < 2) {
             throw new IllegalArgumentException(fabricRef + " has " + nics.size() + " connected NIC(s); the workload needs at least 2");
+        }
+    }
+
+    /**
+     * Whether the JSON file's top-level object has {@code field} (read as a stream, nested values
+     * skipped); false when the file cannot be read or is not a JSON object. Used only for a hint.
+     */
+    static boolean hasTopLevelField(Path file, String field) {
+        try (JsonParser p = MAPPER.getFactory().createParser(file.toFile())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                if (field.equals(p.currentName())) {
+                    return true;
+                }
+                p.nextToken();
+                p.skipChildren();
+            }
+            return false;
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

@@ -119,6 +119,10 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         } catch (ScenarioException | IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
+            String hint = kindHint();
+            if (hint != null) {
+                err.println("hint: " + hint);
+            }
             return 2;
         }
         // Every output checked before the run: never an input, always writable (Outputs).
@@ -153,6 +157,20 @@ public final class SimulateCommand implements Callable<Integer> {
         out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
         out.flush();
         return 0;
+    }
+
+    /**
+     * When the positional file failed to read as what the options asked for, whether it is the
+     * other kind: a fabric given without --workload, or a scenario given with it. Null otherwise.
+     */
+    private String kindHint() {
+        if (workload == null && ScenarioPreset.hasTopLevelField(scenarioFile, "devices")) {
+            return scenarioFile + " is a fabric file; add --workload incast|all-reduce|all-to-all|permutation to simulate a preset on it";
+        }
+        if (workload != null && ScenarioPreset.hasTopLevelField(scenarioFile, "workloads")) {
+            return scenarioFile + " is a scenario file; run it without --workload (it names its own fabric and workloads)";
+        }
+        return null;
     }
 
     /** Options that only a preset takes, or a scenario without -o; null when the options fit together. */

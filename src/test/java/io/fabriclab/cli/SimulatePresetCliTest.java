@@ -179,6 +179,18 @@ class SimulatePresetCliTest {
     }
 
     @Test
+    void aFabricWithoutWorkloadOrAScenarioWithItGetsAHint() {
+        CliRun r = CliRun.of("simulate", FABRIC.toString(), "-o", dir.resolve("x.json").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("hint: " + FABRIC + " is a fabric file; add --workload"), r.err());
+        r = CliRun.of("simulate", "resources/scenarios/incast-pfc-only.json", "--workload", "incast",
+                "-o", dir.resolve("x.json").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("is a scenario file; run it without --workload"), r.err());
+        assertFalse(Files.exists(dir.resolve("x.json")));
+    }
+
+    @Test
     void nicsThatCannotReachOneAnotherAreRefused() throws Exception {
         // Two stars with no link between them: s0, s1 on leaf0 and t0, t1 on leaf1.
         Fabric f = TestFabrics.star(2, 100, 1.0, QosProfile.roceLossless("lossless", 100));

@@ -83,6 +83,7 @@ final class ScenarioPreset {
     private final String profile;
     private final Double durationUs;
     private final Long seed;
+    private String json;
 
     ScenarioPreset(Kind kind, Integer senders, Long bytes, Integer priority, String profile, Double durationUs, Long seed) {
         this.kind = kind;
@@ -97,20 +98,33 @@ final class ScenarioPreset {
     /**
      * Reads the fabric file and builds the preset's scenario on it.
      *
-     * @throws io.fabriclab.io.ScenarioException for a bad option value, with the scenario field it
-     *     sets and the option's name
+     * @param scenarioDir the directory the scenario text would live in (where --save-scenario
+     *     writes it; else the fabric's): its "fabric" is the fabric file relative to it
+     * @throws io.fabriclab.io.ScenarioException for a bad option value, with the option's name
      * @throws IllegalArgumentException when the fabric has too few NICs for the preset
      */
-    Scenario read(Path fabricFile, FabricReader fabrics) throws IOException {
+    Scenario read(Path fabricFile, FabricReader fabrics, Path scenarioDir) throws IOException {
         Fabric fabric = fabrics.read(fabricFile);
-        String json = scenarioJson(fabric, fabricFile.getFileName().toString());
-        // The fabric just read is handed in, so the file is read once; the text's "fabric" names it for the results.
-        Path dir = fabricFile.toAbsolutePath().getParent();
+        Path fabricAbs = fabricFile.toAbsolutePath().normalize();
+        Path dir = scenarioDir != null ? scenarioDir.toAbsolutePath().normalize() : fabricAbs.getParent();
+        String ref;
+        try {
+            ref = dir.relativize(fabricAbs).toString().replace('\\', '/');
+        } catch (IllegalArgumentException e) {
+            ref = fabricAbs.toString(); // another root (Windows drive): the absolute path
+        }
+        json = scenarioJson(fabric, ref);
+        // The fabric just read is handed in, so the file is read once.
         try {
             return ScenarioJson.parse(json, "--workload " + kind + " on " + fabricFile, dir, fabrics, fabric);
         } catch (ScenarioException e) {
             throw new ScenarioException(optionNames(e.getMessage()), e);
         }
+    }
+
+    /** The scenario text of the last {@link #read}: what --save-scenario writes. */
+    String json() {
+        return json;
     }
 
     /** The scenario fields a preset sets, as the options that set them, so a message names what the user typed. */
@@ -172,7 +186,7 @@ final class ScenarioPreset {
         if (priority != null) {
             w.put("priority", priority);
         }
-        return root.toPrettyString();
+        return root.toPrettyString() + "\n";
     }
 
     private static void requireTwo(List<String> nics, String fabricRef) {

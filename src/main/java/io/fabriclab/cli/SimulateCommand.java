@@ -2,6 +2,7 @@ package io.fabriclab.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
@@ -69,6 +71,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--duration-us", paramLabel = "US", description = "stop at this simulated time (default: run until every flow completes)")
     Double durationUs;
 
+    @Option(names = "--save-scenario", paramLabel = "FILE", description = "with --workload: also write the preset as a scenario file "
+            + "(its fabric named relative to FILE), to edit or to run again with simulate FILE")
+    Path saveScenario;
+
     @Option(names = "--csv", paramLabel = "DIR", description = "also write the time series as CSV files into DIR (created if missing; its four CSV files are replaced)")
     Path csvDir;
 
@@ -95,6 +101,7 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;
+        ScenarioPreset preset = null;
         List<Path> fabricsRead = new ArrayList<>();
         String presetProblem = presetOptionProblem();
         if (presetProblem != null) {
@@ -103,8 +110,9 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         try {
             if (workload != null) {
-                ScenarioPreset preset = new ScenarioPreset(workload, senders, bytes, priority, profile, durationUs, seed);
-                scenario = preset.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead));
+                preset = new ScenarioPreset(workload, senders, bytes, priority, profile, durationUs, seed);
+                scenario = preset.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead),
+                        saveScenario == null ? null : saveScenario.toAbsolutePath().getParent());
                 if (output == null) {
                     output = workingDirectory.resolve(ScenarioPreset.defaultOutputName(scenario.fabric().name(), workload));
                 }
@@ -126,8 +134,24 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         // Every output checked before the run: never an input, always writable (Outputs).
-        new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output)
-                .directory("--csv", csvDir, ResultsJson.CSV_FILES).check();
+        Outputs outputs = new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output)
+                .directory("--csv", csvDir, ResultsJson.CSV_FILES);
+        if (saveScenario != null) {
+            outputs.file("--save-scenario", saveScenario);
+            if (Outputs.sameFile(saveScenario, output)) {
+                err.println("error: --save-scenario " + saveScenario + " is the results file (-o); nothing was written");
+                return 2;
+            }
+        }
+        outputs.check();
+        if (preset != null && saveScenario != null) {
+            try {
+                AtomicFiles.write(saveScenario, preset.json().getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                err.println("error: cannot write scenario " + saveScenario + ": " + e.getMessage());
+                return 2;
+            }
+        }
         SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
         Simulator sim;
         try {
@@ -191,6 +215,9 @@ public final class SimulateCommand implements Callable<Integer> {
             }
             if (durationUs != null) {
                 presetOnly.add("--duration-us");
+            }
+            if (saveScenario != null) {
+                presetOnly.add("--save-scenario");
             }
             if (!presetOnly.isEmpty()) {
                 return String.join(", ", presetOnly) + " only with --workload (a scenario file sets these itself)";

@@ -120,6 +120,25 @@ class SimulatePresetCliTest {
     }
 
     @Test
+    void aSavedPresetIsAScenarioFileThatRunsTheSameFlows() throws Exception {
+        Path saved = dir.resolve("sub/preset.json");
+        JsonNode r = run("p.json", "--workload", "permutation", "--bytes", "100000", "--seed", "3",
+                "--save-scenario", saved.toString());
+        JsonNode sc = new ObjectMapper().readTree(saved.toFile());
+        assertEquals("permutation", sc.at("/workloads/0/type").asText());
+        assertEquals(3, sc.get("seed").asLong());
+        // The fabric is named relative to the scenario's directory, so the file runs where it was written.
+        assertEquals(saved.getParent().relativize(FABRIC.toAbsolutePath()).toString(), sc.get("fabric").asText());
+        CliRun again = CliRun.of("simulate", saved.toString(), "-o", dir.resolve("p2.json").toString(), "--quiet",
+                "--reproducible");
+        assertEquals(0, again.code(), again.err());
+        JsonNode r2 = new ObjectMapper().readTree(dir.resolve("p2.json").toFile());
+        assertEquals(r.get("flows").toString(), r2.get("flows").toString());
+        assertEquals(r.at("/metadata/scenarioSha256").asText(), r2.at("/metadata/scenarioSha256").asText(),
+                "the preset's text is the saved file's");
+    }
+
+    @Test
     void withoutOutputTheResultsGoToFabricNameWorkloadResults() throws Exception {
         SimulateCommand.workingDirectory = dir;
         CliRun r = CliRun.of("simulate", FABRIC.toString(), "--workload", "permutation", "--bytes", "20000", "--quiet");

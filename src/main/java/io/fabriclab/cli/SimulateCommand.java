@@ -144,6 +144,17 @@ public final class SimulateCommand implements Callable<Integer> {
             }
         }
         outputs.check();
+        SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
+        Simulator sim;
+        try {
+            sim = scenario.simulator(cfg);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + scenarioFile + (workload == null ? "" : " --workload " + workload)
+                    + ": " + e.getMessage() + (workload != null && String.valueOf(e.getMessage()).contains("no route")
+                    ? "; the preset needs NICs that can reach one another" : ""));
+            return 2;
+        }
+        // Saved once the simulator accepted the scenario (routes exist), so a refused run writes nothing.
         if (preset != null && saveScenario != null) {
             try {
                 AtomicFiles.write(saveScenario, preset.json().getBytes(StandardCharsets.UTF_8));
@@ -151,15 +162,6 @@ public final class SimulateCommand implements Callable<Integer> {
                 err.println("error: cannot write scenario " + saveScenario + ": " + e.getMessage());
                 return 2;
             }
-        }
-        SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
-        Simulator sim;
-        try {
-            sim = scenario.simulator(cfg);
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + scenarioFile + (workload == null ? "" : " --workload " + workload)
-                    + ": " + e.getMessage() + (workload == null ? "" : "; the preset needs NICs that can reach one another"));
-            return 2;
         }
         ProgressBar bar = quiet ? null : new ProgressBar(err, cfg.durationPs() > 0);
         SimResults r = sim.run(bar);

@@ -221,8 +221,10 @@ class SimulatePresetCliTest {
         }
         Path file = dir.resolve("islands.json");
         Files.writeString(file, FabricJson.write(f));
-        CliRun r = CliRun.of("simulate", file.toString(), "--workload", "all-to-all", "-o", dir.resolve("x.json").toString());
+        CliRun r = CliRun.of("simulate", file.toString(), "--workload", "all-to-all", "-o", dir.resolve("x.json").toString(),
+                "--save-scenario", dir.resolve("s.json").toString());
         assertEquals(2, r.code(), r.out());
+        assertFalse(Files.exists(dir.resolve("s.json")), "a refused preset saves no scenario");
         assertTrue(r.err().contains("no route between"), r.err());
         assertTrue(r.err().contains("the preset needs NICs that can reach one another"), r.err());
         assertFalse(Files.exists(dir.resolve("x.json")));

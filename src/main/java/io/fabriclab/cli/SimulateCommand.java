@@ -2,6 +2,7 @@ package io.fabriclab.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
@@ -24,9 +26,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code fabriclab simulate SCENARIO -o RESULTS [--csv DIR]}: a packet-level run of a scenario. */
+/**
+ * {@code fabriclab simulate SCENARIO -o RESULTS [--csv DIR]}: a packet-level run of a scenario; or
+ * {@code fabriclab simulate FABRIC --workload W [options]}: a preset workload on a fabric, built as
+ * the scenario JSON a file would hold and read by the same reader ({@link ScenarioPreset}).
+ */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
-        description = {"Run a packet-level simulation (PFC, ECN, DCQCN) of a scenario file and write the results.",
+        description = {"Run a packet-level simulation (PFC, ECN, DCQCN) of a scenario file and write the results;",
+                "or, with --workload, of a preset workload on a fabric file (no scenario file needed).",
                 "Progress goes to stderr; a summary table to stdout."},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the simulation ran and the results were written",
@@ -34,17 +41,45 @@ import picocli.CommandLine.Parameters;
                 "     of the run or cannot be written); checked before the run, nothing was written"})
 public final class SimulateCommand implements Callable<Integer> {
     private static volatile FabricReader fabricReader = FabricReader.FILES;
+    /** Where a preset's default results file goes: the current directory (tests point it elsewhere). */
+    static volatile Path workingDirectory = Path.of("");
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON, schemaVersion 1)")
+    @Parameters(index = "0", paramLabel = "SCENARIO|FABRIC", description = "scenario file (JSON, schemaVersion 1); with --workload, a fabric file")
     Path scenarioFile;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "RESULTS", description = "results file to write (JSON), atomically; never an input of the run")
+    @Option(names = {"-o", "--output"}, paramLabel = "RESULTS", description = "results file to write (JSON), atomically; never an input of the run. "
+            + "Required for a scenario; with --workload the default is <fabric-name>-<workload>-results.json in the current directory")
     Path output;
+
+    @Option(names = "--workload", paramLabel = "W", converter = ScenarioPreset.KindConverter.class,
+            description = "simulate a preset on the FABRIC file: incast, all-reduce, all-to-all or permutation")
+    ScenarioPreset.Kind workload;
+
+    @Option(names = "--senders", paramLabel = "N", description = "incast: senders (default 8, or every other NIC if the fabric has fewer)")
+    Integer senders;
+
+    @Option(names = "--bytes", paramLabel = "B", description = "incast: bytes per sender (default 1 MiB); all-reduce, all-to-all: the collective's size S "
+            + "(default 4 MiB); permutation: bytes per NIC (default 2 MB)")
+    Long bytes;
+
+    @Option(names = "--priority", paramLabel = "P", description = "priority of the workload's flows, 0-7 (default 3)")
+    Integer priority;
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "simulation QoS profile (as a scenario's \"profile\"; default the fabric's own QoS)")
+    String profile;
+
+    @Option(names = "--duration-us", paramLabel = "US", description = "stop at this simulated time (default: run until every flow completes)")
+    Double durationUs;
+
+    @Option(names = "--save-scenario", paramLabel = "FILE", description = "with --workload: also write the preset as a scenario file "
+            + "(its fabric named relative to FILE), to edit or to run again with simulate FILE")
+    Path saveScenario;
 
     @Option(names = "--csv", paramLabel = "DIR", description = "also write the time series as CSV files into DIR (created if missing; its four CSV files are replaced)")
     Path csvDir;
 
-    @Option(names = "--seed", description = "override the scenario's run seed (ECMP source ports, ECN marking); workloads keep the flows they were given")
+    @Option(names = "--seed", description = "override the scenario's run seed (ECMP source ports, ECN marking); workloads keep the flows they were given. "
+            + "With --workload it is the scenario's seed, so it also seeds the permutation (default 1)")
     Long seed;
 
     @Option(names = "--reproducible", description = "write 0 for wall-clock fields, so identical runs give identical files")
@@ -66,9 +101,24 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;
+        ScenarioPreset preset = null;
         List<Path> fabricsRead = new ArrayList<>();
+        String presetProblem = presetOptionProblem();
+        if (presetProblem != null) {
+            err.println("error: " + presetProblem);
+            return 2;
+        }
         try {
-            scenario = ScenarioJson.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead));
+            if (workload != null) {
+                preset = new ScenarioPreset(workload, senders, bytes, priority, profile, durationUs, seed);
+                scenario = preset.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead),
+                        saveScenario == null ? null : saveScenario.toAbsolutePath().getParent());
+                if (output == null) {
+                    output = workingDirectory.resolve(ScenarioPreset.defaultOutputName(scenario.fabric().name(), workload));
+                }
+            } else {
+                scenario = ScenarioJson.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead));
+            }
         } catch (NoSuchFileException e) {
             err.println("error: cannot read scenario " + scenarioFile + ": no such file");
             return 2;
@@ -77,18 +127,41 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         } catch (ScenarioException | IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
+            String hint = kindHint();
+            if (hint != null) {
+                err.println("hint: " + hint);
+            }
             return 2;
         }
         // Every output checked before the run: never an input, always writable (Outputs).
-        new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output)
-                .directory("--csv", csvDir, ResultsJson.CSV_FILES).check();
+        Outputs outputs = new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output)
+                .directory("--csv", csvDir, ResultsJson.CSV_FILES);
+        if (saveScenario != null) {
+            outputs.file("--save-scenario", saveScenario);
+            if (Outputs.sameFile(saveScenario, output)) {
+                err.println("error: --save-scenario " + saveScenario + " is the results file (-o); nothing was written");
+                return 2;
+            }
+        }
+        outputs.check();
         SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
         Simulator sim;
         try {
             sim = scenario.simulator(cfg);
         } catch (IllegalArgumentException e) {
-            err.println("error: " + scenarioFile + ": " + e.getMessage());
+            err.println("error: " + scenarioFile + (workload == null ? "" : " --workload " + workload)
+                    + ": " + e.getMessage() + (workload != null && String.valueOf(e.getMessage()).contains("no route")
+                    ? "; the preset needs NICs that can reach one another" : ""));
             return 2;
+        }
+        // Saved once the simulator accepted the scenario (routes exist), so a refused run writes nothing.
+        if (preset != null && saveScenario != null) {
+            try {
+                AtomicFiles.write(saveScenario, preset.json().getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                err.println("error: cannot write scenario " + saveScenario + ": " + e.getMessage());
+                return 2;
+            }
         }
         ProgressBar bar = quiet ? null : new ProgressBar(err, cfg.durationPs() > 0);
         SimResults r = sim.run(bar);
@@ -110,6 +183,56 @@ public final class SimulateCommand implements Callable<Integer> {
         out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
         out.flush();
         return 0;
+    }
+
+    /**
+     * When the positional file failed to read as what the options asked for, whether it is the
+     * other kind: a fabric given without --workload, or a scenario given with it. Null otherwise.
+     */
+    private String kindHint() {
+        if (workload == null && ScenarioPreset.hasTopLevelField(scenarioFile, "devices")) {
+            return scenarioFile + " is a fabric file; add --workload incast|all-reduce|all-to-all|permutation to simulate a preset on it";
+        }
+        if (workload != null && ScenarioPreset.hasTopLevelField(scenarioFile, "workloads")) {
+            return scenarioFile + " is a scenario file; run it without --workload (it names its own fabric and workloads)";
+        }
+        return null;
+    }
+
+    /** Options that only a preset takes, or a scenario without -o; null when the options fit together. */
+    private String presetOptionProblem() {
+        if (workload == null) {
+            List<String> presetOnly = new ArrayList<>();
+            if (senders != null) {
+                presetOnly.add("--senders");
+            }
+            if (bytes != null) {
+                presetOnly.add("--bytes");
+            }
+            if (priority != null) {
+                presetOnly.add("--priority");
+            }
+            if (profile != null) {
+                presetOnly.add("--profile");
+            }
+            if (durationUs != null) {
+                presetOnly.add("--duration-us");
+            }
+            if (saveScenario != null) {
+                presetOnly.add("--save-scenario");
+            }
+            if (!presetOnly.isEmpty()) {
+                return String.join(", ", presetOnly) + " only with --workload (a scenario file sets these itself)";
+            }
+            if (output == null) {
+                return "-o RESULTS is required when simulating a scenario file (it is optional only with --workload)";
+            }
+            return null;
+        }
+        if (senders != null && workload != ScenarioPreset.Kind.INCAST) {
+            return "--senders applies to --workload incast only, not " + workload;
+        }
+        return null;
     }
 
     /** The human summary: run, worst queues, PFC, ECN/CNP, drops, FCT percentiles. */

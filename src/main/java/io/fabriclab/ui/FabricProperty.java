@@ -5,7 +5,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.controlsfx.control.PropertySheet;
 import org.controlsfx.property.editor.PropertyEditor;
 
 import javafx.beans.value.ObservableValue;
@@ -21,11 +20,7 @@ import javafx.scene.control.TextField;
  * or when focus leaves (one command per edit, not per keystroke); bad input turns the field red
  * and changes nothing.
  */
-final class FabricProperty<T> implements PropertySheet.Item {
-    private final String category;
-    private final String name;
-    private final String description;
-    private final Class<?> type;
+final class FabricProperty<T> extends SheetItem {
     private final Supplier<T> getter;
     private final Consumer<T> commit;
     private final Function<String, T> parser;
@@ -34,10 +29,7 @@ final class FabricProperty<T> implements PropertySheet.Item {
 
     private FabricProperty(String category, String name, String description, Class<?> type, Supplier<T> getter,
                            Consumer<T> commit, Function<String, T> parser, Function<T, String> formatter, T[] choices) {
-        this.category = category;
-        this.name = name;
-        this.description = description;
-        this.type = type;
+        super(category, name, description, type);
         this.getter = getter;
         this.commit = commit;
         this.parser = parser;
@@ -59,26 +51,6 @@ final class FabricProperty<T> implements PropertySheet.Item {
                                                          Supplier<E> getter, Consumer<E> commit, E[] values) {
         return new FabricProperty<>(category, name, description, values.getClass().getComponentType(), getter, commit,
                 null, e -> e == null ? "" : e.toString(), values);
-    }
-
-    @Override
-    public Class<?> getType() {
-        return type;
-    }
-
-    @Override
-    public String getCategory() {
-        return category;
-    }
-
-    @Override
-    public String getName() {
-        return name;
-    }
-
-    @Override
-    public String getDescription() {
-        return description;
     }
 
     @Override
@@ -177,7 +149,7 @@ final class FabricProperty<T> implements PropertySheet.Item {
 
     /** "prop-" and the row name in lower case words joined by '-', e.g. "prop-speed-gb-s" (for tests and styling). */
     String editorId() {
-        return "prop-" + name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("-$", "");
+        return "prop-" + getName().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("-$", "");
     }
 
     /** The editor node for this row. */

@@ -386,39 +386,12 @@ final class QosEditor extends BorderPane {
     }
 
     /** One field of the profile, read and written through {@link #values}. */
-    private final class Field implements PropertySheet.Item {
+    private final class Field extends SheetItem {
         final String key;
-        private final String category;
-        private final String name;
-        private final String description;
-        private final Class<?> type;
 
         Field(String key, String category, String name, String description, Class<?> type) {
+            super(category, name, description + " [" + key + "]", type);
             this.key = key;
-            this.category = category;
-            this.name = name;
-            this.description = description + " [" + key + "]";
-            this.type = type;
-        }
-
-        @Override
-        public Class<?> getType() {
-            return type;
-        }
-
-        @Override
-        public String getCategory() {
-            return category;
-        }
-
-        @Override
-        public String getName() {
-            return name;
-        }
-
-        @Override
-        public String getDescription() {
-            return description;
         }
 
         @Override
@@ -430,11 +403,11 @@ final class QosEditor extends BorderPane {
         public void setValue(Object v) {
             Object old = values.get(key);
             Object now = v;
-            if (v instanceof Number n && type == Long.class) {
+            if (v instanceof Number n && getType() == Long.class) {
                 now = n.longValue();
-            } else if (v instanceof Number n && type == Integer.class) {
+            } else if (v instanceof Number n && getType() == Integer.class) {
                 now = n.intValue();
-            } else if (v instanceof Number n && type == Double.class) {
+            } else if (v instanceof Number n && getType() == Double.class) {
                 now = n.doubleValue();
             }
             if (now != null && !now.equals(old)) {

@@ -126,6 +126,22 @@ public final class FabricPainter {
         };
     }
 
+    /**
+     * How a group is named on screen: units numbered from 1, as the generators name them (unit 0
+     * of the model is su01) and as the inspector shows them; the key itself ("unit 0", kept in
+     * saved layouts) is unchanged.
+     */
+    public static String groupLabel(String key) {
+        if (key.startsWith("unit ")) {
+            try {
+                return "unit " + (Integer.parseInt(key.substring(5)) + 1);
+            } catch (NumberFormatException e) {
+                return key;
+            }
+        }
+        return key;
+    }
+
     /** The group a server folds into: its unit, else the rack of its first switch (by id). */
     public static String foldKey(Fabric fabric, Device server) {
         if (server.unit() != null) {
@@ -326,7 +342,7 @@ public final class FabricPainter {
                 p.setFill(style.textMuted());
                 p.setFont(font, true);
                 // Bottom left: the top edge is where the uplinks arrive.
-                p.text("unit " + e.getKey(), x + 6, y + bh - font * 0.8, TextAnchor.START);
+                p.text(groupLabel("unit " + e.getKey()), x + 6, y + bh - font * 0.8, TextAnchor.START);
             }
         }
     }
@@ -846,11 +862,12 @@ public final class FabricPainter {
         p.setStroke(style.outline(DeviceRole.SERVER), 1);
         p.strokeRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
         double font = 10;
-        String full = fg.key() + " · " + fg.serverCount() + " srv · " + fg.gpus() + " GPU";
-        String mid = fg.key() + " · " + fg.gpus() + " GPU";
+        String label = groupLabel(fg.key());
+        String full = label + " · " + fg.serverCount() + " srv · " + fg.gpus() + " GPU";
+        String mid = label + " · " + fg.gpus() + " GPU";
         String count = String.valueOf(fg.serverCount());
         String label = null;
-        for (String candidate : List.of(full, mid, fg.key(), count)) {
+        for (String candidate : List.of(full, mid, label, count)) {
             if (p.textWidth(candidate, font) <= bw - 6) {
                 label = candidate;
                 break;

@@ -187,4 +187,12 @@ class FabricPainterTest {
             }
         }
     }
+
+    @Test
+    void unitsAreNamedFromOneOnScreenAsTheGeneratorsNameThem() {
+        // Unit 0 of the model is su01 in generated names, and the inspector shows it as unit 1.
+        assertEquals("unit 1", FabricPainter.groupLabel("unit 0"));
+        assertEquals("unit 64", FabricPainter.groupLabel("unit 63"));
+        assertEquals("rack leaf1", FabricPainter.groupLabel("rack leaf1"));
+    }
 }

@@ -862,12 +862,12 @@ public final class FabricPainter {
         p.setStroke(style.outline(DeviceRole.SERVER), 1);
         p.strokeRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
         double font = 10;
-        String label = groupLabel(fg.key());
-        String full = label + " · " + fg.serverCount() + " srv · " + fg.gpus() + " GPU";
-        String mid = label + " · " + fg.gpus() + " GPU";
+        String name = groupLabel(fg.key());
+        String full = name + " · " + fg.serverCount() + " srv · " + fg.gpus() + " GPU";
+        String mid = name + " · " + fg.gpus() + " GPU";
         String count = String.valueOf(fg.serverCount());
         String label = null;
-        for (String candidate : List.of(full, mid, label, count)) {
+        for (String candidate : List.of(full, mid, name, count)) {
             if (p.textWidth(candidate, font) <= bw - 6) {
                 label = candidate;
                 break;

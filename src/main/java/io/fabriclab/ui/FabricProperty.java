@@ -26,6 +26,7 @@ final class FabricProperty<T> extends SheetItem {
     private final Function<String, T> parser;
     private final Function<T, String> formatter;
     private final T[] choices;
+    private String id;
 
     private FabricProperty(String category, String name, String description, Class<?> type, Supplier<T> getter,
                            Consumer<T> commit, Function<String, T> parser, Function<T, String> formatter, T[] choices) {
@@ -147,8 +148,20 @@ final class FabricProperty<T> extends SheetItem {
         }
     }
 
-    /** "prop-" and the row name in lower case words joined by '-', e.g. "prop-speed-gb-s" (for tests and styling). */
+    /** The row's id when its name carries a value that changes ("Port A (leaf1)"), so its editor id stays put. */
+    FabricProperty<T> withId(String stableId) {
+        this.id = stableId;
+        return this;
+    }
+
+    /**
+     * "prop-" and the row's id if it has one, else its name in lower case words joined by '-',
+     * e.g. "prop-speed-gb-s" (for tests and styling).
+     */
     String editorId() {
+        if (id != null) {
+            return "prop-" + id;
+        }
         return "prop-" + getName().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("-$", "");
     }
 

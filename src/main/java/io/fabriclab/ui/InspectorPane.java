@@ -175,11 +175,11 @@ public final class InspectorPane extends BorderPane {
         items.add(FabricProperty.readOnly("Link", "Ends", "device:port at each end", () -> ends(l)));
         items.add(FabricProperty.text("Link", "Port A (" + l.a().device().id() + ")", "port on " + l.a().device().id()
                         + "; free: " + freeNames(l.a().device()), () -> l.a().name(),
-                v -> moveEnd(l, true, v), v -> freePort(l.a().device(), l.a(), v), s -> s));
+                v -> moveEnd(l, true, v), v -> freePort(l.a().device(), l.a(), v), s -> s).withId("port-a"));
         items.add(FabricProperty.text("Link", "Port B (" + l.b().device().id() + ")", "port on " + l.b().device().id()
                         + "; free: "
                         + freeNames(l.b().device()), () -> l.b().name(),
-                v -> moveEnd(l, false, v), v -> freePort(l.b().device(), l.b(), v), s -> s));
+                v -> moveEnd(l, false, v), v -> freePort(l.b().device(), l.b(), v), s -> s).withId("port-b"));
         int maxSpeed = Math.min(l.a().speedGbps(), l.b().speedGbps());
         items.add(FabricProperty.text("Link", "Speed (Gb/s)", "allowed: " + Units.allowedSpeeds() + ", at most "
                         + FabricPainter.speedText(maxSpeed) + " (the slower port)", l::speedGbps,

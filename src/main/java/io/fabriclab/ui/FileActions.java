@@ -234,9 +234,50 @@ final class FileActions {
         startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("PNG image", "*.png"));
         File f = chooser.showSaveDialog(editor.getScene().getWindow());
-        if (f != null) {
+        if (f == null) {
+            return;
+        }
+        int choice = editor.dialogs().choose("Export PNG", "What to export:", PNG_CHOICES);
+        if (choice < 0) {
+            return;
+        }
+        if (choice < PNG_SCALES.length) {
+            exportWholePng(f.toPath(), PNG_SCALES[choice]);
+        } else {
             exportPng(f.toPath());
         }
+    }
+
+    /** Export PNG's choices: the whole fabric at a scale (as at that zoom), or the visible part. */
+    static final double[] PNG_SCALES = {1, 2, 0.5, 0.25};
+    static final java.util.List<String> PNG_CHOICES = java.util.List.of("Whole fabric at 100 %", "Whole fabric at 200 %",
+            "Whole fabric at 50 %", "Whole fabric at 25 %", "Visible part, as on screen");
+
+    /**
+     * The whole fabric at {@code scale} (1 = the editor at 100 % zoom), drawn off-screen on a copy
+     * in the background; a scale whose picture would pass {@link io.fabriclab.diagram.FabricPng#MAX_PIXELS}
+     * is lowered and the status bar says to what. Completes with the scale used.
+     */
+    public CompletableFuture<Double> exportWholePng(Path file, double scale) {
+        io.fabriclab.model.Fabric copy = doc.fabric().copy();
+        DiagramStyle style = new DiagramStyle(editor.theme());
+        return tasks.run("Exporting " + file.getFileName(), () -> {
+            io.fabriclab.diagram.DiagramGeometry g = new io.fabriclab.diagram.DiagramGeometry(copy,
+                    placed(copy), style);
+            double used = io.fabriclab.diagram.FabricPng.fittedScale(g.extent(), scale);
+            io.fabriclab.io.AtomicFiles.write(file, io.fabriclab.diagram.FabricPng.render(copy, used, style,
+                    FabricPainter.Options.DEFAULT));
+            return used;
+        }, used -> editor.message("Exported " + file.getFileName() + " (whole fabric at "
+                + Math.round(used * 100) + " %" + (used < scale ? ", lowered from " + Math.round(scale * 100)
+                + " % to stay under " + io.fabriclab.diagram.FabricPng.MAX_PIXELS / 1_000_000 + " Mpx" : "") + ")"),
+                ex -> editor.message("Export failed: " + ex.getMessage()));
+    }
+
+    private static io.fabriclab.model.Layout placed(io.fabriclab.model.Fabric f) {
+        io.fabriclab.model.Layout l = f.layout().copy();
+        new io.fabriclab.diagram.TieredLayout().placeMissing(f, l);
+        return l;
     }
 
     /** The canvas as drawn now (the visible part, at screen resolution), as a PNG file written in the background. */

@@ -48,13 +48,33 @@ public final class FabricPng {
             (int) Math.ceil(extent.height() * scale) + 2 * MARGIN_PX + LEGEND_PX};
     }
 
-    /** Draws the whole fabric at {@code scale} (see {@link #fittedScale}) and returns the PNG bytes. */
+    /** A picture and the scale it was drawn at. */
+    public record Picture(byte[] png, double scale) {
+    }
+
+    /** Draws the whole fabric at {@code scale} exactly (see {@link #fittedScale}) and returns the PNG bytes. */
     public static byte[] render(Fabric fabric, double scale, DiagramStyle style, FabricPainter.Options options)
             throws IOException {
+        DiagramGeometry g = geometry(fabric, style);
+        return draw(g, g.extent(), scale, style, options);
+    }
+
+    /** Draws the whole fabric at {@code wanted}, or smaller when that would pass {@link #MAX_PIXELS}. */
+    public static Picture renderFitted(Fabric fabric, double wanted, DiagramStyle style, FabricPainter.Options options)
+            throws IOException {
+        DiagramGeometry g = geometry(fabric, style);
+        double scale = fittedScale(g.extent(), wanted);
+        return new Picture(draw(g, g.extent(), scale, style, options), scale);
+    }
+
+    private static DiagramGeometry geometry(Fabric fabric, DiagramStyle style) {
         Layout layout = fabric.layout().copy();
         new TieredLayout().placeMissing(fabric, layout);
-        DiagramGeometry g = new DiagramGeometry(fabric, layout, style);
-        Bounds extent = g.extent();
+        return new DiagramGeometry(fabric, layout, style);
+    }
+
+    private static byte[] draw(DiagramGeometry g, Bounds extent, double scale, DiagramStyle style,
+            FabricPainter.Options options) throws IOException {
         int[] px = size(extent, scale);
         BufferedImage image = new BufferedImage(px[0], px[1], BufferedImage.TYPE_INT_ARGB_PRE);
         Graphics2D g2 = image.createGraphics();

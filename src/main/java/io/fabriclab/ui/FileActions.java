@@ -262,22 +262,14 @@ final class FileActions {
         io.fabriclab.model.Fabric copy = doc.fabric().copy();
         DiagramStyle style = new DiagramStyle(editor.theme());
         return tasks.run("Exporting " + file.getFileName(), () -> {
-            io.fabriclab.diagram.DiagramGeometry g = new io.fabriclab.diagram.DiagramGeometry(copy,
-                    placed(copy), style);
-            double used = io.fabriclab.diagram.FabricPng.fittedScale(g.extent(), scale);
-            io.fabriclab.io.AtomicFiles.write(file, io.fabriclab.diagram.FabricPng.render(copy, used, style,
-                    FabricPainter.Options.DEFAULT));
-            return used;
+            io.fabriclab.diagram.FabricPng.Picture pic = io.fabriclab.diagram.FabricPng.renderFitted(copy, scale, style,
+                    FabricPainter.Options.DEFAULT);
+            io.fabriclab.io.AtomicFiles.write(file, pic.png());
+            return pic.scale();
         }, used -> editor.message("Exported " + file.getFileName() + " (whole fabric at "
                 + Math.round(used * 100) + " %" + (used < scale ? ", lowered from " + Math.round(scale * 100)
                 + " % to stay under " + io.fabriclab.diagram.FabricPng.MAX_PIXELS / 1_000_000 + " Mpx" : "") + ")"),
                 ex -> editor.message("Export failed: " + ex.getMessage()));
-    }
-
-    private static io.fabriclab.model.Layout placed(io.fabriclab.model.Fabric f) {
-        io.fabriclab.model.Layout l = f.layout().copy();
-        new io.fabriclab.diagram.TieredLayout().placeMissing(f, l);
-        return l;
     }
 
     /** The canvas as drawn now (the visible part, at screen resolution), as a PNG file written in the background. */

@@ -8,9 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.fabriclab.io.FabricJson;
 import io.fabriclab.io.FabricReader;
-import io.fabriclab.io.InputException;
 import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
 import io.fabriclab.io.ScenarioJson;
@@ -65,30 +63,25 @@ public final class LiveSession {
     }
 
     public static LiveSession create(Fabric drawn, RunSettings settings, long recordingBytes) throws IOException {
-        return create(drawn, FabricJson.write(drawn), settings, recordingBytes);
+        return create(drawn, drawn.copy(), settings, recordingBytes);
     }
 
     /**
-     * As {@link #create(Fabric, RunSettings, long)} from the drawn fabric's JSON taken earlier (on
-     * the FX thread), so the rest can run on a background thread while the user keeps editing.
+     * As {@link #create(Fabric, RunSettings, long)} from a copy of the drawn fabric taken earlier
+     * (on the FX thread, {@link Fabric#copy()}), so the rest can run on a background thread while
+     * the user keeps editing.
      */
-    public static LiveSession create(Fabric drawn, String drawnJson, RunSettings settings, long recordingBytes)
+    public static LiveSession create(Fabric drawn, Fabric copy, RunSettings settings, long recordingBytes)
             throws IOException {
-        LiveSession s = build(drawn, drawnJson, settings, recordingBytes);
+        LiveSession s = build(drawn, copy, settings, recordingBytes);
         // Made here, on the caller's (background) thread, with the simulator: the dashboard asks
         // for them at the first frame, and making them reads every member flow.
         s.collectiveTrackers();
         return s;
     }
 
-    private static LiveSession build(Fabric drawn, String drawnJson, RunSettings settings, long recordingBytes)
+    private static LiveSession build(Fabric drawn, Fabric copy, RunSettings settings, long recordingBytes)
             throws IOException {
-        Fabric copy;
-        try {
-            copy = FabricJson.read(drawnJson, "the open fabric");
-        } catch (InputException e) {
-            throw new IllegalArgumentException("the open fabric cannot be simulated: " + e.getMessage(), e);
-        }
         if (settings.scenarioFile() != null) {
             String json = Files.readString(settings.scenarioFile(), StandardCharsets.UTF_8);
             Scenario sc = ScenarioJson.parse(json, settings.scenarioFile().toString(),

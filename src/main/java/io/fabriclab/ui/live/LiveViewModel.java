@@ -384,11 +384,11 @@ public final class LiveViewModel {
         status.set("Preparing " + settings.describe() + " …");
         Fabric drawn = frames.fabric();
         // The copy is taken on the FX thread (the drawing may change later); routes and flows are built off it.
-        String fabricJson = io.fabriclab.io.FabricJson.write(drawn);
+        Fabric copy = drawn.copy();
         javafx.concurrent.Task<LiveSession> task = new javafx.concurrent.Task<>() {
             @Override
             protected LiveSession call() throws Exception {
-                return LiveSession.create(drawn, fabricJson, settings, RunRecording.DEFAULT_MAX_BYTES);
+                return LiveSession.create(drawn, copy, settings, RunRecording.DEFAULT_MAX_BYTES);
             }
         };
         task.setOnSucceeded(e -> {

@@ -17,6 +17,7 @@ import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
+import io.fabriclab.model.Transport;
 
 /**
  * The network bill of materials of a fabric, priced from a {@link PriceBook}: switches by role and
@@ -34,9 +35,11 @@ import io.fabriclab.model.Port;
  * @param lines      priced and unpriced lines: switches, NICs, cables, transceivers, fibre
  * @param total      sum of the priced lines
  * @param unpriced   the price keys that were missing, in line order
+ * @param transport  the transport the fabric is built for: the same drawing is priced with that
+ *                   transport's parts ({@link PriceBook#candidates})
  */
 public record BillOfMaterials(String fabricName, String currency, int servers, int gpus, List<CableGroup> cables,
-                              List<Line> lines, BigDecimal total, List<String> unpriced) {
+                              List<Line> lines, BigDecimal total, List<String> unpriced, Transport transport) {
 
     public enum Category {
         SWITCH, NIC, CABLE, TRANSCEIVER, FIBER
@@ -92,7 +95,15 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
         return cables.stream().filter(c -> c.tier().equals(tier)).mapToLong(CableGroup::count).sum();
     }
 
+    /** The bill of the fabric as drawn, built for RoCEv2 (Ethernet parts). */
     public static BillOfMaterials of(Fabric fabric, PriceBook book) {
+        return of(fabric, book, Transport.ROCEV2);
+    }
+
+    /** The bill of the same drawing built for {@code transport}: the same counts, that transport's parts. */
+    public static BillOfMaterials of(Fabric fabric, PriceBook book, Transport transport) {
+        String swLabel = transport == Transport.INFINIBAND ? "InfiniBand switch " : "";
+        String nic = transport == Transport.INFINIBAND ? "HCA " : "NIC ";
         List<Line> lines = new ArrayList<>();
         Set<String> unpriced = new LinkedHashSet<>();
 
@@ -103,7 +114,8 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
             switches.computeIfAbsent(sw.role(), r -> new TreeMap<>()).merge(SwitchSku.of(sw), 1L, Long::sum);
         }
         switches.forEach((role, bySku) -> bySku.forEach((sku, n) -> lines.add(
-                line(book, unpriced, Category.SWITCH, role.jsonName() + ", " + sku, PriceBook.switchKey(sku), n, "pcs"))));
+                line(book, unpriced, transport, Category.SWITCH, swLabel + role.jsonName() + ", " + sku, PriceBook.switchKey(sku), n,
+                        "pcs"))));
 
         // NICs by speed: one per distinct NIC index on a server (a port without an index is its own NIC).
         Map<Integer, Long> nics = new TreeMap<>();
@@ -118,7 +130,7 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
             speedByNic.values().forEach(s -> nics.merge(s, 1L, Long::sum));
         }
         nics.forEach((speed, n) -> lines.add(
-                line(book, unpriced, Category.NIC, "NIC " + speed + "G", PriceBook.nicKey(speed), n, "pcs")));
+                line(book, unpriced, transport, Category.NIC, nic + speed + "G", PriceBook.nicKey(speed), n, "pcs")));
 
         // Cabling.
         Map<GroupKey, double[]> byGroup = new TreeMap<>(GROUP_ORDER); // count, metres, whole fibre metres
@@ -139,23 +151,23 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
             cableGroups.add(group);
             if (!needsTransceivers(group.medium())) {
                 String specific = PriceBook.cableKey(group.medium(), group.speedGbps(), group.lengthClassM());
-                String key = book.price(specific).isPresent() ? specific
-                        : PriceBook.cableKey(group.medium(), group.speedGbps());
-                lines.add(line(book, unpriced, Category.CABLE, "cable " + group.label(), key, group.count(), "pcs"));
+                String key = PriceBook.candidates(specific, transport).stream().anyMatch(c -> book.price(c).isPresent())
+                        ? specific : PriceBook.cableKey(group.medium(), group.speedGbps());
+                lines.add(line(book, unpriced, transport, Category.CABLE, "cable " + group.label(), key, group.count(), "pcs"));
             } else {
-                lines.add(line(book, unpriced, Category.FIBER, "fibre " + group.label() + " (" + group.count()
+                lines.add(line(book, unpriced, transport, Category.FIBER, "fibre " + group.label() + " (" + group.count()
                         + " links)", PriceBook.fiberKey(group.medium()), (long) acc[2], "m"));
             }
         });
         transceivers.forEach((key, n) -> {
             String[] parts = key.split(":");
-            lines.add(line(book, unpriced, Category.TRANSCEIVER,
+            lines.add(line(book, unpriced, transport, Category.TRANSCEIVER,
                     "transceiver " + parts[1] + " " + parts[2].toUpperCase(java.util.Locale.ROOT), key, n, "pcs"));
         });
 
         BigDecimal total = lines.stream().filter(Line::priced).map(Line::cost).reduce(BigDecimal.ZERO, BigDecimal::add);
         return new BillOfMaterials(fabric.name(), book.currency(), fabric.servers().size(), gpus, List.copyOf(cableGroups),
-                List.copyOf(lines), total, List.copyOf(unpriced));
+                List.copyOf(lines), total, List.copyOf(unpriced), transport);
     }
 
     /** "server-leaf", "leaf-spine", "spine-core": the two roles, lower tier first. */
@@ -195,8 +207,11 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
         return Math.min(x, y) * 10 + Math.max(x, y);
     }
 
-    private static Line line(PriceBook book, Set<String> unpriced, Category cat, String description, String key,
-                             long quantity, String unit) {
+    /** A line priced by the first of the transport's keys for {@code ethernetKey} the book has. */
+    private static Line line(PriceBook book, Set<String> unpriced, Transport transport, Category cat, String description,
+                             String ethernetKey, long quantity, String unit) {
+        List<String> keys = PriceBook.candidates(ethernetKey, transport);
+        String key = keys.stream().filter(k -> book.price(k).isPresent()).findFirst().orElse(keys.get(0));
         Optional<BigDecimal> price = book.price(key);
         if (price.isEmpty()) {
             unpriced.add(key);

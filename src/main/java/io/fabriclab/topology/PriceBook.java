@@ -23,7 +23,10 @@ import io.fabriclab.model.CableType;
  *     present, e.g. {@code cable:aoc:400G:30m}</li>
  * <li>{@code fiber:<mmf|smf>:per-m}: patch fibre of an optical link, per metre</li>
  * </ul>
- * Speeds are written as Gb/s with a G ({@code 400G}); lengths in metres with an m.
+ * Speeds are written as Gb/s with a G ({@code 400G}); lengths in metres with an m. InfiniBand parts
+ * have their own keys ({@code ib-switch:}, {@code hca:}, {@code ib-transceiver:}, {@code ib-cable:});
+ * Ultra Ethernet parts that differ from Ethernet ones {@code uec-switch:} and {@code uec-nic:}
+ * ({@link #candidates}).
  *
  * @param currency    ISO 4217 code, e.g. USD
  * @param description what the prices are (source, date, "illustrative")
@@ -33,15 +36,15 @@ public record PriceBook(String currency, String description, Map<String, BigDeci
 
     private static final String SPEED = "[0-9]+G";
     private static final Pattern KEY = Pattern.compile(
-            "switch:[0-9]+x" + SPEED + "(\\+[0-9]+x" + SPEED + ")*"
-                    + "|nic:" + SPEED
-                    + "|transceiver:" + SPEED + ":(mmf|smf)"
-                    + "|cable:(dac|aoc):" + SPEED + "(:[0-9]+(\\.[0-9]+)?m)?"
+            "(ib-|uec-)?switch:[0-9]+x" + SPEED + "(\\+[0-9]+x" + SPEED + ")*"
+                    + "|(nic|hca|uec-nic):" + SPEED
+                    + "|(ib-)?transceiver:" + SPEED + ":(mmf|smf)"
+                    + "|(ib-)?cable:(dac|aoc):" + SPEED + "(:[0-9]+(\\.[0-9]+)?m)?"
                     + "|fiber:(mmf|smf):per-m");
 
     /** The forms a key may take, for error messages. */
-    public static final String KEY_FORMS = "switch:<N>x<S>G[+<N>x<S>G...], nic:<S>G, transceiver:<S>G:<mmf|smf>, "
-            + "cable:<dac|aoc>:<S>G[:<L>m], fiber:<mmf|smf>:per-m";
+    public static final String KEY_FORMS = "[ib-|uec-]switch:<N>x<S>G[+<N>x<S>G...], nic:<S>G, hca:<S>G, uec-nic:<S>G, "
+            + "[ib-]transceiver:<S>G:<mmf|smf>, [ib-]cable:<dac|aoc>:<S>G[:<L>m], fiber:<mmf|smf>:per-m";
 
     public PriceBook {
         Objects.requireNonNull(currency, "currency");
@@ -71,6 +74,29 @@ public record PriceBook(String currency, String description, Map<String, BigDeci
 
     public Optional<BigDecimal> price(String key) {
         return Optional.ofNullable(prices.get(key));
+    }
+
+    /**
+     * The keys that price a part under a transport, most specific first. RoCEv2 uses the Ethernet
+     * keys; InfiniBand its own ({@code ib-switch:}, {@code hca:}, {@code ib-cable:},
+     * {@code ib-transceiver:}), never an Ethernet price; Ultra Ethernet its own
+     * ({@code uec-switch:}, {@code uec-nic:}) where the book has them, else the Ethernet part's.
+     */
+    public static java.util.List<String> candidates(String ethernetKey, io.fabriclab.model.Transport transport) {
+        String kind = ethernetKey.substring(0, ethernetKey.indexOf(':'));
+        String rest = ethernetKey.substring(kind.length());
+        return switch (transport) {
+            case ROCEV2 -> java.util.List.of(ethernetKey);
+            case INFINIBAND -> switch (kind) {
+                case "nic" -> java.util.List.of("hca" + rest);
+                case "switch", "cable", "transceiver" -> java.util.List.of("ib-" + ethernetKey);
+                default -> java.util.List.of(ethernetKey);
+            };
+            case ULTRA_ETHERNET -> switch (kind) {
+                case "nic", "switch" -> java.util.List.of("uec-" + ethernetKey, ethernetKey);
+                default -> java.util.List.of(ethernetKey);
+            };
+        };
     }
 
     public static String switchKey(String sku) {

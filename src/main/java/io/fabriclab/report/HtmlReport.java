@@ -45,6 +45,7 @@ public final class HtmlReport {
             "Capacity and paths", "QoS configuration", "PFC headroom", "Deadlock analysis", "Failure impact",
             "Simulation results", "Findings", "Pre-deployment validation checklist", "Appendix: parameters");
     public static final String COMPARISON = "Comparison of runs";
+    public static final String TRANSPORT_COMPARISON = "Transport comparison";
 
     private final DesignReview review;
     private final Fabric fabric;
@@ -91,6 +92,7 @@ public final class HtmlReport {
         progress.update(0.62, "charts");
         simulation(progress);
         comparison();
+        transportComparison();
         findings();
         checklist();
         appendix(in);
@@ -753,6 +755,33 @@ public final class HtmlReport {
         if (runs.stream().anyMatch(r -> !r.results().collectives().isEmpty())) {
             figure(charts.collectives(runs), null);
         }
+        h.close("div");
+    }
+
+    /** The scenario under each transport of `fabriclab compare` (docs/model.md, Transports). */
+    private void transportComparison() {
+        TransportComparison tc = review.input().transports();
+        if (tc == null) {
+            return;
+        }
+        section(TRANSPORT_COMPARISON, "transports");
+        h.el("p", "Scenario " + tc.scenarioName() + " on the same drawing under each transport: the same workload, the "
+                + "transport's framing, link layer, switches and NIC transport, and the fabric's bill of materials built "
+                + "with that transport's parts (prices from the price book: " + review.input().priceBook().description()
+                + "). Throughput and cost are also given as a share of InfiniBand's when InfiniBand is in the set.");
+        List<String> notRun = tc.rows().stream().filter(r -> !r.simulated()).map(r -> r.transport().displayName()).toList();
+        if (!notRun.isEmpty()) {
+            h.el("p", String.join(", ", notRun) + ": " + TransportComparison.NOT_SIMULATED + " (its column gives no "
+                    + "figures, only its cost); this build simulates "
+                    + io.fabriclab.sim.TransportProfile.simulatedNames() + ".");
+        }
+        List<String[]> table = tc.table();
+        String[] head = table.get(0);
+        boolean[] num = new boolean[head.length];
+        for (int i = 1; i < num.length; i++) {
+            num[i] = true;
+        }
+        h.table("compare", head, table.subList(1, table.size()), num);
         h.close("div");
     }
 

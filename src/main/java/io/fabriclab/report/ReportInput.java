@@ -20,10 +20,18 @@ import io.fabriclab.topology.PriceBook;
  * @param author        who prepared the review
  * @param date          the date on the cover
  * @param commandLine   how the report was produced, for the appendix (may be empty)
+ * @param transports    the scenario under several transports (`fabriclab compare`), or null
  */
 public record ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario,
                           String scenarioText, FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
-                          String commandLine) {
+                          String commandLine, TransportComparison transports) {
+
+    /** A report without a transport comparison. */
+    public ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario, String scenarioText,
+                       FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
+                       String commandLine) {
+        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, null);
+    }
 
     public ReportInput {
         runs = List.copyOf(runs);

@@ -1,0 +1,103 @@
+package io.fabriclab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.sim.SimResults;
+
+/** `fabriclab compare` and a non-RoCEv2 `simulate` (docs/cli.md, compare). */
+class CompareCommandTest {
+    private static final Path SCENARIO = Path.of("resources/scenarios/collective-alone.json");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void compareRunsRoceV2AndSaysWhatThisBuildDoesNotSimulate() throws Exception {
+        Path json = dir.resolve("cmp.json");
+        CliRun r = CliRun.of("compare", SCENARIO.toString(), "-o", json.toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        // One table, a column per transport; the unsimulated ones say so instead of a figure.
+        assertTrue(r.out().contains("Transport comparison: all-reduce on an idle fabric"), r.out());
+        assertTrue(r.out().contains("RoCEv2") && r.out().contains("InfiniBand") && r.out().contains("Ultra Ethernet"), r.out());
+        assertTrue(r.out().contains("grad busbw"), r.out());
+        assertTrue(r.out().contains("not simulated in this build"), r.out());
+        assertTrue(r.out().contains("fabric cost, % of InfiniBand's"), r.out());
+        assertTrue(r.err().contains("compare: infiniband is not simulated in this build (it simulates rocev2)"), r.err());
+        assertTrue(r.err().contains("compare: ultra-ethernet is not simulated in this build"), r.err());
+
+        JsonNode root = new ObjectMapper().readTree(Files.readString(json));
+        JsonNode roce = root.get("transports").get(0);
+        JsonNode ib = root.get("transports").get(1);
+        assertEquals("rocev2", roce.get("transport").asText());
+        assertTrue(roce.get("simulated").asBoolean());
+        assertFalse(ib.get("simulated").asBoolean());
+        assertEquals("not simulated in this build", ib.get("note").asText());
+        assertFalse(ib.has("fctP50Us"), "no invented figures for a transport that did not run");
+        // The RoCEv2 column is the scenario's own run: same seed, bit-identical results.
+        Scenario s = ScenarioJson.read(SCENARIO, FabricReader.FILES);
+        SimResults direct = s.simulator(s.config()).run();
+        assertEquals(direct.collectives().get(0).busbwGBps(), roce.get("collectives").get(0).get("busbwGBps").asDouble(), 0);
+        assertEquals(direct.summary().drops(), roce.get("drops").asLong());
+        // Cost: every transport priced; InfiniBand's share of itself is 1, RoCEv2's below it (sample: 2.5x switches, 1.2x HCAs).
+        assertTrue(ib.get("cost").get("complete").asBoolean());
+        assertEquals(1.0, ib.get("cost").get("fractionOfInfiniBand").asDouble(), 1e-12);
+        double roceShare = roce.get("cost").get("fractionOfInfiniBand").asDouble();
+        assertTrue(roceShare > 0.3 && roceShare < 1, "RoCEv2 cost share " + roceShare);
+        assertEquals(roce.get("cost").get("total").asDouble(), root.get("transports").get(2).get("cost").get("total").asDouble(), 0);
+    }
+
+    @Test
+    void theReportGetsATransportComparisonSection() throws Exception {
+        Path html = dir.resolve("cmp.html");
+        CliRun r = CliRun.of("compare", SCENARIO.toString(), "--transports", "infiniband,rocev2", "-o", html.toString(), "--quiet");
+        assertEquals(0, r.code(), r.err());
+        String text = Files.readString(html);
+        assertTrue(text.contains("<h2>Transport comparison</h2>"), "section missing");
+        assertTrue(text.contains("InfiniBand: not simulated in this build"), "the section says which did not run");
+    }
+
+    @Test
+    void anUnknownTransportOrOutputIsBadInputAndNothingIsWritten() {
+        Path json = dir.resolve("x.json");
+        CliRun r = CliRun.of("compare", SCENARIO.toString(), "--transports", "rocev2,ib", "-o", json.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--transports: \"ib\" is not a transport; allowed: rocev2, infiniband, ultra-ethernet"), r.err());
+        assertFalse(Files.exists(json));
+        CliRun twice = CliRun.of("compare", SCENARIO.toString(), "--transports", "rocev2,rocev2");
+        assertEquals(2, twice.code());
+        assertTrue(twice.err().contains("rocev2 is named twice"), twice.err());
+        CliRun ext = CliRun.of("compare", SCENARIO.toString(), "-o", dir.resolve("x.csv").toString());
+        assertEquals(2, ext.code());
+        assertTrue(ext.err().contains("written as .json, .html or .pdf"), ext.err());
+    }
+
+    @Test
+    void simulatingAnInfiniBandScenarioSaysWhichTransportsThisBuildSimulates() throws Exception {
+        Path sc = dir.resolve("ib.json");
+        Files.writeString(sc, Files.readString(SCENARIO)
+                .replace("\"../examples/classic-leaf-spine.json\"",
+                        new ObjectMapper().writeValueAsString(Path.of("resources/examples/classic-leaf-spine.json").toAbsolutePath().toString()))
+                .replace("\"seed\": 1,", "\"seed\": 1, \"transport\": \"infiniband\", \"qos\": {\"pfc\": {\"enabled\": true}},"));
+        Path out = dir.resolve("ib-results.json");
+        CliRun r = CliRun.of("simulate", sc.toString(), "-o", out.toString(), "--quiet");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("warning: " + sc + ": $.qos.pfc: ignored: an InfiniBand run has no PFC"), r.err());
+        assertTrue(r.err().contains("$.transport: InfiniBand (infiniband) is read and checked but not simulated in this "
+                + "build, which simulates rocev2; nothing was run"), r.err());
+        assertFalse(Files.exists(out), "never silently simulated as RoCEv2");
+    }
+}

@@ -44,6 +44,19 @@ final class AnalysisJson {
         bis.put("fullBisectionGbps", a.bisection().idealGbps());
         number(bis, "ratio", a.bisection().ratio());
         root.set("ecmpPaths", ecmp(a.ecmp()));
+        ObjectNode eff = root.putObject("payloadEfficiency");
+        for (io.fabriclab.model.Transport t : io.fabriclab.model.Transport.values()) {
+            try {
+                int payload = AnalyzeCommand.payloadBytes(t, fabric.mtuBytes());
+                io.fabriclab.sim.TransportProfile p = io.fabriclab.sim.TransportProfile.of(t);
+                ObjectNode x = eff.putObject(t.jsonName());
+                x.put("payloadBytes", payload);
+                x.put("dataOnly", p.payloadEfficiency(payload));
+                x.put("ringDirection", p.payloadEfficiency(payload, 1));
+            } catch (IllegalArgumentException e) {
+                eff.putNull(t.jsonName());
+            }
+        }
         com.fasterxml.jackson.databind.node.ArrayNode lat = root.putArray("switchLatency");
         for (io.fabriclab.topology.SwitchLatency.ModelLatency m : io.fabriclab.topology.SwitchLatency.of(fabric)) {
             ObjectNode o = lat.addObject();

@@ -34,6 +34,35 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "10", paramLabel = "N", description = "Rows of the worst-failures table (default: ${DEFAULT-VALUE}).")
     int top;
 
+    /** Payload per packet of each transport on this fabric: the Ethernet ones at its MTU, InfiniBand at its own. */
+    static int payloadBytes(io.fabriclab.model.Transport t, int fabricMtu) {
+        return switch (t) {
+            case ROCEV2 -> io.fabriclab.sim.RoceFraming.maxPayload(fabricMtu);
+            case ULTRA_ETHERNET -> io.fabriclab.sim.UecFraming.maxPayload(fabricMtu);
+            case INFINIBAND -> io.fabriclab.sim.TransportProfile.of(t).ib().mtuBytes();
+        };
+    }
+
+    /** The static payload efficiency of each transport (docs/model.md, Transports). */
+    static String payloadEfficiency(Fabric fabric) {
+        io.fabriclab.topology.TextTable t = new io.fabriclab.topology.TextTable("transport", "payload B/packet",
+                "data only", "ring direction (ACK per packet)");
+        for (io.fabriclab.model.Transport tr : io.fabriclab.model.Transport.values()) {
+            io.fabriclab.sim.TransportProfile p = io.fabriclab.sim.TransportProfile.of(tr);
+            int payload;
+            try {
+                payload = payloadBytes(tr, fabric.mtuBytes());
+            } catch (IllegalArgumentException e) {
+                t.row(tr.displayName(), "-", "MTU too small", "-");
+                continue;
+            }
+            t.row(tr.displayName(), payload, String.format(java.util.Locale.ROOT, "%.2f %%", 100 * p.payloadEfficiency(payload)),
+                    String.format(java.util.Locale.ROOT, "%.2f %%", 100 * p.payloadEfficiency(payload, 1)));
+        }
+        return "\nPayload efficiency by transport (MTU " + fabric.mtuBytes() + " B; InfiniBand at its own MTU of 4096 B)\n"
+                + t + "\n";
+    }
+
     @Override
     public Integer call() throws Exception {
         Fabric fabric = Inputs.fabric(file);
@@ -44,6 +73,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             out.print(AnalysisJson.render(fabric, file.toString(), a, top));
         } else {
             out.print(AnalysisText.of(fabric, file.toString(), a, top));
+            out.print(payloadEfficiency(fabric));
         }
         out.flush();
         return a.hasErrors() ? ExitCode.FINDINGS : ExitCode.OK;

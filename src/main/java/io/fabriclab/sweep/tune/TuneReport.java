@@ -171,6 +171,8 @@ public final class TuneReport {
         ValueMarker start = new ValueMarker(o.start().objective().mean(), new Color(0x555555), new BasicStroke(1.2f,
                 BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
         start.setLabel("start (the scenario's thresholds)");
+        start.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_RIGHT);
+        start.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.BOTTOM_RIGHT);
         plot.addRangeMarker(start);
         JFreeChart c = new JFreeChart("Tuner trace: " + m + " (BOBYQA, " + o.trace().size() + " evaluations)",
                 JFreeChart.DEFAULT_TITLE_FONT, plot, true);

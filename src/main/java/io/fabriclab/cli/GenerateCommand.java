@@ -1,7 +1,10 @@
 package io.fabriclab.cli;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.fabriclab.io.FabricFiles;
 import io.fabriclab.model.Fabric;
@@ -65,6 +68,35 @@ public final class GenerateCommand implements Runnable {
         return g;
     }
 
+    /**
+     * The generators check their parameters by the names of their record components, which open the
+     * message ({@code uplinksPerLeafSpinePair must be at least 1, was 0}); a user of {@code generate}
+     * typed options. The leading component name becomes the option that sets it, so the error names
+     * what the user can change ({@code --uplinks-per-pair must be at least 1, was 0}). Messages that
+     * open with prose ("a leaf needs ...") are left as they are.
+     */
+    static BadInputException inOptionWords(IllegalArgumentException e, Map<String, String> optionOf) {
+        String msg = String.valueOf(e.getMessage());
+        Matcher m = Pattern.compile("^([A-Za-z]+)\\b").matcher(msg);
+        if (m.find() && optionOf.containsKey(m.group(1))) {
+            msg = optionOf.get(m.group(1)) + msg.substring(m.end());
+        }
+        return new BadInputException(msg, e);
+    }
+
+    /** LeafSpineParams component -> the option that sets it. */
+    static final Map<String, String> LEAF_SPINE_OPTIONS = Map.of("leaves", "--leaves", "spines", "--spines",
+            "serversPerLeaf", "--servers-per-leaf", "nicsPerServer", "--nics-per-server",
+            "uplinksPerLeafSpinePair", "--uplinks-per-pair", "nicSpeedGbps", "--nic-speed",
+            "uplinkSpeedGbps", "--uplink-speed", "serverCableM", "--server-cable", "leafSpineCableM", "--uplink-cable",
+            "switchRadix", "--radix");
+    /** RailParams component -> the option that sets it (cable lengths are the defaults, not options). */
+    static final Map<String, String> RAIL_OPTIONS = Map.of("units", "--units", "serversPerUnit", "--servers-per-unit",
+            "gpusPerServer", "--gpus-per-server", "radix", "--radix", "speedGbps", "--speed",
+            "leafUplinks", "--leaf-uplinks");
+    /** FatTreeParams component -> the option that sets it. */
+    static final Map<String, String> FAT_TREE_OPTIONS = Map.of("k", "-k", "speedGbps", "--speed");
+
     @Command(name = "leaf-spine", mixinStandardHelpOptions = true,
             description = "Two-tier leaf-spine (Clos). Defaults: the classic 4 leaves, 2 spines, 32 servers, 100G host ports, 400G uplinks.")
     static final class LeafSpine implements Callable<Integer> {
@@ -102,7 +134,7 @@ public final class GenerateCommand implements Runnable {
                 p = new LeafSpineParams(leaves, spines, serversPerLeaf, nicsPerServer, speed(nicSpeed, "--nic-speed"),
                         uplinksPerPair, speed(uplinkSpeed, "--uplink-speed"), serverCableM, uplinkCableM, radix);
             } catch (IllegalArgumentException e) {
-                throw new BadInputException(e.getMessage(), e);
+                throw inOptionWords(e, LEAF_SPINE_OPTIONS);
             }
             return out.write(spec.commandLine(), LeafSpineGenerator.generate(p));
         }
@@ -141,7 +173,7 @@ public final class GenerateCommand implements Runnable {
                         leafUplinks == null ? serversPerUnit : leafUplinks, d.unitsPerSpineGroup());
                 return out.write(spec.commandLine(), RailOptimizedGenerator.generate(p));
             } catch (IllegalArgumentException e) {
-                throw new BadInputException(e.getMessage(), e);
+                throw inOptionWords(e, RAIL_OPTIONS);
             }
         }
     }
@@ -168,7 +200,7 @@ public final class GenerateCommand implements Runnable {
                         d.aggCoreCableM());
                 return out.write(spec.commandLine(), FatTreeGenerator.generate(p));
             } catch (IllegalArgumentException e) {
-                throw new BadInputException(e.getMessage(), e);
+                throw inOptionWords(e, FAT_TREE_OPTIONS);
             }
         }
     }

@@ -57,7 +57,12 @@ final class EditorMenus {
 
     MenuBar buildMenus() {
         menuBar.getMenus().addAll(fileMenu(), editMenu(), viewMenu(), fabricMenu());
-        menuBar.getMenus().add(io.fabriclab.ui.live.LiveMenu.create(editor));
+        Menu simulate = io.fabriclab.ui.live.LiveMenu.create(editor);
+        MenuItem sweep = new MenuItem("Sweep…");
+        sweep.setId("menu-sweep");
+        sweep.setOnAction(e -> new SweepWindow(editor, menuBar.getScene().getWindow()).show());
+        simulate.getItems().addAll(new SeparatorMenuItem(), sweep);
+        menuBar.getMenus().add(simulate);
         menuBar.getMenus().add(helpMenu()); // Help last, as on every desktop
         return menuBar;
     }

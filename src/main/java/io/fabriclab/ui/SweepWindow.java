@@ -1,0 +1,442 @@
+package io.fabriclab.ui;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import org.controlsfx.control.CheckComboBox;
+import org.jfree.chart.JFreeChart;
+
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.concurrent.Task;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.image.ImageView;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+import io.fabriclab.edit.SetQosProfileCommand;
+import io.fabriclab.io.AtomicFiles;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.sweep.SweepCharts;
+import io.fabriclab.sweep.SweepMetrics;
+import io.fabriclab.sweep.SweepPlan;
+import io.fabriclab.sweep.SweepRunner;
+import io.fabriclab.sweep.SweepSummary;
+
+/**
+ * Simulate > Sweep…: the same sweep as {@code fabriclab sweep}, built from a form on the open
+ * fabric and a scenario's workload. Parameters are JSON paths into the scenario with a list of
+ * values or a range; the design, seeds, metrics, a zero-drops constraint and the objective follow
+ * the sweep file format. The runs go through the app's executor on the local worker pool (progress
+ * per run: done / running / ETA), their files under the output folder, so running the same sweep
+ * again reuses finished runs. The table holds every point (mean and 95 % interval over the seeds);
+ * the charts are the CLI's; a point's QoS is applied to a profile of the fabric as one undoable
+ * command.
+ */
+public final class SweepWindow {
+    final Stage stage = new Stage();
+    final TextField scenario = new TextField();
+    final CheckBox onOpenFabric = new CheckBox("Run on the open fabric (instead of the scenario's own)");
+    final ComboBox<String> path = new ComboBox<>();
+    final TextField values = new TextField();
+    final TextField from = new TextField();
+    final TextField to = new TextField();
+    final Spinner<Integer> count = new Spinner<>(1, 1000, 3);
+    final CheckBox log = new CheckBox("log");
+    final ListView<SweepModel.Parameter> parameters = new ListView<>();
+    final ChoiceBox<String> design = new ChoiceBox<>();
+    final Spinner<Integer> randomPoints = new Spinner<>(1, 100_000, 16);
+    final Spinner<Integer> seeds = new Spinner<>(1, 1000, 2);
+    final Spinner<Integer> firstSeed = new Spinner<>(0, Integer.MAX_VALUE, 1);
+    final CheckComboBox<String> metrics = new CheckComboBox<>();
+    final CheckBox zeroDrops = new CheckBox("Require zero drops");
+    final ComboBox<String> objective = new ComboBox<>();
+    final ChoiceBox<String> goal = new ChoiceBox<>();
+    final Spinner<Integer> workers = new Spinner<>(1, 256, Runtime.getRuntime().availableProcessors());
+    final TextField output = new TextField();
+    final Button run = new Button("Run Sweep");
+    final Button cancel = new Button("Cancel");
+    final ProgressBar progress = new ProgressBar(0);
+    final Label status = new Label("Set a scenario and at least one parameter, then Run Sweep.");
+    final TableView<SweepSummary.Point> table = new TableView<>();
+    final ComboBox<String> chart = new ComboBox<>();
+    final ImageView chartView = new ImageView();
+    final ComboBox<String> profile = new ComboBox<>();
+    final Button apply = new Button("Apply Point to Profile");
+
+    private final FabricEditor editor;
+    private Task<SweepSummary> running;
+    private SweepSummary summary;
+    private Map<String, JFreeChart> charts = Map.of();
+
+    public SweepWindow(FabricEditor editor, Window owner) {
+        this.editor = editor;
+        stage.initOwner(owner);
+        stage.setTitle("Sweep — " + editor.document().fabric().name());
+        scenario.setPromptText("scenario file (its workload and QoS overrides are the base of every run)");
+        onOpenFabric.setSelected(true);
+        path.setEditable(true);
+        path.getItems().setAll(SweepModel.SUGGESTED_PATHS);
+        path.setPromptText("JSON path in the scenario");
+        path.setPrefWidth(260);
+        values.setPromptText("values: 20000, 50000  (or a range →)");
+        from.setPromptText("from");
+        to.setPromptText("to");
+        from.setPrefColumnCount(7);
+        to.setPrefColumnCount(7);
+        count.setPrefWidth(80);
+        count.setEditable(true);
+        design.getItems().setAll("grid", "random", "latin-hypercube");
+        design.setValue("grid");
+        randomPoints.disableProperty().bind(design.valueProperty().isEqualTo("grid"));
+        metrics.getItems().setAll(SweepMetrics.NAMES);
+        for (String m : List.of("fctP99Us", "pausedUs", "ecnMarked", "drops")) {
+            metrics.getCheckModel().check(m);
+        }
+        objective.getItems().setAll(SweepMetrics.NAMES);
+        objective.setValue("fctP99Us");
+        goal.getItems().setAll("min", "max");
+        goal.setValue("min");
+        zeroDrops.setSelected(true);
+        output.setText(defaultOutput(editor.document().fabric().name()).toString());
+        Fabric f = editor.document().fabric();
+        profile.getItems().setAll(f.qosProfiles().keySet());
+        profile.setValue(f.defaultQosProfile() != null ? f.defaultQosProfile()
+                : profile.getItems().isEmpty() ? null : profile.getItems().get(0));
+        parameters.setPrefHeight(90);
+        cancel.setDisable(true);
+        progress.setMaxWidth(Double.MAX_VALUE);
+        apply.setDisable(true);
+        chartView.setPreserveRatio(true);
+        chartView.setFitWidth(SweepCharts.WIDTH);
+
+        Button browse = new Button("Browse…");
+        browse.setOnAction(e -> chooseScenario());
+        Button add = new Button("Add");
+        add.setId("sweep-add-parameter");
+        add.setOnAction(e -> addParameter());
+        Button remove = new Button("Remove");
+        remove.setOnAction(e -> parameters.getItems().remove(parameters.getSelectionModel().getSelectedItem()));
+        Button save = new Button("Save Sweep File…");
+        save.setOnAction(e -> saveSweepFile());
+        run.setDefaultButton(true);
+        run.setOnAction(e -> run());
+        cancel.setOnAction(e -> {
+            if (running != null) {
+                running.cancel(true);
+            }
+        });
+        chart.setOnAction(e -> showChart());
+        apply.setOnAction(e -> applySelectedPoint());
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> apply.setDisable(b == null || profile.getValue() == null));
+
+        GridPane form = new GridPane();
+        form.setHgap(8);
+        form.setVgap(6);
+        int r = 0;
+        form.addRow(r++, new Label("Scenario"), new HBox(6, grow(scenario), browse));
+        form.add(onOpenFabric, 1, r++);
+        form.addRow(r++, new Label("Parameter"), new HBox(6, path, grow(values), new Label("or"), from, to, count, log, add));
+        form.addRow(r++, new Label("Varied"), new HBox(6, grow(parameters), remove));
+        form.addRow(r++, new Label("Design"), new HBox(6, design, new Label("points"), randomPoints, new Label("seeds"), seeds,
+                new Label("first seed"), firstSeed));
+        form.addRow(r++, new Label("Metrics"), new HBox(6, metrics, zeroDrops));
+        form.addRow(r++, new Label("Objective"), new HBox(6, objective, goal));
+        form.addRow(r++, new Label("Workers"), new HBox(6, workers, new Label("Output folder"), grow(output)));
+        form.addRow(r, new Label(""), new HBox(6, run, cancel, save));
+        GridPane.setHgrow(form.getChildren().get(1), Priority.ALWAYS);
+
+        VBox results = new VBox(6, new HBox(6, progress, status), table,
+                new HBox(6, new Label("Apply the selected point's QoS to profile"), profile, apply));
+        HBox.setHgrow(progress, Priority.NEVER);
+        progress.setPrefWidth(220);
+        VBox.setVgrow(table, Priority.ALWAYS);
+        VBox chartBox = new VBox(6, new HBox(6, new Label("Chart"), chart), new ScrollPane(chartView));
+        SplitPane split = new SplitPane(results, chartBox);
+        split.setOrientation(Orientation.HORIZONTAL);
+        split.setDividerPositions(0.55);
+        VBox root = new VBox(10, form, split);
+        VBox.setVgrow(split, Priority.ALWAYS);
+        root.setPadding(new Insets(10));
+        stage.setScene(new Scene(root, 1180, 760));
+    }
+
+    private static <T extends javafx.scene.layout.Region> T grow(T n) {
+        HBox.setHgrow(n, Priority.ALWAYS);
+        n.setMaxWidth(Double.MAX_VALUE);
+        return n;
+    }
+
+    static Path defaultOutput(String fabricName) {
+        String safe = (fabricName == null || fabricName.isBlank() ? "fabric" : fabricName).replaceAll("[^A-Za-z0-9._-]+", "-");
+        return Path.of(System.getProperty("user.home"), ".fabriclab", "sweeps", safe);
+    }
+
+    public void show() {
+        stage.show();
+    }
+
+    private void chooseScenario() {
+        FileChooser c = new FileChooser();
+        c.setTitle("Scenario to sweep");
+        c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Scenario (*.json)", "*.json"));
+        File f = c.showOpenDialog(stage);
+        if (f != null) {
+            scenario.setText(f.toString());
+        }
+    }
+
+    /** Adds the parameter row's path with its values or range; a bad number says which field. */
+    void addParameter() {
+        String p = path.getEditor().getText() == null || path.getEditor().getText().isBlank() ? path.getValue()
+                : path.getEditor().getText().trim();
+        if (p == null || p.isBlank()) {
+            status.setText("Give a JSON path into the scenario, e.g. qos.ecn.classes.3.kminBytes.");
+            return;
+        }
+        String name = p.substring(p.lastIndexOf('.') + 1);
+        if (!values.getText().isBlank()) {
+            parameters.getItems().add(new SweepModel.Parameter(name, p, values.getText().trim(), 0, 0, 0, false));
+        } else {
+            try {
+                double a = Double.parseDouble(from.getText().trim());
+                double b = Double.parseDouble(to.getText().trim());
+                parameters.getItems().add(new SweepModel.Parameter(name, p, null, a, b, count.getValue(), log.isSelected()));
+            } catch (NumberFormatException e) {
+                status.setText("Give the values as a list, or a range with numbers in from and to.");
+                return;
+            }
+        }
+        values.clear();
+        from.clear();
+        to.clear();
+        status.setText(parameters.getItems().size() + " parameter(s). Run Sweep when ready.");
+    }
+
+    /** The sweep file the form describes. */
+    String sweepJson() throws java.io.IOException {
+        Path s = Path.of(scenario.getText().trim());
+        Fabric fabric = onOpenFabric.isSelected() ? editor.document().fabric().copy() : null;
+        String n = "Sweep of " + s.getFileName() + (fabric != null ? " on " + fabric.name() : "");
+        return SweepModel.sweepJson(n, s, fabric, List.copyOf(parameters.getItems()), design.getValue(),
+                randomPoints.getValue(), firstSeed.getValue(), seeds.getValue(), List.copyOf(metrics.getCheckModel().getCheckedItems()),
+                zeroDrops.isSelected(), objective.getValue(), "min".equals(goal.getValue()));
+    }
+
+    private void saveSweepFile() {
+        FileChooser c = new FileChooser();
+        c.setTitle("Save sweep file");
+        c.setInitialFileName("sweep.json");
+        File f = c.showSaveDialog(stage);
+        if (f == null) {
+            return;
+        }
+        try {
+            AtomicFiles.write(f.toPath(), sweepJson().getBytes(StandardCharsets.UTF_8));
+            status.setText("Saved " + f + ": run it with fabriclab sweep " + f.getName() + " -o DIR.");
+        } catch (java.io.IOException | RuntimeException e) {
+            status.setText("Not saved: " + e.getMessage());
+        }
+    }
+
+    /** Runs the sweep off the FX thread; the future completes after the table shows the result. */
+    CompletableFuture<SweepSummary> run() {
+        if (scenario.getText().isBlank() || parameters.getItems().isEmpty()) {
+            status.setText("Set a scenario and at least one parameter first.");
+            return CompletableFuture.failedFuture(new IllegalStateException(status.getText()));
+        }
+        String json;
+        try {
+            json = sweepJson();
+        } catch (java.io.IOException | RuntimeException e) {
+            status.setText("Cannot read the scenario: " + e.getMessage());
+            return CompletableFuture.failedFuture(e);
+        }
+        Path dir = Path.of(output.getText().trim());
+        int w = workers.getValue();
+        Path base = Path.of(scenario.getText().trim()).toAbsolutePath().getParent();
+        Task<SweepSummary> t = new Task<>() {
+            @Override
+            protected SweepSummary call() throws Exception {
+                updateTitle("Sweep");
+                updateMessage("Reading the sweep…");
+                SweepPlan plan = SweepModel.plan(json, base);
+                Files.createDirectories(dir);
+                SweepRunner.Result res = SweepRunner.run(plan, dir, w, (done, run, total, reused, eta) -> {
+                    updateProgress(done, total);
+                    updateMessage(String.format(Locale.ROOT, "%d / %d runs done, %d running%s%s", done, total, run,
+                            reused > 0 ? ", " + reused + " reused" : "",
+                            Double.isFinite(eta) ? String.format(Locale.ROOT, ", about %.0f s left", eta) : ""));
+                });
+                SweepSummary s = SweepSummary.write(plan, res.rows(), dir);
+                SweepCharts.write(s, dir);
+                updateMessage(String.format(Locale.ROOT, "Done: %d runs (%d simulated, %d reused) in %s", res.rows().size(),
+                        res.executed(), res.reused(), dir));
+                return s;
+            }
+        };
+        running = t;
+        progress.progressProperty().bind(t.progressProperty());
+        status.textProperty().bind(t.messageProperty());
+        run.setDisable(true);
+        cancel.setDisable(false);
+        CompletableFuture<SweepSummary> done = BackgroundTasks.shared().submit(t, s -> {
+            finish(t);
+            show(s);
+        }, e -> {
+            finish(t);
+            status.setText("Sweep failed: " + firstLine(e.getMessage()));
+        });
+        done.whenComplete((s, e) -> {
+            if (t.isCancelled()) {
+                javafx.application.Platform.runLater(() -> {
+                    finish(t);
+                    status.setText("Cancelled; finished runs are kept in " + dir + " and reused by the next run.");
+                });
+            }
+        });
+        return done;
+    }
+
+    private void finish(Task<?> t) {
+        progress.progressProperty().unbind();
+        status.textProperty().unbind();
+        if (t.isDone() && !t.isCancelled()) {
+            status.setText(t.getMessage());
+        }
+        run.setDisable(false);
+        cancel.setDisable(true);
+        running = null;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int i = s.indexOf('\n');
+        return i < 0 ? s : s.substring(0, i) + " …";
+    }
+
+    /** Fills the table and the chart list from a summary. */
+    void show(SweepSummary s) {
+        summary = s;
+        SweepPlan plan = s.plan();
+        table.getColumns().clear();
+        TableColumn<SweepSummary.Point, Number> idx = new TableColumn<>("#");
+        idx.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().point() + 1));
+        table.getColumns().add(idx);
+        for (int i = 0; i < plan.parameterNames().size(); i++) {
+            int k = i;
+            TableColumn<SweepSummary.Point, String> c = new TableColumn<>(plan.parameterNames().get(i));
+            c.setCellValueFactory(v -> new ReadOnlyStringWrapper(v.getValue().values().get(k)));
+            table.getColumns().add(c);
+        }
+        TableColumn<SweepSummary.Point, String> ok = new TableColumn<>("ok / runs");
+        ok.setCellValueFactory(v -> new ReadOnlyStringWrapper(v.getValue().ok() + " / " + v.getValue().runs()));
+        table.getColumns().add(ok);
+        for (String m : plan.summaryMetrics()) {
+            TableColumn<SweepSummary.Point, String> c = new TableColumn<>(m);
+            c.setCellValueFactory(v -> new ReadOnlyStringWrapper(format(v.getValue().stat(m))));
+            table.getColumns().add(c);
+        }
+        TableColumn<SweepSummary.Point, String> feas = new TableColumn<>("feasible");
+        feas.setCellValueFactory(v -> new ReadOnlyStringWrapper(v.getValue().feasible() ? "yes" : "no")
+                .concat(v.getValue().pareto() ? " (Pareto)" : ""));
+        table.getColumns().add(feas);
+        table.getItems().setAll(s.points());
+        charts = SweepCharts.charts(s);
+        chart.getItems().setAll(charts.keySet());
+        if (!chart.getItems().isEmpty()) {
+            chart.setValue(chart.getItems().get(0));
+            showChart();
+        }
+        List<String> other = SweepModel.nonQosPaths(plan);
+        if (!other.isEmpty()) {
+            apply.setTooltip(new javafx.scene.control.Tooltip("Applies the QoS only; not applied: " + String.join(", ", other)));
+        }
+    }
+
+    static String format(SweepSummary.Stat st) {
+        if (st == null || st.n() == 0 || !Double.isFinite(st.mean())) {
+            return "—";
+        }
+        return st.n() < 2 || !Double.isFinite(st.halfWidth()) ? fmt(st.mean())
+                : fmt(st.mean()) + " ± " + fmt(st.halfWidth());
+    }
+
+    private static String fmt(double v) {
+        return Math.abs(v) >= 1000 || v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
+                : String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    private void showChart() {
+        JFreeChart c = charts.get(chart.getValue());
+        if (c != null) {
+            chartView.setImage(SwingFXUtils.toFXImage(c.createBufferedImage(SweepCharts.WIDTH, SweepCharts.HEIGHT), null));
+        }
+    }
+
+    /** Applies the selected point's QoS to the chosen profile, one undoable command; off the FX thread to read it. */
+    CompletableFuture<QosProfile> applySelectedPoint() {
+        SweepSummary.Point p = table.getSelectionModel().getSelectedItem();
+        String name = profile.getValue();
+        if (p == null || name == null || summary == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("select a point and a profile"));
+        }
+        Fabric copy = editor.document().fabric().copy();
+        SweepPlan plan = summary.plan();
+        return BackgroundTasks.shared().run("Reading point " + (p.point() + 1),
+                () -> SweepModel.profileOfPoint(plan, p.point(), copy, name),
+                q -> {
+                    SetQosProfileCommand cmd = new SetQosProfileCommand(editor.document().fabric(), q);
+                    if (cmd.isNoOp()) {
+                        status.setText("Profile " + name + " already has point " + (p.point() + 1) + "'s QoS.");
+                        return;
+                    }
+                    editor.document().execute(cmd);
+                    List<String> other = SweepModel.nonQosPaths(plan);
+                    status.setText("Applied point " + (p.point() + 1) + " to QoS profile " + name + " (Edit > Undo reverts it)"
+                            + (other.isEmpty() ? "." : "; not QoS, not applied: " + String.join(", ", other) + "."));
+                },
+                e -> status.setText("Not applied: " + firstLine(e.getMessage())));
+    }
+
+    /** The summary shown, for tests. */
+    SweepSummary summary() {
+        return summary;
+    }
+
+    /** For the menu: the list of parameters (tests fill it without the row editor). */
+    List<SweepModel.Parameter> parameterList() {
+        return new ArrayList<>(parameters.getItems());
+    }
+}

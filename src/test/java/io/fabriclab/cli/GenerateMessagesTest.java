@@ -1,0 +1,65 @@
+package io.fabriclab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import io.fabriclab.topology.FatTreeParams;
+import io.fabriclab.topology.LeafSpineParams;
+import io.fabriclab.topology.RailParams;
+
+/**
+ * Issue 18 (smaller): generator errors named record components ("gpusPerServer must be at least 1")
+ * where the user typed options. Every error of {@code generate} names the option.
+ */
+class GenerateMessagesTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "leaf-spine --servers-per-leaf 0 | --servers-per-leaf must be at least 1, was 0",
+            "leaf-spine --nics-per-server 0 | --nics-per-server must be at least 1, was 0",
+            "leaf-spine --uplinks-per-pair 0 | --uplinks-per-pair must be at least 1, was 0",
+            "leaf-spine --leaves 0 | --leaves must be at least 1, was 0",
+            "leaf-spine --radix 0 | --radix must be at least 1, was 0",
+            "rail --gpus-per-server 0 | --gpus-per-server must be at least 1, was 0",
+            "rail --servers-per-unit 0 | --servers-per-unit must be at least 1, was 0",
+            "rail --leaf-uplinks 0 | --leaf-uplinks must be at least 1, was 0",
+            "rail --units 0 | --units must be at least 1, was 0",
+            "fat-tree -k 3 | -k must be an even number >= 2, was 3",
+    })
+    void errorsNameTheOption(String args, String expected) {
+        String[] a = ("generate " + args + " -o " + dir.resolve("f.json")).split(" ");
+        CliRun r = CliRun.of(a);
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(expected), r.err());
+    }
+
+    /** Every component a check can name is mapped, so no future check falls back to a field name. */
+    @Test
+    void everySettableComponentHasAnOption() {
+        assertMapped(LeafSpineParams.class, GenerateCommand.LEAF_SPINE_OPTIONS, Set.of());
+        assertMapped(RailParams.class, GenerateCommand.RAIL_OPTIONS,
+                Set.of("serverCableM", "leafSpineCableM", "spineCoreCableM", "unitsPerSpineGroup"));
+        assertMapped(FatTreeParams.class, GenerateCommand.FAT_TREE_OPTIONS,
+                Set.of("hostCableM", "edgeAggCableM", "aggCoreCableM"));
+    }
+
+    private static void assertMapped(Class<? extends Record> c, Map<String, String> map, Set<String> notOptions) {
+        Set<String> comps = Arrays.stream(c.getRecordComponents()).map(RecordComponent::getName)
+                .filter(n -> !notOptions.contains(n)).collect(Collectors.toSet());
+        assertEquals(comps, map.keySet(), c.getSimpleName());
+    }
+}

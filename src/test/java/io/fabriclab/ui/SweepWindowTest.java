@@ -1,0 +1,91 @@
+package io.fabriclab.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.sweep.SweepSummary;
+
+/**
+ * Simulate > Sweep… on the open fabric: two ECN Kmin values on the shipped ecn-too-high incast run
+ * through the local pool, the table shows both points, and applying a point sets the profile's
+ * class 3 Kmin to that point's value as one undoable command.
+ */
+@ExtendWith(ApplicationExtension.class)
+class SweepWindowTest {
+    FabricEditor editor;
+    Stage owner;
+
+    @Start
+    void start(Stage stage) {
+        owner = stage;
+        try {
+            editor = new FabricEditor(new FabricDocument(io.fabriclab.io.FabricJson.read(Path.of("resources/examples/classic-leaf-spine.json")), null));
+        } catch (io.fabriclab.io.InputException e) {
+            throw new IllegalStateException(e);
+        }
+        stage.setScene(new Scene(editor, 1000, 700));
+        stage.show();
+    }
+
+    @Test
+    void sweepsTheOpenFabricAndAppliesAPointAsOneUndoableCommand(FxRobot robot, @TempDir Path dir) throws Exception {
+        SweepWindow[] w = new SweepWindow[1];
+        robot.interact(() -> {
+            w[0] = new SweepWindow(editor, owner);
+            w[0].show();
+            w[0].scenario.setText(Path.of("resources/scenarios/ecn-too-high.json").toAbsolutePath().toString());
+            w[0].path.getEditor().setText("qos.ecn.classes.3.kminBytes");
+            w[0].values.setText("20000, 400000");
+            w[0].addParameter();
+            w[0].seeds.getValueFactory().setValue(1);
+            w[0].workers.getValueFactory().setValue(1);
+            w[0].output.setText(dir.resolve("sweep").toString());
+        });
+        assertEquals(1, w[0].parameterList().size(), w[0].status.getText());
+        @SuppressWarnings("unchecked")
+        CompletableFuture<SweepSummary>[] f = new CompletableFuture[1];
+        robot.interact(() -> f[0] = w[0].run());
+        SweepSummary s = f[0].get(10, TimeUnit.MINUTES);
+        robot.interact(() -> { });
+        assertEquals(2, s.points().size());
+        assertEquals(2, w[0].table.getItems().size());
+        assertTrue(s.points().stream().allMatch(p -> p.ok() == 1), "both runs simulated");
+        assertTrue(Files.exists(dir.resolve("sweep").resolve(SweepSummary.SUMMARY_JSON)), "the CLI's summary files");
+        assertFalse(w[0].chart.getItems().isEmpty(), "charts offered");
+        assertNotNull(w[0].chartView.getImage(), "a chart shown");
+
+        String profileName = editor.document().fabric().defaultQosProfile();
+        QosProfile before = editor.document().fabric().qosProfile(profileName);
+        robot.interact(() -> {
+            w[0].profile.setValue(profileName);
+            w[0].table.getSelectionModel().select(0);
+        });
+        @SuppressWarnings("unchecked")
+        CompletableFuture<QosProfile>[] a = new CompletableFuture[1];
+        robot.interact(() -> a[0] = w[0].applySelectedPoint());
+        a[0].get(2, TimeUnit.MINUTES);
+        robot.interact(() -> { });
+        io.fabriclab.model.WredEcn c3 = editor.document().fabric().qosProfile(profileName).ecn().classes().get(3);
+        assertEquals(20000, c3.kminBytes(), "point 1's Kmin applied: " + w[0].status.getText());
+        robot.interact(() -> editor.document().undo());
+        assertEquals(before, editor.document().fabric().qosProfile(profileName), "one undo puts the profile back");
+    }
+}

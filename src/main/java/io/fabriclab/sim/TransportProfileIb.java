@@ -32,7 +32,7 @@ public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, i
             throw new IllegalArgumentException("InfiniBand data VLs must be 1, 2, 4, 8 or 15, not " + dataVls);
         }
         if (vlBufferBytes % IbFraming.CREDIT_BLOCK_BYTES != 0 || vlBufferBytes < IbFraming.credits(
-                IbFraming.packetBytes(mtuBytes, true)) * IbFraming.CREDIT_BLOCK_BYTES
+                IbFraming.packetBytes(mtuBytes, crossSubnet)) * IbFraming.CREDIT_BLOCK_BYTES
                 || vlBufferBytes / IbFraming.CREDIT_BLOCK_BYTES > MAX_ADVERTISED_BLOCKS) {
             throw new IllegalArgumentException("InfiniBand VL buffer " + vlBufferBytes + " B must be a multiple of 64 B, "
                     + "hold one MTU packet and be at most " + MAX_ADVERTISED_BLOCKS + " blocks");

@@ -59,6 +59,9 @@ class ScenarioTransportTest {
         assertEquals(4096, parse(plain("\"transport\": \"infiniband\",")).transport().ib().mtuBytes());
         Scenario u = parse(plain("\"transport\": {\"name\": \"ultra-ethernet\", \"trimThresholdPackets\": 16},"));
         assertEquals(16, u.transport().uec().trimThresholdPackets());
+        // The smallest buffer: one 4096 B packet of 4122 B = 65 credits = 4160 B.
+        assertEquals(65, parse(plain("\"transport\": {\"name\": \"infiniband\", \"vlBufferBytes\": 4160},"))
+                .transport().ib().vlCredits());
     }
 
     @ParameterizedTest

@@ -119,4 +119,19 @@ class SweepCommandTest {
         assertTrue(again.out().contains("4 runs (0 run now, 4 already done, 0 not ok)"), again.out());
         assertEquals(points, Files.readString(out.resolve("summary-points.csv")));
     }
+
+    @Test
+    void tuneRefusesAnUnknownObjectiveOrConstraintBeforeRunningAnything(@TempDir Path dir) {
+        CliRun a = CliRun.of("tune", "resources/scenarios/ecn-too-high.json", "--objective", "pausedTime", "-o", dir.toString());
+        assertEquals(ExitCode.BAD_INPUT, a.code(), a.err());
+        assertTrue(a.err().contains("--objective pausedTime: unknown metric; allowed: fctP50Us"), a.err());
+        CliRun b = CliRun.of("tune", "resources/scenarios/ecn-too-high.json", "--objective", "pausedUs", "--constraint", "dropz<=0",
+                "-o", dir.toString());
+        assertEquals(ExitCode.BAD_INPUT, b.code(), b.err());
+        assertTrue(b.err().contains("--constraint dropz<=0: unknown metric dropz"), b.err());
+        CliRun c = CliRun.of("tune", "resources/scenarios/ecn-too-high.json", "--objective", "pausedUs", "--constraint", "drops<0",
+                "-o", dir.toString());
+        assertEquals(ExitCode.BAD_INPUT, c.code(), c.err());
+        assertFalse(Files.exists(dir.resolve("runs")), "nothing run");
+    }
 }

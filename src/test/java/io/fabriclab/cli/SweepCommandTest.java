@@ -134,4 +134,23 @@ class SweepCommandTest {
         assertEquals(ExitCode.BAD_INPUT, c.code(), c.err());
         assertFalse(Files.exists(dir.resolve("runs")), "nothing run");
     }
+
+    @Test
+    void progressIsOneUpdatingLineOnATerminalAndPlainLinesWhenPiped() {
+        java.io.StringWriter piped = new java.io.StringWriter();
+        SweepCommand.Progress p = new SweepCommand.Progress(new java.io.PrintWriter(piped), false);
+        p.progress(0, 2, 4, 0, Double.NaN);
+        p.progress(1, 2, 4, 1, 3.0);
+        p.progress(1, 1, 4, 1, 3.0); // nothing finished since the last line: no new line
+        p.progress(4, 0, 4, 1, 0.0);
+        p.finish();
+        assertEquals("0/4 done (0 already done before), 2 running, ETA ?\n"
+                + "1/4 done (1 already done before), 2 running, ETA 3 s\n"
+                + "4/4 done (1 already done before), 0 running, ETA 0 s\n", piped.toString());
+        java.io.StringWriter tty = new java.io.StringWriter();
+        SweepCommand.Progress t = new SweepCommand.Progress(new java.io.PrintWriter(tty), true);
+        t.progress(2, 2, 4, 0, 10.0);
+        t.finish();
+        assertEquals("\r[###############...............] 2/4 done (0 already done before), 2 running, ETA 10 s   \n", tty.toString());
+    }
 }

@@ -1,0 +1,334 @@
+package io.fabriclab.sweep;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.fabriclab.io.AtomicFiles;
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioException;
+import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.sim.SimConfig;
+import io.fabriclab.sim.SimResults;
+
+/**
+ * Runs sweep runs: one in the calling thread ({@link #runOne}), or a whole plan on a pool of local
+ * worker threads with results kept under a directory ({@link #run}), resumable after a kill.
+ *
+ * <p><b>Memory.</b> Every run's memory is estimated before it starts ({@link #memoryEstimate}: the
+ * port and flow telemetry the run keeps, as {@link Scenario#telemetryProblem} counts it, plus the
+ * flows and the fabric). The pool lets runs start only while the estimates of the runs in flight
+ * fit in {@link #memoryBudget()} (60 % of the Java heap), so N workers never hold N runs that do
+ * not fit together; a run that alone exceeds the budget is refused (status {@link RunRow#REFUSED}).
+ */
+public final class SweepRunner {
+    /** The directory under the output directory holding one file per finished run. */
+    public static final String RUNS_DIR = "runs";
+
+    /** Observes a pool run; called from worker threads (implementations synchronize themselves). */
+    public interface Listener {
+        /**
+         * @param done      runs finished (executed or found finished on disk)
+         * @param running   runs executing now
+         * @param total     runs of the plan
+         * @param reused    of {@code done}, runs found finished under the directory (not run again)
+         * @param etaSeconds estimated wall time to the end; NaN until a run has finished here
+         */
+        void progress(int done, int running, int total, int reused, double etaSeconds);
+    }
+
+    /**
+     * @param rows     one row per run of the plan, in run order (point, then seed index)
+     * @param executed runs simulated by this call
+     * @param reused   runs whose result file was already under the directory
+     */
+    public record Result(List<RunRow> rows, int executed, int reused) {
+    }
+
+    /** Test hook: a process stops writing (its workers block) after this many run files, so a test can kill it there. */
+    static final String HOLD_PROPERTY = "fabriclab.sweep.holdAfterWrites";
+
+    private SweepRunner() {
+    }
+
+    /** The memory the pool lets runs in flight use together: 60 % of the maximum heap. */
+    public static long memoryBudget() {
+        return (long) (Runtime.getRuntime().maxMemory() * 0.6);
+    }
+
+    /**
+     * A run's memory estimate, bytes: port telemetry (2 directions x 2 series x links x points x 16 B,
+     * the count {@link Scenario#telemetryProblem} uses), each flow's rate series (points x 16 B) and
+     * record (2 KB), each link's ports and queues (16 KB), and 32 MB for the simulator's pools.
+     */
+    public static long memoryEstimate(Scenario s) {
+        SimConfig cfg = s.config();
+        long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
+        double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
+        double points = Math.min(samples, cfg.maxSeriesPoints());
+        double bytes = 4.0 * s.fabric().links().size() * points * 16
+                + s.flows().size() * (points * 16 + 2048)
+                + s.fabric().links().size() * 16384.0
+                + 32.0 * 1024 * 1024;
+        return (long) Math.min(bytes, Long.MAX_VALUE / 2);
+    }
+
+    /**
+     * Runs one simulation in the calling thread and returns its row; never throws for a bad run (a
+     * scenario the reader refuses or that would not fit gives a {@link RunRow#REFUSED} row, a
+     * simulator failure a {@link RunRow#FAILED} row). Deterministic: the same spec gives the same
+     * row apart from the wall-clock fields. The run may use {@link #memoryBudget()}.
+     */
+    public static RunRow runOne(RunSpec spec) {
+        return runOne(spec, memoryBudget());
+    }
+
+    /** As {@link #runOne(RunSpec)}, refusing a run whose {@link #memoryEstimate} exceeds {@code memoryBytes}. */
+    public static RunRow runOne(RunSpec spec, long memoryBytes) {
+        long t0 = System.nanoTime();
+        Scenario s;
+        try {
+            s = read(spec);
+        } catch (ScenarioException | IllegalArgumentException e) {
+            return row(spec, RunRow.REFUSED, "the resolved scenario does not read: " + firstLine(e.getMessage()), Map.of(), t0);
+        }
+        long need = memoryEstimate(s);
+        if (need > memoryBytes) {
+            return row(spec, RunRow.REFUSED, tooBig(need, memoryBytes), Map.of(), t0);
+        }
+        return simulate(spec, s, t0);
+    }
+
+    static Scenario read(RunSpec spec) {
+        return ScenarioJson.parse(spec.scenarioJson(), "run " + spec.hash().substring(0, 12), null, FabricReader.FILES, null);
+    }
+
+    private static String tooBig(long need, long budget) {
+        return String.format(Locale.ROOT, "the run would keep about %d MB of telemetry and state, more than the %d MB "
+                + "a sweep's runs may use (60 %% of the Java heap): give Java more memory (FABRICLAB_JAVA_OPTS=-Xmx...) "
+                + "or sample less (telemetry.sampleIntervalUs, maxPoints)", need >> 20, budget >> 20);
+    }
+
+    private static RunRow simulate(RunSpec spec, Scenario s, long t0) {
+        try {
+            SimResults r = s.simulator(s.config()).run(null);
+            return row(spec, RunRow.OK, "", SweepMetrics.of(r), t0);
+        } catch (IllegalArgumentException e) {
+            return row(spec, RunRow.REFUSED, firstLine(e.getMessage()), Map.of(), t0);
+        } catch (OutOfMemoryError e) {
+            return row(spec, RunRow.FAILED, "out of memory (Java heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MB)",
+                    Map.of(), t0);
+        } catch (RuntimeException | StackOverflowError e) {
+            return row(spec, RunRow.FAILED, "simulator error: " + e, Map.of(), t0);
+        }
+    }
+
+    private static RunRow row(RunSpec spec, String status, String message, Map<String, Double> metrics, long t0) {
+        return new RunRow(spec.point(), spec.seedIndex(), spec.seed(), spec.hash(), spec.values(), status, message,
+                new TreeMap<>(metrics), (System.nanoTime() - t0) / 1_000_000, RAN_BY);
+    }
+
+    private static final String RAN_BY = ProcessHandle.current().pid() + "@" + host();
+
+    private static String host() {
+        try {
+            String n = ManagementFactory.getRuntimeMXBean().getName();
+            int at = n.indexOf('@');
+            return at >= 0 ? n.substring(at + 1) : java.net.InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "localhost";
+        }
+    }
+
+    /** The file of a run under a sweep directory: {@code DIR/runs/<hash>.json}. */
+    public static Path runFile(Path dir, String hash) {
+        return dir.resolve(RUNS_DIR).resolve(hash + ".json");
+    }
+
+    /**
+     * A finished run's row from its file, relabelled for {@code spec} (two runs with one hash share
+     * a file); null when there is no complete file for it.
+     */
+    public static RunRow finished(Path dir, RunSpec spec) {
+        Path f = runFile(dir, spec.hash());
+        try {
+            RunRow r = RunRow.fromJson(Files.readAllBytes(f));
+            if (!r.hash().equals(spec.hash())) {
+                return null;
+            }
+            return new RunRow(spec.point(), spec.seedIndex(), spec.seed(), spec.hash(), spec.values(), r.status(),
+                    r.message(), r.metrics(), r.wallMillis(), r.ranBy());
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return null; // not a complete run file (cannot happen with atomic writes): run it again
+        }
+    }
+
+    /**
+     * Runs every run of the plan on {@code workers} threads, keeping each finished run's row in
+     * {@code DIR/runs/<hash>.json} (written atomically). Runs whose file is already there are not
+     * run again, so a killed sweep resumes where it stopped; refused runs (machine-dependent) are
+     * not written and are tried again next time.
+     *
+     * @param workers  worker threads, at least 1
+     * @param listener progress observer, or null
+     */
+    public static Result run(SweepPlan plan, Path dir, int workers, Listener listener) throws IOException {
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, was " + workers);
+        }
+        Files.createDirectories(dir.resolve(RUNS_DIR));
+        int total = plan.runCount();
+        long budget = memoryBudget();
+        // Permits are MB of the budget: a run acquires its estimate before it starts.
+        int budgetMb = (int) Math.max(1, Math.min(Integer.MAX_VALUE, budget >> 20));
+        Semaphore memory = new Semaphore(budgetMb, true);
+        int hold = Integer.getInteger(HOLD_PROPERTY, -1);
+        AtomicInteger writeSlots = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger reused = new AtomicInteger();
+        AtomicInteger executed = new AtomicInteger();
+        long start = System.nanoTime();
+        Runnable report = () -> {
+            if (listener != null) {
+                int ex = executed.get();
+                int remaining = total - done.get();
+                double eta = ex == 0 ? Double.NaN : (System.nanoTime() - start) / 1e9 / ex * remaining;
+                listener.progress(done.get(), running.get(), total, reused.get(), eta);
+            }
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+            Thread t = new Thread(r, "sweep-worker");
+            t.setDaemon(true);
+            return t;
+        });
+        // Runs with one hash (equal resolved scenarios) share one simulation.
+        Map<String, CompletableFuture<RunRow>> byHash = new HashMap<>();
+        List<CompletableFuture<RunRow>> futures = new ArrayList<>(total);
+        // Only the hashes are kept here; a worker builds its run's scenario again (a sweep of 10^5 runs
+        // must not hold 10^5 scenarios).
+        List<String> hashes = new ArrayList<>(total);
+        int nSeeds = plan.seeds().size();
+        try {
+            for (int i = 0; i < total; i++) {
+                final int point = i / nSeeds;
+                final int seedIndex = i % nSeeds;
+                String hash = plan.run(point, seedIndex).hash();
+                hashes.add(hash);
+                CompletableFuture<RunRow> f = byHash.computeIfAbsent(hash, h -> CompletableFuture.supplyAsync(() -> {
+                    RunSpec spec = plan.run(point, seedIndex);
+                    RunRow old = finished(dir, spec);
+                    if (old != null) {
+                        reused.incrementAndGet();
+                        done.incrementAndGet();
+                        report.run();
+                        return old;
+                    }
+                    long t0 = System.nanoTime();
+                    Scenario s;
+                    try {
+                        s = read(spec);
+                    } catch (ScenarioException | IllegalArgumentException e) {
+                        done.incrementAndGet();
+                        report.run();
+                        return row(spec, RunRow.REFUSED, "the resolved scenario does not read: " + firstLine(e.getMessage()),
+                                Map.of(), t0);
+                    }
+                    long need = memoryEstimate(s);
+                    if (need > budget) {
+                        done.incrementAndGet();
+                        report.run();
+                        return row(spec, RunRow.REFUSED, tooBig(need, budget), Map.of(), t0);
+                    }
+                    int mb = (int) Math.max(1, Math.min(budgetMb, need >> 20));
+                    memory.acquireUninterruptibly(mb);
+                    RunRow r;
+                    try {
+                        running.incrementAndGet();
+                        report.run();
+                        r = simulate(spec, s, t0);
+                        s = null;
+                    } finally {
+                        running.decrementAndGet();
+                        memory.release(mb);
+                    }
+                    if (!RunRow.REFUSED.equals(r.status())) {
+                        if (hold >= 0 && writeSlots.incrementAndGet() > hold) {
+                            holdForever();
+                        }
+                        try {
+                            AtomicFiles.write(runFile(dir, spec.hash()), r.toJson());
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }
+                    executed.incrementAndGet();
+                    done.incrementAndGet();
+                    report.run();
+                    return r;
+                }, pool));
+                futures.add(f);
+            }
+            List<RunRow> rows = new ArrayList<>(total);
+            for (int i = 0; i < total; i++) {
+                RunRow r = futures.get(i).get();
+                int point = i / nSeeds;
+                int seedIndex = i % nSeeds;
+                if (r.point() != point || r.seedIndex() != seedIndex) {
+                    r = new RunRow(point, seedIndex, plan.seeds().get(seedIndex), hashes.get(i), plan.pointValues(point),
+                            r.status(), r.message(), r.metrics(), r.wallMillis(), r.ranBy());
+                    done.incrementAndGet();
+                    reused.incrementAndGet();
+                }
+                rows.add(r);
+            }
+            report.run();
+            return new Result(rows, executed.get(), reused.get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("sweep interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof java.io.UncheckedIOException u) {
+                throw u.getCause();
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void holdForever() {
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                // A test kills the process here; an interrupt (shutdownNow) must not let the write happen.
+            }
+        }
+    }
+
+    static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int i = s.indexOf('\n');
+        return i < 0 ? s : s.substring(0, i) + " ...";
+    }
+}

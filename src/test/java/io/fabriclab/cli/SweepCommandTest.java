@@ -1,0 +1,100 @@
+package io.fabriclab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad sweep files: exit 2, the file and the JSON path named, nothing run. */
+class SweepCommandTest {
+    static final String SCENARIO = Path.of("resources/scenarios/ecn-too-high.json").toAbsolutePath().toString()
+            .replace("\\", "\\\\");
+
+    static Path sweep(Path dir, String parameters, String extra) throws Exception {
+        Path f = dir.resolve("s.json");
+        Files.writeString(f, "{\"schemaVersion\": 1, \"scenario\": \"" + SCENARIO + "\", \"parameters\": [" + parameters
+                + "], \"metrics\": [\"fctP99Us\"]" + extra + "}");
+        return f;
+    }
+
+    static void assertBad(CliRun r, Path file, String jsonPath, String words) {
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(file + ": " + jsonPath + ": "), r.err());
+        assertTrue(r.err().contains(words), r.err());
+    }
+
+    @Test
+    void anUnknownJsonPathIsNamedWithTheFieldsThatExist(@TempDir Path dir) throws Exception {
+        Path f = sweep(dir, "{\"path\": \"qos.ecnn.classes.3.kminBytes\", \"values\": [1000, 2000]}", "");
+        CliRun r = CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString());
+        assertBad(r, f, "$.parameters[0].path", "unknown JSON path: $.qos has no field \"ecnn\"");
+        assertTrue(r.err().contains("allowed: the fields at $.qos: pfc, ecn"), r.err());
+        assertFalse(Files.exists(dir.resolve("out")), "nothing written");
+    }
+
+    @Test
+    void aFabricQosProfilePathThatDoesNotExistIsRefused(@TempDir Path dir) throws Exception {
+        Path f = sweep(dir, "{\"path\": \"qosProfiles.no-such-profile.ecn.classes.3.kminBytes\", \"values\": [1000]}", "");
+        assertBad(CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString()), f, "$.parameters[0].path",
+                "has no field \"no-such-profile\"");
+    }
+
+    @Test
+    void anEmptyRangeIsRefused(@TempDir Path dir) throws Exception {
+        Path f = sweep(dir, "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"range\": {\"from\": 5000, \"to\": 5000, \"count\": 3}}", "");
+        assertBad(CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString()), f, "$.parameters[0].range",
+                "is an empty range");
+        Path g = sweep(dir, "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"values\": []}", "");
+        assertBad(CliRun.of("sweep", g.toString(), "-o", dir.resolve("out").toString()), g, "$.parameters[0].values",
+                "is an empty list");
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsRefused(@TempDir Path dir) throws Exception {
+        Path f = sweep(dir, "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"values\": [100000, \"100 KB\"]}", "");
+        assertBad(CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString()), f, "$.parameters[0].values[1]",
+                "wrong value type: a string where the scenario has a number (5000000)");
+    }
+
+    @Test
+    void aValueTheScenarioReaderRefusesIsNamedWithThePoint(@TempDir Path dir) throws Exception {
+        // Kmax 1 MB below the scenario's Kmin 5 MB: each value is a number, the combination does not read.
+        Path f = sweep(dir, "{\"path\": \"qos.ecn.classes.3.kmaxBytes\", \"values\": [1000000, 30000000]}", "");
+        CliRun r = CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString());
+        assertBad(r, f, "$.parameters", "point 0 (qos.ecn.classes.3.kmaxBytes = 1000000) gives a scenario that does not read");
+        assertTrue(r.err().contains("Kmin 5000000 B must be below Kmax 1000000 B"), r.err());
+    }
+
+    @Test
+    void aGridOfTenMillionPointsNeedsYes(@TempDir Path dir) throws Exception {
+        // 10,000 Kmin values x 1,000 Kmax values = 10^7 points.
+        Path f = sweep(dir, "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"range\": {\"from\": 1000, \"to\": 200000, \"count\": 10000}},"
+                + "{\"path\": \"qos.ecn.classes.3.kmaxBytes\", \"range\": {\"from\": 300000, \"to\": 30000000, \"count\": 1000}}", "");
+        assertBad(CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString()), f, "$.design",
+                "the grid has 10000000 points x 1 seed = 10000000 runs; more than 10000 runs need confirming");
+        assertFalse(Files.exists(dir.resolve("out")));
+    }
+
+    @Test
+    void aConstraintOrMetricOnAnUnknownMetricIsRefused(@TempDir Path dir) throws Exception {
+        Path f = sweep(dir, "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"values\": [100000]}",
+                ", \"constraints\": [{\"metric\": \"dropz\", \"max\": 0}]");
+        CliRun r = CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString());
+        assertBad(r, f, "$.constraints[0].metric", "unknown metric \"dropz\"");
+        assertTrue(r.err().contains("allowed: fctP50Us, fctP99Us"), r.err());
+    }
+
+    @Test
+    void aGridNeedsFiniteValuesAndUnknownFieldsAreNamed(@TempDir Path dir) throws Exception {
+        Path f = sweep(dir, "{\"path\": \"qos.ecn.classes.3.pmax\", \"distribution\": {\"type\": \"uniform\", \"min\": 0.01, \"max\": 0.5}}",
+                ", \"desing\": \"grid\"");
+        CliRun r = CliRun.of("sweep", f.toString(), "-o", dir.resolve("out").toString());
+        assertBad(r, f, "$.desing", "unknown field \"desing\"");
+        assertTrue(r.err().contains(f + ": $.parameters[0]: a grid needs a finite set of values"), r.err());
+    }
+}

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import picocli.CommandLine;
+
+import io.fabriclab.cli.Main;
 import io.fabriclab.sweep.RunRow;
 import io.fabriclab.sweep.SweepPlan;
 import io.fabriclab.sweep.SweepRunner;
@@ -59,11 +62,16 @@ class SparkSweepJobTest {
         SweepPlan plan = SweepPlan.read(SWEEP);
         assertEquals(8, plan.runCount());
 
-        // The local runner, as `fabriclab sweep SWEEP -o DIR --workers 2` runs it.
+        // The local runner: `fabriclab sweep SWEEP -o DIR --workers 2`, the app's own command line, in-process.
         Path local = tmp.resolve("local");
-        SweepRunner.Result lr = SweepRunner.run(plan, local, 2, null);
-        SweepSummary.write(plan, lr.rows(), local);
-        assertEquals(8, lr.executed());
+        StringWriter cliOut = new StringWriter();
+        StringWriter cliErr = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setOut(new PrintWriter(cliOut, true));
+        cli.setErr(new PrintWriter(cliErr, true));
+        assertEquals(0, cli.execute("sweep", SWEEP.toString(), "-o", local.toString(), "--workers", "2", "--quiet"),
+                cliErr.toString());
+        assertTrue(cliOut.toString().contains("8 runs (8 run now, 0 already done, 0 not ok)"), cliOut.toString());
 
         Path spark = tmp.resolve("spark");
         SparkSweepJob.Result sr = SparkSweepJob.run(sc, plan, spark.toUri().toString());
@@ -79,6 +87,8 @@ class SparkSweepJobTest {
         assertTrue(sr.rows().get(0).metric("ecnMarked") > 0, "Kmin 50 KB marks ECN");
         assertEquals(0.0, sr.rows().get(4).metric("ecnMarked"), "Kmin 5 MB above XOFF never marks");
 
+        assertTrue(files(spark).stream().anyMatch(f -> f.startsWith("charts/") && f.endsWith(".png")),
+                "charts drawn: " + files(spark));
         assertSameSweepDirectory(local, spark);
     }
 
@@ -157,7 +167,7 @@ class SparkSweepJobTest {
         for (String f : files(local)) {
             if (!f.startsWith(SweepRunner.RUNS_DIR + "/") && !SweepSummary.DETERMINISTIC_FILES.contains(f)
                     && !f.equals(SweepSummary.WALLCLOCK_CSV)) {
-                // A summary file this test does not know yet (a chart): it too must be the same bytes.
+                // The charts (SVG and PNG), and any summary file added later: the same bytes too.
                 assertArrayEquals(Files.readAllBytes(local.resolve(f)), Files.readAllBytes(spark.resolve(f)), f);
             }
         }

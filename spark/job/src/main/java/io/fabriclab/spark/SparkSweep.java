@@ -28,7 +28,8 @@ import picocli.CommandLine.Parameters;
         versionProvider = SparkSweep.Version.class,
         description = {"Runs a FabricLab sweep file as a Spark job: one task per design point and seed, each run's "
                 + "result written under OUT/runs/, the summary (summary-runs.csv, summary-points.csv, summary.json, "
-                + "wallclock.csv) under OUT, byte for byte the local runner's (fabriclab sweep) apart from wallclock.csv.",
+                + "wallclock.csv) and charts/ under OUT, byte for byte the local runner's (fabriclab sweep) apart from "
+                + "the wall-clock fields.",
                 "Submit it with spark-submit (docs/spark.md); the master, executors and Hadoop settings come from there."})
 public final class SparkSweep implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SWEEP",
@@ -44,6 +45,9 @@ public final class SparkSweep implements Callable<Integer> {
     @Option(names = "--yes", description = "Run a sweep of more than " + SweepPlan.CONFIRM_RUNS + " runs")
     boolean yes;
 
+    @Option(names = "--no-charts", description = "Write the summary tables only, no charts (as fabriclab sweep --no-charts)")
+    boolean noCharts;
+
     private final PrintWriter stdout;
     /** The Spark context to run on; stopped at the end only when this command started it. */
     private final Supplier<JavaSparkContext> context;
@@ -56,6 +60,10 @@ public final class SparkSweep implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        // The charts are drawn off-screen (JFreeChart into SVG and PNG); a driver has no display.
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         // The master, executors and Hadoop settings come from spark-submit (spark.* system properties).
@@ -70,7 +78,7 @@ public final class SparkSweep implements Callable<Integer> {
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof InputException) {
-                cmd.getErr().println(ex.getMessage());
+                cmd.getErr().println("error: " + ex.getMessage());
                 return 2;
             }
             cmd.getErr().println("fabriclab-spark: internal error: " + ex);
@@ -91,7 +99,7 @@ public final class SparkSweep implements Callable<Integer> {
                 plan = readPlan(sc, sweep, yes);
             }
             long t0 = System.nanoTime();
-            SparkSweepJob.Result r = SparkSweepJob.run(sc, plan, out);
+            SparkSweepJob.Result r = SparkSweepJob.run(sc, plan, out, !noCharts);
             stdout.printf(Locale.ROOT, "%s: %d runs (%d simulated, %d already finished or shared) in %d tasks, %.1f s; "
                             + "summary in %s%n", plan.name(), r.rows().size(), r.executed(), r.reused(), r.tasks(),
                     (System.nanoTime() - t0) / 1e9, out);

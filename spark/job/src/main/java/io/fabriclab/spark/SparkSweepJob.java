@@ -18,6 +18,7 @@ import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.sweep.RunRow;
 import io.fabriclab.sweep.RunSpec;
+import io.fabriclab.sweep.SweepCharts;
 import io.fabriclab.sweep.SweepPlan;
 import io.fabriclab.sweep.SweepRunner;
 import io.fabriclab.sweep.SweepSummary;
@@ -33,12 +34,15 @@ import io.fabriclab.sweep.SweepSummary;
  * is there (a job that was killed resumes), otherwise simulates with {@link SweepRunner#runOne} and
  * writes the file atomically through the Hadoop FileSystem API. Refused runs (too big for the
  * executor's heap) are not written, as locally, and are tried again next time.</li>
- * <li>The driver collects the rows in run order and writes the summary with {@link SweepSummary}, the
- * local runner's own code, then copies its files to {@code OUT}: the same bytes as a local sweep of
- * the plan, apart from the wall-clock file.</li>
+ * <li>The driver collects the rows in run order and writes the summary and the charts with the local
+ * runner's own code ({@link SweepSummary}, {@link SweepCharts}), then copies the files to {@code OUT}:
+ * the same bytes as a local sweep of the plan, apart from the wall-clock fields.</li>
  * </ol>
  */
 public final class SparkSweepJob {
+    /** Where the charts go under the output directory, as with {@code fabriclab sweep}. */
+    public static final String CHARTS_DIR = "charts";
+
     /**
      * @param rows     one row per run of the plan, in run order (point, then seed index)
      * @param executed runs simulated by this job
@@ -63,6 +67,14 @@ public final class SparkSweepJob {
      * a path without a scheme is on the cluster's default file system).
      */
     public static Result run(JavaSparkContext sc, SweepPlan plan, String outDir) throws IOException {
+        return run(sc, plan, outDir, true);
+    }
+
+    /**
+     * As {@link #run(JavaSparkContext, SweepPlan, String)}; {@code charts} false leaves out the charts
+     * (the local runner's {@code --no-charts}).
+     */
+    public static Result run(JavaSparkContext sc, SweepPlan plan, String outDir, boolean charts) throws IOException {
         RunStore store = new RunStore(outDir, sc.hadoopConfiguration());
         store.mkdirs();
 
@@ -102,7 +114,7 @@ public final class SparkSweepJob {
             }
             rows.add(r);
         }
-        writeSummary(plan, rows, store);
+        writeSummary(plan, rows, store, charts);
         int tasks = (int) done.stream().mapToInt(TaskRow::partition).distinct().count();
         return new Result(rows, executed, reused, tasks);
     }
@@ -124,13 +136,17 @@ public final class SparkSweepJob {
     }
 
     /**
-     * The summary through {@link SweepSummary#write} (the local runner's code, into a local scratch
-     * directory on the driver), each file then copied to the output directory atomically.
+     * The summary and its charts as the local runner writes them ({@link SweepSummary#write}, then
+     * {@link SweepCharts#write} into {@code charts/}), into a local scratch directory on the driver,
+     * each file then copied to the output directory atomically.
      */
-    static void writeSummary(SweepPlan plan, List<RunRow> rows, RunStore store) throws IOException {
+    static void writeSummary(SweepPlan plan, List<RunRow> rows, RunStore store, boolean charts) throws IOException {
         Path scratch = Files.createTempDirectory("fabriclab-sweep-summary");
         try {
-            SweepSummary.write(plan, rows, scratch);
+            SweepSummary summary = SweepSummary.write(plan, rows, scratch);
+            if (charts) {
+                SweepCharts.write(summary, scratch.resolve(CHARTS_DIR));
+            }
             List<Path> files;
             try (Stream<Path> s = Files.walk(scratch)) {
                 files = s.filter(Files::isRegularFile).sorted().toList();

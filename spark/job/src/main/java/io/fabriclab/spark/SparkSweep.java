@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code spark-submit fabriclab-spark.jar SWEEP.json OUT}: the main class of the shaded jar
- * (docs/spark.md). Exit codes as the fabriclab CLI's: 0 done, 2 bad input (the sweep file, the
- * output path), 3 an internal error.
+ * (docs/spark.md). Exit codes as the fabriclab CLI's: 0 done, 2 bad input (the sweep file, an
+ * output that cannot be written), 3 an internal error.
  */
 @Command(name = "fabriclab-spark", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = SparkSweep.Version.class,
@@ -77,7 +77,8 @@ public final class SparkSweep implements Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            if (ex instanceof InputException) {
+            // As the fabriclab CLI: a bad sweep file, or an output that cannot be written, is bad input.
+            if (ex instanceof InputException || ex instanceof java.io.IOException) {
                 cmd.getErr().println("error: " + ex.getMessage());
                 return 2;
             }

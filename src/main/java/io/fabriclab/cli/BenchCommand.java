@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * heap limit you want to prove, e.g. FABRICLAB_JAVA_OPTS=-Xmx2g ./fabriclab bench foundation.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (figures go to docs/performance.md).",
-        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, BenchCommand.Editor.class, BenchCommand.Live.class,
+        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, BenchCommand.Editor.class, BenchCommand.Live.class, SweepBench.class,
                 ReportBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
@@ -32,7 +32,7 @@ public final class BenchCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation, sim, collective, editor, live or report");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a benchmark: foundation, sim, collective, editor, live, sweep or report");
     }
 
     @Command(name = "foundation", mixinStandardHelpOptions = true,

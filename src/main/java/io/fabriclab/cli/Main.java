@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
         footer = {"  0  ok", "  1  findings at error level (analyze, validate)",
                 "  2  bad input (unreadable or invalid file, bad option)", "  3  internal error"},
         subcommands = {GuiCommand.class, GenerateCommand.class, AnalyzeCommand.class, ValidateCommand.class,
-                ConvertCommand.class, SimulateCommand.class, ExportConfigCommand.class, ReportCommand.class, SweepCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+                ConvertCommand.class, SimulateCommand.class, ExportConfigCommand.class, ReportCommand.class, SweepCommand.class, TuneCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -29,12 +29,15 @@ import picocli.CommandLine.Parameters;
         description = {"Run a sweep file (docs/format-sweep.md): a scenario with parameters varied, several seeds per point,",
                 "on a pool of local workers. Each finished run is kept in DIR/runs/<hash>.json, so running the same",
                 "command again after an interruption only runs what is missing. Writes DIR/summary-points.csv,",
-                "summary-runs.csv, summary.json, wallclock.csv and DIR/charts/*.svg|png. Progress goes to stderr."},
+                "summary-runs.csv, summary.json, wallclock.csv, DIR/charts/*.svg|png and DIR/report.html. Progress goes to stderr."},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  every run finished and the summary was written (runs the simulator refused or that failed",
                 "     are listed in the summary and on stderr)",
                 "  2  bad input (the sweep file, its scenario or fabric, an option); nothing was run"})
 public final class SweepCommand implements Callable<Integer> {
+    /** The sweep's review page (the design review's Sweep section, standalone). */
+    static final String REPORT = "report.html";
+
     @Parameters(index = "0", paramLabel = "SWEEP", description = "sweep file (JSON, schemaVersion 1)")
     Path sweepFile;
 
@@ -49,7 +52,7 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "run a sweep of more than " + SweepPlan.CONFIRM_RUNS + " runs")
     boolean yes;
 
-    @Option(names = "--no-charts", description = "write the tables only")
+    @Option(names = "--no-charts", description = "write the tables only (no charts, no report.html)")
     boolean noCharts;
 
     @Option(names = "--quiet", description = "no progress on stderr")
@@ -95,6 +98,8 @@ public final class SweepCommand implements Callable<Integer> {
         List<String> charts = List.of();
         if (!noCharts) {
             charts = SweepCharts.write(summary, outputDir.resolve("charts"));
+            io.fabriclab.io.AtomicFiles.write(outputDir.resolve(REPORT),
+                    io.fabriclab.report.SweepSection.page(summary).getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
         List<RunRow> bad = result.rows().stream().filter(r -> !r.ok()).toList();
         for (RunRow r : bad.subList(0, Math.min(10, bad.size()))) {
@@ -107,8 +112,8 @@ public final class SweepCommand implements Callable<Integer> {
                 plan.name(), result.rows().size(), result.executed(), result.reused(), bad.size(), wall, n, n == 1 ? "" : "s");
         out.print(table(summary));
         out.printf("summary: %s, %s, %s%s%n", outputDir.resolve(SweepSummary.POINTS_CSV), outputDir.resolve(SweepSummary.RUNS_CSV),
-                outputDir.resolve(SweepSummary.SUMMARY_JSON), charts.isEmpty() ? "" : "; charts: " + outputDir.resolve("charts")
-                        + " (" + charts.size() + " as SVG and PNG)");
+                outputDir.resolve(SweepSummary.SUMMARY_JSON), noCharts ? "" : "; charts: " + outputDir.resolve("charts")
+                        + " (" + charts.size() + " as SVG and PNG); report: " + outputDir.resolve(REPORT));
         out.flush();
         return ExitCode.OK;
     }

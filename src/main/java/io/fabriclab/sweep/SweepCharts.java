@@ -71,6 +71,14 @@ public final class SweepCharts {
         return List.copyOf(charts.keySet());
     }
 
+    /** A chart as an SVG document; {@code id} keeps its clip paths apart from other charts on one page. */
+    public static String svg(JFreeChart c, String id) {
+        SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
+        g.setDefsKeyPrefix(id + "-");
+        c.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
+        return g.getSVGElement(id);
+    }
+
     /** Writes one chart as NAME.svg and NAME.png, atomically. */
     public static void writeChart(JFreeChart c, Path dir, String name) throws IOException {
         SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);

@@ -304,6 +304,29 @@ public final class SweepPlan {
                 SweepJson.sha256(json));
     }
 
+    /**
+     * A run at values of the caller's choosing (the tuner's candidates): {@code values} are JSON
+     * literals in {@link #parameterPaths()} order, checked only for being JSON; {@code point} and
+     * {@code seedIndex} label the run.
+     *
+     * @throws IllegalArgumentException when the count of values is wrong or one is not JSON
+     */
+    public RunSpec runWith(int point, List<String> values, int seedIndex, long seed) {
+        if (values.size() != parameters.size()) {
+            throw new IllegalArgumentException(values.size() + " values for " + parameters.size() + " parameters");
+        }
+        List<JsonNode> vs = new ArrayList<>();
+        for (String v : values) {
+            try {
+                vs.add(SweepJson.MAPPER.readTree(v));
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("not a JSON value: " + v, e);
+            }
+        }
+        String json = SweepJson.canonical(resolve(vs, seed));
+        return new RunSpec(point, seedIndex, seed, vs.stream().map(SweepJson::literal).toList(), json, SweepJson.sha256(json));
+    }
+
     /** The base scenario with the fabric inlined, as canonical JSON (no parameter applied). */
     public String baseScenarioJson() {
         return SweepJson.canonical(base);

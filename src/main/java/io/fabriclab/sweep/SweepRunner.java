@@ -314,6 +314,46 @@ public final class SweepRunner {
         }
     }
 
+    /**
+     * Runs the given specs on {@code pool}, reusing and keeping run files under {@code dir} like
+     * {@link #run}; rows in the order of the specs. For callers that choose runs as they go (the tuner).
+     */
+    public static List<RunRow> runSpecs(List<RunSpec> specs, Path dir, ExecutorService pool) throws IOException {
+        List<CompletableFuture<RunRow>> fs = new ArrayList<>();
+        for (RunSpec spec : specs) {
+            fs.add(CompletableFuture.supplyAsync(() -> {
+                RunRow old = finished(dir, spec);
+                if (old != null) {
+                    return old;
+                }
+                RunRow r = runOne(spec);
+                if (!RunRow.REFUSED.equals(r.status())) {
+                    try {
+                        AtomicFiles.write(runFile(dir, spec.hash()), r.toJson());
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+                return r;
+            }, pool));
+        }
+        List<RunRow> out = new ArrayList<>();
+        try {
+            for (CompletableFuture<RunRow> f : fs) {
+                out.add(f.get());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof java.io.UncheckedIOException u) {
+                throw u.getCause();
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+        return out;
+    }
+
     private static void holdForever() {
         while (true) {
             try {

@@ -97,4 +97,26 @@ class SweepCommandTest {
         assertBad(r, f, "$.desing", "unknown field \"desing\"");
         assertTrue(r.err().contains(f + ": $.parameters[0]: a grid needs a finite set of values"), r.err());
     }
+
+    @Test
+    void aGoodSweepWritesTablesChartsAndTheReportSectionAndASecondRunRunsNothing(@TempDir Path dir) throws Exception {
+        Path f = sweep(dir, "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"name\": \"Kmin\", \"values\": [50000, 200000]},"
+                + "{\"path\": \"qos.ecn.classes.3.kmaxBytes\", \"name\": \"Kmax\", \"values\": [400000, 30000000]}",
+                ", \"objectives\": [{\"metric\": \"fctP99Us\"}, {\"metric\": \"pausedUs\"}]");
+        Path out = dir.resolve("out");
+        CliRun r = CliRun.of("sweep", f.toString(), "-o", out.toString(), "--workers", "2");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("4 runs (4 run now, 0 already done, 0 not ok)"), r.out());
+        for (String chart : new String[] {"fctp99us-by-kmin", "heatmap-fctp99us", "pareto-fctp99us-pausedus"}) {
+            assertTrue(Files.size(out.resolve("charts/" + chart + ".svg")) > 1000, chart);
+            assertTrue(Files.size(out.resolve("charts/" + chart + ".png")) > 1000, chart);
+        }
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("<h2>Sweep: s</h2>") && html.contains("<svg") && html.contains("qos.ecn.classes.3.kmaxBytes"), html);
+        String points = Files.readString(out.resolve("summary-points.csv"));
+        CliRun again = CliRun.of("sweep", f.toString(), "-o", out.toString(), "--no-charts");
+        assertEquals(0, again.code(), again.err());
+        assertTrue(again.out().contains("4 runs (0 run now, 4 already done, 0 not ok)"), again.out());
+        assertEquals(points, Files.readString(out.resolve("summary-points.csv")));
+    }
 }

@@ -1,0 +1,118 @@
+package io.fabriclab.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.jfree.chart.JFreeChart;
+
+import io.fabriclab.sweep.RunRow;
+import io.fabriclab.sweep.SweepCharts;
+import io.fabriclab.sweep.SweepPlan;
+import io.fabriclab.sweep.SweepSummary;
+
+/**
+ * The "Sweep" section of a design review: what was varied and how, the points with each metric's
+ * mean and 95 % interval, feasibility and Pareto membership, the best feasible points, runs that
+ * did not finish, and the sweep's charts inline as SVG. {@link #page} wraps it as a standalone
+ * HTML document in the report's style ({@code fabriclab sweep} writes it as DIR/report.html).
+ */
+public final class SweepSection {
+    /** Points listed in the table; the CSV has them all. */
+    static final int MAX_POINTS = 60;
+
+    private SweepSection() {
+    }
+
+    /** A whole HTML page holding the section. */
+    public static String page(SweepSummary s) {
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>" + Html.escape("Sweep: " + s.plan().name())
+                + "</title><style>" + ReportStyle.CSS + "</style></head><body>\n" + section(s) + "</body></html>\n";
+    }
+
+    /** The section's HTML (a div of class "section"). */
+    public static String section(SweepSummary s) {
+        SweepPlan plan = s.plan();
+        StringBuilder h = new StringBuilder("<div class=\"section\" id=\"sweep\">\n<h2>Sweep: ")
+                .append(Html.escape(plan.name())).append("</h2>\n");
+        if (!plan.description().isBlank()) {
+            h.append("<p>").append(Html.escape(plan.description())).append("</p>\n");
+        }
+        long ok = s.rows().stream().filter(RunRow::ok).count();
+        h.append(String.format(Locale.ROOT, "<p>Scenario %s; %s design, %d points x %d seeds (%s) = %d runs, %d ok. "
+                        + "Means with Student-t 95 %% intervals over each point's seeds.</p>\n", Html.escape(plan.baseScenarioName()),
+                Html.escape(plan.design()), plan.points(), plan.seeds().size(), Html.escape(plan.seeds().toString()),
+                s.rows().size(), ok));
+        h.append("<h3>Parameters</h3>\n<table class=\"data\"><thead><tr><th>name</th><th>path</th><th>values</th></tr></thead><tbody>\n");
+        for (int i = 0; i < plan.parameterPaths().size(); i++) {
+            final int k = i;
+            List<String> vals = s.points().stream().map(p -> p.values().get(k)).distinct().limit(12).toList();
+            h.append("<tr><td>").append(Html.escape(plan.parameterNames().get(i))).append("</td><td>")
+                    .append(Html.escape(plan.parameterPaths().get(i))).append("</td><td>")
+                    .append(Html.escape(String.join(", ", vals) + (vals.size() == 12 ? ", ..." : ""))).append("</td></tr>\n");
+        }
+        h.append("</tbody></table>\n");
+        if (!plan.constraints().isEmpty()) {
+            h.append("<p>Constraints (every seed of a feasible point meets them): ")
+                    .append(Html.escape(String.join("; ", plan.constraints().stream().map(Object::toString).toList()))).append("</p>\n");
+        }
+        h.append("<h3>Points</h3>\n").append(pointsTable(s));
+        List<RunRow> bad = s.rows().stream().filter(r -> !r.ok()).toList();
+        if (!bad.isEmpty()) {
+            h.append("<h3>Runs that did not finish</h3>\n<table class=\"data\"><thead><tr><th>point</th><th>seed</th>"
+                    + "<th>status</th><th>why</th></tr></thead><tbody>\n");
+            for (RunRow r : bad.subList(0, Math.min(20, bad.size()))) {
+                h.append("<tr><td class=\"num\">").append(r.point()).append("</td><td class=\"num\">").append(r.seed())
+                        .append("</td><td>").append(Html.escape(r.status())).append("</td><td>").append(Html.escape(r.message()))
+                        .append("</td></tr>\n");
+            }
+            h.append("</tbody></table>\n");
+        }
+        Map<String, JFreeChart> charts = SweepCharts.charts(s);
+        if (!charts.isEmpty()) {
+            h.append("<h3>Charts</h3>\n");
+            int n = 0;
+            for (Map.Entry<String, JFreeChart> e : charts.entrySet()) {
+                h.append("<div class=\"chart\">").append(HtmlReport.stripXmlDeclaration(SweepCharts.svg(e.getValue(), "sweep" + n++)))
+                        .append("</div>\n");
+            }
+        }
+        return h.append("</div>\n").toString();
+    }
+
+    private static String pointsTable(SweepSummary s) {
+        SweepPlan plan = s.plan();
+        List<String> head = new ArrayList<>(List.of("point"));
+        head.addAll(plan.parameterNames());
+        head.addAll(plan.summaryMetrics());
+        head.add("feasible");
+        if (plan.objectives().size() >= 2) {
+            head.add("Pareto");
+        }
+        StringBuilder h = new StringBuilder("<table class=\"data\"><thead><tr>");
+        head.forEach(c -> h.append("<th>").append(Html.escape(c)).append("</th>"));
+        h.append("</tr></thead><tbody>\n");
+        for (SweepSummary.Point p : s.points().subList(0, Math.min(MAX_POINTS, s.points().size()))) {
+            h.append("<tr><td class=\"num\">").append(p.point()).append("</td>");
+            p.values().forEach(v -> h.append("<td class=\"num\">").append(Html.escape(v.replace("\"", ""))).append("</td>"));
+            for (String m : plan.summaryMetrics()) {
+                SweepSummary.Stat st = p.stat(m);
+                String cell = st.n() == 0 ? "-" : Double.isFinite(st.halfWidth())
+                        ? String.format(Locale.ROOT, "%.4g &plusmn; %.2g", st.mean(), st.halfWidth())
+                        : String.format(Locale.ROOT, "%.4g", st.mean());
+                h.append("<td class=\"num\">").append(cell).append("</td>");
+            }
+            h.append("<td>").append(p.feasible() ? "yes" : "no").append("</td>");
+            if (plan.objectives().size() >= 2) {
+                h.append("<td>").append(p.pareto() ? "yes" : "").append("</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</tbody></table>\n");
+        if (s.points().size() > MAX_POINTS) {
+            h.append("<p>").append(s.points().size() - MAX_POINTS).append(" more points in summary-points.csv.</p>\n");
+        }
+        return h.toString();
+    }
+}

@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
         versionProvider = SparkSweep.Version.class,
         description = {"Runs a FabricLab sweep file as a Spark job: one task per design point and seed, each run's "
                 + "result written under OUT/runs/, the summary (summary-runs.csv, summary-points.csv, summary.json, "
-                + "wallclock.csv) and charts/ under OUT, byte for byte the local runner's (fabriclab sweep) apart from "
+                + "wallclock.csv), charts/ and report.html under OUT, byte for byte the local runner's (fabriclab sweep) apart from "
                 + "the wall-clock fields.",
                 "Submit it with spark-submit (docs/spark.md); the master, executors and Hadoop settings come from there."})
 public final class SparkSweep implements Callable<Integer> {
@@ -45,7 +45,8 @@ public final class SparkSweep implements Callable<Integer> {
     @Option(names = "--yes", description = "Run a sweep of more than " + SweepPlan.CONFIRM_RUNS + " runs")
     boolean yes;
 
-    @Option(names = "--no-charts", description = "Write the summary tables only, no charts (as fabriclab sweep --no-charts)")
+    @Option(names = "--no-charts", description = "Write the summary tables only, no charts and no report.html "
+            + "(as fabriclab sweep --no-charts)")
     boolean noCharts;
 
     private final PrintWriter stdout;

@@ -2,6 +2,7 @@ package io.fabriclab.spark;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import io.fabriclab.io.FabricReader;
+import io.fabriclab.report.SweepSection;
 import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.sweep.RunRow;
 import io.fabriclab.sweep.RunSpec;
@@ -34,14 +36,17 @@ import io.fabriclab.sweep.SweepSummary;
  * is there (a job that was killed resumes), otherwise simulates with {@link SweepRunner#runOne} and
  * writes the file atomically through the Hadoop FileSystem API. Refused runs (too big for the
  * executor's heap) are not written, as locally, and are tried again next time.</li>
- * <li>The driver collects the rows in run order and writes the summary and the charts with the local
- * runner's own code ({@link SweepSummary}, {@link SweepCharts}), then copies the files to {@code OUT}:
- * the same bytes as a local sweep of the plan, apart from the wall-clock fields.</li>
+ * <li>The driver collects the rows in run order and writes the summary, the charts and the report page
+ * with the local runner's own code ({@link SweepSummary}, {@link SweepCharts}, {@link SweepSection}),
+ * then copies the files to {@code OUT}: the same bytes as a local sweep of the plan, apart from the
+ * wall-clock fields.</li>
  * </ol>
  */
 public final class SparkSweepJob {
     /** Where the charts go under the output directory, as with {@code fabriclab sweep}. */
     public static final String CHARTS_DIR = "charts";
+    /** The sweep's design-review page, as with {@code fabriclab sweep}. */
+    public static final String REPORT = "report.html";
 
     /**
      * @param rows     one row per run of the plan, in run order (point, then seed index)
@@ -145,7 +150,10 @@ public final class SparkSweepJob {
         try {
             SweepSummary summary = SweepSummary.write(plan, rows, scratch);
             if (charts) {
+                // As `fabriclab sweep` (SweepCommand) does without --no-charts: the charts, and the
+                // design review's sweep section as a page of its own.
                 SweepCharts.write(summary, scratch.resolve(CHARTS_DIR));
+                Files.writeString(scratch.resolve(REPORT), SweepSection.page(summary), StandardCharsets.UTF_8);
             }
             List<Path> files;
             try (Stream<Path> s = Files.walk(scratch)) {

@@ -21,9 +21,10 @@ final class RoceTransport {
     private final SimConfig cfg;
     private final ReactionLog reactionLog;
     private final int maxPayload;
+    private final int wireOverheadBytes;
 
     RoceTransport(Simulator sim, Flow[] flows, byte[] flowPhase, EventQueue events, PacketPool pkts, SimConfig cfg,
-                  ReactionLog reactionLog, int maxPayload) {
+                  ReactionLog reactionLog, int maxPayload, int wireOverheadBytes) {
         this.sim = sim;
         this.flows = flows;
         this.flowPhase = flowPhase;
@@ -32,7 +33,12 @@ final class RoceTransport {
         this.cfg = cfg;
         this.reactionLog = reactionLog;
         this.maxPayload = maxPayload;
+        this.wireOverheadBytes = wireOverheadBytes;
+        this.ectData = cfg.ectData() && sim.credits == null;
     }
+
+    /** Data packets carry ECT(0): RoCEv2 with ECN on; never on InfiniBand. */
+    private final boolean ectData;
 
     // ----- requester -----------------------------------------------------------------------------
 
@@ -53,11 +59,25 @@ final class RoceTransport {
     /** The NIC's wire is free: its next frame, control before data, or a wake-up at the earliest paced send. */
     void nicTransmit(EgressPort p) {
         final long now = sim.now;
+        CreditFlowControl cr = sim.credits;
         if (p.queuedPackets > 0) {
+            if (cr != null && p.hasPackets(EgressPort.CONTROL)) {
+                // InfiniBand flow-control packets go first and need no credits.
+                int pkt = sim.pop(p, EgressPort.CONTROL);
+                sim.startTx(p, pkt, p.polledBytes());
+                return;
+            }
             // ACK, NAK and CNP go before data, highest class first.
             for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
                 if (p.hasPackets(c) && !p.paused(c, now)) {
+                    if (cr != null && !cr.fits(p, c, p.headBytes(c))) {
+                        cr.stall(p, c, p.headBytes(c));
+                        continue;
+                    }
                     int pkt = sim.pop(p, c);
+                    if (cr != null) {
+                        cr.consume(p, c, p.polledBytes());
+                    }
                     sim.startTx(p, pkt, p.polledBytes());
                     return;
                 }
@@ -74,6 +94,14 @@ final class RoceTransport {
             Flow f = nic.active[idx];
             if (f.sndNxt >= f.totalPackets || p.paused(f.priority, now)) {
                 continue;
+            }
+            if (cr != null && f.nextSendPs <= now) {
+                int frame = f.payloadOf(f.sndNxt, maxPayload) + sim.dataHeaderBytes;
+                if (!cr.fits(p, f.priority, frame)) {
+                    // Its next packet waits for the receiver's credits (a flow-control packet wakes the port).
+                    cr.stall(p, f.priority, frame);
+                    continue;
+                }
             }
             if (f.nextSendPs <= now) {
                 nic.roundRobin = idx + 1 >= n ? 0 : idx + 1;
@@ -99,16 +127,19 @@ final class RoceTransport {
         } else {
             f.maxSent = psn + 1;
         }
-        int frame = payload + RoceFraming.DATA_HEADER_BYTES;
+        int frame = payload + sim.dataHeaderBytes;
         int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
-                cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
+                ectData ? PacketPool.ECT : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.forwardBase);
         ReactionPoint rp = f.rp;
         long rate = rp.currentRateBps();
         // Pacing at the current DCQCN rate; at line rate this is exactly the serialization time.
-        f.nextSendPs = sim.now + Units.serializationPs(frame + RoceFraming.WIRE_OVERHEAD_BYTES, rate);
+        f.nextSendPs = sim.now + Units.serializationPs(frame + wireOverheadBytes, rate);
         if (rp.onBytesSent(frame)) {
             noteRate(f);
+        }
+        if (sim.credits != null) {
+            sim.credits.consume(p, f.priority, frame);
         }
         sim.startTx(p, pkt, frame);
     }
@@ -188,7 +219,7 @@ final class RoceTransport {
         switch (kind) {
             case PacketPool.DATA -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
-                int payload = pkts.frameBytes(pkt) - RoceFraming.DATA_HEADER_BYTES;
+                int payload = pkts.frameBytes(pkt) - sim.dataHeaderBytes;
                 pkts.free(pkt);
                 responderData(in, f, psn, ce, payload);
             }
@@ -269,10 +300,10 @@ final class RoceTransport {
                     }
                 }
                 f.sinceAck = 0;
-                sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
+                sendControl(in, f, PacketPool.ACK, f.expected - 1, sim.ackBytes);
             } else if (++f.sinceAck >= cfg.ackEveryPackets()) {
                 f.sinceAck = 0;
-                sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
+                sendControl(in, f, PacketPool.ACK, f.expected - 1, sim.ackBytes);
             }
         } else if (psn > f.expected) {
             f.outOfOrder++;
@@ -286,11 +317,11 @@ final class RoceTransport {
                 f.placed[b >>> 6] |= 1L << b;
             } else if (!f.nakSent) {
                 f.nakSent = true;
-                sendControl(in, f, PacketPool.NAK, f.expected, RoceFraming.ACK_FRAME_BYTES);
+                sendControl(in, f, PacketPool.NAK, f.expected, sim.ackBytes);
             }
         } else {
             // A duplicate (the sender went back further than needed): re-acknowledge what we have.
-            sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
+            sendControl(in, f, PacketPool.ACK, f.expected - 1, sim.ackBytes);
         }
     }
 

@@ -61,7 +61,7 @@ public final class Simulator {
     static final int EV_LINK_SPEED = 14;
     static final int EV_PFC_APPLY = 15;
 
-    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
+    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "fc"};
 
     private final Fabric fabric;
     private final QosResolver qos;
@@ -97,6 +97,14 @@ public final class Simulator {
     static final byte FLOW_DONE = 2;
     static final byte FLOW_DONE_CHANGED = 3;
     private final int maxPayload;
+    /** The transport simulated: RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credit-based flow control). */
+    private final io.fabriclab.model.Transport transport;
+    /** InfiniBand's link-level flow control; null in a RoCEv2 run. */
+    final CreditFlowControl credits;
+    /** Per-packet bytes of the transport: data headers, an ACK or NAK, and the wire's gap per packet. */
+    final int dataHeaderBytes;
+    final int ackBytes;
+    private final int wireOverheadBytes;
     private final EventQueue events;
     private final PacketPool pkts;
     private final SplittableRandom ecnRandom;
@@ -109,7 +117,7 @@ public final class Simulator {
     /** Next-hop choice of data packets in a per-packet routing mode; null under ECMP. */
     NextHopSelector selector;
     private final Pfc pfc;
-    private final RoceTransport transport;
+    private final RoceTransport roce;
     final LinkEvents linkEvents;
     private final Telemetry telemetry;
     final LiveControl live;
@@ -128,13 +136,32 @@ public final class Simulator {
 
     /** A run whose QoS comes from {@code qos} (e.g. a named profile and scenario overrides). */
     public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos) {
+        this(fabric, flowSpecs, cfg, qos, io.fabriclab.model.Transport.ROCEV2);
+    }
+
+    /**
+     * A run of {@code transport} on the same drawing: {@code ROCEV2} (today's model) or
+     * {@code INFINIBAND} (credit-based link-level flow control per VL, no PFC, ECN or DCQCN;
+     * docs/model.md, InfiniBand). Ultra Ethernet is not simulated yet.
+     */
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos,
+                     io.fabriclab.model.Transport transport) {
+        this.transport = java.util.Objects.requireNonNull(transport, "transport");
+        if (transport == io.fabriclab.model.Transport.ULTRA_ETHERNET) {
+            throw new IllegalArgumentException("transport " + transport.jsonName()
+                    + " is not simulated yet (allowed: rocev2, infiniband)");
+        }
+        boolean ib = transport == io.fabriclab.model.Transport.INFINIBAND;
+        this.dataHeaderBytes = ib ? CreditFlowControl.DATA_HEADER_BYTES : RoceFraming.DATA_HEADER_BYTES;
+        this.ackBytes = ib ? CreditFlowControl.ACK_PACKET_BYTES : RoceFraming.ACK_FRAME_BYTES;
+        this.wireOverheadBytes = ib ? CreditFlowControl.WIRE_OVERHEAD_BYTES : RoceFraming.WIRE_OVERHEAD_BYTES;
         this.fabric = fabric;
         this.qos = qos;
         this.cfg = cfg;
         this.paths = new FlowPaths(Routing.compute(fabric), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()), linkIndex);
         Routing routing = paths.routing;
-        this.maxPayload = RoceFraming.maxPayload(fabric.mtuBytes());
-        if (maxPayload + RoceFraming.DATA_HEADER_BYTES > PacketPool.MAX_FRAME_BYTES) {
+        this.maxPayload = ib ? CreditFlowControl.maxPayload(fabric.mtuBytes()) : RoceFraming.maxPayload(fabric.mtuBytes());
+        if (maxPayload + dataHeaderBytes > PacketPool.MAX_FRAME_BYTES) {
             throw new IllegalArgumentException("MTU " + fabric.mtuBytes() + " B: frames above "
                     + PacketPool.MAX_FRAME_BYTES + " B are not simulated");
         }
@@ -231,10 +258,29 @@ public final class Simulator {
         flowsRemaining = flows.length;
         reactionLog = new ReactionLog(flows.length);
         pfc = new Pfc(this, ports.length, pcs, events, pkts);
-        transport = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload);
+        credits = ib ? new CreditFlowControl(this, ports, pkts) : null;
+        roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
         linkEvents = new LinkEvents(this, fabric, links, ports, flows, paths, events, pkts);
         telemetry = new Telemetry(this, ports, pcs, flows, flowPhase, touchedPorts, events, cfg.sampleIntervalPs());
         live = new LiveControl(this, ports, qos, events);
+    }
+
+    public io.fabriclab.model.Transport transport() {
+        return transport;
+    }
+
+    /**
+     * InfiniBand: the receive buffer every port advertises per virtual lane, bytes (a multiple of
+     * 64 up to 128 KiB; default 128 KiB). Call before {@link #run()}.
+     */
+    public void setVlCreditBytes(int bytes) {
+        if (credits == null) {
+            throw new IllegalStateException("VL credits apply to an InfiniBand run, this one is " + transport.jsonName());
+        }
+        if (ran) {
+            throw new IllegalStateException("set VL credits before the run");
+        }
+        credits.setVlCreditBytes(bytes);
     }
 
     public void setTrace(SimTrace trace) {
@@ -302,11 +348,16 @@ public final class Simulator {
             }
             int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
             pcs[p.at(c, EgressPort.DEQ_QUANTUM)] = (long) w * fabric.mtuBytes();
-            p.wred[c] = q.ecn().forClass(c);
+            // InfiniBand switches mark no ECN (its congestion control, FECN/BECN, is not modelled).
+            p.wred[c] = transport == io.fabriclab.model.Transport.INFINIBAND ? null : q.ecn().forClass(c);
         }
         p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
         PfcConfig pfc = q.pfc();
-        if (sw != null) {
+        if (sw != null && transport == io.fabriclab.model.Transport.INFINIBAND) {
+            // No PFC on InfiniBand: credits hold every packet back before it could overflow.
+            p.xoffBytes = pfc.xoffBytes();
+            p.xonBytes = pfc.xonBytes();
+        } else if (sw != null) {
             // A switch port as ingress runs PFC; NICs never send PAUSE (they drain at line rate).
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 if (pfc.isLossless(c)) {
@@ -456,7 +507,7 @@ public final class Simulator {
                 transmit(p);
             }
             case EV_ARRIVE -> arrive(target, arg);
-            case EV_FLOW_START -> transport.startFlow(flows[target]);
+            case EV_FLOW_START -> roce.startFlow(flows[target]);
             case EV_NIC_WAKE -> {
                 EgressPort p = ports[target];
                 if (p.wakeAtPs == now) {
@@ -466,8 +517,8 @@ public final class Simulator {
             }
             case EV_PAUSE_EXPIRE -> transmit(ports[target]);
             case EV_PFC_REFRESH -> pfc.refresh(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
-            case EV_RATE_TIMER -> transport.rateTimer(flows[target], arg);
-            case EV_RTO -> transport.retransmitTimeout(flows[target]);
+            case EV_RATE_TIMER -> roce.rateTimer(flows[target], arg);
+            case EV_RTO -> roce.retransmitTimeout(flows[target]);
             case EV_SAMPLE -> telemetry.sample();
             case EV_WATCHDOG -> pfc.watchdog(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_LINK_DOWN -> linkEvents.down(target);
@@ -508,7 +559,7 @@ public final class Simulator {
             return;
         }
         if (p.nic != null) {
-            transport.nicTransmit(p);
+            roce.nicTransmit(p);
         } else {
             switchTransmit(p);
         }
@@ -521,13 +572,17 @@ public final class Simulator {
             pkt = pop(p, EgressPort.CONTROL);
             bytes = p.polledBytes();
         } else {
-            int c = schedule(p);
+            CreditFlowControl cr = credits;
+            int c = schedule(p, cr == null ? 0 : cr.blockedClasses(p));
             if (c < 0) {
                 return;
             }
             pkt = pop(p, c);
             // Read before leaveSwitch: a PFC frame it sends may be dequeued through p's polled entry.
             bytes = p.polledBytes();
+            if (cr != null) {
+                cr.consume(p, c, bytes);
+            }
             leaveSwitch(p, c, pkt);
         }
         startTx(p, pkt, bytes);
@@ -536,12 +591,14 @@ public final class Simulator {
     /**
      * The class to serve next: strict-priority classes highest first, then DWRR over the others
      * (Shreedhar and Varghese): a queue's deficit grows by its quantum (weight x MTU) on each visit
-     * and it sends while its head fits in the deficit. Paused classes are skipped. -1 if none.
+     * and it sends while its head fits in the deficit. Paused classes, and classes in
+     * {@code blocked} (InfiniBand: the receiver's credits do not cover their head), are skipped.
+     * -1 if none.
      */
-    private int schedule(EgressPort p) {
+    private int schedule(EgressPort p, int blocked) {
         final long t = now;
         // Strict classes that hold packets, highest first.
-        for (int ready = p.strictMask & p.nonEmpty & 0xFF; ready != 0; ready &= ~Integer.highestOneBit(ready)) {
+        for (int ready = p.strictMask & p.nonEmpty & ~blocked & 0xFF; ready != 0; ready &= ~Integer.highestOneBit(ready)) {
             int c = 31 - Integer.numberOfLeadingZeros(ready);
             if (!p.paused(c, t)) {
                 return c;
@@ -550,7 +607,7 @@ public final class Simulator {
         for (int i = 0; i < 2 * EgressPort.CLASSES + 1; i++) {
             int c = p.roundRobin;
             boolean queued = p.hasPackets(c);
-            if (queued && !p.isStrict(c) && !p.paused(c, t)) {
+            if (queued && !p.isStrict(c) && !p.paused(c, t) && (blocked & (1 << c)) == 0) {
                 long[] dq = pcs;
                 int d = p.at(c, EgressPort.DEQ_DEFICIT);
                 if (p.freshVisit) {
@@ -573,7 +630,7 @@ public final class Simulator {
 
     /** Puts packet {@code pkt} of {@code frame} bytes on the wire of {@code p}. */
     void startTx(EgressPort p, int pkt, int frame) {
-        int wire = frame + RoceFraming.WIRE_OVERHEAD_BYTES;
+        int wire = frame + wireOverheadBytes;
         long ser = p.serializationPs(wire);
         long done = now + ser;
         p.busyUntilPs = done;
@@ -673,6 +730,12 @@ public final class Simulator {
         if (in < 0) {
             return;
         }
+        if (credits != null) {
+            // InfiniBand: the blocks go back to the upstream sender as credits.
+            pcs[EgressPort.at(in, c, EgressPort.INGRESS_BYTES)] -= bytes;
+            credits.released(in, c, bytes);
+            return;
+        }
         EgressPort ip = ports[in];
         SwitchState sw = ip.sw;
         int shared = bytes;
@@ -721,13 +784,24 @@ public final class Simulator {
         int inId = fromId ^ 1;
         EgressPort in = ports[inId];
         byte kind = (byte) pkts.kind(pkt);
-        if (kind == PacketPool.PAUSE) {
+        if (kind >= PacketPool.PAUSE) {
+            if (kind == CreditFlowControl.FC) {
+                credits.receive(in, pkt);
+                return;
+            }
             pfc.receive(in, pkts.priority(pkt), pkts.psn(pkt));
             pkts.free(pkt);
             return;
         }
         if (in.nic != null) {
-            transport.nicReceive(in, pkt, kind);
+            if (credits != null) {
+                // An HCA takes packets at line rate: the blocks are free as soon as they arrive.
+                int vl = pkts.priority(pkt);
+                int size = pkts.frameBytes(pkt);
+                credits.arrived(inId, vl, size);
+                credits.released(inId, vl, size);
+            }
+            roce.nicReceive(in, pkt, kind);
             return;
         }
         int outId = forward(pkt, in, kind);
@@ -740,6 +814,10 @@ public final class Simulator {
         SwitchState sw = in.sw;
         if (out.down) {
             drop(out, c, pkt, DropCause.LINK_DOWN);
+            return;
+        }
+        if (credits != null) {
+            arriveCredited(pkt, inId, out, c, bytes);
             return;
         }
         if ((out.stormedMask & (1 << c)) != 0 && out.watchdogDrops) {
@@ -791,6 +869,24 @@ public final class Simulator {
             markEcn(out, c, pkt, pcs[outAt + EgressPort.QUEUE_BYTES]);
         }
         enqueue(out, c, pkt, bytes, inId, pkts.ecn(pkt) == PacketPool.ECT);
+        if (out.busyUntilPs <= now) {
+            switchTransmit(out);
+        }
+    }
+
+    /**
+     * InfiniBand: a packet the upstream sender had credits for enters ingress {@code inId}'s VL
+     * buffer (never beyond what it advertised: {@link CreditFlowControl#arrived} checks) and the
+     * egress queue of {@code out}; no shared-pool admission, no PFC, no ECN.
+     */
+    private void arriveCredited(int pkt, int inId, EgressPort out, int c, int bytes) {
+        credits.arrived(inId, c, bytes);
+        int inAt = EgressPort.at(inId, c, 0);
+        long occ = pcs[inAt + EgressPort.INGRESS_BYTES] += bytes;
+        if (occ > pcs[inAt + EgressPort.MAX_INGRESS]) {
+            pcs[inAt + EgressPort.MAX_INGRESS] = occ;
+        }
+        enqueue(out, c, pkt, bytes, inId, false);
         if (out.busyUntilPs <= now) {
             switchTransmit(out);
         }
@@ -1047,6 +1143,11 @@ public final class Simulator {
 
     PfcEventLog pfcLog() {
         return pfc.log;
+    }
+
+    /** InfiniBand's credit results per (port, VL); empty in a RoCEv2 run. */
+    List<SimResults.CreditResult> creditResults(long endPs) {
+        return credits == null ? List.of() : credits.results(endPs);
     }
 
 }

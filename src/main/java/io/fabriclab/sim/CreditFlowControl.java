@@ -192,8 +192,13 @@ final class CreditFlowControl {
         int c = pkts.priority(pkt);
         int k = EgressPort.portClass(p.id, c);
         int fccl = pkts.psn(pkt);
-        limit[k] = sent[k] + ((fccl - sent[k]) & (COUNTER_MODULUS - 1));
+        int available = (fccl - sent[k]) & (COUNTER_MODULUS - 1);
         pkts.free(pkt);
+        if (available > creditBlocks) {
+            // Sent before a link re-initialization and delivered after it: stale, ignored.
+            return;
+        }
+        limit[k] = sent[k] + available;
         if (stallStartPs[k] >= 0 && limit[k] - sent[k] >= stallNeed[k]) {
             endStall(k);
         }
@@ -234,6 +239,23 @@ final class CreditFlowControl {
         sim.enqueue(back, EgressPort.CONTROL, pkt, FC_PACKET_BYTES, -1, false);
         fcPacketsSent[k]++;
         sim.transmit(back);
+    }
+
+    /**
+     * The link of egress ports {@code a} and {@code a ^ 1} came back up: as at a link's
+     * initialization, each sender's count and limit start again from its receiver's state (what
+     * it still holds and has freed), so credits lost with the packets and flow-control packets
+     * that were on the dead wire are restored, and none is counted twice.
+     */
+    void linkUp(int a) {
+        for (int s : new int[] {a, a ^ 1}) {
+            for (int c = 0; c < EgressPort.CLASSES; c++) {
+                int ks = EgressPort.portClass(s, c);
+                int kr = EgressPort.portClass(s ^ 1, c);
+                sent[ks] = freed[kr] + held[kr];
+                limit[ks] = creditBlocks + freed[kr];
+            }
+        }
     }
 
     // ----- results -------------------------------------------------------------------------------

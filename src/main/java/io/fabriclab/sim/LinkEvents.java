@@ -103,6 +103,9 @@ final class LinkEvents {
         }
         ports[2 * li].down = false;
         ports[2 * li + 1].down = false;
+        if (sim.credits != null) {
+            sim.credits.linkUp(2 * li);
+        }
         events.push(sim.now + reconvergencePs, Simulator.EV_REROUTE, 0, 0);
         sim.transmit(ports[2 * li]);
         sim.transmit(ports[2 * li + 1]);

@@ -813,6 +813,11 @@ public final class Simulator {
         int outAt = EgressPort.at(outId, c, 0);
         SwitchState sw = in.sw;
         if (out.down) {
+            if (credits != null) {
+                // The switch discards it: its blocks in the ingress buffer are free at once.
+                credits.arrived(inId, c, bytes);
+                credits.released(inId, c, bytes);
+            }
             drop(out, c, pkt, DropCause.LINK_DOWN);
             return;
         }

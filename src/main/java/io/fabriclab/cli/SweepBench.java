@@ -57,13 +57,18 @@ final class SweepBench implements Callable<Integer> {
             for (int r = 1; r <= rounds; r++) {
                 boolean oneFirst = r % 2 == 1;
                 double a = time(plan, tmp.resolve("r" + r + "-a"), oneFirst ? 1 : workers);
+                double ca = lastCpu;
                 double b = time(plan, tmp.resolve("r" + r + "-b"), oneFirst ? workers : 1);
+                double cb = lastCpu;
                 double t1 = oneFirst ? a : b;
                 double tn = oneFirst ? b : a;
+                double c1 = oneFirst ? ca : cb;
+                double cn = oneFirst ? cb : ca;
                 one.add(t1);
                 many.add(tn);
-                out.printf(Locale.ROOT, "round %d: 1 worker %.2f s, %d workers %.2f s, speed-up %.2f; load %s%n", r, t1, workers,
-                        tn, t1 / tn, load());
+                // CPU / wall: how many cores the sweep actually got (at most 1 with one worker, N with N).
+                out.printf(Locale.ROOT, "round %d: 1 worker %.2f s (CPU/wall %.2f), %d workers %.2f s (CPU/wall %.2f), "
+                        + "speed-up %.2f; load %s%n", r, t1, c1 / t1, workers, tn, cn / tn, t1 / tn, load());
                 out.flush();
             }
             double m1 = median(one);
@@ -80,14 +85,27 @@ final class SweepBench implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    private static double time(SweepPlan plan, Path dir, int workers) throws IOException {
+    /** CPU seconds this process used during the last timed sweep (all threads: workers, GC, JIT). */
+    private double lastCpu;
+
+    private double time(SweepPlan plan, Path dir, int workers) throws IOException {
+        long c0 = cpuNanos();
         long t0 = System.nanoTime();
         SweepRunner.Result r = SweepRunner.run(plan, dir, workers, null);
         double s = (System.nanoTime() - t0) / 1e9;
+        lastCpu = (cpuNanos() - c0) / 1e9;
         if (r.executed() != plan.runCount()) {
             throw new IllegalStateException("a timed sweep reused runs");
         }
         return s;
+    }
+
+    private static long cpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
     }
 
     static double median(List<Double> xs) {

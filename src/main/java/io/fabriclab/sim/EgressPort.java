@@ -61,6 +61,24 @@ final class EgressPort {
     /** The ring's segment in the {@link RingStore}: offset << 8 | log2 of its entries (0: none yet). */
     static final int RING_SEGMENT = 15;
 
+    /**
+     * One int for a (port, traffic class) pair: {@code portId * CLASSES + c}. The target of a
+     * per-class event (PFC refresh, PFC apply, watchdog) and the slot of a priority group's
+     * headroom; {@link #portOf} and {@link #classOf} take it apart (CLASSES is 8, so a shift and
+     * a mask).
+     */
+    static int portClass(int portId, int c) {
+        return portId * CLASSES + c;
+    }
+
+    static int portOf(int portClass) {
+        return portClass >>> 3;
+    }
+
+    static int classOf(int portClass) {
+        return portClass & 7;
+    }
+
     /** Index of {@code field} of class {@code c} of port {@code portId} in the shared class state. */
     static int at(int portId, int c, int field) {
         return portId * PORT_STRIDE + (c << 4) + field;

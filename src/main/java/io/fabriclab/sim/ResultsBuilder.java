@@ -161,7 +161,8 @@ final class ResultsBuilder {
                     sw.maxHeadroomBytes));
         }
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
-                sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped());
+                sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped(),
+                sim.creditResults(end));
     }
 
     /**

@@ -11,12 +11,13 @@ import java.util.List;
  * @param pfcEvents        the PFC frames as they took effect, in time order, at most
  *                         {@link PfcEventLog#CAP} (10,000)
  * @param pfcEventsDropped PFC frames beyond the cap, counted but not listed
+ * @param credits          InfiniBand runs: credit flow control per (port, VL); empty for RoCEv2
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
                          List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
                          List<CollectiveResult> collectives, List<DeadlockResult> deadlocks,
                          List<UplinkSpread> uplinks, DcqcnLog dcqcnReactions, List<BufferResult> buffers, List<DropResult> drops,
-                         List<PfcEvent> pfcEvents, long pfcEventsDropped) {
+                         List<PfcEvent> pfcEvents, long pfcEventsDropped, List<CreditResult> credits) {
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }
@@ -98,6 +99,17 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
      * PFC frame of that priority on that port, a resume, its expiry or the end of the run).
      */
     public record PfcEvent(long timePs, String port, String from, int priority, int quanta, long durationPs) {
+    }
+
+    /**
+     * InfiniBand credit-based flow control of one port and virtual lane. As a receiver (packets
+     * from the peer): the buffer it advertised and the most it held, both in whole 64-byte blocks
+     * ({@code maxHeldBytes <= advertisedBytes} by construction). As a sender: the blocks it sent,
+     * the time it held a packet ready that the peer's credits did not cover (credit-stalled, the
+     * counterpart of PFC's paused time), and the flow-control packets it sent back to its peer.
+     */
+    public record CreditResult(String port, int vl, long advertisedBytes, long maxHeldBytes, long sentBytes,
+                               long creditStalledPs, long fcPacketsSent) {
     }
 
     /** One link direction: bytes on the wire (preamble and gap included) over the run. */

@@ -1,7 +1,6 @@
 package io.fabriclab.sim;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -20,7 +19,6 @@ import io.fabriclab.model.Units;
 import io.fabriclab.model.WredEcn;
 import io.fabriclab.routing.EcmpHash;
 import io.fabriclab.routing.Routing;
-import io.fabriclab.topology.HeadroomCalculator;
 import io.fabriclab.workload.FlowSpec;
 
 /**
@@ -28,9 +26,17 @@ import io.fabriclab.workload.FlowSpec;
  * fabric (whose QoS profiles are in force), the flows to run and the run settings, then
  * {@link #run()} once on one thread.
  *
- * <p>Hot path: events are primitives in a heap ({@link EventQueue}), packets are ids into
- * parallel arrays ({@link PacketPool}), queues are intrusive lists through the packet arrays; no
- * object is allocated per packet or per event.
+ * <p>Hot path: events are primitives in a calendar queue ({@link EventQueue}), packets are ids
+ * into parallel arrays ({@link PacketPool}), queues are rings of packet ids ({@link RingStore});
+ * no object is allocated per packet or per event.
+ *
+ * <p>One mechanism per class, over the same arrays (ports, per-class port state, packets,
+ * flows, events): this class holds the run loop, the event dispatch and the switch datapath
+ * (egress scheduling and transmission, ingress admission to the shared buffer and headroom,
+ * forwarding, ECN marking, drops); {@link Pfc} holds PFC and its watchdog, {@link RoceTransport}
+ * the RoCEv2 NIC (requester, responder, DCQCN's reaction point), {@link LinkEvents} link failures
+ * and reconvergence, {@link FlowPaths} the ECMP paths, {@link Telemetry} sampling and deadlock
+ * detection, {@link LiveControl} the live view's snapshots and commands.
  */
 public final class Simulator {
     /** Receives progress every few hundred thousand events (for a progress bar). */
@@ -55,33 +61,16 @@ public final class Simulator {
     static final int EV_LINK_SPEED = 14;
     static final int EV_PFC_APPLY = 15;
 
-    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
+    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "fc"};
 
     private final Fabric fabric;
     private final QosResolver qos;
     private final SimConfig cfg;
-    private Routing routing;
     private final List<Link> links;
     private final Map<Link, Integer> linkIndex = new IdentityHashMap<>();
-    private final Map<Long, List<Link>> hopCache = new HashMap<>();
-    private final java.util.Set<Link> downLinks = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-    private final List<LinkFailure> failures = new ArrayList<>();
-    private long reconvergencePs = 50 * Units.PS_PER_US;
-    private int reroutes;
-    private int downLinkCount;
-    private DeadlockDetector deadlocks;
-    private long deadlockThresholdPs = 500 * Units.PS_PER_US;
-    /** Every path of every flow, back to back; a packet holds the offset of its path. */
-    private int[] pathStore = new int[1024];
-    private int pathStoreSize;
-    private java.util.function.Consumer<SimSnapshot> snapshotSink;
-    private long snapshotEveryPs;
-    /** Published snapshots are at least this far apart in wall time (0: every interval). */
-    private long snapshotMinWallNanos;
-    private long lastPublishWallNanos;
-    private volatile SnapshotBuilder snapshots;
-    /** Bumped by every live threshold change, so snapshots rebuild their threshold list. */
-    private int thresholdsVersion;
+    /** Links down now; the arrival path checks a port's state only while this is above 0. */
+    int downLinkCount;
+    private final FlowPaths paths;
     /** Live control (LiveRun): consulted when the next event lies beyond the grant. Null: run free. */
     private RunGate gate;
     /** Events at or before this time may run without asking the gate. */
@@ -89,9 +78,6 @@ public final class Simulator {
     /** The gate is asked again once this many events have run. */
     private long eventLimit = Long.MAX_VALUE;
     private long endPs;
-    private final java.util.concurrent.ConcurrentLinkedQueue<java.util.function.Consumer<Control>> commands =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final EcmpHash ecmp;
     private final EgressPort[] ports;
     /** Hot per-class state of every port (see {@link EgressPort#cls}). */
     private final long[] pcs;
@@ -105,31 +91,44 @@ public final class Simulator {
      * {@link #FLOW_DONE_CHANGED} when a done flow's receiver sent a CNP after all (a late duplicate).
      * What a snapshot reads to visit only the flows whose values can have moved.
      */
-    private final byte[] flowPhase;
+    final byte[] flowPhase;
     static final byte FLOW_WAITING = 0;
     static final byte FLOW_ACTIVE = 1;
     static final byte FLOW_DONE = 2;
     static final byte FLOW_DONE_CHANGED = 3;
     private final int maxPayload;
+    /** The transport simulated: RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credit-based flow control). */
+    private final io.fabriclab.model.Transport transport;
+    /** InfiniBand's link-level flow control; null in a RoCEv2 run. */
+    final CreditFlowControl credits;
+    /** Per-packet bytes of the transport: data headers, an ACK or NAK, and the wire's gap per packet. */
+    final int dataHeaderBytes;
+    final int ackBytes;
+    private final int wireOverheadBytes;
     private final EventQueue events;
     private final PacketPool pkts;
     private final SplittableRandom ecnRandom;
     private final List<EgressPort> touchedPorts = new ArrayList<>();
     /** Bytes in the headroom of each (ingress port, priority group), at port * 8 + priority. */
     private final long[] pgHeadroom;
-    private final PfcEventLog pfcLog;
-    private SimTrace trace;
+    SimTrace trace;
     private final ReactionLog reactionLog;
     private RoutingPolicy routingPolicy = RoutingPolicy.ecmp();
     /** Next-hop choice of data packets in a per-packet routing mode; null under ECMP. */
-    private NextHopSelector selector;
+    NextHopSelector selector;
+    private final Pfc pfc;
+    private final RoceTransport roce;
+    final LinkEvents linkEvents;
+    private final Telemetry telemetry;
+    final LiveControl live;
     private List<io.fabriclab.workload.Collective> collectiveWorkloads = List.of();
     private volatile boolean stopRequested;
     private boolean ran;
 
-    private long now;
+    /** The simulated time of the event being run (ps). */
+    long now;
     private long eventCount;
-    private int flowsRemaining;
+    int flowsRemaining;
 
     public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg) {
         this(fabric, flowSpecs, cfg, QosResolver.of(fabric));
@@ -137,13 +136,32 @@ public final class Simulator {
 
     /** A run whose QoS comes from {@code qos} (e.g. a named profile and scenario overrides). */
     public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos) {
+        this(fabric, flowSpecs, cfg, qos, io.fabriclab.model.Transport.ROCEV2);
+    }
+
+    /**
+     * A run of {@code transport} on the same drawing: {@code ROCEV2} (today's model) or
+     * {@code INFINIBAND} (credit-based link-level flow control per VL, no PFC, ECN or DCQCN;
+     * docs/model.md, InfiniBand). Ultra Ethernet is not simulated yet.
+     */
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos,
+                     io.fabriclab.model.Transport transport) {
+        this.transport = java.util.Objects.requireNonNull(transport, "transport");
+        if (transport == io.fabriclab.model.Transport.ULTRA_ETHERNET) {
+            throw new IllegalArgumentException("transport " + transport.jsonName()
+                    + " is not simulated yet (allowed: rocev2, infiniband)");
+        }
+        boolean ib = transport == io.fabriclab.model.Transport.INFINIBAND;
+        this.dataHeaderBytes = ib ? CreditFlowControl.DATA_HEADER_BYTES : RoceFraming.DATA_HEADER_BYTES;
+        this.ackBytes = ib ? CreditFlowControl.ACK_PACKET_BYTES : RoceFraming.ACK_FRAME_BYTES;
+        this.wireOverheadBytes = ib ? CreditFlowControl.WIRE_OVERHEAD_BYTES : RoceFraming.WIRE_OVERHEAD_BYTES;
         this.fabric = fabric;
         this.qos = qos;
         this.cfg = cfg;
-        this.routing = Routing.compute(fabric);
-        this.ecmp = new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed());
-        this.maxPayload = RoceFraming.maxPayload(fabric.mtuBytes());
-        if (maxPayload + RoceFraming.DATA_HEADER_BYTES > PacketPool.MAX_FRAME_BYTES) {
+        this.paths = new FlowPaths(Routing.compute(fabric), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()), linkIndex);
+        Routing routing = paths.routing;
+        this.maxPayload = ib ? CreditFlowControl.maxPayload(fabric.mtuBytes()) : RoceFraming.maxPayload(fabric.mtuBytes());
+        if (maxPayload + dataHeaderBytes > PacketPool.MAX_FRAME_BYTES) {
             throw new IllegalArgumentException("MTU " + fabric.mtuBytes() + " B: frames above "
                     + PacketPool.MAX_FRAME_BYTES + " B are not simulated");
         }
@@ -182,7 +200,6 @@ public final class Simulator {
             }
         }
         pgHeadroom = new long[ports.length * EgressPort.CLASSES];
-        pfcLog = new PfcEventLog(ports.length);
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
         }
@@ -200,8 +217,8 @@ public final class Simulator {
             int udp = 49152 + portRandom.nextInt(16384);
             Nic srcNic = nicByPort.get(src);
             Nic dstNic = nicByPort.get(dst);
-            int[] fwd = path(src, dst, srcNic.address, dstNic.address, udp, i);
-            int[] rev = path(dst, src, dstNic.address, srcNic.address, udp, i);
+            int[] fwd = paths.path(src, dst, srcNic.address, dstNic.address, udp);
+            int[] rev = paths.path(dst, src, dstNic.address, srcNic.address, udp);
             if (fwd == null || rev == null) {
                 throw new IllegalArgumentException("flow " + i + ": no route between " + src.ref() + " and " + dst.ref());
             }
@@ -212,8 +229,8 @@ public final class Simulator {
             ReactionPoint rp = new ReactionPoint(sq.dcqcn(), sp.rateBps);
             long cnpInterval = Math.round(dq.dcqcn().cnpIntervalUs() * Units.PS_PER_US);
             flows[i] = new Flow(i, spec, sp, dp, fwd, rev, udp, maxPayload, rp, dq.dcqcn().enabled(), cnpInterval);
-            flows[i].forwardBase = storePath(fwd);
-            flows[i].reverseBase = storePath(rev);
+            flows[i].forwardBase = paths.store(fwd);
+            flows[i].reverseBase = paths.store(rev);
             flows[i].dstEdge = routing.edgeSwitch(dst);
             flows[i].lastHopPort = rev[0] ^ 1;
         }
@@ -240,6 +257,30 @@ public final class Simulator {
         events.setLookahead(this::lookahead);
         flowsRemaining = flows.length;
         reactionLog = new ReactionLog(flows.length);
+        pfc = new Pfc(this, ports.length, pcs, events, pkts);
+        credits = ib ? new CreditFlowControl(this, ports, pkts) : null;
+        roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
+        linkEvents = new LinkEvents(this, fabric, links, ports, flows, paths, events, pkts);
+        telemetry = new Telemetry(this, ports, pcs, flows, flowPhase, touchedPorts, events, cfg.sampleIntervalPs());
+        live = new LiveControl(this, ports, qos, events);
+    }
+
+    public io.fabriclab.model.Transport transport() {
+        return transport;
+    }
+
+    /**
+     * InfiniBand: the receive buffer every port advertises per virtual lane, bytes (a multiple of
+     * 64 up to 128 KiB; default 128 KiB). Call before {@link #run()}.
+     */
+    public void setVlCreditBytes(int bytes) {
+        if (credits == null) {
+            throw new IllegalStateException("VL credits apply to an InfiniBand run, this one is " + transport.jsonName());
+        }
+        if (ran) {
+            throw new IllegalStateException("set VL credits before the run");
+        }
+        credits.setVlCreditBytes(bytes);
     }
 
     public void setTrace(SimTrace trace) {
@@ -252,7 +293,7 @@ public final class Simulator {
     }
 
     public Routing routing() {
-        return routing;
+        return paths.routing;
     }
 
     /** Chooses the routing mode (ECMP, spraying, flowlets, adaptive); call before {@link #run()}. */
@@ -298,7 +339,7 @@ public final class Simulator {
         SwitchState sw = d.role().isSwitch() ? swByDevice.get(d) : null;
         Nic nic = d.role() == DeviceRole.SERVER ? nicByPort.get(self) : null;
         EgressPort p = new EgressPort(id, self, peer, l, sw, nic, pcs, rings);
-        p.pfcReactionPs = pfcReactionPs(l.speedGbps(), p.rateBps);
+        p.pfcReactionPs = Pfc.reactionPs(l.speedGbps(), p.rateBps);
         QosProfile q = portQos(self);
         SchedulerConfig sched = q.scheduler();
         for (int c = 0; c < EgressPort.CLASSES; c++) {
@@ -307,11 +348,16 @@ public final class Simulator {
             }
             int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
             pcs[p.at(c, EgressPort.DEQ_QUANTUM)] = (long) w * fabric.mtuBytes();
-            p.wred[c] = q.ecn().forClass(c);
+            // InfiniBand switches mark no ECN (its congestion control, FECN/BECN, is not modelled).
+            p.wred[c] = transport == io.fabriclab.model.Transport.INFINIBAND ? null : q.ecn().forClass(c);
         }
         p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
         PfcConfig pfc = q.pfc();
-        if (sw != null) {
+        if (sw != null && transport == io.fabriclab.model.Transport.INFINIBAND) {
+            // No PFC on InfiniBand: credits hold every packet back before it could overflow.
+            p.xoffBytes = pfc.xoffBytes();
+            p.xonBytes = pfc.xonBytes();
+        } else if (sw != null) {
             // A switch port as ingress runs PFC; NICs never send PAUSE (they drain at line rate).
             for (int c = 0; c < EgressPort.CLASSES; c++) {
                 if (pfc.isLossless(c)) {
@@ -352,54 +398,19 @@ public final class Simulator {
         if (p.device().role() != DeviceRole.SERVER) {
             throw new IllegalArgumentException("flow " + flow + ": " + which + " '" + ref + "' is a switch port, not a NIC");
         }
-        if (routing.edgeSwitch(p) == null) {
+        if (paths.routing.edgeSwitch(p) == null) {
             throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref + "' is not connected to a switch");
         }
         return p;
     }
 
-    /** Egress ports from NIC {@code from} to NIC {@code to}: the ECMP choice of each switch on the way. */
-    /** Egress ports from NIC {@code from} to NIC {@code to} under the current routing, or null if unreachable. */
-    private int[] path(Port from, Port to, int fromAddr, int toAddr, int udp, int flow) {
-        List<Integer> out = new ArrayList<>();
-        Link access = routing.accessLink(from);
-        Device sw = routing.edgeSwitch(from);
-        Device last = routing.edgeSwitch(to);
-        if (access == null || sw == null || last == null || routing.accessLink(to) == null) {
-            return null;
+    /** The index of {@code link} in this run, or an error naming it. */
+    int linkIndexOf(Link link) {
+        Integer li = linkIndex.get(link);
+        if (li == null) {
+            throw new IllegalArgumentException("link " + link.id() + " is not in this run");
         }
-        out.add(portId(access, from.device(), linkIndex));
-        int guard = 0;
-        while (sw != last) {
-            int a = routing.indexOf(sw);
-            int b = routing.indexOf(last);
-            Device at = sw;
-            List<Link> hops = hopCache.computeIfAbsent(((long) a << 32) | b, k -> routing.nextHops(at, last));
-            if (hops.isEmpty() || ++guard > 64) {
-                return null;
-            }
-            Link l = hops.get(ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.size()));
-            out.add(portId(l, sw, linkIndex));
-            sw = l.other(sw);
-        }
-        out.add(portId(routing.accessLink(to), last, linkIndex));
-        return out.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** Appends a path to the path store; returns its offset. */
-    private int storePath(int[] path) {
-        if (pathStoreSize + path.length > pathStore.length) {
-            pathStore = Arrays.copyOf(pathStore, Math.max(pathStore.length * 2, pathStoreSize + path.length));
-        }
-        System.arraycopy(path, 0, pathStore, pathStoreSize, path.length);
-        int base = pathStoreSize;
-        pathStoreSize += path.length;
-        return base;
-    }
-
-    private static int portId(Link l, Device from, Map<Link, Integer> linkIndex) {
-        int i = linkIndex.get(l);
-        return l.a().device() == from ? 2 * i : 2 * i + 1;
+        return li;
     }
 
     // ----- the event loop ------------------------------------------------------------------------
@@ -414,7 +425,7 @@ public final class Simulator {
         }
         ran = true;
         if (routingPolicy.perPacket()) {
-            selector = new NextHopSelector(routingPolicy, ports, linkIndex, routing, flows.length, cfg.seed());
+            selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed());
         }
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
@@ -423,24 +434,11 @@ public final class Simulator {
             }
         }
         events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
-        for (LinkFailure lf : failures) {
-            int li = linkIndex.get(lf.link());
-            if (lf.degradedGbps() > 0) {
-                events.push(lf.downPs(), EV_LINK_SPEED, li, lf.degradedGbps());
-                if (lf.upPs() > lf.downPs()) {
-                    events.push(lf.upPs(), EV_LINK_SPEED, li, lf.link().speedGbps());
-                }
-                continue;
-            }
-            events.push(lf.downPs(), EV_LINK_DOWN, li, 0);
-            if (lf.upPs() > lf.downPs()) {
-                events.push(lf.upPs(), EV_LINK_UP, li, 0);
-            }
+        linkEvents.scheduleAll(linkIndex);
+        if (live.snapshotSink != null) {
+            events.push(live.snapshotEveryPs, EV_SNAPSHOT, 0, 0);
         }
-        if (snapshotSink != null) {
-            events.push(snapshotEveryPs, EV_SNAPSHOT, 0, 0);
-        }
-        applyCommands();
+        live.applyCommands();
         boolean completion = cfg.durationPs() == 0;
         long end = completion ? cfg.maxTimePs() : cfg.durationPs();
         endPs = end;
@@ -479,8 +477,8 @@ public final class Simulator {
                     reason = SimResults.StopReason.COMPLETED;
                     break;
                 }
-                if ((eventCount & 0xFFF) == 0 && !commands.isEmpty()) {
-                    applyCommands();
+                if ((eventCount & 0xFFF) == 0 && !live.commands.isEmpty()) {
+                    live.applyCommands();
                 }
                 if ((eventCount & 0x3FFFF) == 0) {
                     if (progress != null) {
@@ -509,7 +507,7 @@ public final class Simulator {
                 transmit(p);
             }
             case EV_ARRIVE -> arrive(target, arg);
-            case EV_FLOW_START -> startFlow(flows[target]);
+            case EV_FLOW_START -> roce.startFlow(flows[target]);
             case EV_NIC_WAKE -> {
                 EgressPort p = ports[target];
                 if (p.wakeAtPs == now) {
@@ -518,17 +516,17 @@ public final class Simulator {
                 transmit(p);
             }
             case EV_PAUSE_EXPIRE -> transmit(ports[target]);
-            case EV_PFC_REFRESH -> pfcRefresh(ports[target >>> 3], target & 7, arg);
-            case EV_RATE_TIMER -> rateTimer(flows[target], arg);
-            case EV_RTO -> retransmitTimeout(flows[target]);
-            case EV_SAMPLE -> sample();
-            case EV_WATCHDOG -> watchdog(ports[target >>> 3], target & 7, arg);
-            case EV_LINK_DOWN -> linkDown(target);
-            case EV_LINK_UP -> linkUp(target);
-            case EV_REROUTE -> reroute();
-            case EV_SNAPSHOT -> snapshot();
-            case EV_LINK_SPEED -> linkSpeed(target, arg);
-            case EV_PFC_APPLY -> applyPfc(ports[target >>> 3], target & 7, arg);
+            case EV_PFC_REFRESH -> pfc.refresh(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
+            case EV_RATE_TIMER -> roce.rateTimer(flows[target], arg);
+            case EV_RTO -> roce.retransmitTimeout(flows[target]);
+            case EV_SAMPLE -> telemetry.sample();
+            case EV_WATCHDOG -> pfc.watchdog(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
+            case EV_LINK_DOWN -> linkEvents.down(target);
+            case EV_LINK_UP -> linkEvents.up(target);
+            case EV_REROUTE -> linkEvents.reroute();
+            case EV_SNAPSHOT -> live.snapshot();
+            case EV_LINK_SPEED -> linkEvents.speed(target, arg);
+            case EV_PFC_APPLY -> pfc.apply(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -543,8 +541,9 @@ public final class Simulator {
         if (type == EV_ARRIVE) {
             int h = pkts.touch(target);
             EgressPort in = ports[arg ^ 1];
+            FlowPaths fp = paths;
             int i = pkts.pathBase(target) + ((h >>> 8) & 0xFF) + 1;
-            int out = i < pathStoreSize ? pathStore[i] : arg;
+            int out = i < fp.size ? fp.store[i] : arg;
             return h + in.losslessMask + ports[out].nonEmpty;
         }
         if (type == EV_TX_DONE) {
@@ -555,12 +554,12 @@ public final class Simulator {
 
     // ----- transmission ------------------------------------------------------------------------
 
-    private void transmit(EgressPort p) {
+    void transmit(EgressPort p) {
         if (p.busyUntilPs > now || p.down) {
             return;
         }
         if (p.nic != null) {
-            nicTransmit(p);
+            roce.nicTransmit(p);
         } else {
             switchTransmit(p);
         }
@@ -573,13 +572,17 @@ public final class Simulator {
             pkt = pop(p, EgressPort.CONTROL);
             bytes = p.polledBytes();
         } else {
-            int c = schedule(p);
+            CreditFlowControl cr = credits;
+            int c = schedule(p, cr == null ? 0 : cr.blockedClasses(p));
             if (c < 0) {
                 return;
             }
             pkt = pop(p, c);
             // Read before leaveSwitch: a PFC frame it sends may be dequeued through p's polled entry.
             bytes = p.polledBytes();
+            if (cr != null) {
+                cr.consume(p, c, bytes);
+            }
             leaveSwitch(p, c, pkt);
         }
         startTx(p, pkt, bytes);
@@ -588,12 +591,14 @@ public final class Simulator {
     /**
      * The class to serve next: strict-priority classes highest first, then DWRR over the others
      * (Shreedhar and Varghese): a queue's deficit grows by its quantum (weight x MTU) on each visit
-     * and it sends while its head fits in the deficit. Paused classes are skipped. -1 if none.
+     * and it sends while its head fits in the deficit. Paused classes, and classes in
+     * {@code blocked} (InfiniBand: the receiver's credits do not cover their head), are skipped.
+     * -1 if none.
      */
-    private int schedule(EgressPort p) {
+    private int schedule(EgressPort p, int blocked) {
         final long t = now;
         // Strict classes that hold packets, highest first.
-        for (int ready = p.strictMask & p.nonEmpty & 0xFF; ready != 0; ready &= ~Integer.highestOneBit(ready)) {
+        for (int ready = p.strictMask & p.nonEmpty & ~blocked & 0xFF; ready != 0; ready &= ~Integer.highestOneBit(ready)) {
             int c = 31 - Integer.numberOfLeadingZeros(ready);
             if (!p.paused(c, t)) {
                 return c;
@@ -602,7 +607,7 @@ public final class Simulator {
         for (int i = 0; i < 2 * EgressPort.CLASSES + 1; i++) {
             int c = p.roundRobin;
             boolean queued = p.hasPackets(c);
-            if (queued && !p.isStrict(c) && !p.paused(c, t)) {
+            if (queued && !p.isStrict(c) && !p.paused(c, t) && (blocked & (1 << c)) == 0) {
                 long[] dq = pcs;
                 int d = p.at(c, EgressPort.DEQ_DEFICIT);
                 if (p.freshVisit) {
@@ -624,8 +629,8 @@ public final class Simulator {
     }
 
     /** Puts packet {@code pkt} of {@code frame} bytes on the wire of {@code p}. */
-    private void startTx(EgressPort p, int pkt, int frame) {
-        int wire = frame + RoceFraming.WIRE_OVERHEAD_BYTES;
+    void startTx(EgressPort p, int pkt, int frame) {
+        int wire = frame + wireOverheadBytes;
         long ser = p.serializationPs(wire);
         long done = now + ser;
         p.busyUntilPs = done;
@@ -650,7 +655,7 @@ public final class Simulator {
         }
     }
 
-    private void touch(EgressPort p) {
+    void touch(EgressPort p) {
         p.touched = true;
         touchedPorts.add(p);
         p.utilizationSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
@@ -660,7 +665,7 @@ public final class Simulator {
      * Queues packet {@code pkt} of {@code bytes} in class {@code c} of {@code p}; {@code ingress} is
      * the switch port it was admitted through (-1 at a NIC), {@code ect} whether it is ECN-capable.
      */
-    private void enqueue(EgressPort p, int c, int pkt, int bytes, int ingress, boolean ect) {
+    void enqueue(EgressPort p, int c, int pkt, int bytes, int ingress, boolean ect) {
         p.offer(c, pkt, bytes, ingress, now, ect);
         p.queuedPackets++;
         if (!p.txDonePending && p.busyUntilPs > now) {
@@ -688,7 +693,7 @@ public final class Simulator {
     }
 
     /** Removes the front packet of queue {@code c}; its size, ingress and enqueue time stay in {@code p}'s polled entry. */
-    private int pop(EgressPort p, int c) {
+    int pop(EgressPort p, int c) {
         int pkt = p.poll(c);
         p.queuedPackets--;
         pcs[p.at(c, EgressPort.QUEUE_BYTES)] -= p.polledBytes();
@@ -719,17 +724,23 @@ public final class Simulator {
      * {@code bytes} of class {@code c} that came in through switch port {@code in} (-1: none) leave
      * the switch: its priority group's headroom is emptied first (as the MMU returns headroom
      * cells before shared ones), the rest goes back to the shared pool. A group that paused its
-     * peer resumes it once it is at or below XON (see {@link #xonThreshold}).
+     * peer resumes it once it is at or below XON (see {@link Pfc#xonThreshold}).
      */
-    private void releaseIngress(int in, int c, int bytes) {
+    void releaseIngress(int in, int c, int bytes) {
         if (in < 0) {
+            return;
+        }
+        if (credits != null) {
+            // InfiniBand: the blocks go back to the upstream sender as credits.
+            pcs[EgressPort.at(in, c, EgressPort.INGRESS_BYTES)] -= bytes;
+            credits.released(in, c, bytes);
             return;
         }
         EgressPort ip = ports[in];
         SwitchState sw = ip.sw;
         int shared = bytes;
         if ((ip.headroomUsedMask & (1 << c)) != 0) {
-            int k = in * EgressPort.CLASSES + c;
+            int k = EgressPort.portClass(in, c);
             long h = pgHeadroom[k];
             long fromHeadroom = Math.min(h, bytes);
             pgHeadroom[k] = h - fromHeadroom;
@@ -741,21 +752,9 @@ public final class Simulator {
         }
         sw.occupiedBytes -= shared;
         long occ = pcs[ip.at(c, EgressPort.INGRESS_BYTES)] -= bytes;
-        if ((ip.xoffSentMask & (1 << c)) != 0 && occ <= xonThreshold(ip, sw)) {
-            ip.xoffSentMask &= ~(1 << c);
-            ip.refreshGeneration[c]++;
-            sendPfc(ip, c, 0);
+        if ((ip.xoffSentMask & (1 << c)) != 0 && occ <= Pfc.xonThreshold(ip, sw)) {
+            pfc.xon(ip, c);
         }
-    }
-
-    /**
-     * XON of a lossless group on ingress {@code ip}: the configured XON while its threshold is the
-     * static XOFF; when the dynamic threshold T is below XOFF, T minus the configured hysteresis
-     * (XOFF - XON), at least 0, as Broadcom resumes at the shared limit minus an XON offset.
-     */
-    private static long xonThreshold(EgressPort ip, SwitchState sw) {
-        long t = sw.pgThreshold(ip.xoffBytes);
-        return t >= ip.xoffBytes ? ip.xonBytes : Math.max(0, t - (ip.xoffBytes - ip.xonBytes));
     }
 
     private void markEcn(EgressPort p, int c, int pkt, long queueBytes) {
@@ -776,22 +775,33 @@ public final class Simulator {
 
     // ----- arrival and switching -----------------------------------------------------------------
 
-    private void arrive(int pkt, int fromId) {
+    void arrive(int pkt, int fromId) {
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame was on the wire.
-            drop(ports[fromId], pkts.priority(pkt), pkt, 3);
+            drop(ports[fromId], pkts.priority(pkt), pkt, DropCause.LINK_DOWN);
             return;
         }
         int inId = fromId ^ 1;
         EgressPort in = ports[inId];
         byte kind = (byte) pkts.kind(pkt);
-        if (kind == PacketPool.PAUSE) {
-            receivePfc(in, pkts.priority(pkt), pkts.psn(pkt));
+        if (kind >= PacketPool.PAUSE) {
+            if (kind == CreditFlowControl.FC) {
+                credits.receive(in, pkt);
+                return;
+            }
+            pfc.receive(in, pkts.priority(pkt), pkts.psn(pkt));
             pkts.free(pkt);
             return;
         }
         if (in.nic != null) {
-            nicReceive(in, pkt, kind);
+            if (credits != null) {
+                // An HCA takes packets at line rate: the blocks are free as soon as they arrive.
+                int vl = pkts.priority(pkt);
+                int size = pkts.frameBytes(pkt);
+                credits.arrived(inId, vl, size);
+                credits.released(inId, vl, size);
+            }
+            roce.nicReceive(in, pkt, kind);
             return;
         }
         int outId = forward(pkt, in, kind);
@@ -803,11 +813,20 @@ public final class Simulator {
         int outAt = EgressPort.at(outId, c, 0);
         SwitchState sw = in.sw;
         if (out.down) {
-            drop(out, c, pkt, 3);
+            if (credits != null) {
+                // The switch discards it: its blocks in the ingress buffer are free at once.
+                credits.arrived(inId, c, bytes);
+                credits.released(inId, c, bytes);
+            }
+            drop(out, c, pkt, DropCause.LINK_DOWN);
+            return;
+        }
+        if (credits != null) {
+            arriveCredited(pkt, inId, out, c, bytes);
             return;
         }
         if ((out.stormedMask & (1 << c)) != 0 && out.watchdogDrops) {
-            drop(out, c, pkt, 2);
+            drop(out, c, pkt, DropCause.WATCHDOG);
             return;
         }
         boolean lossless = (in.losslessMask & (1 << c)) != 0;
@@ -818,16 +837,16 @@ public final class Simulator {
         long head = 0;
         if (lossless) {
             threshold = sw.pgThreshold(in.xoffBytes);
-            head = (in.headroomUsedMask & (1 << c)) != 0 ? pgHeadroom[inId * EgressPort.CLASSES + c] : 0;
+            head = (in.headroomUsedMask & (1 << c)) != 0 ? pgHeadroom[EgressPort.portClass(inId, c)] : 0;
             if (pcs[inAt + EgressPort.INGRESS_BYTES] - head > threshold || sw.occupiedBytes + bytes > sw.poolBytes) {
                 if (head + bytes > in.headroomBytes) {
-                    drop(in, c, pkt, 1);
+                    drop(in, c, pkt, DropCause.HEADROOM_OVERFLOW);
                     return;
                 }
                 toHeadroom = true;
             }
         } else if (!sw.admitsLossy(pcs[outAt + EgressPort.QUEUE_BYTES], bytes)) {
-            drop(out, c, pkt, 0);
+            drop(out, c, pkt, DropCause.BUFFER);
             return;
         }
         long occ = pcs[inAt + EgressPort.INGRESS_BYTES] += bytes;
@@ -836,7 +855,7 @@ public final class Simulator {
         }
         if (toHeadroom) {
             head += bytes;
-            pgHeadroom[inId * EgressPort.CLASSES + c] = head;
+            pgHeadroom[EgressPort.portClass(inId, c)] = head;
             in.headroomUsedMask |= 1 << c;
             if ((sw.headroomBytes += bytes) > sw.maxHeadroomBytes) {
                 sw.maxHeadroomBytes = sw.headroomBytes;
@@ -848,16 +867,31 @@ public final class Simulator {
             }
         }
         if (lossless && (in.xoffSentMask & (1 << c)) == 0 && (toHeadroom || occ - head > threshold)) {
-            in.xoffSentMask |= 1 << c;
-            int gen = ++in.refreshGeneration[c];
-            sendPfc(in, c, RoceFraming.XOFF_QUANTA);
-            events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, EV_PFC_REFRESH, in.id * 8 + c, gen);
+            pfc.xoff(in, c);
         }
         if (out.markAtEnqueue && out.wred[c] != null && pkts.ecn(pkt) == PacketPool.ECT) {
             // At enqueue the packet sees the queue ahead of it.
             markEcn(out, c, pkt, pcs[outAt + EgressPort.QUEUE_BYTES]);
         }
         enqueue(out, c, pkt, bytes, inId, pkts.ecn(pkt) == PacketPool.ECT);
+        if (out.busyUntilPs <= now) {
+            switchTransmit(out);
+        }
+    }
+
+    /**
+     * InfiniBand: a packet the upstream sender had credits for enters ingress {@code inId}'s VL
+     * buffer (never beyond what it advertised: {@link CreditFlowControl#arrived} checks) and the
+     * egress queue of {@code out}; no shared-pool admission, no PFC, no ECN.
+     */
+    private void arriveCredited(int pkt, int inId, EgressPort out, int c, int bytes) {
+        credits.arrived(inId, c, bytes);
+        int inAt = EgressPort.at(inId, c, 0);
+        long occ = pcs[inAt + EgressPort.INGRESS_BYTES] += bytes;
+        if (occ > pcs[inAt + EgressPort.MAX_INGRESS]) {
+            pcs[inAt + EgressPort.MAX_INGRESS] = occ;
+        }
+        enqueue(out, c, pkt, bytes, inId, false);
         if (out.busyUntilPs <= now) {
             switchTransmit(out);
         }
@@ -874,19 +908,18 @@ public final class Simulator {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
         int chosen = selector != null && kind == PacketPool.DATA ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
-        return chosen >= 0 ? chosen : pathStore[pkts.pathBase(pkt) + h];
+        return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
     }
 
-    private static final String[] DROP_CAUSES = {"buffer", "headroom-overflow", "watchdog", "link-down"};
-
-    private void drop(EgressPort at, int c, int pkt, int cause) {
+    /** Loses packet {@code pkt} of class {@code c} at {@code at}, counted under {@code cause} (a {@link DropCause}). */
+    void drop(EgressPort at, int c, int pkt, int cause) {
         switch (cause) {
-            case 0 -> at.dropsBuffer[c]++;
-            case 1 -> at.dropsHeadroom[c]++;
-            case 2 -> at.dropsWatchdog[c]++;
+            case DropCause.BUFFER -> at.dropsBuffer[c]++;
+            case DropCause.HEADROOM_OVERFLOW -> at.dropsHeadroom[c]++;
+            case DropCause.WATCHDOG -> at.dropsWatchdog[c]++;
             default -> at.dropsLinkDown[c]++;
         }
-        long[] first = cause == 1 ? at.firstHeadroomDropPs : at.firstDropPs;
+        long[] first = cause == DropCause.HEADROOM_OVERFLOW ? at.firstHeadroomDropPs : at.firstDropPs;
         if (first[c] < 0) {
             first[c] = now;
         }
@@ -894,389 +927,21 @@ public final class Simulator {
             touch(at);
         }
         if (trace != null) {
-            trace.drop(now, at.ref(), c, DROP_CAUSES[cause]);
+            trace.drop(now, at.ref(), c, DropCause.name(cause));
         }
         pkts.free(pkt);
     }
 
-    // ----- PFC -----------------------------------------------------------------------------------
 
-    static long quantaPs(int quanta, long rateBps) {
-        return Units.serializationPs((long) quanta * RoceFraming.BITS_PER_QUANTUM / 8, rateBps);
-    }
-
-    /** Queues a PFC frame for priority {@code c} on switch port {@code p}, toward its upstream peer. */
-    private void sendPfc(EgressPort p, int c, int quanta) {
-        if (p.down) {
-            return;
-        }
-        int pkt = pkts.allocate(PacketPool.PAUSE, -1, quanta, RoceFraming.PFC_FRAME_BYTES, c, PacketPool.NOT_ECT);
-        enqueue(p, EgressPort.CONTROL, pkt, RoceFraming.PFC_FRAME_BYTES, -1, false);
-        if (quanta > 0) {
-            p.pauseFramesSent[c]++;
-        } else {
-            p.resumeFramesSent[c]++;
-        }
-        if (!p.touched) {
-            touch(p);
-        }
-        if (trace != null) {
-            trace.pfcSent(now, p.ref(), c, quanta, pcs[p.at(c, EgressPort.INGRESS_BYTES)]);
-        }
-        transmit(p);
-    }
-
-    private void pfcRefresh(EgressPort p, int c, int gen) {
-        if (gen != p.refreshGeneration[c] || !p.xoffSent(c)) {
-            return;
-        }
-        // Still above XON: refresh the pause before the peer's timer runs out.
-        sendPfc(p, c, RoceFraming.XOFF_QUANTA);
-        events.push(now + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, EV_PFC_REFRESH, p.id * 8 + c, gen);
-    }
+    // ----- settings of the mechanisms --------------------------------------------------------------
 
     /**
-     * From a PFC frame's arrival until it takes effect on an egress of {@code gbps}: both ends'
-     * interface (MAC/PHY) delay and the peer's response time, from the per-speed values the
-     * headroom calculator uses ({@link HeadroomCalculator#timing}), so the two agree. The
-     * interface delay is not put on every data frame (it would only shift all arrivals); on
-     * PFC's loop it is counted here, once for each end, which adds the same bytes in flight.
+     * From a PFC frame's arrival until it takes effect on an egress of {@code gbps} (see
+     * {@link Pfc#reactionPs}).
      */
     static long pfcReactionPs(int gbps, long rateBps) {
-        HeadroomCalculator.PeerTiming t = HeadroomCalculator.timing(gbps);
-        long bits = 2 * t.interfaceDelayBits() + (long) t.responseQuanta() * RoceFraming.BITS_PER_QUANTUM;
-        return Units.serializationPs((bits + 7) / 8, rateBps);
+        return Pfc.reactionPs(gbps, rateBps);
     }
-
-    /**
-     * A PFC frame for priority {@code c} reached egress port {@code r} (the peer's frame pauses r).
-     * It takes effect {@link EgressPort#pfcReactionPs} later: until then r may still start frames
-     * of that priority (IEEE 802.3 Annex 31B allows a sender this long to stop), and it finishes
-     * the frame it has started. Every PFC frame, resume included, takes the same time, so they act
-     * in the order they arrived.
-     */
-    private void receivePfc(EgressPort r, int c, int quanta) {
-        r.pauseFramesReceived[c]++;
-        events.push(now + r.pfcReactionPs, EV_PFC_APPLY, r.id * 8 + c, quanta);
-    }
-
-    /** A PFC frame for priority {@code c} takes effect on egress {@code r}: pause for {@code quanta}, or resume. */
-    private void applyPfc(EgressPort r, int c, int quanta) {
-        pfcLog.record(now, r.id, c, quanta, pcs[r.at(c, EgressPort.PAUSED_UNTIL)]);
-        boolean pausedBefore = pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now;
-        if (!pausedBefore && r.pauseStartPs[c] >= 0) {
-            // The previous pause ran out on its own: close its interval.
-            r.pausedPs[c] += pcs[r.at(c, EgressPort.PAUSED_UNTIL)] - r.pauseStartPs[c];
-            r.pauseStartPs[c] = -1;
-        }
-        if (quanta == 0) {
-            if (pausedBefore) {
-                r.pausedPs[c] += now - r.pauseStartPs[c];
-                r.pauseStartPs[c] = -1;
-                pcs[r.at(c, EgressPort.PAUSED_UNTIL)] = now;
-                transmit(r);
-            }
-            return;
-        }
-        long until = now + quantaPs(quanta, r.rateBps);
-        if (!pausedBefore) {
-            r.pauseStartPs[c] = now;
-            if (r.watchdogPs > 0 && !r.isStormed(c)) {
-                int gen = ++r.watchdogGeneration[c];
-                events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
-            }
-        }
-        pcs[r.at(c, EgressPort.PAUSED_UNTIL)] = until;
-        events.push(until, EV_PAUSE_EXPIRE, r.id, 0);
-    }
-
-    /** PFC watchdog (as SONiC's): a queue paused continuously for the interval is stormed until pauses stop. */
-    private void watchdog(EgressPort r, int c, int gen) {
-        if (gen != r.watchdogGeneration[c]) {
-            return;
-        }
-        if (!r.isStormed(c)) {
-            if (pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
-                r.stormedMask |= 1 << c;
-                r.watchdogStorms[c]++;
-                if (r.watchdogDrops) {
-                    while (r.hasPackets(c)) {
-                        int pkt = pop(r, c);
-                        releaseIngress(r.polledIngress(), c, r.polledBytes());
-                        drop(r, c, pkt, 2);
-                    }
-                }
-                events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
-                transmit(r);
-            }
-        } else if (pcs[r.at(c, EgressPort.PAUSED_UNTIL)] <= now) {
-            r.stormedMask &= ~(1 << c);
-            transmit(r);
-        } else {
-            events.push(now + r.watchdogPs, EV_WATCHDOG, r.id * 8 + c, gen);
-        }
-    }
-
-    // ----- NIC: requester ------------------------------------------------------------------------
-
-    private void startFlow(Flow f) {
-        f.started = true;
-        flowPhase[f.id] = FLOW_ACTIVE;
-        f.startedPs = now;
-        f.nextSendPs = now;
-        f.lastProgressPs = now;
-        f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
-        f.srcPort.nic.activate(f);
-        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
-        transmit(f.srcPort);
-    }
-
-    private void nicTransmit(EgressPort p) {
-        if (p.queuedPackets > 0) {
-            // ACK, NAK and CNP go before data, highest class first.
-            for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
-                if (p.hasPackets(c) && !p.paused(c, now)) {
-                    int pkt = pop(p, c);
-                    startTx(p, pkt, p.polledBytes());
-                    return;
-                }
-            }
-        }
-        Nic nic = p.nic;
-        int n = nic.activeCount;
-        long earliest = Long.MAX_VALUE;
-        for (int i = 0; i < n; i++) {
-            int idx = nic.roundRobin + i;
-            if (idx >= n) {
-                idx -= n;
-            }
-            Flow f = nic.active[idx];
-            if (f.sndNxt >= f.totalPackets || p.paused(f.priority, now)) {
-                continue;
-            }
-            if (f.nextSendPs <= now) {
-                nic.roundRobin = idx + 1 >= n ? 0 : idx + 1;
-                sendData(p, f);
-                return;
-            }
-            if (f.nextSendPs < earliest) {
-                earliest = f.nextSendPs;
-            }
-        }
-        if (earliest != Long.MAX_VALUE && (p.wakeAtPs < 0 || p.wakeAtPs > earliest || p.wakeAtPs < now)) {
-            p.wakeAtPs = earliest;
-            events.push(earliest, EV_NIC_WAKE, p.id, 0);
-        }
-    }
-
-    private void sendData(EgressPort p, Flow f) {
-        int psn = f.sndNxt++;
-        int payload = f.payloadOf(psn, maxPayload);
-        if (psn < f.maxSent) {
-            f.retransmittedPackets++;
-            f.retransmittedBytes += payload;
-        } else {
-            f.maxSent = psn + 1;
-        }
-        int frame = payload + RoceFraming.DATA_HEADER_BYTES;
-        int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
-                cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
-        pkts.setPathBase(pkt, f.forwardBase);
-        ReactionPoint rp = f.rp;
-        long rate = rp.currentRateBps();
-        // Pacing at the current DCQCN rate; at line rate this is exactly the serialization time.
-        f.nextSendPs = now + Units.serializationPs(frame + RoceFraming.WIRE_OVERHEAD_BYTES, rate);
-        if (rp.onBytesSent(frame)) {
-            noteRate(f);
-        }
-        startTx(p, pkt, frame);
-    }
-
-    private void noteRate(Flow f) {
-        long r = f.rp.currentRateBps();
-        if (r < f.minRateBps) {
-            f.minRateBps = r;
-        }
-    }
-
-    private void rateTimer(Flow f, int gen) {
-        ReactionPoint rp = f.rp;
-        if (gen != rp.timerGeneration() || f.senderDone) {
-            return;
-        }
-        rp.onIncreaseTimer();
-        if (rp.limited()) {
-            events.push(now + rp.increaseTimerPs(), EV_RATE_TIMER, f.id, gen);
-        }
-    }
-
-    private void retransmitTimeout(Flow f) {
-        if (f.senderDone) {
-            return;
-        }
-        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
-        if (now < deadline) {
-            events.push(deadline, EV_RTO, f.id, 0);
-            return;
-        }
-        if (f.sndUna < f.maxSent) {
-            f.timeouts++;
-            beginRecovery(f, f.lastProgressPs);
-            f.sndNxt = f.sndUna;
-            transmit(f.srcPort);
-        }
-        f.lastProgressPs = now;
-        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
-    }
-
-    private void beginRecovery(Flow f, long stallStartPs) {
-        if (!f.inRecovery) {
-            f.inRecovery = true;
-            f.recoveryStartPs = stallStartPs;
-            f.recoverTo = f.maxSent;
-        }
-    }
-
-    private void acknowledged(Flow f, int cumulative) {
-        if (cumulative <= f.sndUna) {
-            return;
-        }
-        f.sndUna = cumulative;
-        if (f.sndNxt < cumulative) {
-            f.sndNxt = cumulative;
-        }
-        f.lastProgressPs = now;
-        if (f.inRecovery && f.sndUna >= f.recoverTo) {
-            f.stallPs += now - f.recoveryStartPs;
-            f.inRecovery = false;
-        }
-        if (f.sndUna >= f.totalPackets && !f.senderDone) {
-            f.senderDone = true;
-            f.srcPort.nic.deactivate(f);
-        }
-    }
-
-    private void nicReceive(EgressPort in, int pkt, byte kind) {
-        Flow f = flows[pkts.flow(pkt)];
-        int psn = pkts.psn(pkt);
-        switch (kind) {
-            case PacketPool.DATA -> {
-                boolean ce = pkts.ecn(pkt) == PacketPool.CE;
-                int payload = pkts.frameBytes(pkt) - RoceFraming.DATA_HEADER_BYTES;
-                pkts.free(pkt);
-                responderData(in, f, psn, ce, payload);
-            }
-            case PacketPool.ACK -> {
-                pkts.free(pkt);
-                acknowledged(f, psn + 1);
-            }
-            case PacketPool.NAK -> {
-                pkts.free(pkt);
-                // A NAK acknowledges everything before the expected PSN and asks for go-back-N from it.
-                acknowledged(f, psn);
-                f.naks++;
-                if (f.sndNxt > psn && !f.senderDone) {
-                    beginRecovery(f, now);
-                    f.sndNxt = psn;
-                    transmit(f.srcPort);
-                }
-            }
-            case PacketPool.CNP -> {
-                pkts.free(pkt);
-                in.nic.cnpsReceived++;
-                boolean cut = f.rp.onCnp(now);
-                if (cut) {
-                    noteRate(f);
-                    events.push(now + f.rp.increaseTimerPs(), EV_RATE_TIMER, f.id, f.rp.timerGeneration());
-                }
-                reactionLog.note(f.id, now, f.rp, cut);
-                if (trace != null) {
-                    trace.cnpReceived(now, f.id, f.rp.currentRateBps());
-                }
-            }
-            default -> throw new IllegalStateException("unexpected packet kind " + kind);
-        }
-    }
-
-    // ----- NIC: responder ------------------------------------------------------------------------
-
-    private void responderData(EgressPort in, Flow f, int psn, boolean ce, int payload) {
-        if (ce) {
-            f.ceReceived++;
-            // Notification point: at most one CNP per QP per CNP interval.
-            if (f.notificationPoint && (f.lastCnpPs == Long.MIN_VALUE || now - f.lastCnpPs >= f.cnpIntervalPs)) {
-                f.lastCnpPs = now;
-                f.cnpsSent++;
-                in.nic.cnpsSent++;
-                if (f.done) {
-                    flowPhase[f.id] = FLOW_DONE_CHANGED;
-                }
-                sendControl(in, f, PacketPool.CNP, 0, RoceFraming.CNP_FRAME_BYTES);
-            }
-        }
-        if (psn == f.expected) {
-            f.expected++;
-            if (f.placed != null) {
-                // Packets placed out of order close the gap: the expected PSN jumps past them.
-                int w = routingPolicy.reorderWindowPackets();
-                int b = f.expected % w;
-                while ((f.placed[b >>> 6] & (1L << b)) != 0) {
-                    f.placed[b >>> 6] &= ~(1L << b);
-                    f.expected++;
-                    b = f.expected % w;
-                }
-            }
-            f.nakSent = false;
-            if (f.expected == f.totalPackets) {
-                if (!f.done) {
-                    f.done = true;
-                    flowPhase[f.id] = FLOW_DONE;
-                    f.finishPs = now;
-                    flowsRemaining--;
-                    for (int i = 0; i < f.dependentCount; i++) {
-                        Flow d = f.dependents[i];
-                        if (--d.waitingFor == 0) {
-                            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
-                        }
-                    }
-                }
-                f.sinceAck = 0;
-                sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
-            } else if (++f.sinceAck >= cfg.ackEveryPackets()) {
-                f.sinceAck = 0;
-                sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
-            }
-        } else if (psn > f.expected) {
-            f.outOfOrder++;
-            int w = routingPolicy.reorderWindowPackets();
-            if (selector != null && psn - f.expected < w) {
-                // Per-packet routing: the NIC places the packet and waits for the gap to fill.
-                if (f.placed == null) {
-                    f.placed = new long[(w + 63) >>> 6];
-                }
-                int b = psn % w;
-                f.placed[b >>> 6] |= 1L << b;
-            } else if (!f.nakSent) {
-                f.nakSent = true;
-                sendControl(in, f, PacketPool.NAK, f.expected, RoceFraming.ACK_FRAME_BYTES);
-            }
-        } else {
-            // A duplicate (the sender went back further than needed): re-acknowledge what we have.
-            sendControl(in, f, PacketPool.ACK, f.expected - 1, RoceFraming.ACK_FRAME_BYTES);
-        }
-    }
-
-    /** ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model does. */
-    private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
-        int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
-        pkts.setPathBase(pkt, f.reverseBase);
-        enqueue(p, QosProfile.CNP_PRIORITY, pkt, bytes, -1, false);
-        if (p.busyUntilPs <= now) {
-            nicTransmit(p);
-        }
-    }
-
-    // ----- link failures ---------------------------------------------------------------------------
 
     /**
      * Fails a link at {@code downPs} and, if {@code upPs > downPs}, restores it then. Call before
@@ -1286,7 +951,7 @@ public final class Simulator {
         if (!linkIndex.containsKey(failure.link())) {
             throw new IllegalArgumentException("link " + failure.link().id() + " is not in fabric " + fabric.name());
         }
-        failures.add(failure);
+        linkEvents.failures.add(failure);
     }
 
     /** Time from a link change until routing uses the new topology (BFD detection plus BGP convergence). */
@@ -1294,88 +959,29 @@ public final class Simulator {
         if (ps < 0) {
             throw new IllegalArgumentException("reconvergence must be >= 0");
         }
-        this.reconvergencePs = ps;
+        linkEvents.reconvergencePs = ps;
     }
 
-    private void linkDown(int li) {
-        Link l = links.get(li);
-        if (snapshots != null) {
-            // A failed link is drawn as failed even if no traffic ever reached it.
-            snapshots.include(ports[2 * li]);
+    /**
+     * Queues paused continuously this long, in a cycle of waits, are reported as a deadlock
+     * (checked at every telemetry sample); 0 switches detection off. Default 500 us.
+     */
+    public void setDeadlockThresholdPs(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("deadlock threshold must be >= 0");
         }
-        if (downLinks.add(l)) {
-            downLinkCount++;
-        }
-        for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
-            p.down = true;
-            // Everything queued for the dead wire is lost.
-            for (int c = 0; c <= EgressPort.CLASSES; c++) {
-                while (p.hasPackets(c)) {
-                    int pkt = pop(p, c);
-                    if (c < EgressPort.CLASSES && p.sw != null) {
-                        releaseIngress(p.polledIngress(), c, p.polledBytes());
-                    }
-                    drop(p, pkts.priority(pkt), pkt, 3);
-                }
-            }
-        }
-        events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
-    }
-
-    /** The link renegotiates to {@code gbps}: frames from now on serialize at the new rate. */
-    private void linkSpeed(int li, int gbps) {
-        for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
-            p.rateBps = Units.gbpsToBps(gbps);
-            p.lastWireBytes = -1;
-            p.pfcReactionPs = pfcReactionPs(gbps, p.rateBps);
-        }
-    }
-
-    private void linkUp(int li) {
-        if (downLinks.remove(links.get(li))) {
-            downLinkCount--;
-        }
-        ports[2 * li].down = false;
-        ports[2 * li + 1].down = false;
-        events.push(now + reconvergencePs, EV_REROUTE, 0, 0);
-        transmit(ports[2 * li]);
-        transmit(ports[2 * li + 1]);
-    }
-
-    /** Routing reconverges: new ECMP paths for every unfinished flow (unreachable flows keep theirs). */
-    private void reroute() {
-        routing = Routing.compute(fabric, java.util.Set.of(), downLinks);
-        hopCache.clear();
-        if (selector != null) {
-            selector.routingChanged(routing);
-        }
-        reroutes++;
-        for (Flow f : flows) {
-            if (f.done && f.senderDone) {
-                continue;
-            }
-            int srcAddr = f.srcPort.nic.address;
-            int dstAddr = f.dstPort.nic.address;
-            int[] fwd = path(f.srcPort.port, f.dstPort.port, srcAddr, dstAddr, f.udpSourcePort, f.id);
-            int[] rev = path(f.dstPort.port, f.srcPort.port, dstAddr, srcAddr, f.udpSourcePort, f.id);
-            if (fwd != null && rev != null && (!Arrays.equals(fwd, f.forwardPath())
-                    || !Arrays.equals(rev, f.reversePaths[f.pathVersion]))) {
-                f.reroute(fwd, rev);
-                f.forwardBase = storePath(fwd);
-                f.reverseBase = storePath(rev);
-            }
-        }
+        telemetry.deadlockThresholdPs = ps;
     }
 
     List<DeadlockDetector.Deadlock> deadlocksFound() {
-        return deadlocks == null ? List.of() : deadlocks.found();
+        return telemetry.deadlocksFound();
     }
 
     int reroutes() {
-        return reroutes;
+        return linkEvents.reroutes;
     }
 
-    // ----- live view: snapshots out, commands in --------------------------------------------------
+    // ----- live view: snapshots out, commands in (LiveControl) -----------------------------------
 
     /**
      * Publishes a {@link SimSnapshot} to {@code sink} every {@code everyPs} of simulated time, on
@@ -1396,9 +1002,9 @@ public final class Simulator {
         if (everyPs <= 0 || minWallNanos < 0) {
             throw new IllegalArgumentException("snapshot interval must be > 0");
         }
-        this.snapshotSink = sink;
-        this.snapshotEveryPs = everyPs;
-        this.snapshotMinWallNanos = minWallNanos;
+        live.snapshotSink = sink;
+        live.snapshotEveryPs = everyPs;
+        live.snapshotMinWallNanos = minWallNanos;
     }
 
     /** What a command may change between events. */
@@ -1436,135 +1042,12 @@ public final class Simulator {
      * paused or waiting for the wall clock).
      */
     public void submit(java.util.function.Consumer<Control> command) {
-        commands.add(command);
+        live.commands.add(command);
     }
 
     /** Runs the queued commands; returns how many ran. */
     int applyCommands() {
-        Control control = new Control() {
-            @Override
-            public long nowPs() {
-                return now;
-            }
-
-            @Override
-            public void failLink(Link link) {
-                Integer li = linkIndex.get(link);
-                if (li == null) {
-                    throw new IllegalArgumentException("link " + link.id() + " is not in this run");
-                }
-                if (!ports[2 * li].down) {
-                    linkDown(li);
-                }
-            }
-
-            @Override
-            public void restoreLink(Link link) {
-                Integer li = linkIndex.get(link);
-                if (li == null) {
-                    throw new IllegalArgumentException("link " + link.id() + " is not in this run");
-                }
-                if (ports[2 * li].down) {
-                    linkUp(li);
-                }
-            }
-
-            @Override
-            public void setWred(String port, int trafficClass, WredEcn curve) {
-                checkCurve(trafficClass, curve);
-                egressPort(port).wred[trafficClass] = curve;
-                thresholdsVersion++;
-            }
-
-            @Override
-            public int setWredForProfile(String profile, int trafficClass, WredEcn curve) {
-                checkCurve(trafficClass, curve);
-                int changed = 0;
-                for (EgressPort p : ports) {
-                    if (profile.equals(qos.qosFor(p.port).name())) {
-                        p.wred[trafficClass] = curve;
-                        changed++;
-                    }
-                }
-                thresholdsVersion++;
-                return changed;
-            }
-
-            @Override
-            public void setPfcThresholds(String port, long xoffBytes, long xonBytes) {
-                checkPfc(xoffBytes, xonBytes);
-                EgressPort p = egressPort(port);
-                if (p.sw == null) {
-                    throw new IllegalArgumentException(port + " is a NIC port; PFC thresholds are set on switch ports");
-                }
-                p.xoffBytes = xoffBytes;
-                p.xonBytes = xonBytes;
-                thresholdsVersion++;
-            }
-
-            @Override
-            public int setPfcThresholdsForProfile(String profile, long xoffBytes, long xonBytes) {
-                checkPfc(xoffBytes, xonBytes);
-                int changed = 0;
-                for (EgressPort p : ports) {
-                    if (p.sw != null && profile.equals(qos.qosFor(p.port).name())) {
-                        p.xoffBytes = xoffBytes;
-                        p.xonBytes = xonBytes;
-                        changed++;
-                    }
-                }
-                thresholdsVersion++;
-                return changed;
-            }
-        };
-        java.util.function.Consumer<Control> c;
-        int ran = 0;
-        while ((c = commands.poll()) != null) {
-            c.accept(control);
-            ran++;
-        }
-        return ran;
-    }
-
-    private EgressPort egressPort(String ref) {
-        for (EgressPort p : ports) {
-            if (p.ref().equals(ref)) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("no port " + ref + " in this run (use device:port of a connected port)");
-    }
-
-    private static void checkCurve(int trafficClass, WredEcn curve) {
-        if (trafficClass < 0 || trafficClass >= EgressPort.CLASSES) {
-            throw new IllegalArgumentException("traffic class " + trafficClass + " is not in 0..7");
-        }
-        if (curve != null && (curve.kminBytes() < 0 || curve.kmaxBytes() < curve.kminBytes()
-                || !(curve.pmax() >= 0 && curve.pmax() <= 1))) {
-            throw new IllegalArgumentException("ECN curve needs 0 <= Kmin <= Kmax and 0 <= Pmax <= 1, got Kmin "
-                    + curve.kminBytes() + " B, Kmax " + curve.kmaxBytes() + " B, Pmax " + curve.pmax());
-        }
-    }
-
-    private static void checkPfc(long xoffBytes, long xonBytes) {
-        if (xoffBytes <= 0 || xonBytes < 0 || xonBytes > xoffBytes) {
-            throw new IllegalArgumentException("PFC thresholds need 0 <= XON <= XOFF and XOFF > 0, got XOFF "
-                    + xoffBytes + " B, XON " + xonBytes + " B");
-        }
-    }
-
-    private void snapshot() {
-        applyCommands();
-        if (snapshotMinWallNanos == 0) {
-            publishSnapshot(now);
-        } else {
-            long t = System.nanoTime();
-            if (lastPublishWallNanos == 0 || t - lastPublishWallNanos >= snapshotMinWallNanos) {
-                lastPublishWallNanos = t;
-                publishSnapshot(now);
-            }
-        }
-        events.push(now + snapshotEveryPs, EV_SNAPSHOT, 0, 0);
+        return live.applyCommands();
     }
 
     /**
@@ -1572,29 +1055,20 @@ public final class Simulator {
      * next) outside the interval schedule, e.g. when a live run pauses. Simulator thread only.
      */
     void publishSnapshot(long atPs) {
-        if (snapshotSink == null) {
-            return;
-        }
-        if (snapshots == null) {
-            snapshots = new SnapshotBuilder(ports, flows, flowPhase, touchedPorts, wholeFabricSnapshots);
-        }
-        snapshotSink.accept(snapshots.build(atPs, eventCount, flows.length - flowsRemaining, thresholdsVersion,
-                reroutes, deadlocksFound()));
+        live.publishSnapshot(atPs);
     }
-
-    private boolean wholeFabricSnapshots;
 
     /**
      * Snapshots list every egress port of the fabric, not only those traffic can have reached
      * (see {@link SnapshotBuilder}; bench live compares the two). Call before the first snapshot.
      */
     public void setWholeFabricSnapshots(boolean whole) {
-        this.wholeFabricSnapshots = whole;
+        live.wholeFabricSnapshots = whole;
     }
 
     /** The live snapshot builder, or null before the first snapshot (its cost counters; LiveRun reads them). */
     SnapshotBuilder snapshotBuilder() {
-        return snapshots;
+        return live.snapshots;
     }
 
     // ----- live control: the gate ------------------------------------------------------------------
@@ -1620,57 +1094,6 @@ public final class Simulator {
 
     long nextEventPs() {
         return events.isEmpty() ? Long.MAX_VALUE : events.peekTime();
-    }
-
-    // ----- telemetry sampling --------------------------------------------------------------------
-
-    /**
-     * Queues paused continuously this long, in a cycle of waits, are reported as a deadlock
-     * (checked at every telemetry sample); 0 switches detection off. Default 500 us.
-     */
-    public void setDeadlockThresholdPs(long ps) {
-        if (ps < 0) {
-            throw new IllegalArgumentException("deadlock threshold must be >= 0");
-        }
-        this.deadlockThresholdPs = ps;
-    }
-
-    /**
-     * A telemetry sample at the end of the interval [now - interval, now): each point is stamped
-     * with the interval's start (docs/format-scenario.md). Utilization is the time the wire carried
-     * bits within the interval over its length (a frame across a boundary counts in both), so it
-     * stays within [0, 1]; depth is the largest queue within it.
-     */
-    private void sample() {
-        long interval = cfg.sampleIntervalPs();
-        long start = now - interval;
-        if (deadlockThresholdPs > 0) {
-            if (deadlocks == null) {
-                deadlocks = new DeadlockDetector(ports, deadlockThresholdPs);
-            }
-            deadlocks.check(touchedPorts, now);
-        }
-        for (EgressPort p : touchedPorts) {
-            for (int c = 0; c < EgressPort.CLASSES; c++) {
-                TimeSeries s = p.depthSeries[c];
-                if (s != null) {
-                    s.add(start, pcs[p.at(c, EgressPort.INTERVAL_MAX)]);
-                    pcs[p.at(c, EgressPort.INTERVAL_MAX)] = pcs[p.at(c, EgressPort.QUEUE_BYTES)];
-                }
-            }
-            long busy = p.busyPsUntil(now);
-            p.utilizationSeries.add(start, (double) (busy - p.busyPsAtLastSample) / interval);
-            p.busyPsAtLastSample = busy;
-        }
-        // The phase array, not the flows: most of a large run's flows are waiting or done, and
-        // reading a byte each is far cheaper than touching every Flow object.
-        for (int i = 0; i < flowPhase.length; i++) {
-            if (flowPhase[i] == FLOW_ACTIVE) {
-                Flow f = flows[i];
-                f.rateSeries.add(now, f.rp.currentRateBps() / 1e9);
-            }
-        }
-        events.push(now + interval, EV_SAMPLE, 0, 0);
     }
 
     // ----- accessors for the results builder -----------------------------------------------------
@@ -1724,7 +1147,12 @@ public final class Simulator {
     }
 
     PfcEventLog pfcLog() {
-        return pfcLog;
+        return pfc.log;
+    }
+
+    /** InfiniBand's credit results per (port, VL); empty in a RoCEv2 run. */
+    List<SimResults.CreditResult> creditResults(long endPs) {
+        return credits == null ? List.of() : credits.results(endPs);
     }
 
 }

@@ -32,6 +32,8 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
 import javafx.scene.control.TextField;
 import javafx.scene.image.ImageView;
 import javafx.scene.layout.GridPane;
@@ -42,7 +44,11 @@ import javafx.stage.FileChooser;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 
+import io.fabriclab.edit.CompoundCommand;
+import io.fabriclab.edit.FabricCommand;
 import io.fabriclab.edit.SetQosProfileCommand;
+import io.fabriclab.sweep.tune.TuneReport;
+import io.fabriclab.sweep.tune.Tuner;
 import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.QosProfile;
@@ -92,6 +98,23 @@ public final class SweepWindow {
     final ImageView chartView = new ImageView();
     final ComboBox<String> profile = new ComboBox<>();
     final Button apply = new Button("Apply Point to Profile");
+    // Tune tab
+    final ComboBox<String> tuneObjective = new ComboBox<>();
+    final ChoiceBox<String> tuneGoal = new ChoiceBox<>();
+    final CheckBox tuneZeroDrops = new CheckBox("Require zero drops");
+    final Spinner<Integer> budget = new Spinner<>(4, 1000, 24);
+    final Spinner<Integer> searchSeeds = new Spinner<>(1, 100, 3);
+    final Spinner<Integer> holdoutSeeds = new Spinner<>(2, 100, 5);
+    final Spinner<Integer> trafficClass = new Spinner<>(0, 7, 3);
+    final Button tune = new Button("Tune");
+    final ProgressBar tuneProgress = new ProgressBar(0);
+    final Label tuneStatus = new Label("The tuner searches ECN Kmin/Kmax/Pmax, PFC XOFF/XON and DCQCN for the objective.");
+    final Label verdict = new Label();
+    final TableView<String[]> beforeAfter = new TableView<>();
+    final ImageView traceView = new ImageView();
+    final Button applyTuned = new Button("Apply Recommended Profiles");
+    final TabPane tabs = new TabPane();
+    private Tuner.Outcome tuned;
 
     private final FabricEditor editor;
     private Task<SweepSummary> running;
@@ -159,35 +182,186 @@ public final class SweepWindow {
         apply.setOnAction(e -> applySelectedPoint());
         table.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> apply.setDisable(b == null || profile.getValue() == null));
 
+        GridPane top = new GridPane();
+        top.setHgap(8);
+        top.setVgap(6);
+        top.addRow(0, new Label("Scenario"), new HBox(6, grow(scenario), browse));
+        top.add(onOpenFabric, 1, 1);
+        top.addRow(2, new Label("Workers"), new HBox(6, workers, new Label("Output folder"), grow(output)));
+        GridPane.setHgrow(top.getChildren().get(1), Priority.ALWAYS);
+
         GridPane form = new GridPane();
         form.setHgap(8);
         form.setVgap(6);
         int r = 0;
-        form.addRow(r++, new Label("Scenario"), new HBox(6, grow(scenario), browse));
-        form.add(onOpenFabric, 1, r++);
         form.addRow(r++, new Label("Parameter"), new HBox(6, path, grow(values), new Label("or"), from, to, count, log, add));
         form.addRow(r++, new Label("Varied"), new HBox(6, grow(parameters), remove));
         form.addRow(r++, new Label("Design"), new HBox(6, design, new Label("points"), randomPoints, new Label("seeds"), seeds,
                 new Label("first seed"), firstSeed));
         form.addRow(r++, new Label("Metrics"), new HBox(6, metrics, zeroDrops));
         form.addRow(r++, new Label("Objective"), new HBox(6, objective, goal));
-        form.addRow(r++, new Label("Workers"), new HBox(6, workers, new Label("Output folder"), grow(output)));
         form.addRow(r, new Label(""), new HBox(6, run, cancel, save));
-        GridPane.setHgrow(form.getChildren().get(1), Priority.ALWAYS);
 
         VBox results = new VBox(6, new HBox(6, progress, status), table,
                 new HBox(6, new Label("Apply the selected point's QoS to profile"), profile, apply));
-        HBox.setHgrow(progress, Priority.NEVER);
         progress.setPrefWidth(220);
         VBox.setVgrow(table, Priority.ALWAYS);
         VBox chartBox = new VBox(6, new HBox(6, new Label("Chart"), chart), new ScrollPane(chartView));
         SplitPane split = new SplitPane(results, chartBox);
         split.setOrientation(Orientation.HORIZONTAL);
         split.setDividerPositions(0.55);
-        VBox root = new VBox(10, form, split);
+        VBox sweepTab = new VBox(10, form, split);
         VBox.setVgrow(split, Priority.ALWAYS);
+        sweepTab.setPadding(new Insets(10, 0, 0, 0));
+
+        tabs.getTabs().addAll(new Tab("Sweep", sweepTab), new Tab("Tune", tuneTab()));
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        VBox root = new VBox(10, top, tabs);
+        VBox.setVgrow(tabs, Priority.ALWAYS);
         root.setPadding(new Insets(10));
         stage.setScene(new Scene(root, 1180, 760));
+    }
+
+    private VBox tuneTab() {
+        tuneObjective.getItems().setAll(SweepMetrics.NAMES);
+        tuneObjective.setValue("pausedUs");
+        tuneGoal.getItems().setAll("min", "max");
+        tuneGoal.setValue("min");
+        tuneZeroDrops.setSelected(true);
+        budget.setEditable(true);
+        tune.setOnAction(e -> tune());
+        applyTuned.setDisable(true);
+        applyTuned.setOnAction(e -> applyTuned());
+        tuneProgress.setPrefWidth(220);
+        verdict.setWrapText(true);
+        verdict.setStyle("-fx-font-weight: bold");
+        traceView.setPreserveRatio(true);
+        traceView.setFitWidth(SweepCharts.WIDTH);
+        String[] heads = {"metric (hold-out seeds)", "start", "recommended"};
+        for (int i = 0; i < heads.length; i++) {
+            int k = i;
+            TableColumn<String[], String> c = new TableColumn<>(heads[i]);
+            c.setCellValueFactory(v -> new ReadOnlyStringWrapper(v.getValue()[k]));
+            c.setPrefWidth(i == 0 ? 190 : 150);
+            beforeAfter.getColumns().add(c);
+        }
+        GridPane form = new GridPane();
+        form.setHgap(8);
+        form.setVgap(6);
+        form.addRow(0, new Label("Objective"), new HBox(6, tuneObjective, tuneGoal, tuneZeroDrops));
+        form.addRow(1, new Label("Budget"), new HBox(6, budget, new Label("candidates, each over"), searchSeeds,
+                new Label("seeds; hold-out seeds"), holdoutSeeds, new Label("traffic class"), trafficClass));
+        form.addRow(2, new Label(""), new HBox(6, tune, tuneProgress, tuneStatus));
+        VBox left = new VBox(6, verdict, beforeAfter, applyTuned);
+        VBox.setVgrow(beforeAfter, Priority.ALWAYS);
+        SplitPane split = new SplitPane(left, new ScrollPane(traceView));
+        split.setDividerPositions(0.45);
+        VBox box = new VBox(10, form, split);
+        VBox.setVgrow(split, Priority.ALWAYS);
+        box.setPadding(new Insets(10, 0, 0, 0));
+        return box;
+    }
+
+    /** The scenario the tuner reads: the file itself, or a copy beside the output with the open fabric inlined. */
+    private Path tuneScenario(Path dir) throws java.io.IOException {
+        Path s = Path.of(scenario.getText().trim()).toAbsolutePath();
+        if (!onOpenFabric.isSelected()) {
+            return s;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode so = (com.fasterxml.jackson.databind.node.ObjectNode)
+                SweepModel.JSON.readTree(Files.readString(s, StandardCharsets.UTF_8));
+        so.set("fabric", SweepModel.JSON.readTree(io.fabriclab.io.FabricJson.write(editor.document().fabric().copy())));
+        so.remove("mtuBytes");
+        Files.createDirectories(dir);
+        Path out = dir.resolve("scenario-on-open-fabric.json");
+        AtomicFiles.write(out, SweepModel.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(so));
+        return out;
+    }
+
+    /** Runs the tuner off the FX thread; the future completes after the result is shown. */
+    CompletableFuture<Tuner.Outcome> tune() {
+        if (scenario.getText().isBlank()) {
+            tuneStatus.setText("Set a scenario first.");
+            return CompletableFuture.failedFuture(new IllegalStateException(tuneStatus.getText()));
+        }
+        Path dir = Path.of(output.getText().trim()).resolve("tune");
+        List<SweepPlan.Constraint> cs = tuneZeroDrops.isSelected() ? List.of(new SweepPlan.Constraint("drops", null, 0.0)) : List.of();
+        Tuner.Settings settings = new Tuner.Settings(tuneObjective.getValue(), "min".equals(tuneGoal.getValue()), cs,
+                budget.getValue(), java.util.stream.LongStream.rangeClosed(1, searchSeeds.getValue()).boxed().toList(),
+                java.util.stream.LongStream.rangeClosed(1001, 1000 + holdoutSeeds.getValue()).boxed().toList(),
+                trafficClass.getValue(), workers.getValue());
+        Task<Tuner.Outcome> t = new Task<>() {
+            @Override
+            protected Tuner.Outcome call() throws Exception {
+                updateTitle("Tune");
+                updateMessage("Reading the scenario…");
+                Path sc = tuneScenario(dir);
+                Tuner.Outcome o = Tuner.tune(sc, settings, dir, (e, total, best) -> {
+                    updateProgress(e.index() + 1, total);
+                    updateMessage(String.format(Locale.ROOT, "candidate %d / %d; best %s %s", e.index() + 1, total,
+                            settings.objective(), format(best.objective())));
+                });
+                updateMessage("Writing the result…");
+                TuneReport.write(o, sc, dir);
+                return o;
+            }
+        };
+        tuneProgress.progressProperty().bind(t.progressProperty());
+        tuneStatus.textProperty().bind(t.messageProperty());
+        tune.setDisable(true);
+        return BackgroundTasks.shared().submit(t, o -> {
+            endTune();
+            showTuned(o, dir);
+            tuneStatus.setText("Done: files in " + dir);
+        }, e -> {
+            endTune();
+            tuneStatus.setText("Tuning failed: " + firstLine(e.getMessage()));
+        });
+    }
+
+    private void endTune() {
+        tuneProgress.progressProperty().unbind();
+        tuneStatus.textProperty().unbind();
+        tune.setDisable(false);
+    }
+
+    void showTuned(Tuner.Outcome o, Path dir) {
+        tuned = o;
+        verdict.setText(o.verdict());
+        List<String> ms = new ArrayList<>(List.of(o.settings().objective(), "drops", "pausedUs", "fctP99Us", "ecnMarked"));
+        beforeAfter.getItems().setAll(TuneReport.beforeAfter(o, ms.stream().distinct().toList()));
+        Path png = dir.resolve(TuneReport.TRACE_CHART + ".png");
+        if (Files.exists(png)) {
+            traceView.setImage(new javafx.scene.image.Image(png.toUri().toString()));
+        }
+        applyTuned.setDisable(!o.improved());
+    }
+
+    /** Every tuned profile put into the open fabric as one undoable command. */
+    CompletableFuture<Integer> applyTuned() {
+        Tuner.Outcome o = tuned;
+        if (o == null || !o.improved()) {
+            return CompletableFuture.failedFuture(new IllegalStateException("no recommendation"));
+        }
+        return BackgroundTasks.shared().run("Reading the recommendation", () -> TuneReport.recommendedFabric(o), f -> {
+            Fabric open = editor.document().fabric();
+            List<FabricCommand> parts = new ArrayList<>();
+            for (QosProfile q : f.qosProfiles().values()) {
+                if (open.qosProfile(q.name()) != null) {
+                    SetQosProfileCommand c = new SetQosProfileCommand(open, q);
+                    if (!c.isNoOp()) {
+                        parts.add(c);
+                    }
+                }
+            }
+            if (parts.isEmpty()) {
+                tuneStatus.setText("The open fabric already has the recommended profiles (or none of their names).");
+                return;
+            }
+            editor.document().execute(new CompoundCommand("Apply tuned QoS (" + parts.size() + " profile(s))", parts));
+            tuneStatus.setText("Applied " + parts.size() + " tuned profile(s); Edit > Undo reverts them. Export them with "
+                    + "File > Export Switch Config or fabriclab export-config.");
+        }, e -> tuneStatus.setText("Not applied: " + firstLine(e.getMessage()))).thenApply(f -> 1);
     }
 
     private static <T extends javafx.scene.layout.Region> T grow(T n) {

@@ -119,4 +119,38 @@ class SweepCommandTest {
         assertTrue(again.out().contains("4 runs (0 run now, 4 already done, 0 not ok)"), again.out());
         assertEquals(points, Files.readString(out.resolve("summary-points.csv")));
     }
+
+    @Test
+    void tuneRefusesAnUnknownObjectiveOrConstraintBeforeRunningAnything(@TempDir Path dir) {
+        CliRun a = CliRun.of("tune", "resources/scenarios/ecn-too-high.json", "--objective", "pausedTime", "-o", dir.toString());
+        assertEquals(ExitCode.BAD_INPUT, a.code(), a.err());
+        assertTrue(a.err().contains("--objective pausedTime: unknown metric; allowed: fctP50Us"), a.err());
+        CliRun b = CliRun.of("tune", "resources/scenarios/ecn-too-high.json", "--objective", "pausedUs", "--constraint", "dropz<=0",
+                "-o", dir.toString());
+        assertEquals(ExitCode.BAD_INPUT, b.code(), b.err());
+        assertTrue(b.err().contains("--constraint dropz<=0: unknown metric dropz"), b.err());
+        CliRun c = CliRun.of("tune", "resources/scenarios/ecn-too-high.json", "--objective", "pausedUs", "--constraint", "drops<0",
+                "-o", dir.toString());
+        assertEquals(ExitCode.BAD_INPUT, c.code(), c.err());
+        assertFalse(Files.exists(dir.resolve("runs")), "nothing run");
+    }
+
+    @Test
+    void progressIsOneUpdatingLineOnATerminalAndPlainLinesWhenPiped() {
+        java.io.StringWriter piped = new java.io.StringWriter();
+        SweepCommand.Progress p = new SweepCommand.Progress(new java.io.PrintWriter(piped), false);
+        p.progress(0, 2, 4, 0, Double.NaN);
+        p.progress(1, 2, 4, 1, 3.0);
+        p.progress(1, 1, 4, 1, 3.0); // nothing finished since the last line: no new line
+        p.progress(4, 0, 4, 1, 0.0);
+        p.finish();
+        assertEquals("0/4 done (0 already done before), 2 running, ETA ?\n"
+                + "1/4 done (1 already done before), 2 running, ETA 3 s\n"
+                + "4/4 done (1 already done before), 0 running, ETA 0 s\n", piped.toString());
+        java.io.StringWriter tty = new java.io.StringWriter();
+        SweepCommand.Progress t = new SweepCommand.Progress(new java.io.PrintWriter(tty), true);
+        t.progress(2, 2, 4, 0, 10.0);
+        t.finish();
+        assertEquals("\r[###############...............] 2/4 done (0 already done before), 2 running, ETA 10 s   \n", tty.toString());
+    }
 }

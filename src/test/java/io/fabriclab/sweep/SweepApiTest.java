@@ -60,4 +60,52 @@ class SweepApiTest {
         assertTrue(Files.readString(dir.resolve(SweepSummary.POINTS_CSV)).startsWith("point,qos.ecn.classes.3.kminBytes,"));
         assertTrue(Files.readString(dir.resolve(SweepSummary.WALLCLOCK_CSV)).contains(a.ranBy()));
     }
+
+    @Test
+    void aRunIsBoundedByItsMemoryEstimate() throws Exception {
+        SweepPlan plan = SweepPlan.read(SWEEP);
+        RunSpec spec = plan.runs().get(0);
+        io.fabriclab.io.Scenario sc = SweepRunner.read(spec);
+        // ecn-too-high: maxTimeUs 20000 sampled every 5 us = 4000 instants, kept in at most 1024 points;
+        // 8 flows. Estimate = 4 x links x 1024 x 16 B (port series) + 8 x (1024 x 16 + 2048) B (flows)
+        // + links x 16384 B + 32 MiB.
+        long links = sc.fabric().links().size();
+        long expected = 4 * links * 1024 * 16 + 8 * (1024 * 16 + 2048) + links * 16384 + 32L * 1024 * 1024;
+        assertEquals(expected, SweepRunner.memoryEstimate(sc));
+        RunRow refused = SweepRunner.runOne(spec, expected - 1);
+        assertEquals(RunRow.REFUSED, refused.status());
+        assertTrue(refused.message().contains("more than the 0 MB") || refused.message().contains("a sweep's runs may use"),
+                refused.message());
+        assertTrue(refused.metrics().isEmpty());
+    }
+
+    @Test
+    void randomAndLatinHypercubeDesignsAreReproducibleAndTheHypercubeUsesEveryStratumOnce(@TempDir Path dir) throws Exception {
+        String scenario = Path.of("resources/scenarios/ecn-too-high.json").toAbsolutePath().toString().replace("\\", "\\\\");
+        for (String design : List.of("random", "latin-hypercube")) {
+            Path f = dir.resolve(design + ".json");
+            Files.writeString(f, "{\"schemaVersion\": 1, \"scenario\": \"" + scenario + "\", \"parameters\": ["
+                    + "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"range\": {\"from\": 10000, \"to\": 1010000}},"
+                    + "{\"path\": \"qos.ecn.classes.3.pmax\", \"distribution\": {\"type\": \"uniform\", \"min\": 0.1, \"max\": 0.5}}],"
+                    + "\"design\": {\"type\": \"" + design + "\", \"points\": 10, \"seed\": 7}, \"metrics\": [\"drops\"]}");
+            SweepPlan a = SweepPlan.read(f);
+            SweepPlan b = SweepPlan.read(f);
+            assertEquals(10, a.points());
+            for (int p = 0; p < 10; p++) {
+                assertEquals(a.pointValues(p), b.pointValues(p), "the same file gives the same points");
+            }
+            if (design.equals("latin-hypercube")) {
+                // 10 strata of 100,000 B over [10,000, 1,010,000): each holds exactly one Kmin; and
+                // 10 strata of 0.04 over [0.1, 0.5): each holds exactly one Pmax.
+                java.util.Set<Long> kmin = new java.util.HashSet<>();
+                java.util.Set<Long> pmax = new java.util.HashSet<>();
+                for (int p = 0; p < 10; p++) {
+                    kmin.add((Long.parseLong(a.pointValues(p).get(0)) - 10_000) / 100_000);
+                    pmax.add((long) Math.floor((Double.parseDouble(a.pointValues(p).get(1)) - 0.1) / 0.04));
+                }
+                assertEquals(10, kmin.size());
+                assertEquals(10, pmax.size());
+            }
+        }
+    }
 }

@@ -88,4 +88,31 @@ class SweepWindowTest {
         robot.interact(() -> editor.document().undo());
         assertEquals(before, editor.document().fabric().qosProfile(profileName), "one undo puts the profile back");
     }
+
+    /** The Tune tab: a small budget on the same scenario; the verdict, the hold-out table and the trace are shown. */
+    @Test
+    void tunesAndShowsTheVerdictAndTrace(FxRobot robot, @TempDir Path dir) throws Exception {
+        SweepWindow[] w = new SweepWindow[1];
+        robot.interact(() -> {
+            w[0] = new SweepWindow(editor, owner);
+            w[0].show();
+            w[0].scenario.setText(Path.of("resources/scenarios/ecn-too-high.json").toAbsolutePath().toString());
+            w[0].budget.getValueFactory().setValue(4);
+            w[0].searchSeeds.getValueFactory().setValue(1);
+            w[0].holdoutSeeds.getValueFactory().setValue(2);
+            w[0].workers.getValueFactory().setValue(1);
+            w[0].output.setText(dir.resolve("out").toString());
+        });
+        @SuppressWarnings("unchecked")
+        CompletableFuture<io.fabriclab.sweep.tune.Tuner.Outcome>[] f = new CompletableFuture[1];
+        robot.interact(() -> f[0] = w[0].tune());
+        io.fabriclab.sweep.tune.Tuner.Outcome o = f[0].get(10, TimeUnit.MINUTES);
+        robot.interact(() -> { });
+        assertFalse(w[0].verdict.getText().isBlank(), "a verdict");
+        assertEquals(o.verdict(), w[0].verdict.getText());
+        assertEquals(4, w[0].beforeAfter.getItems().size(), "paused time (the objective), drops, FCT p99, ECN marks: start vs recommended");
+        assertNotNull(w[0].traceView.getImage(), "the search trace");
+        assertEquals(!o.improved(), w[0].applyTuned.isDisabled(), "apply only a recommendation");
+        assertTrue(Files.exists(dir.resolve("out/tune/scenario-on-open-fabric.json")), "the open fabric was tuned");
+    }
 }

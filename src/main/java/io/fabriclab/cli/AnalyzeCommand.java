@@ -39,7 +39,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return switch (t) {
             case ROCEV2 -> io.fabriclab.sim.RoceFraming.maxPayload(fabricMtu);
             case ULTRA_ETHERNET -> io.fabriclab.sim.UecFraming.maxPayload(fabricMtu);
-            case INFINIBAND -> io.fabriclab.sim.TransportProfile.of(t).ib().mtuBytes();
+            case INFINIBAND -> io.fabriclab.sim.IbFraming.MTUS.stream().filter(m -> m <= fabricMtu)
+                    .reduce((a, b) -> b).orElseThrow(() -> new IllegalArgumentException("MTU below 256 B"));
         };
     }
 

@@ -186,7 +186,11 @@ public final class ScenarioJson {
         io.fabriclab.sim.RoutingPolicy routing = section(() -> routing(root.get("routing")),
                 io.fabriclab.sim.RoutingPolicy.ecmp());
 
-        final Long ibMtuBytes = ibMtu;
+        if (ibMtu != null && fabricOverride == null && fabric != null) {
+            // The simulator sends InfiniBand packets of the largest IB MTU the fabric's MTU allows.
+            fabric.setMtuBytes((int) (long) ibMtu);
+        }
+        final Long ibMtuBytes = ibMtu != null ? ibMtu : fabric == null ? null : (Long) largestIbMtu(fabric.mtuBytes());
         TransportProfile transportProfile = section(() -> transportProfile(root.get("transport"), transport, ibMtuBytes),
                 TransportProfile.of(transport));
         List<InputProblem> warnings = transportWarnings(root, transport);
@@ -773,6 +777,17 @@ public final class ScenarioJson {
         return t.get();
     }
 
+    /** The largest InfiniBand MTU not above {@code mtu} (what the simulator sends on a fabric of that MTU), or null. */
+    private static Long largestIbMtu(int mtu) {
+        Long best = null;
+        for (int m : IbFraming.MTUS) {
+            if (m <= mtu) {
+                best = (long) m;
+            }
+        }
+        return best;
+    }
+
     private long ibMtu(JsonNode v) {
         if (v == null || !v.isIntegralNumber() || !IbFraming.isMtu(v.asLong())) {
             String why = v != null && v.isIntegralNumber() && v.asLong() > IbFraming.MAX_MTU_BYTES
@@ -817,7 +832,7 @@ public final class ScenarioJson {
                 long b = longValue(tr.get("vlBufferBytes"), "$.transport.vlBufferBytes", min, max);
                 if (b % IbFraming.CREDIT_BLOCK_BYTES != 0) {
                     throw error("$.transport.vlBufferBytes", tr.get("vlBufferBytes"), "a multiple of the 64-byte credit "
-                            + "block from " + min + " (one MTU packet) to " + max + " (the 12-bit credit window)");
+                            + "block from " + min + " (one MTU packet) to " + max + " (the 12-bit credit check's limit)");
                 }
                 buffer = (int) b;
             }
@@ -869,6 +884,14 @@ public final class ScenarioJson {
             }
         }
         JsonNode tr = root.get("transport");
+        if (tr != null && tr.isObject() && tr.has("dataVls") && !"1".equals(tr.get("dataVls").asText())) {
+            out.add(new InputProblem(file, "$.transport.dataVls", JsonObjectReader.text(tr.get("dataVls")),
+                    "ignored by this build's simulator, which runs one data VL", "1"));
+        }
+        if (tr != null && tr.isObject() && tr.has("congestionControl") && tr.get("congestionControl").asBoolean(false)) {
+            out.add(new InputProblem(file, "$.transport.congestionControl", "true",
+                    "ignored by this build's simulator, which does not model InfiniBand congestion control", "false"));
+        }
         if (tr != null && tr.isObject() && tr.has("ect")) {
             out.add(new InputProblem(file, "$.transport.ect", JsonObjectReader.text(tr.get("ect")), why
                     + "no IP header and no ECT bit", null));

@@ -101,7 +101,7 @@ public record TransportComparison(String scenarioName, String source, List<Row> 
         out.add(measure("drops", r -> String.format(Locale.ROOT, "%,d", r.results().summary().drops())));
         out.add(measure("retransmitted", r -> String.format(Locale.ROOT, "%,d B", r.results().summary().retransmittedBytes())));
         out.add(measure("paused or credit-stalled time", r -> String.format(Locale.ROOT, "%.1f us",
-                r.results().summary().pausedPs() / 1e6)));
+                stalledPs(r.results()) / 1e6)));
         out.add(measure("max queue", r -> String.format(Locale.ROOT, "%,d B", r.results().summary().maxQueueBytes())));
         // Cost is static: every transport has one, simulated or not.
         String[] cost = new String[rows.size() + 1];
@@ -171,7 +171,7 @@ public record TransportComparison(String scenarioName, String source, List<Row> 
                 o.put("meanFlowThroughputGbps", res.summary().meanThroughputGbps());
                 o.put("drops", res.summary().drops());
                 o.put("retransmittedBytes", res.summary().retransmittedBytes());
-                o.put("pausedOrCreditStalledUs", res.summary().pausedPs() / 1e6);
+                o.put("pausedOrCreditStalledUs", stalledPs(res) / 1e6);
                 o.put("maxQueueBytes", res.summary().maxQueueBytes());
             }
             var cost = o.putObject("cost");
@@ -189,6 +189,14 @@ public record TransportComparison(String scenarioName, String source, List<Row> 
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * PFC paused time (RoCEv2) plus credit-stalled time (InfiniBand: a packet ready that the peer's
+     * credits did not cover), each summed over ports and classes.
+     */
+    public static long stalledPs(SimResults r) {
+        return r.summary().pausedPs() + r.credits().stream().mapToLong(SimResults.CreditResult::creditStalledPs).sum();
     }
 
     private static Double nanToNull(double v) {

@@ -8,8 +8,8 @@ package io.fabriclab.sim;
  *
  * @param mtuBytes              path MTU, payload bytes: 256, 512, 1024, 2048 or 4096 (vol. 1 §7.7.8)
  * @param dataVls               data virtual lanes in use: 1, 2, 4, 8 or 15 (vol. 1 §7.6.4, VLCap)
- * @param vlBufferBytes         receive buffer advertised per data VL, a multiple of 64 B; at most 4095
- *                              blocks, the largest credit limit the 12-bit FCCL can express ahead of FCTBS
+ * @param vlBufferBytes         receive buffer advertised per data VL, a multiple of 64 B; at most 2048
+ *                              blocks, the most the 12-bit credit check admits outstanding
  * @param fcRefreshSymbolTimes  a flow-control packet per VL at least this often, symbol (byte) times,
  *                              even with no credit change (vol. 1 §7.9.4: 65,536)
  * @param fcPacketsPerDataPacket flow-control packets the receiver sends per data packet that leaves
@@ -21,8 +21,12 @@ package io.fabriclab.sim;
 public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, int fcRefreshSymbolTimes,
                                  int fcPacketsPerDataPacket, boolean congestionControl, boolean crossSubnet) {
 
-    /** Largest credit limit the 12-bit FCCL/FCTBS counters can advertise ahead of what was sent. */
-    public static final int MAX_ADVERTISED_BLOCKS = IbFraming.CREDIT_COUNTER_MODULUS - 1;
+    /**
+     * Most blocks a sender may have outstanding: the credit check (FCCL - (FCTBS + blocks)) mod 4096
+     * <= 2048 of vol. 1 §7.9.4 admits at most half the 12-bit counter's range (the simulator's
+     * CreditFlowControl uses the same bound).
+     */
+    public static final int MAX_ADVERTISED_BLOCKS = IbFraming.CREDIT_COUNTER_MODULUS / 2;
 
     public TransportProfileIb {
         if (!IbFraming.isMtu(mtuBytes)) {
@@ -45,8 +49,8 @@ public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, i
     /**
      * Defaults: MTU 4096 (the largest, what NVIDIA ConnectX HCAs and the subnet manager negotiate
      * by default on a 4096-capable fabric); one data VL (SL0 to VL0, the common deployment; more
-     * VLs are the escape from a credit loop); 2048 credits = 128 KiB per VL, half of the 12-bit
-     * credit window, enough for line rate at 400 Gb/s while the credit round trip is at most
+     * VLs are the escape from a credit loop); 2048 credits = 128 KiB per VL, the most the 12-bit
+     * credit check admits, enough for line rate at 400 Gb/s while the credit round trip is at most
      * 128 KiB x 8 / 400 Gb/s = 2.62 us (about 250 m of fibre plus switch latency); FC refresh
      * every 65,536 symbol times (vol. 1 §7.9.4); an FC packet for every data packet freed; IB
      * congestion control off, as the common deployment runs it: it must be configured in the

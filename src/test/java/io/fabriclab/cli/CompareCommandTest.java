@@ -26,7 +26,7 @@ class CompareCommandTest {
     Path dir;
 
     @Test
-    void compareRunsRoceV2AndSaysWhatThisBuildDoesNotSimulate() throws Exception {
+    void compareRunsRoceV2AndInfiniBandAndSaysWhatThisBuildDoesNotSimulate() throws Exception {
         Path json = dir.resolve("cmp.json");
         CliRun r = CliRun.of("compare", SCENARIO.toString(), "-o", json.toString(), "--quiet");
         assertEquals(0, r.code(), r.err());
@@ -36,17 +36,26 @@ class CompareCommandTest {
         assertTrue(r.out().contains("grad busbw"), r.out());
         assertTrue(r.out().contains("not simulated in this build"), r.out());
         assertTrue(r.out().contains("fabric cost, % of InfiniBand's"), r.out());
-        assertTrue(r.err().contains("compare: infiniband is not simulated in this build (it simulates rocev2)"), r.err());
-        assertTrue(r.err().contains("compare: ultra-ethernet is not simulated in this build"), r.err());
+        assertTrue(r.err().contains("compare: ultra-ethernet is not simulated in this build (it simulates rocev2, infiniband)"),
+                r.err());
+        assertFalse(r.err().contains("infiniband is not simulated"), r.err());
+        assertTrue(r.out().contains("grad busbw, % of InfiniBand"), r.out());
 
         JsonNode root = new ObjectMapper().readTree(Files.readString(json));
         JsonNode roce = root.get("transports").get(0);
         JsonNode ib = root.get("transports").get(1);
         assertEquals("rocev2", roce.get("transport").asText());
         assertTrue(roce.get("simulated").asBoolean());
-        assertFalse(ib.get("simulated").asBoolean());
-        assertEquals("not simulated in this build", ib.get("note").asText());
-        assertFalse(ib.has("fctP50Us"), "no invented figures for a transport that did not run");
+        JsonNode uec = root.get("transports").get(2);
+        assertTrue(ib.get("simulated").asBoolean());
+        assertFalse(uec.get("simulated").asBoolean());
+        assertEquals("not simulated in this build", uec.get("note").asText());
+        assertFalse(uec.has("fctP50Us"), "no invented figures for a transport that did not run");
+        // InfiniBand: lossless by credits, no PFC; its busbw is InfiniBand's share of itself, 1.
+        assertEquals(0, ib.get("drops").asLong());
+        assertEquals(1.0, ib.get("collectives").get(0).get("busbwFractionOfInfiniBand").asDouble(), 1e-12);
+        double roceBusbw = roce.get("collectives").get(0).get("busbwFractionOfInfiniBand").asDouble();
+        assertTrue(roceBusbw > 0.9 && roceBusbw < 1.0, "RoCEv2 busbw share " + roceBusbw);
         // The RoCEv2 column is the scenario's own run: same seed, bit-identical results.
         Scenario s = ScenarioJson.read(SCENARIO, FabricReader.FILES);
         SimResults direct = s.simulator(s.config()).run();
@@ -63,11 +72,11 @@ class CompareCommandTest {
     @Test
     void theReportGetsATransportComparisonSection() throws Exception {
         Path html = dir.resolve("cmp.html");
-        CliRun r = CliRun.of("compare", SCENARIO.toString(), "--transports", "infiniband,rocev2", "-o", html.toString(), "--quiet");
+        CliRun r = CliRun.of("compare", SCENARIO.toString(), "--transports", "ultra-ethernet,rocev2", "-o", html.toString(), "--quiet");
         assertEquals(0, r.code(), r.err());
         String text = Files.readString(html);
         assertTrue(text.contains("<h2>Transport comparison</h2>"), "section missing");
-        assertTrue(text.contains("InfiniBand: not simulated in this build"), "the section says which did not run");
+        assertTrue(text.contains("Ultra Ethernet: not simulated in this build"), "the section says which did not run");
     }
 
     @Test
@@ -86,18 +95,25 @@ class CompareCommandTest {
     }
 
     @Test
-    void simulatingAnInfiniBandScenarioSaysWhichTransportsThisBuildSimulates() throws Exception {
+    void simulatingAnUltraEthernetScenarioSaysWhichTransportsThisBuildSimulates() throws Exception {
         Path sc = dir.resolve("ib.json");
         Files.writeString(sc, Files.readString(SCENARIO)
                 .replace("\"../examples/classic-leaf-spine.json\"",
                         new ObjectMapper().writeValueAsString(Path.of("resources/examples/classic-leaf-spine.json").toAbsolutePath().toString()))
-                .replace("\"seed\": 1,", "\"seed\": 1, \"transport\": \"infiniband\", \"qos\": {\"pfc\": {\"enabled\": true}},"));
-        Path out = dir.resolve("ib-results.json");
+                .replace("\"seed\": 1,", "\"seed\": 1, \"transport\": \"ultra-ethernet\","));
+        Path out = dir.resolve("uec-results.json");
         CliRun r = CliRun.of("simulate", sc.toString(), "-o", out.toString(), "--quiet");
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("warning: " + sc + ": $.qos.pfc: ignored: an InfiniBand run has no PFC"), r.err());
-        assertTrue(r.err().contains("$.transport: InfiniBand (infiniband) is read and checked but not simulated in this "
-                + "build, which simulates rocev2; nothing was run"), r.err());
+        assertTrue(r.err().contains("$.transport: Ultra Ethernet (ultra-ethernet) is read and checked but not simulated in "
+                + "this build, which simulates rocev2, infiniband; nothing was run"), r.err());
         assertFalse(Files.exists(out), "never silently simulated as RoCEv2");
+        // InfiniBand runs; PFC settings on it are warned about and ignored.
+        Path ibSc = dir.resolve("ib.json");
+        Files.writeString(ibSc, Files.readString(sc).replace("\"ultra-ethernet\"", "\"infiniband\", \"qos\": {\"pfc\": {\"enabled\": true}}"));
+        Path ibOut = dir.resolve("ib-results.json");
+        CliRun ib = CliRun.of("simulate", ibSc.toString(), "-o", ibOut.toString(), "--quiet");
+        assertEquals(0, ib.code(), ib.err());
+        assertTrue(ib.err().contains("warning: " + ibSc + ": $.qos.pfc: ignored: an InfiniBand run has no PFC"), ib.err());
+        assertTrue(Files.exists(ibOut));
     }
 }

@@ -77,8 +77,8 @@ class ScenarioTransportTest {
             "\"transport\": {\"name\": \"rocev2\"‚ \"dataVls\": 2}, | s.json: $.transport.dataVls: found 2, expected no dataVls unless $.transport.name is infiniband",
             "\"transport\": {\"name\": \"infiniband\"‚ \"trimThresholdPackets\": 2}, | s.json: $.transport.trimThresholdPackets: found 2, expected no trimThresholdPackets unless $.transport.name is ultra-ethernet",
             "\"transport\": {\"name\": \"infiniband\"‚ \"dataVls\": 3}, | s.json: $.transport.dataVls: found 3, expected 1, 2, 4, 8 or 15 data virtual lanes",
-            "\"transport\": {\"name\": \"infiniband\"‚ \"vlBufferBytes\": 100000}, | s.json: $.transport.vlBufferBytes: found 100000, expected a multiple of the 64-byte credit block from 4160 (one MTU packet) to 262080",
-            "\"transport\": {\"name\": \"infiniband\"‚ \"vlBufferBytes\": 1000000}, | s.json: $.transport.vlBufferBytes: found 1000000, expected an integer 4160 to 262080",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"vlBufferBytes\": 100000}, | s.json: $.transport.vlBufferBytes: found 100000, expected a multiple of the 64-byte credit block from 4160 (one MTU packet) to 131072",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"vlBufferBytes\": 1000000}, | s.json: $.transport.vlBufferBytes: found 1000000, expected an integer 4160 to 131072",
             "\"transport\": {\"nam\": \"infiniband\"}, | s.json: $.transport.nam: unknown field \"nam\"; allowed: name, ackEveryPackets",
     })
     void badTransportInputNamesFilePathAndWhatIsAllowed(String fields, String message) {
@@ -103,13 +103,30 @@ class ScenarioTransportTest {
 
     @Test
     void aTransportTheSimulatorDoesNotRunIsRefusedNeverSimulatedAsRoceV2() {
-        Scenario s = parse(plain("\"transport\": \"infiniband\","));
+        Scenario s = parse(plain("\"transport\": \"ultra-ethernet\","));
         SimConfig cfg = s.config();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.simulator(cfg));
-        assertEquals("$.transport: InfiniBand (infiniband) is read and checked but not simulated in this build, "
-                + "which simulates rocev2; nothing was run", e.getMessage());
+        assertEquals("$.transport: Ultra Ethernet (ultra-ethernet) is read and checked but not simulated in this build, "
+                + "which simulates rocev2, infiniband; nothing was run", e.getMessage());
         assertEquals(e.getMessage(), s.transportProblem());
-        Scenario u = parse(plain("\"transport\": \"ultra-ethernet\","));
-        assertThrows(IllegalArgumentException.class, () -> u.simulator(u.config()));
+        // InfiniBand runs, as InfiniBand: the simulator reports its transport and its credit flow control.
+        Scenario ib = parse(plain("\"transport\": {\"name\": \"infiniband\", \"vlBufferBytes\": 65536},"));
+        assertNull(ib.transportProblem());
+        io.fabriclab.sim.Simulator sim = ib.simulator(ib.config());
+        assertEquals(Transport.INFINIBAND, sim.transport());
+        io.fabriclab.sim.SimResults r = sim.run();
+        assertEquals(0, r.summary().pauseFramesSent());
+        assertTrue(!r.credits().isEmpty());
+        // The scenario's VL buffer is what the receivers advertise.
+        assertTrue(r.credits().stream().allMatch(c -> c.advertisedBytes() == 65536), r.credits().toString());
+    }
+
+    @Test
+    void settingsTheSimulatorDoesNotModelAreWarnedAbout() {
+        Scenario s = parse(plain("\"transport\": {\"name\": \"infiniband\", \"dataVls\": 2, \"congestionControl\": true},"));
+        List<String> w = s.warnings().stream().map(InputProblem::render).toList();
+        assertEquals(List.of("s.json: $.transport.dataVls: ignored by this build's simulator, which runs one data VL; allowed: 1",
+                "s.json: $.transport.congestionControl: ignored by this build's simulator, which does not model InfiniBand "
+                        + "congestion control; allowed: false"), w);
     }
 }

@@ -140,8 +140,39 @@ class TransportProfileTest {
     }
 
     @Test
-    void onlyRoceV2IsSimulatedUntilTheSimulatorSupportsMore() {
+    void thisBuildSimulatesRoceV2AndInfiniBand() {
         assertTrue(TransportProfile.simulated(Transport.ROCEV2));
-        assertEquals("rocev2", TransportProfile.simulatedNames().split(", ")[0]);
+        assertTrue(TransportProfile.simulated(Transport.INFINIBAND));
+        assertFalse(TransportProfile.simulated(Transport.ULTRA_ETHERNET));
+        assertEquals("rocev2, infiniband", TransportProfile.simulatedNames());
+    }
+
+    /**
+     * The must-show against the simulator: the same 8-rank ring at 400G, 4096 B payload, under
+     * RoCEv2 and InfiniBand. Each busbw sits within 1 % below its static bound (48.03 and 49.25 GB/s:
+     * the steps' start-up latency), and the ratio of the two within 0.5 % of 4158 / 4264 = 0.97514.
+     */
+    @Test
+    void simulatedRingBusbwRatioRoceOverInfiniBandIsTheRatioOfPayloadEfficiencies() {
+        double[] busbw = new double[2];
+        int i = 0;
+        for (Transport t : List.of(Transport.ROCEV2, Transport.INFINIBAND)) {
+            Fabric f = TestFabrics.star(8, 400, 1.0, IncastTest.pfcOnly(400_000, 300_000, 200_000));
+            // RoCEv2 frames of 4096 + 62 B carry 4096 B; InfiniBand sends the largest IB MTU not above it, 4096.
+            f.setMtuBytes(PAYLOAD + RoceFraming.DATA_HEADER_BYTES);
+            List<String> ranks = new ArrayList<>();
+            for (int k = 0; k < 8; k++) {
+                ranks.add("s" + k + ":nic0");
+            }
+            Collective ar = Collective.allReduce("ar", ranks, 64L << 20, 0, 3);
+            busbw[i] = new Simulator(f, ar.flows(f), SimConfig.defaults(), QosResolver.of(f), t).run()
+                    .collectives().get(0).busbwGBps();
+            double bound = 50 * TransportProfile.of(t).payloadEfficiency(PAYLOAD, 1);
+            System.out.printf("%s: busbw %.4f GB/s, static bound %.4f (%.2f %%)%n", t, busbw[i], bound, 100 * busbw[i] / bound);
+            assertTrue(busbw[i] <= bound * 1.0001 && busbw[i] >= bound * 0.99, t + " busbw " + busbw[i] + " vs " + bound);
+            i++;
+        }
+        System.out.printf("ratio RoCEv2 / InfiniBand %.6f, static %.6f%n", busbw[0] / busbw[1], 4158.0 / 4264);
+        assertEquals(4158.0 / 4264, busbw[0] / busbw[1], 0.005 * 4158.0 / 4264);
     }
 }

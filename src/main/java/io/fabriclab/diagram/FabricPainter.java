@@ -959,7 +959,7 @@ public final class FabricPainter {
 
     private int legendRows(LegendContent c, boolean folded) {
         return c.roles().size() + c.speeds().size() + (c.rails().isEmpty() ? 0 : 1) + (c.anyDown() ? 1 : 0)
-                + (folded ? 1 : 0) + (linkLoad != null ? 1 : 0) + (sampledOf > 0 ? 1 : 0);
+                + (folded ? 1 : 0) + (linkLoad != null ? 2 : 0) + (sampledOf > 0 ? 1 : 0);
     }
 
     /** The legend in the bottom left corner (exported pictures, and the painter's own paint). */
@@ -1017,13 +1017,19 @@ public final class FabricPainter {
             cy += row;
         }
         if (linkLoad != null) {
-            for (int i = 0; i < 13; i++) {
-                p.setStroke(style.utilisationColour(i / 12.0), 3);
-                p.line(x + 10 + i * 2, cy, x + 12 + i * 2, cy);
+            // The load scale with its numbers (0, 50, 100 %), the same blues as the live view's.
+            for (int i = 0; i < 24; i++) {
+                p.setStroke(style.utilisationColour((i + 0.5) / 24), 3);
+                p.line(x + 10 + i * 3, cy, x + 13 + i * 3, cy);
             }
             p.setFill(style.text());
-            p.text("load 0 – 100 %", x + 44, cy, TextAnchor.START);
-            cy += row;
+            p.setFont(9.5, false);
+            p.text("0", x + 10, cy + 9, TextAnchor.START);
+            p.text("50", x + 46, cy + 9, TextAnchor.MIDDLE);
+            p.text("100 %", x + 82, cy + 9, TextAnchor.START);
+            p.setFont(11, false);
+            p.text("load", x + 120, cy, TextAnchor.START);
+            cy += 2 * row;
         }
         if (anyDown) {
             p.setStroke(DiagramStyle.LINK_DOWN, 2);

@@ -79,8 +79,6 @@ public final class FabricEditor extends BorderPane {
         if (show && livePanel == null) {
             dividersBeforeLive = centre.getDividerPositions();
             livePanel = new io.fabriclab.ui.live.LivePanel(canvas);
-            // The status bar follows the run ("Running …", "Finished …"), never a stale "press Play".
-            livePanel.model().statusProperty().addListener((o, a, b) -> message("Live view: " + b));
             centre.getItems().add(2, livePanel);
             centre.setDividerPositions(0.11, 0.55, 0.86);
         } else if (!show && livePanel != null) {

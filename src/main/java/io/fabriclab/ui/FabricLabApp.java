@@ -66,7 +66,7 @@ public final class FabricLabApp extends Application {
                 boolean recovering = current.offerRecovery();
                 current.startAutosave();
                 if (!recovering) {
-                    HelpWindows.welcomeOnStart(current, initialFabric != null);
+                    HelpWindows.welcomeOnStart(current, initialFile != null); // the shipped example opens without a file
                 }
             }
         });

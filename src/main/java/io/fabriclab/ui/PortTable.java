@@ -91,7 +91,7 @@ final class PortTable extends VBox {
         table.getColumns().setAll(List.of(name, speed, qos, link));
 
         addCount.setEditable(true);
-        addCount.setPrefWidth(70);
+        addCount.setPrefWidth(64);
         addCount.setId("port-add-count");
         addSpeed.setId("port-add-speed");
         add.setId("port-add");
@@ -101,7 +101,8 @@ final class PortTable extends VBox {
         add.setOnAction(e -> addPorts());
         remove.setOnAction(e -> removeSelected());
         remove.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
-        HBox addRow = new HBox(6, new Label("Add"), addCount, new Label("×"), addSpeed, new Label("G"), add);
+        // Fits the inspector's 300 px: count × speed, then the button that adds them.
+        HBox addRow = new HBox(4, addCount, new Label("×"), addSpeed, new Label("G"), add);
         addRow.setAlignment(Pos.CENTER_LEFT);
         HBox removeRow = new HBox(6, remove);
         problem.setWrapText(true);

@@ -72,20 +72,4 @@ class EditorStatusBarTest {
         robot.interact(doc::redo);
         assertTrue(counts.getText().startsWith((devices + 1) + " devices"), counts.getText());
     }
-
-    /** Issue 16: once a run starts the status bar says so, instead of the "press Play" it said before. */
-    @Test
-    void theStatusBarFollowsTheLiveRunInsteadOfSayingPressPlay(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            editor.showLiveView(true);
-            editor.message("Live view open: choose a workload or a live preset and press Play.");
-        });
-        robot.interact(() -> editor.livePanel().play());
-        org.testfx.util.WaitForAsyncUtils.waitFor(20, java.util.concurrent.TimeUnit.SECONDS,
-                () -> !editor.statusBar().getText().contains("press Play"));
-        String text = editor.statusBar().getText();
-        assertTrue(text.startsWith("Live view: "), text);
-        assertEquals("Live view: " + editor.livePanel().model().status(), text);
-        robot.interact(() -> editor.showLiveView(false));
-    }
 }

@@ -190,6 +190,9 @@ public final class GenerateCommand implements Runnable {
         int k;
         @Option(names = "--speed", defaultValue = "100G", description = "Speed of every link (default: ${DEFAULT-VALUE}).")
         String speed;
+        @Option(names = "--spare-ports", defaultValue = "0", paramLabel = "PORTS",
+                description = "Free ports on every switch beyond the k in use, room to grow (default: ${DEFAULT-VALUE}).")
+        int sparePorts;
 
         @Override
         public Integer call() throws Exception {
@@ -197,7 +200,7 @@ public final class GenerateCommand implements Runnable {
             FatTreeParams d = FatTreeParams.of(2); // the default cable lengths, which do not depend on k
             try {
                 FatTreeParams p = new FatTreeParams(k, speed(speed, "--speed"), d.hostCableM(), d.edgeAggCableM(),
-                        d.aggCoreCableM());
+                        d.aggCoreCableM(), sparePorts);
                 return out.write(spec.commandLine(), FatTreeGenerator.generate(p));
             } catch (IllegalArgumentException e) {
                 throw inOptionWords(e, FAT_TREE_OPTIONS);

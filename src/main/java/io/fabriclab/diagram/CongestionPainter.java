@@ -19,7 +19,7 @@ import io.fabriclab.model.Link;
  * more of them for a higher marking rate; small white squares for CNPs running back along the
  * flows' reverse paths toward the senders they throttle; a red flash with the count where packets were dropped;
  * a thick black dashed outline around the directions of a deadlock cycle; red dashes and a cross
- * on failed links; a cyan halo on the selected flow's path and a pink one on the selected
+ * on failed links; a green halo on the selected flow's path and a magenta one on the selected
  * collective's flows; and a legend of all of these, always on screen (top right). Folded
  * servers: their links merge into one line pair per bundle showing the worst of its directions.
  * Toolkit-free: the live view, replays and the report draw through it.
@@ -28,8 +28,8 @@ public final class CongestionPainter {
 
     /** What the colour means. */
     public enum ColourBy {
-        QUEUE("queue depth (0 → Kmax or XOFF)"),
-        UTILISATION("utilisation 0 – 100 %");
+        QUEUE("queue, % of Kmax or XOFF (the larger)"),
+        UTILISATION("utilisation, % of the line rate");
 
         private final String legend;
 
@@ -371,7 +371,7 @@ public final class CongestionPainter {
 
     /** Height of the legend box in pixels; {@code live}: with the rows only a live run draws. */
     public static double legendHeight(boolean live) {
-        return 24 + (live ? 11 : 7) * 18;
+        return 24 + (live ? 12 : 8) * 18;
     }
 
     private void paintLegend(Painter p, double w, ColourBy colourBy, boolean live) {
@@ -390,13 +390,11 @@ public final class CongestionPainter {
         p.setFont(10.5, false);
         double cy = y + 12 + row;
         double tx = x + 48;
-        for (int i = 0; i < 13; i++) {
-            double f = i / 12.0;
-            p.setStroke(style.utilisationColour(f), 1.5 + 3.5 * f);
-            p.line(x + 10 + i * 2.4, cy, x + 12.4 + i * 2.4, cy);
-        }
+        // The load scale with its numbers: what each colour (and width) means, 0 to 100 %.
         p.setFill(DiagramStyle.TEXT);
-        p.text(colourBy.legend(), tx, cy, TextAnchor.START);
+        p.text(colourBy.legend(), x + 10, cy, TextAnchor.START);
+        cy += row;
+        paintScale(p, x + 14, cy - 4, lw - 28);
         cy += row;
         p.setStroke(DiagramStyle.PFC_PAUSE, 2.2);
         p.line(x + 10, cy, x + 40, cy);
@@ -465,6 +463,26 @@ public final class CongestionPainter {
         p.setFill(DiagramStyle.TEXT_MUTED);
         p.setFont(9.5, false);
         p.text("each link: one line per direction, right of travel", x + 10, cy, TextAnchor.START);
+    }
+
+    /** A ramp of the load colours over {@code width} px with ticks at 0, 25, 50, 75 and 100 %. */
+    private void paintScale(Painter p, double x, double y, double width) {
+        int steps = 40;
+        for (int i = 0; i < steps; i++) {
+            double f = (i + 0.5) / steps;
+            p.setStroke(style.utilisationColour(f), 1.5 + 3.5 * f);
+            p.line(x + width * i / steps, y, x + width * (i + 1) / steps, y);
+        }
+        p.setFont(9.5, false);
+        for (int t = 0; t <= 100; t += 25) {
+            double tx = x + width * t / 100.0;
+            p.setStroke(DiagramStyle.TEXT_MUTED, 1);
+            p.line(tx, y + 3, tx, y + 6);
+            p.setFill(DiagramStyle.TEXT);
+            p.text(t + (t == 100 ? " %" : ""), tx, y + 12, t == 100 ? TextAnchor.END : t == 0 ? TextAnchor.START
+                    : TextAnchor.MIDDLE);
+        }
+        p.setFont(10.5, false);
     }
 
     private static double frac(double v) {

@@ -47,14 +47,17 @@ public final class DiagramStyle {
     public static final Rgba DROP = Rgba.hex("#e00000");
     /** The halo of a direction on a PFC deadlock cycle. */
     public static final Rgba DEADLOCK = Rgba.hex("#111111");
-    /** The halo of the selected flow's path. */
-    public static final Rgba FLOW_PATH = Rgba.hex("#00a6d6");
-    /** The halo of the selected collective's member flows (pink, apart from the flow's cyan). */
-    public static final Rgba COLLECTIVE_PATH = Rgba.hex("#e0529c");
+    /** The halo of the selected flow's path (green: apart from the blue load scale; docs/editor.md). */
+    public static final Rgba FLOW_PATH = Rgba.hex("#00c853");
+    /** The halo of the selected collective's member flows (magenta: seen on the darkest load blue). */
+    public static final Rgba COLLECTIVE_PATH = Rgba.hex("#e7298a");
     /** A CNP travelling back to its sender: a small white square with a dark edge. */
     public static final Rgba CNP_FILL = Rgba.hex("#ffffff");
     public static final Rgba CNP_EDGE = Rgba.hex("#0b3d91");
-    /** A queue the PFC watchdog declared stormed (orange, apart from the violet of a pause in force). */
+    /**
+     * A queue the PFC watchdog declared stormed: the only orange of the live view (the load scale is
+     * blue), apart from the violet of a pause in force.
+     */
     public static final Rgba PFC_STORM = Rgba.hex("#ff6d00");
 
     /** Size of device boxes in world units. */
@@ -216,15 +219,23 @@ public final class DiagramStyle {
         return Math.min(8.0, linkWidthPx(speedGbps) + 0.8 * Math.log(Math.max(1, count)) / Math.log(2));
     }
 
+    /** The load scale's stops at 0, 50 and 100 %: ColorBrewer "Blues" classes 3, 6 and 9 (Brewer 2002). */
+    public static final Rgba LOAD_LOW = Rgba.hex("#c6dbef");
+    public static final Rgba LOAD_MID = Rgba.hex("#4292c6");
+    public static final Rgba LOAD_HIGH = Rgba.hex("#08306b");
+
     /**
-     * Utilisation (or queue fill) 0..1 as green, through amber at half, to red when full; used by
-     * the live view and the report for queue depth / utilisation colouring.
+     * Utilisation (or queue fill, as a fraction of XOFF or Kmax) 0..1 on one sequential blue scale,
+     * light to dark (reversed on the dark theme, so more load is always more contrast with the
+     * background). Red stays for alarms only (drops, failed links): a busy link is not an alarm.
+     * Used by the live view, replays, the report and the editor's link load; docs/editor.md has the
+     * colour language and its colour-blind check (ColourVision).
      */
     public Rgba utilisationColour(double fraction) {
-        Rgba green = Rgba.hex("#2ca25f");
-        Rgba amber = Rgba.hex("#fdae61");
-        Rgba red = Rgba.hex("#d7191c");
         double f = Math.max(0, Math.min(1, fraction));
-        return f < 0.5 ? green.mix(amber, f * 2) : amber.mix(red, (f - 0.5) * 2);
+        if (theme == Theme.DARK) {
+            f = 1 - f;
+        }
+        return f < 0.5 ? LOAD_LOW.mix(LOAD_MID, f * 2) : LOAD_MID.mix(LOAD_HIGH, (f - 0.5) * 2);
     }
 }

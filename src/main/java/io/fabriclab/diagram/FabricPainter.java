@@ -291,6 +291,52 @@ public final class FabricPainter {
         p.restore();
     }
 
+    /**
+     * Width and height of the legend a paint of this view draws (after a paint of the fabric, which
+     * computes its content), or null before the first paint.
+     */
+    public double[] legendSize(DiagramGeometry g, Viewport vp, Options o) {
+        if (cachedLegend == null) {
+            return null;
+        }
+        boolean folded = !foldGroups(g, vp.scale(), o.fold()).isEmpty();
+        return new double[] {LEGEND_WIDTH, 24 + legendRows(cachedLegend, folded) * LEGEND_ROW};
+    }
+
+    /**
+     * Paints the legend with its top left corner at (x, y), for the editor, which places it where it
+     * covers no device (issue 16 item 11); {@code collapsible} adds the "–" that folds it to a chip.
+     */
+    public void paintLegendAt(Painter p, DiagramGeometry g, Viewport vp, double x, double y, Options o,
+                              boolean collapsible) {
+        if (cachedLegend == null) {
+            return;
+        }
+        p.save();
+        p.setDash();
+        paintLegendBox(p, cachedLegend, x, y, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
+        if (collapsible) {
+            p.setFill(style.textMuted());
+            p.setFont(13, true);
+            p.text("–", x + LEGEND_WIDTH - 14, y + 12, TextAnchor.MIDDLE);
+        }
+        p.restore();
+    }
+
+    /** A folded overlay: a small labelled box the editor draws in place of the legend ("Legend ▸"). */
+    public void paintChip(Painter p, Bounds box, String text) {
+        p.save();
+        p.setDash();
+        p.setFill(style.legendFill());
+        p.fillRoundRect(box.minX(), box.minY(), box.width(), box.height(), 8);
+        p.setStroke(style.legendStroke(), 1);
+        p.strokeRoundRect(box.minX(), box.minY(), box.width(), box.height(), 8);
+        p.setFill(style.text());
+        p.setFont(11, true);
+        p.text(text, box.minX() + 8, box.minY() + box.height() / 2, TextAnchor.START);
+        p.restore();
+    }
+
     // ----- background --------------------------------------------------------------------------
 
     private void paintGrid(Painter p, Viewport vp, double w, double h) {
@@ -908,18 +954,27 @@ public final class FabricPainter {
         return new LegendContent(roles, speeds, rails, anyDown);
     }
 
+    static final double LEGEND_WIDTH = 178;
+    static final double LEGEND_ROW = 17;
+
+    private int legendRows(LegendContent c, boolean folded) {
+        return c.roles().size() + c.speeds().size() + (c.rails().isEmpty() ? 0 : 1) + (c.anyDown() ? 1 : 0)
+                + (folded ? 1 : 0) + (linkLoad != null ? 2 : 0) + (sampledOf > 0 ? 1 : 0);
+    }
+
+    /** The legend in the bottom left corner (exported pictures, and the painter's own paint). */
     private void paintLegend(Painter p, LegendContent c, double h, boolean folded) {
+        paintLegendBox(p, c, 12, h - 12 - (24 + legendRows(c, folded) * LEGEND_ROW), folded);
+    }
+
+    private void paintLegendBox(Painter p, LegendContent c, double x, double y, boolean folded) {
         Map<DeviceRole, Integer> roles = c.roles();
         TreeSet<Integer> speeds = c.speeds();
         TreeSet<Integer> rails = c.rails();
         boolean anyDown = c.anyDown();
-        double row = 17;
-        int rows = roles.size() + speeds.size() + (rails.isEmpty() ? 0 : 1) + (anyDown ? 1 : 0) + (folded ? 1 : 0)
-                + (linkLoad != null ? 1 : 0) + (sampledOf > 0 ? 1 : 0);
-        double lw = 178;
-        double lh = 24 + rows * row;
-        double x = 12;
-        double y = h - 12 - lh;
+        double row = LEGEND_ROW;
+        double lw = LEGEND_WIDTH;
+        double lh = 24 + legendRows(c, folded) * row;
         p.setFill(style.legendFill());
         p.fillRoundRect(x, y, lw, lh, 8);
         p.setStroke(style.legendStroke(), 1);
@@ -962,13 +1017,19 @@ public final class FabricPainter {
             cy += row;
         }
         if (linkLoad != null) {
-            for (int i = 0; i < 13; i++) {
-                p.setStroke(style.utilisationColour(i / 12.0), 3);
-                p.line(x + 10 + i * 2, cy, x + 12 + i * 2, cy);
+            // The load scale with its numbers (0, 50, 100 %), the same blues as the live view's.
+            for (int i = 0; i < 24; i++) {
+                p.setStroke(style.utilisationColour((i + 0.5) / 24), 3);
+                p.line(x + 10 + i * 3, cy, x + 13 + i * 3, cy);
             }
             p.setFill(style.text());
-            p.text("load 0 – 100 %", x + 44, cy, TextAnchor.START);
-            cy += row;
+            p.setFont(9.5, false);
+            p.text("0", x + 10, cy + 9, TextAnchor.START);
+            p.text("50", x + 46, cy + 9, TextAnchor.MIDDLE);
+            p.text("100 %", x + 82, cy + 9, TextAnchor.START);
+            p.setFont(11, false);
+            p.text("load", x + 120, cy, TextAnchor.START);
+            cy += 2 * row;
         }
         if (anyDown) {
             p.setStroke(DiagramStyle.LINK_DOWN, 2);

@@ -83,6 +83,37 @@ public final class Device {
         }
     }
 
+    /** Position of a port in this device's port order, or -1 when it is not (or no longer) here. */
+    public int indexOfPort(Port p) {
+        int i = 0;
+        for (Port q : ports.values()) {
+            if (q == p) {
+                return i;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    /**
+     * Puts back a port of this device that was removed, at its old position in the port order, as
+     * the same object (so links and undo steps that refer to it stay valid).
+     */
+    public void restorePort(Port p, int index) {
+        if (p.device() != this) {
+            throw new IllegalArgumentException("port " + p.ref() + " belongs to another device than " + id);
+        }
+        if (ports.containsKey(p.name())) {
+            throw new IllegalArgumentException("device " + id + " already has a port named " + p.name());
+        }
+        List<Port> order = new ArrayList<>(ports.values());
+        order.add(Math.max(0, Math.min(index, order.size())), p);
+        ports.clear();
+        for (Port q : order) {
+            ports.put(q.name(), q);
+        }
+    }
+
     /** Removes a port; the caller (Fabric) must have removed its link first. */
     void removePort(String name) {
         ports.remove(name);

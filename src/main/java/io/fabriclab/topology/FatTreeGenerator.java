@@ -10,7 +10,8 @@ import io.fabriclab.model.QosProfile;
  * SPINE, core switches CORE. Names: {@code pod1-edge1}, {@code pod1-agg1}, {@code core01},
  * hosts {@code pod1-host01} (host h of a pod sits under edge h / (k/2)). Aggregation switch a of
  * every pod connects to cores a*(k/2)+1 .. (a+1)*(k/2), so each core reaches every pod once.
- * Pod devices carry {@code unit} = {@code pod} = pod index; cores carry label coreGroup = a.
+ * Pod devices carry {@code unit} = {@code pod} = pod index; cores carry label coreGroup = a. With
+ * {@link FatTreeParams#sparePorts()} every switch has that many free ports after the k it uses.
  */
 public final class FatTreeGenerator {
     private FatTreeGenerator() {
@@ -26,13 +27,13 @@ public final class FatTreeGenerator {
         int speed = p.speedGbps();
         Fabric f = new Fabric("fat-tree k=" + k);
         f.setDescription(k + "-ary fat tree: " + k + " pods, " + p.hosts() + " hosts, " + p.switches() + " switches of "
-                + k + "x" + speed + "G");
+                + p.switchPorts() + "x" + speed + "G" + (p.sparePorts() > 0 ? " (" + p.sparePorts() + " spare ports each)" : ""));
         f.putQosProfile(QosProfile.roceLossless(LeafSpineGenerator.QOS_PROFILE, speed));
         Cabling c = new Cabling(f);
 
         Device[] cores = new Device[half * half];
         for (int i = 0; i < cores.length; i++) {
-            cores[i] = c.addSwitch("core" + Cabling.pad(i + 1, cores.length), DeviceRole.CORE, k, speed);
+            cores[i] = c.addSwitch("core" + Cabling.pad(i + 1, cores.length), DeviceRole.CORE, p.switchPorts(), speed);
             cores[i].setModel(SwitchSku.of(cores[i]));
             cores[i].labels().put("coreGroup", Integer.toString(i / half));
         }
@@ -42,8 +43,8 @@ public final class FatTreeGenerator {
             Device[] edges = new Device[half];
             Device[] aggs = new Device[half];
             for (int i = 0; i < half; i++) {
-                edges[i] = podSwitch(c, prefix + "-edge" + Cabling.pad(i + 1, half), DeviceRole.LEAF, k, speed, pod);
-                aggs[i] = podSwitch(c, prefix + "-agg" + Cabling.pad(i + 1, half), DeviceRole.SPINE, k, speed, pod);
+                edges[i] = podSwitch(c, prefix + "-edge" + Cabling.pad(i + 1, half), DeviceRole.LEAF, p.switchPorts(), speed, pod);
+                aggs[i] = podSwitch(c, prefix + "-agg" + Cabling.pad(i + 1, half), DeviceRole.SPINE, p.switchPorts(), speed, pod);
             }
             for (int h = 0; h < hostsPerPod; h++) {
                 Device host = c.addServer(prefix + "-host" + Cabling.pad(h + 1, hostsPerPod), 1, speed);
@@ -65,8 +66,8 @@ public final class FatTreeGenerator {
         return f;
     }
 
-    private static Device podSwitch(Cabling c, String id, DeviceRole role, int k, int speed, int pod) {
-        Device d = c.addSwitch(id, role, k, speed);
+    private static Device podSwitch(Cabling c, String id, DeviceRole role, int ports, int speed, int pod) {
+        Device d = c.addSwitch(id, role, ports, speed);
         d.setModel(SwitchSku.of(d));
         d.setUnit(pod);
         d.setPod(pod);

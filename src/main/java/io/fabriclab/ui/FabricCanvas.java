@@ -66,12 +66,53 @@ public final class FabricCanvas extends Region {
     private final javafx.beans.property.BooleanProperty minimapVisible =
             new javafx.beans.property.SimpleBooleanProperty(true);
 
+    /**
+     * How an overlay (legend, minimap) is shown (issue 16 item 11): AUTO puts it in a corner where it
+     * covers no device and folds it to a chip when no corner is free; a click on its "–" folds it
+     * (CLOSED), a click on the chip opens it (OPEN, in its corner even over devices).
+     */
+    enum OverlayMode { AUTO, OPEN, CLOSED }
+
+    static final double OVERLAY_MARGIN = 12;
+    private OverlayMode legendMode = OverlayMode.AUTO;
+    private OverlayMode minimapMode = OverlayMode.AUTO;
+    /** Where the legend was drawn in the last frame (screen), or null when it was folded or off. */
+    private Bounds legendBox;
+    /** Where the folded legend's chip was drawn, or null. */
+    private Bounds legendChip;
+    private final javafx.beans.property.BooleanProperty minimapFolded =
+            new javafx.beans.property.SimpleBooleanProperty(false);
+    private final javafx.scene.control.Label minimapChip = new javafx.scene.control.Label("Map ▸");
+    private final javafx.scene.control.Label minimapClose = new javafx.scene.control.Label("–");
+
     public FabricCanvas(FabricDocument doc) {
         this.doc = doc;
-        getChildren().addAll(frameView, canvas, minimap);
+        getChildren().addAll(frameView, canvas, minimap, minimapClose, minimapChip);
         frameView.setVisible(renderer == Renderer.JAVA2D);
         canvas.setVisible(renderer == Renderer.FX);
-        minimap.visibleProperty().bind(minimapVisible);
+        minimap.visibleProperty().bind(minimapVisible.and(minimapFolded.not()));
+        minimapClose.visibleProperty().bind(minimap.visibleProperty());
+        minimapChip.visibleProperty().bind(minimapVisible.and(minimapFolded));
+        minimapChip.setId("minimap-chip");
+        minimapClose.setId("minimap-close");
+        minimapChip.setStyle("-fx-background-color: rgba(255,255,255,0.92); -fx-border-color: #9aa5b1;"
+                + " -fx-border-radius: 6; -fx-background-radius: 6; -fx-padding: 3 8 3 8; -fx-font-weight: bold;"
+                + " -fx-text-fill: #1f2933; -fx-cursor: hand;");
+        minimapClose.setStyle("-fx-font-weight: bold; -fx-font-size: 13px; -fx-text-fill: #52606d;"
+                + " -fx-padding: 0 5 0 5; -fx-cursor: hand;");
+        minimapChip.setTooltip(new javafx.scene.control.Tooltip("show the minimap"));
+        minimapClose.setTooltip(new javafx.scene.control.Tooltip("fold the minimap"));
+        minimapChip.setOnMousePressed(e -> {
+            e.consume();
+            minimapMode = OverlayMode.OPEN;
+            requestRedraw();
+        });
+        minimapClose.setOnMousePressed(e -> {
+            e.consume();
+            minimapMode = OverlayMode.CLOSED;
+            requestRedraw();
+        });
+        addEventFilter(javafx.scene.input.MouseEvent.ANY, this::legendClick);
         minimapVisible.addListener((o, a, b) -> requestRedraw());
         setFocusTraversable(true);
         setMinSize(200, 150);
@@ -375,7 +416,6 @@ public final class FabricCanvas extends Region {
     protected void layoutChildren() {
         double w = Math.floor(getWidth());
         double h = Math.floor(getHeight());
-        minimap.relocate(Math.max(0, w - Minimap.W - 12), Math.max(0, h - Minimap.H - 12));
         if (canvas.getWidth() != w || canvas.getHeight() != h) {
             canvas.setWidth(w);
             canvas.setHeight(h);
@@ -560,7 +600,7 @@ public final class FabricCanvas extends Region {
         lastStats = baseStats;
         int[] px = ((java.awt.image.DataBufferInt) image.getRaster().getDataBuffer()).getData();
         System.arraycopy(basePx, 0, px, 0, px.length);
-        painter.paintLegend(p, geometry(), viewport, h, o);
+        paintLegendOverlay(p, o, w, h);
         if (layer != null) {
             layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
         }
@@ -603,11 +643,158 @@ public final class FabricCanvas extends Region {
     }
 
     private void paintLayers(io.fabriclab.diagram.Painter p, FabricPainter.Options o, double w, double h) {
-        lastStats = painter.paint(p, geometry(), doc.selection(), interaction.hover(), viewport, w, h, o);
+        lastStats = painter.paint(p, geometry(), doc.selection(), interaction.hover(), viewport, w, h,
+                o.withLegend(false));
+        paintLegendOverlay(p, o, w, h);
         if (layer != null) {
             layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
         }
         interaction.paintOverlay(p);
+    }
+
+    // ----- overlays: legend and minimap (issue 16 item 11) ------------------------------------
+
+    /** Places the minimap and the legend for this frame and paints the legend (or its chip). */
+    private void paintLegendOverlay(io.fabriclab.diagram.Painter p, FabricPainter.Options o, double w, double h) {
+        placeMinimap(w, h);
+        legendBox = null;
+        legendChip = null;
+        if (!o.legend()) {
+            return;
+        }
+        double[] size = painter.legendSize(geometry(), viewport, o);
+        if (size == null) {
+            return;
+        }
+        double m = OVERLAY_MARGIN;
+        Bounds taken = minimapFolded.get() || !minimapVisible.get() ? chipBounds(minimapChip, w, h)
+                : new Bounds(minimap.getLayoutX(), minimap.getLayoutY(), minimap.getLayoutX() + Minimap.W,
+                minimap.getLayoutY() + Minimap.H);
+        // The live view's own legend sits in the top right corner (CongestionPainter): not there while it runs.
+        List<Bounds> corners = new java.util.ArrayList<>(List.of(
+                new Bounds(m, h - m - size[1], m + size[0], h - m),
+                new Bounds(m, m, m + size[0], m + size[1]),
+                new Bounds(w - m - size[0], h - m - size[1], w - m, h - m)));
+        if (layer == null) {
+            corners.add(new Bounds(w - m - size[0], m, w - m, m + size[1]));
+        }
+        Bounds place = choose(corners, taken, legendMode, w, h);
+        if (place == null) {
+            legendChip = new Bounds(m, h - m - 22, m + 78, h - m);
+            painter.paintChip(p, legendChip, "Legend ▸");
+        } else {
+            legendBox = place;
+            painter.paintLegendAt(p, geometry(), viewport, place.minX(), place.minY(), o, true);
+        }
+    }
+
+    /** The minimap's corner this frame, or folded to its chip (bottom right). */
+    private void placeMinimap(double w, double h) {
+        double m = OVERLAY_MARGIN;
+        List<Bounds> corners = layer != null ? List.of(new Bounds(w - m - Minimap.W, h - m - Minimap.H, w - m, h - m))
+                : List.of(new Bounds(w - m - Minimap.W, h - m - Minimap.H, w - m, h - m),
+                new Bounds(w - m - Minimap.W, m, w - m, m + Minimap.H));
+        Bounds place = minimapVisible.get() ? choose(corners, null, minimapMode, w, h) : null;
+        minimapFolded.set(place == null);
+        if (place != null) {
+            minimap.relocate(place.minX(), place.minY());
+            minimapClose.autosize();
+            minimapClose.relocate(place.maxX() - minimapClose.getWidth() - 2, place.minY() + 1);
+        }
+        minimapChip.autosize();
+        minimapChip.relocate(Math.max(0, w - m - minimapChip.prefWidth(-1)),
+                Math.max(0, h - m - minimapChip.prefHeight(-1)));
+    }
+
+    private Bounds chipBounds(javafx.scene.Node chip, double w, double h) {
+        double cw = chip.prefWidth(-1);
+        double ch = chip.prefHeight(-1);
+        return new Bounds(w - OVERLAY_MARGIN - cw, h - OVERLAY_MARGIN - ch, w - OVERLAY_MARGIN, h - OVERLAY_MARGIN);
+    }
+
+    /**
+     * The first corner that fits in the canvas, misses {@code taken} and covers no device; OPEN takes
+     * the first corner that fits even over devices; CLOSED (or AUTO with no free corner) gives null.
+     */
+    private Bounds choose(List<Bounds> corners, Bounds taken, OverlayMode mode, double w, double h) {
+        if (mode == OverlayMode.CLOSED) {
+            return null;
+        }
+        Bounds fallback = null;
+        for (Bounds b : corners) {
+            if (b.minX() < 0 || b.minY() < 0 || b.maxX() > w || b.maxY() > h
+                    || (taken != null && b.intersects(taken))) {
+                continue;
+            }
+            if (fallback == null) {
+                fallback = b;
+            }
+            if (!coversDrawing(b)) {
+                return b;
+            }
+        }
+        return mode == OverlayMode.OPEN ? fallback : null;
+    }
+
+    /** Whether a screen rectangle covers a device's box or a folded group's box. */
+    boolean coversDrawing(Bounds screen) {
+        double pad = 4;
+        Bounds world = new Bounds(viewport.toWorldX(screen.minX() - pad), viewport.toWorldY(screen.minY() - pad),
+                viewport.toWorldX(screen.maxX() + pad), viewport.toWorldY(screen.maxY() + pad));
+        if (!geometry().devicesIntersecting(world).isEmpty()) {
+            return true;
+        }
+        for (io.fabriclab.diagram.FoldGroup g : painter.foldGroups(geometry(), viewport.scale(), options.fold()).values()) {
+            if (g.bounds().intersects(world)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean overlayGesture;
+
+    /** A press on the legend's "–" strip folds it; a press on its chip opens it; neither selects anything. */
+    private void legendClick(javafx.scene.input.MouseEvent e) {
+        if (e.getEventType() == javafx.scene.input.MouseEvent.MOUSE_PRESSED) {
+            overlayGesture = false;
+            if (legendBox != null && e.getX() >= legendBox.minX() && e.getX() <= legendBox.maxX()
+                    && e.getY() >= legendBox.minY() && e.getY() <= legendBox.minY() + 22) {
+                legendMode = OverlayMode.CLOSED;
+                overlayGesture = true;
+            } else if (legendChip != null && e.getX() >= legendChip.minX() && e.getX() <= legendChip.maxX()
+                    && e.getY() >= legendChip.minY() && e.getY() <= legendChip.maxY()) {
+                legendMode = OverlayMode.OPEN;
+                overlayGesture = true;
+            }
+            if (overlayGesture) {
+                e.consume();
+                requestRedraw();
+            }
+        } else if (overlayGesture && (e.getEventType() == javafx.scene.input.MouseEvent.MOUSE_DRAGGED
+                || e.getEventType() == javafx.scene.input.MouseEvent.MOUSE_RELEASED
+                || e.getEventType() == javafx.scene.input.MouseEvent.MOUSE_CLICKED)) {
+            e.consume();
+        }
+    }
+
+    /** Where the legend was drawn in the last frame, or null (folded or off); tests read it. */
+    Bounds legendBox() {
+        return legendBox;
+    }
+
+    Bounds legendChip() {
+        return legendChip;
+    }
+
+    /** The minimap's place in the last frame, or null when it is folded to its chip or off. */
+    Bounds minimapBox() {
+        return minimap.isVisible() ? new Bounds(minimap.getLayoutX(), minimap.getLayoutY(),
+                minimap.getLayoutX() + Minimap.W, minimap.getLayoutY() + Minimap.H) : null;
+    }
+
+    javafx.scene.control.Label minimapChip() {
+        return minimapChip;
     }
 
     /** A render scale set by tests (0: the window's). */

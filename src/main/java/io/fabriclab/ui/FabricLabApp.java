@@ -63,8 +63,11 @@ public final class FabricLabApp extends Application {
         // After the window shows, so the question has an owner; then autosave starts for this session.
         javafx.application.Platform.runLater(() -> {
             if (scene.getRoot() instanceof FabricEditor current) {
-                current.offerRecovery();
+                boolean recovering = current.offerRecovery();
                 current.startAutosave();
+                if (!recovering) {
+                    HelpWindows.welcomeOnStart(current, initialFile != null); // the shipped example opens without a file
+                }
             }
         });
     }

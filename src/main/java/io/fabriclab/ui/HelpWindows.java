@@ -132,6 +132,19 @@ final class HelpWindows {
         return c;
     }
 
+    /**
+     * The welcome page at start (issue 16): on the first start, or at every start when the user asked
+     * for it; not when a fabric file was named on the command line (the user knows what to open; the
+     * page then waits for a plain start). Returns the window, or null when it does not open.
+     */
+    static Stage welcomeOnStart(FabricEditor editor, boolean fileGiven) {
+        if (fileGiven || !WelcomePreference.showAtStart()) {
+            return null;
+        }
+        WelcomePreference.markSeen();
+        return showWelcome(editor);
+    }
+
     /** Help > Welcome…: the welcome page with its actions wired to this editor. */
     static Stage showWelcome(FabricEditor editor) {
         Stage[] self = new Stage[1];

@@ -36,6 +36,8 @@ public final class InspectorPane extends BorderPane {
     private final Label title = new Label();
     private Consumer<String> messages = m -> { };
     private boolean refreshPending;
+    private final PortTable ports;
+    private final javafx.scene.layout.VBox body;
 
     static final String UNIT_HINT = "scalable unit, numbered from 1 as the generated names are (su01 is unit 1;"
             + " the file stores it 0-based); empty for none";
@@ -48,7 +50,10 @@ public final class InspectorPane extends BorderPane {
         title.setPadding(new Insets(6, 8, 6, 8));
         title.setStyle("-fx-font-weight: bold;");
         setTop(title);
-        setCenter(sheet);
+        ports = new PortTable(doc, m -> messages.accept(m));
+        body = new javafx.scene.layout.VBox(sheet);
+        javafx.scene.layout.VBox.setVgrow(sheet, javafx.scene.layout.Priority.ALWAYS);
+        setCenter(body);
         sheet.setMode(PropertySheet.Mode.NAME);
         sheet.setModeSwitcherVisible(false);
         sheet.setSearchBoxVisible(false);
@@ -69,6 +74,11 @@ public final class InspectorPane extends BorderPane {
         return sheet;
     }
 
+    /** The editable port list, shown under the properties of a single selected device. */
+    PortTable ports() {
+        return ports;
+    }
+
     /** Rebuilds after the current event: an editor may be committing when the stack changes. */
     private void requestRefresh() {
         if (!refreshPending) {
@@ -83,10 +93,10 @@ public final class InspectorPane extends BorderPane {
     public void refresh() {
         List<PropertySheet.Item> items = new ArrayList<>();
         var sel = doc.selection();
-        if (sel.devices().size() == 1 && sel.links().isEmpty()) {
-            Device d = sel.devices().iterator().next();
-            title.setText("Device " + d.id());
-            deviceItems(d, items);
+        Device single = sel.devices().size() == 1 && sel.links().isEmpty() ? sel.devices().iterator().next() : null;
+        if (single != null) {
+            title.setText("Device " + single.id());
+            deviceItems(single, items);
         } else if (sel.links().size() == 1 && sel.devices().isEmpty()) {
             Link l = sel.links().iterator().next();
             title.setText("Link " + ends(l));
@@ -111,6 +121,12 @@ public final class InspectorPane extends BorderPane {
             fabricItems(doc.fabric(), items);
         }
         sheet.getItems().setAll(items);
+        ports.show(single);
+        if (single != null && !body.getChildren().contains(ports)) {
+            body.getChildren().add(ports);
+        } else if (single == null) {
+            body.getChildren().remove(ports);
+        }
     }
 
     private void fabricItems(Fabric f, List<PropertySheet.Item> items) {

@@ -426,6 +426,9 @@ final class QosEditor extends BorderPane {
     private PropertyEditor<?> editorFor(PropertySheet.Item item) {
         PropertyEditor<?> ed = new DefaultPropertyEditorFactory().call(item);
         Node n = ed.getEditor();
+        if (item.getType().isEnum() && n instanceof javafx.scene.control.ComboBox<?> cb) {
+            fileSpelling(cb);
+        }
         if (item instanceof Field f && n instanceof Control c) {
             c.setId("qos-" + f.key);
             controls.put(f.key, c);
@@ -440,6 +443,31 @@ final class QosEditor extends BorderPane {
             }
         }
         return ed;
+    }
+
+    /**
+     * Enum choices as fabric files spell them ("drop", "dynamic"; docs/format.md), not as Java names
+     * ("DROP"), so what the editor shows is what the user reads in the file.
+     */
+    @SuppressWarnings("unchecked")
+    static <T> void fileSpelling(javafx.scene.control.ComboBox<T> cb) {
+        cb.setConverter(new javafx.util.StringConverter<T>() {
+            @Override
+            public String toString(T v) {
+                return v instanceof Enum<?> e ? e.name().toLowerCase(java.util.Locale.ROOT)
+                        : v == null ? "" : v.toString();
+            }
+
+            @Override
+            public T fromString(String s) {
+                for (T v : cb.getItems()) {
+                    if (toString(v).equals(s)) {
+                        return v;
+                    }
+                }
+                return null;
+            }
+        });
     }
 
     /** A keystroke in a text field: the value as typed, or what is wrong with the text. */

@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import io.fabriclab.diagram.TieredLayout;
 import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.model.FabricLimits;
 import io.fabriclab.topology.FabricAnalysis;
 import io.fabriclab.topology.FatTreeGenerator;
 import io.fabriclab.topology.FatTreeParams;
@@ -57,6 +58,8 @@ final class TemplateDialog {
     final ChoiceBox<Integer> lsNicSpeed = speeds("ls-nic-speed", 100);
     final Spinner<Integer> lsUplinks = spinner("ls-uplinks", 1, 64, 1);
     final ChoiceBox<Integer> lsUplinkSpeed = speeds("ls-uplink-speed", 400);
+    /** Ports per switch; 0 builds every switch with exactly the ports it uses (no room to grow). */
+    final Spinner<Integer> lsRadix = spinner("ls-radix", 0, FabricLimits.MAX_PORTS_PER_DEVICE, 0);
     // Rail-optimized.
     final Spinner<Integer> railUnits = spinner("rail-units", 1, 256, 4);
     final Spinner<Integer> railServers = spinner("rail-servers", 1, 512, RailParams.DEFAULT_SERVERS_PER_UNIT);
@@ -67,6 +70,7 @@ final class TemplateDialog {
     // Fat tree.
     final Spinner<Integer> ftK = spinner("ft-k", 2, 64, 8);
     final ChoiceBox<Integer> ftSpeed = speeds("ft-speed", 400);
+    final Spinner<Integer> ftSpare = spinner("ft-spare", 0, FabricLimits.MAX_PORTS_PER_DEVICE - 2, 0);
 
     TemplateDialog(Window owner) {
         dialog.setTitle("New from template");
@@ -82,13 +86,15 @@ final class TemplateDialog {
                 tab("Leaf-spine", "two tiers: every leaf to every spine",
                         row("Leaves", lsLeaves), row("Spines", lsSpines), row("Servers per leaf", lsServers),
                         row("NICs per server", lsNics), row("NIC speed (Gb/s)", lsNicSpeed),
-                        row("Uplinks per leaf-spine pair", lsUplinks), row("Uplink speed (Gb/s)", lsUplinkSpeed)),
+                        row("Uplinks per leaf-spine pair", lsUplinks), row("Uplink speed (Gb/s)", lsUplinkSpeed),
+                        row("Switch radix (ports; 0 = only those used)", lsRadix)),
                 tab("Rail-optimized", "scalable units; NIC k of every server to the unit's rail-k leaf",
                         row("Scalable units", railUnits), row("Servers per unit", railServers),
                         row("GPUs (= NICs, rails) per server", railGpus), row("Switch radix (ports)", railRadix),
                         row("Link speed (Gb/s)", railSpeed), row("Uplinks per leaf", railUplinks)),
                 tab("Fat tree", "k-ary three-tier fat tree (Al-Fares et al. 2008)",
-                        row("k (switch radix, even)", ftK), row("Link speed (Gb/s)", ftSpeed)));
+                        row("k (ports in use, even)", ftK), row("Link speed (Gb/s)", ftSpeed),
+                        row("Spare ports per switch", ftSpare)));
         preview.setId("template-preview");
         preview.setWrapText(true);
         preview.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
@@ -107,7 +113,7 @@ final class TemplateDialog {
         debounce.setOnFinished(e -> regenerate());
         tabs.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> changed());
         for (Spinner<Integer> s : List.of(lsLeaves, lsSpines, lsServers, lsNics, lsUplinks, railUnits, railServers,
-                railGpus, railRadix, railUplinks, ftK)) {
+                railGpus, railRadix, railUplinks, ftK, lsRadix, ftSpare)) {
             s.valueProperty().addListener((o, a, b) -> changed());
         }
         for (ChoiceBox<Integer> c : List.of(lsNicSpeed, lsUplinkSpeed, railSpeed, ftSpeed)) {
@@ -161,11 +167,12 @@ final class TemplateDialog {
         if (kind == 2) {
             FatTreeParams p = FatTreeParams.of(ftK.getValue());
             FatTreeParams q = new FatTreeParams(p.k(), ftSpeed.getValue(), p.hostCableM(), p.edgeAggCableM(),
-                    p.aggCoreCableM());
+                    p.aggCoreCableM(), ftSpare.getValue());
             return () -> describe("fat tree k=" + q.k(), FatTreeGenerator.generate(q));
         }
         LeafSpineParams p = new LeafSpineParams(lsLeaves.getValue(), lsSpines.getValue(), lsServers.getValue(),
-                lsNics.getValue(), lsNicSpeed.getValue(), lsUplinks.getValue(), lsUplinkSpeed.getValue(), 3.0, 30.0, null);
+                lsNics.getValue(), lsNicSpeed.getValue(), lsUplinks.getValue(), lsUplinkSpeed.getValue(), 3.0, 30.0,
+                lsRadix.getValue() == 0 ? null : lsRadix.getValue());
         return () -> describe("leaf-spine " + p.leaves() + "x" + p.spines(), LeafSpineGenerator.generate(p));
     }
 
@@ -227,8 +234,19 @@ final class TemplateDialog {
             roles.append(roles.length() > 0 ? ", " : "").append(e.getValue()).append(' ').append(e.getKey().jsonName());
         }
         return String.format(java.util.Locale.ROOT,
-                "Switches: %,d (%s)%nCables: %,d%nServers: %,d · NICs: %,d · GPUs: %,d%nOversubscription: %s",
-                c.switches(), roles, c.links(), c.servers(), c.nics(), c.gpus(), g.oversubscription());
+                "Switches: %,d (%s)%nCables: %,d · free switch ports: %,d%nServers: %,d · NICs: %,d · GPUs: %,d%n"
+                        + "Oversubscription: %s",
+                c.switches(), roles, c.links(), freeSwitchPorts(g.fabric()), c.servers(), c.nics(), c.gpus(),
+                g.oversubscription());
+    }
+
+    /** Switch ports without a cable: the room the fabric has to grow without new switches. */
+    static long freeSwitchPorts(Fabric f) {
+        long free = 0;
+        for (var d : f.switches()) {
+            free += d.portCount() - f.linksOf(d).size();
+        }
+        return free;
     }
 
     private static Spinner<Integer> spinner(String id, int min, int max, int value) {

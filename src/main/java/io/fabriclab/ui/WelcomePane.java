@@ -7,7 +7,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 
 /**
- * The welcome page (Help > Welcome…): open the shipped example, start from a template, watch a
+ * The welcome page (shown on the first start, and from Help > Welcome…): open the shipped example, start from a template, watch a
  * pause storm in the live view on a ready preset, and where the other presets are. The actions come from the caller, so the page holds no
  * editor logic of its own.
  */
@@ -15,6 +15,7 @@ final class WelcomePane extends VBox {
     final Button openExample = new Button("Open Example");
     final Button newFromTemplate = new Button("New from Template…");
     final Button watchPauseStorm = new Button("Watch a Pause Storm");
+    final javafx.scene.control.CheckBox atStart = new javafx.scene.control.CheckBox("Show this page when FabricLab starts");
 
     WelcomePane(Runnable onOpenExample, Runnable onNewFromTemplate, Runnable onWatchPauseStorm) {
         super(14);
@@ -38,6 +39,10 @@ final class WelcomePane extends VBox {
         Label more = new Label("Help > User Guide explains every part of the editor; Help > Keyboard Shortcuts lists "
                 + "every shortcut.");
         more.setWrapText(true);
-        getChildren().addAll(title, intro, new HBox(10, openExample, newFromTemplate, watchPauseStorm), live, more);
+        atStart.setId("welcome-at-start");
+        atStart.setSelected(WelcomePreference.atStart());
+        atStart.selectedProperty().addListener((o, a, b) -> WelcomePreference.setAtStart(b));
+        getChildren().addAll(title, intro, new HBox(10, openExample, newFromTemplate, watchPauseStorm), live, more,
+                atStart);
     }
 }

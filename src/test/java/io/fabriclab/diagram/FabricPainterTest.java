@@ -158,17 +158,17 @@ class FabricPainterTest {
         painter.setLinkLoad(l -> l == busy ? 1.0 : Double.NaN);
         // Full load is the red end of the ramp; the quiet link has no figure and stays rail-coloured.
         assertEquals(style.utilisationColour(1.0), painter.linkColour(busy));
-        assertEquals(Rgba.hex("#d7191c"), painter.linkColour(busy));
+        assertEquals(DiagramStyle.LOAD_HIGH, painter.linkColour(busy));
         assertEquals(style.railColour(5), painter.linkColour(quiet));
         painter.setLinkLoad(null);
         assertEquals(style.linkColour(400), painter.linkColour(busy));
     }
 
     @Test
-    void theUtilisationRampRunsGreenAmberRed() {
-        assertEquals(Rgba.hex("#2ca25f"), style.utilisationColour(0));
-        assertEquals(Rgba.hex("#fdae61"), style.utilisationColour(0.5));
-        assertEquals(Rgba.hex("#d7191c"), style.utilisationColour(1.0));
+    void theUtilisationRampRunsLightToDarkBlue() {
+        assertEquals(Rgba.hex("#c6dbef"), style.utilisationColour(0));
+        assertEquals(Rgba.hex("#4292c6"), style.utilisationColour(0.5));
+        assertEquals(Rgba.hex("#08306b"), style.utilisationColour(1.0));
         assertEquals(style.utilisationColour(1.0), style.utilisationColour(3.0), "clamped above full");
     }
 

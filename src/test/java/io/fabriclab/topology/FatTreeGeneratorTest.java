@@ -62,4 +62,29 @@ class FatTreeGeneratorTest {
     void refusesAnOddK() {
         assertThrows(IllegalArgumentException.class, () -> FatTreeGenerator.generate(5));
     }
+
+    /**
+     * Room to grow (issue 16 item 8): k=4 with 4 spare ports gives 8-port switches whose first 4
+     * ports carry the tree's links (eth1..eth4) and eth5..eth8 free: 20 switches x 4 = 80 free ports.
+     * The links are those of the plain k=4 tree (48).
+     */
+    @Test
+    void sparePortsLeaveEverySwitchWithFreePortsAfterTheOnesInUse() {
+        Fabric f = FatTreeGenerator.generate(FatTreeParams.of(4).withSparePorts(4));
+        assertEquals(48, f.linkCount());
+        int free = 0;
+        for (Device sw : f.switches()) {
+            assertEquals(8, sw.portCount(), sw.id());
+            assertEquals(4, f.linksOf(sw).size(), sw.id());
+            assertEquals(java.util.List.of("eth5", "eth6", "eth7", "eth8"),
+                    f.freePorts(sw).stream().map(io.fabriclab.model.Port::name).toList(), sw.id());
+            free += f.freePorts(sw).size();
+        }
+        assertEquals(80, free);
+        assertThrows(IllegalArgumentException.class, () -> FatTreeParams.of(4).withSparePorts(-1));
+        // FabricLimits: 4 + 4093 = 4097 ports per switch is past the 4096 the reader accepts.
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FatTreeParams.of(4).withSparePorts(4093));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("4096"), e.getMessage());
+    }
 }

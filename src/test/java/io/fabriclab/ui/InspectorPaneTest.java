@@ -101,4 +101,60 @@ class InspectorPaneTest {
         assertEquals(ends, value("Ends"));
         assertEquals(l.a().name(), value("Port A (" + l.a().device().id() + ")"));
     }
+
+    /**
+     * Issue 16 item 8: a generated rail leaf has every one of its 64 ports in use (32 servers + 32
+     * uplinks); the inspector's port table adds two, changes a speed and a QoS profile and removes a
+     * free port, each one undo step; a cabled port is not removed and the reason is shown.
+     */
+    @Test
+    void theInspectorAddsRemovesAndChangesPortsAsUndoableSteps(FxRobot robot) {
+        Fabric f = doc.fabric();
+        Device leaf = f.device("su1-leaf0");
+        assertEquals(64, leaf.portCount());
+        assertEquals(0, f.freePorts(leaf).size(), "a generated rail leaf starts full");
+        robot.interact(() -> doc.selection().set(List.of(leaf), List.of()));
+        robot.interact(() -> { });
+        PortTable t = pane.ports();
+        assertEquals(64, t.table().getItems().size());
+        robot.interact(() -> {
+            t.addCount.getValueFactory().setValue(2);
+            t.addSpeed.setValue(800);
+        });
+        robot.clickOn("#port-add");
+        robot.interact(() -> { });
+        assertEquals(66, leaf.portCount());
+        assertEquals(800, leaf.port("eth66").speedGbps());
+        assertEquals(66, t.table().getItems().size(), "the table follows the model");
+
+        // Speed and per-port QoS of the new port, then undo them one by one.
+        io.fabriclab.model.Port eth65 = leaf.port("eth65");
+        robot.interact(() -> t.setSpeed(eth65, 400));
+        assertEquals(400, eth65.speedGbps());
+        String profile = f.qosProfiles().keySet().iterator().next();
+        robot.interact(() -> t.setQos(eth65, profile));
+        assertEquals(profile, eth65.qosProfile());
+        robot.interact(doc::undo);
+        assertNull(eth65.qosProfile());
+        robot.interact(doc::undo);
+        assertEquals(800, eth65.speedGbps());
+
+        // Removing a cabled port is refused with the link's name; the free one goes.
+        robot.interact(() -> t.table().getSelectionModel().select(0));
+        robot.clickOn("#port-remove");
+        assertEquals(66, leaf.portCount());
+        robot.interact(() -> {
+            t.table().getSelectionModel().clearSelection();
+            t.table().getSelectionModel().select(leaf.indexOfPort(eth65));
+        });
+        robot.clickOn("#port-remove");
+        robot.interact(() -> { });
+        assertNull(leaf.port("eth65"));
+        robot.interact(doc::undo);
+        assertEquals(eth65, leaf.port("eth65"));
+        robot.interact(doc::undo);
+        robot.interact(() -> { });
+        assertEquals(64, leaf.portCount(), "undo takes the added ports away again");
+        assertEquals(64, t.table().getItems().size());
+    }
 }

@@ -112,4 +112,25 @@ class QosEditorTest {
         robot.interact(editor.document()::undo);
         assertEquals(old, leaf.ports().stream().map(p -> String.valueOf(p.qosProfile())).toList());
     }
+
+    /** Issue 16: enum values read as the fabric file spells them ("drop"), not as Java names ("DROP"). */
+    @Test
+    void choicesShowTheFileSpelling(FxRobot robot) {
+        QosEditor qos = open(robot);
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.ComboBox<Object> action =
+                (javafx.scene.control.ComboBox<Object>) qos.control("pfc.watchdogAction");
+        assertNotNull(action);
+        List<String> shown = action.getItems().stream().map(v -> action.getConverter().toString(v)).toList();
+        assertEquals(List.of("drop", "forward"), shown);
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.ListCell<?> button = (javafx.scene.control.ListCell<?>) action.getButtonCell();
+        String text = button != null ? button.getText() : action.getConverter().toString(action.getValue());
+        assertEquals(action.getConverter().toString(action.getValue()), text);
+        assertEquals(text.toLowerCase(java.util.Locale.ROOT), text, "shown in lower case: " + text);
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.ComboBox<Object> mode = (javafx.scene.control.ComboBox<Object>) qos.control("buffer.mode");
+        assertEquals(List.of("static", "dynamic"),
+                mode.getItems().stream().map(v -> mode.getConverter().toString(v)).toList());
+    }
 }

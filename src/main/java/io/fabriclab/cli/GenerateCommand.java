@@ -95,7 +95,7 @@ public final class GenerateCommand implements Runnable {
             "gpusPerServer", "--gpus-per-server", "radix", "--radix", "speedGbps", "--speed",
             "leafUplinks", "--leaf-uplinks");
     /** FatTreeParams component -> the option that sets it. */
-    static final Map<String, String> FAT_TREE_OPTIONS = Map.of("k", "-k", "speedGbps", "--speed");
+    static final Map<String, String> FAT_TREE_OPTIONS = Map.of("k", "-k", "speedGbps", "--speed", "sparePorts", "--spare-ports");
 
     @Command(name = "leaf-spine", mixinStandardHelpOptions = true,
             description = "Two-tier leaf-spine (Clos). Defaults: the classic 4 leaves, 2 spines, 32 servers, 100G host ports, 400G uplinks.")

@@ -37,6 +37,18 @@ public final class SweepModel {
      * either a list of values or a range (from, to, count, linear or log).
      */
     public record Parameter(String name, String path, String values, double from, double to, int count, boolean log) {
+        /** How the window lists it: {@code kminBytes (qos.ecn.classes.3.kminBytes): 20000 … 200000, 3 log steps}. */
+        @Override
+        public String toString() {
+            String what = values != null && !values.isBlank() ? values
+                    : String.format(Locale.ROOT, "%s … %s, %d %s steps", num(from), num(to), count, log ? "log" : "linear");
+            return name + " (" + path + "): " + what;
+        }
+
+        private static String num(double v) {
+            return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+        }
+
         ObjectNode toJson() {
             ObjectNode o = JSON.createObjectNode();
             o.put("path", path);

@@ -160,7 +160,6 @@ public final class SweepWindow {
         progress.setMaxWidth(Double.MAX_VALUE);
         apply.setDisable(true);
         chartView.setPreserveRatio(true);
-        chartView.setFitWidth(SweepCharts.WIDTH);
 
         Button browse = new Button("Browse…");
         browse.setOnAction(e -> chooseScenario());
@@ -206,7 +205,10 @@ public final class SweepWindow {
                 new HBox(6, new Label("Apply the selected point's QoS to profile"), profile, apply));
         progress.setPrefWidth(220);
         VBox.setVgrow(table, Priority.ALWAYS);
-        VBox chartBox = new VBox(6, new HBox(6, new Label("Chart"), chart), new ScrollPane(chartView));
+        ScrollPane chartPane = new ScrollPane(chartView);
+        chartView.fitWidthProperty().bind(chartPane.widthProperty().subtract(20));
+        VBox chartBox = new VBox(6, new HBox(6, new Label("Chart"), chart), chartPane);
+        VBox.setVgrow(chartPane, Priority.ALWAYS);
         SplitPane split = new SplitPane(results, chartBox);
         split.setOrientation(Orientation.HORIZONTAL);
         split.setDividerPositions(0.55);
@@ -219,7 +221,30 @@ public final class SweepWindow {
         VBox root = new VBox(10, top, tabs);
         VBox.setVgrow(tabs, Priority.ALWAYS);
         root.setPadding(new Insets(10));
+        for (Spinner<Integer> sp : List.of(count, randomPoints, seeds, firstSeed, workers, budget, searchSeeds, holdoutSeeds,
+                trafficClass)) {
+            committedOnFocusLoss(sp);
+        }
+        firstSeed.setPrefWidth(120);
+        table.setPlaceholder(new Label("Run Sweep: every point of the sweep appears here with its mean and 95 % interval."));
+        beforeAfter.setPlaceholder(new Label("Tune: the start and the recommendation, on seeds the search did not use."));
+        beforeAfter.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         stage.setScene(new Scene(root, 1180, 760));
+    }
+
+    /** An editable spinner keeps what was typed when focus leaves it (JavaFX commits on Enter only). */
+    private static void committedOnFocusLoss(Spinner<Integer> sp) {
+        sp.setEditable(true);
+        sp.setPrefWidth(Math.min(sp.getPrefWidth() > 0 ? sp.getPrefWidth() : 90, 90));
+        sp.focusedProperty().addListener((o, was, is) -> {
+            if (!is) {
+                try {
+                    sp.getValueFactory().setValue(sp.getValueFactory().getConverter().fromString(sp.getEditor().getText()));
+                } catch (RuntimeException e) {
+                    sp.getEditor().setText(String.valueOf(sp.getValue()));
+                }
+            }
+        });
     }
 
     private VBox tuneTab() {
@@ -236,7 +261,6 @@ public final class SweepWindow {
         verdict.setWrapText(true);
         verdict.setStyle("-fx-font-weight: bold");
         traceView.setPreserveRatio(true);
-        traceView.setFitWidth(SweepCharts.WIDTH);
         String[] heads = {"metric (hold-out seeds)", "start", "recommended"};
         for (int i = 0; i < heads.length; i++) {
             int k = i;
@@ -254,7 +278,9 @@ public final class SweepWindow {
         form.addRow(2, new Label(""), new HBox(6, tune, tuneProgress, tuneStatus));
         VBox left = new VBox(6, verdict, beforeAfter, applyTuned);
         VBox.setVgrow(beforeAfter, Priority.ALWAYS);
-        SplitPane split = new SplitPane(left, new ScrollPane(traceView));
+        ScrollPane tracePane = new ScrollPane(traceView);
+        traceView.fitWidthProperty().bind(tracePane.widthProperty().subtract(20));
+        SplitPane split = new SplitPane(left, tracePane);
         split.setDividerPositions(0.45);
         VBox box = new VBox(10, form, split);
         VBox.setVgrow(split, Priority.ALWAYS);
@@ -413,6 +439,7 @@ public final class SweepWindow {
         values.clear();
         from.clear();
         to.clear();
+        log.setSelected(false);
         status.setText(parameters.getItems().size() + " parameter(s). Run Sweep when ready.");
     }
 

@@ -57,7 +57,8 @@ final class EditorMenus {
 
     MenuBar buildMenus() {
         menuBar.getMenus().addAll(fileMenu(), editMenu(), viewMenu(), fabricMenu());
-        menuBar.getMenus().add(io.fabriclab.ui.live.LiveMenu.create(editor));
+        // Simulate: the live view (ui.live), reached through its provider so ui does not depend on it.
+        LiveViewProvider.find().ifPresent(p -> menuBar.getMenus().add(p.menu(editor)));
         menuBar.getMenus().add(helpMenu()); // Help last, as on every desktop
         return menuBar;
     }

@@ -51,7 +51,7 @@ import javafx.stage.FileChooser;
  * <p>About 650 lines: the widgets of four sections and their bindings to the model (no run
  * state lives here); the Selection section is {@link LiveSelectionPane}.
  */
-public final class LivePanel extends ScrollPane {
+public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveViewProvider.Panel {
     static final double SPEED_MAX_POSITION = LiveViewModel.SPEED_MAX_POSITION;
 
     private final FabricCanvas canvas;
@@ -208,6 +208,38 @@ public final class LivePanel extends ScrollPane {
                 startTimer();
             }
         });
+    }
+
+    /** The live panel docked in {@code editor}, or null when the live view is closed. */
+    public static LivePanel of(io.fabriclab.ui.FabricEditor editor) {
+        return (LivePanel) editor.livePanel();
+    }
+
+    @Override
+    public javafx.scene.Node node() {
+        return this;
+    }
+
+    /** A file name from a run's description: letters, digits, dot, dash and underscore. */
+    static String safeName(String s) {
+        String n = s.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^-+|-+$", "");
+        return n.isEmpty() ? "live-run" : n;
+    }
+
+    @Override
+    public java.util.Optional<String> lastRunName() {
+        return model.session() == null || model.results() == null ? java.util.Optional.empty()
+                : java.util.Optional.of(model.session().settings().describe() + " on " + model.frames().fabric().name());
+    }
+
+    @Override
+    public java.util.Optional<Path> writeLastRun(Path dir) throws java.io.IOException {
+        if (model.session() == null || model.results() == null) {
+            return java.util.Optional.empty();
+        }
+        Path out = dir.resolve("live-" + safeName(lastRunName().orElseThrow()) + "-results.json");
+        model.session().writeResults(out, model.results());
+        return java.util.Optional.of(out);
     }
 
     /** The panel's run state and commands. */
@@ -643,6 +675,7 @@ public final class LivePanel extends ScrollPane {
     }
 
     /** Stops the animation timer and the run (when the panel closes). */
+    @Override
     public void dispose() {
         stopTimer();
         model.stopRun();

@@ -411,9 +411,8 @@ public final class LiveViewModel {
             status.set("Cannot start: " + (t == null ? "unknown error" : t.getMessage()));
             refreshState();
         });
-        Thread t = new Thread(task, "fabriclab-live-setup");
-        t.setDaemon(true);
-        t.start();
+        // Routes and flows are built on the application's one executor (shown in the status bar).
+        io.fabriclab.ui.BackgroundTasks.shared().execute(task, "Preparing the live run");
         refreshState();
         return true;
     }

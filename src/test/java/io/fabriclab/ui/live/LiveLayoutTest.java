@@ -90,7 +90,7 @@ class LiveLayoutTest {
         double canvasBefore = fx(robot, () -> editor.canvas().getWidth());
         robot.interact(() -> editor.showLiveView(true));
         WaitForAsyncUtils.waitForFxEvents();
-        LivePanel panel = fx(robot, editor::livePanel);
+        LivePanel panel = fx(robot, () -> LivePanel.of(editor));
         assertFalse(fx(robot, () -> centre().getItems().contains(editor.inspector())), "the inspector docks away");
         assertTrue(fx(robot, () -> centre().getItems().contains(panel)));
         double canvas = fx(robot, () -> editor.canvas().getWidth());
@@ -112,7 +112,7 @@ class LiveLayoutTest {
     @Test
     void theHottestLinkIsNamedAndBroughtIntoViewWhenItIsOffScreen(FxRobot robot) throws Exception {
         robot.interact(() -> editor.showLiveView(true));
-        LivePanel panel = fx(robot, editor::livePanel);
+        LivePanel panel = fx(robot, () -> LivePanel.of(editor));
         robot.interact(() -> {
             editor.canvas().viewport().set(1.0, 50_000, 50_000);
             editor.canvas().requestRedraw();

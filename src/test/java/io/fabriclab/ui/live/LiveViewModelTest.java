@@ -46,7 +46,7 @@ class LiveViewModelTest {
         stage.setScene(new Scene(editor, 1200, 780));
         stage.show();
         editor.showLiveView(true);
-        panel = editor.livePanel();
+        panel = LivePanel.of(editor);
         model = panel.model();
     }
 

@@ -311,7 +311,11 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
 
         GridPane settings = grid();
         int r = 0;
-        settings.addRow(r++, new Label("Workload"), workload);
+        // The workload names are long ("preset: incast: PFC pauses spread upstream"): the list takes
+        // the panel's whole width on a row of its own, so the chosen one is never cut off.
+        settings.add(new Label("Workload"), 0, r++, 2, 1);
+        workload.setMaxWidth(Double.MAX_VALUE);
+        settings.add(workload, 0, r++, 2, 1);
         settings.addRow(r++, new Label("QoS profile"), profile);
         settings.addRow(r++, new Label("Size (MB)"), sizeMb);
         settings.addRow(r++, new Label("Incast senders"), fanIn);

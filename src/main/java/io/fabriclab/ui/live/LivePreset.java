@@ -10,8 +10,9 @@ import java.nio.file.StandardCopyOption;
  * Live presets: shipped scenarios (resources/scenarios) that each show one phenomenon on the
  * shipped example fabric (classic-leaf-spine.json, the one the editor opens first), with the speed
  * at which it is watchable: the storm of an incast builds in about 60 µs of simulated time, so
- * 10 µs/s (position 7) shows it over six seconds; the ECMP collision and the deadlock unfold over
- * 300-400 µs, so 50 µs/s (7.7) shows them in six to eight seconds. The scenario names the devices
+ * 10 µs/s (position 7) shows it over six seconds; the ECMP collision, the deadlock and the
+ * head-of-line victim (whose incast starts at 200 µs) unfold over 300-450 µs, so 50 µs/s (7.7)
+ * shows them in six to nine seconds. The scenario names the devices
  * and ports of that fabric; on another fabric it is refused with the name it misses.
  */
 public enum LivePreset {
@@ -19,8 +20,8 @@ public enum LivePreset {
             "8:1 incast, PFC only: leaf1 pauses spine1 and spine2, then the sender leaves"),
     ECN_DCQCN("incast: ECN + DCQCN tame it", "incast-pfc-dcqcn.json", "classic-leaf-spine.json", 7,
             "the same incast with ECN marking and DCQCN: sparks and CNPs, few pauses"),
-    HOL_VICTIM("head-of-line victim", "hol-victim.json", "classic-leaf-spine.json", 7,
-            "a flow to server02 shares spine-to-leaf1 links with an incast to server01 and is paused with it"),
+    HOL_VICTIM("head-of-line victim", "hol-victim.json", "classic-leaf-spine.json", 7.7,
+            "a flow to server02 shares spine-to-leaf1 links with an incast to server01 (from 200 µs) and is paused with it"),
     FAILED_LINK("failed link during an all-reduce", "link-failure-mid-collective.json", "classic-leaf-spine.json", 8.5,
             "leaf1-spine1 fails at 1 ms; frames on it are lost, routing reconverges 50 µs later"),
     ECMP_COLLISION("ECMP collision", "ecmp-collision.json", "classic-leaf-spine.json", 7.7,

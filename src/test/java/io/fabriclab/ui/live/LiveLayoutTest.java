@@ -97,6 +97,10 @@ class LiveLayoutTest {
         // 1280 px: palette about 140, the panel 400 and two dividers leave the canvas about 730 px.
         assertTrue(canvas >= 0.55 * 1280, "the canvas keeps most of the window: " + canvas);
         assertTrue(canvas >= canvasBefore - 200, "the panel takes about the inspector's room: " + canvasBefore + " -> " + canvas);
+        // The longest workload name chosen: the list shows it whole.
+        robot.interact(() -> panel.workload.setValue(panel.workload.getItems().stream()
+                .max(java.util.Comparator.comparingInt(w -> w.toString().length())).orElseThrow()));
+        WaitForAsyncUtils.waitForFxEvents();
         assertEquals(List.of(), fx(robot, () -> cutOff(panel)), "no label or field of the panel is cut off");
         assertTrue(fx(robot, () -> panel.getWidth()) >= 320);
         robot.interact(() -> editor.showLiveView(false));
@@ -122,9 +126,16 @@ class LiveLayoutTest {
         });
         assertTrue(fx(robot, () -> panel.followHottest.isSelected()), "on by default");
         for (int k = 1; k <= 8; k++) {
+            int step = k;
             long want = k * 5_000_000L;
-            WaitForAsyncUtils.waitFor(90, TimeUnit.SECONDS, () -> fx(robot, () -> panel.model().shownSnapshot() != null
-                    && panel.model().shownSnapshot().timePs() == want));
+            try {
+                WaitForAsyncUtils.waitFor(300, TimeUnit.SECONDS, () -> fx(robot, () -> panel.model().shownSnapshot() != null
+                        && panel.model().shownSnapshot().timePs() == want));
+            } catch (java.util.concurrent.TimeoutException e) {
+                var at = fx(robot, () -> panel.model().shownSnapshot());
+                throw new AssertionError("step " + step + ": shows " + (at == null ? "nothing" : at.timePs() + " ps")
+                        + ", status " + fx(robot, () -> panel.model().status()), e);
+            }
             WaitForAsyncUtils.waitForFxEvents();
             if (k < 8) {
                 robot.interact(() -> panel.model().step(false));

@@ -546,13 +546,20 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         followed = ref;
         hottestNow.setText(String.format(java.util.Locale.ROOT, "hottest: %s, %,d KB queued%s (%s)", ref,
                 s.queueBytes()[i] / 1000, s.pausedMask()[i] != 0 ? ", paused" : "",
-                onScreen ? "on screen" : "off screen: Show hottest link"));
+                onScreen ? "on screen" : "not in view: Show hottest link"));
     }
 
-    /** Whether the device's position is inside the canvas as it is drawn now. */
+    /**
+     * Below this zoom a hot link is not seen even when its device is inside the canvas (the 64-unit
+     * rail fabric fits at 3 %, where folded groups and thinned lines hide it), so "keep in view"
+     * zooms to it too ({@link FabricCanvas#reveal} then shows it at 100 %).
+     */
+    static final double MIN_VISIBLE_SCALE = 0.2;
+
+    /** Whether the device's position is inside the canvas as it is drawn now, at a zoom where it can be seen. */
     private boolean onScreen(Device d) {
         io.fabriclab.model.Layout.Point pt = canvas.document().fabric().layout().position(d.id());
-        if (pt == null || canvas.getWidth() <= 0) {
+        if (pt == null || canvas.getWidth() <= 0 || canvas.viewport().scale() < MIN_VISIBLE_SCALE) {
             return false;
         }
         double x = canvas.viewport().toScreenX(pt.x());

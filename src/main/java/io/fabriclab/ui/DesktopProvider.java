@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 import io.fabriclab.cli.Desktop;
-import io.fabriclab.ui.live.LiveViewBench;
 
 /**
  * The desktop side of the command line ({@code fabriclab gui}, {@code bench editor},
@@ -50,12 +49,16 @@ public final class DesktopProvider implements Desktop {
 
     @Override
     public int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception {
-        return LiveViewBench.run(out, bytes, uiRuns, renderers);
+        return live().benchLive(out, bytes, uiRuns, renderers);
     }
 
     @Override
     public int benchLiveSnapshots(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int runs)
             throws Exception {
-        return LiveViewBench.run(out, fabricFile, speedPsPerS, seconds, runs);
+        return live().benchLiveSnapshots(out, fabricFile, speedPsPerS, seconds, runs);
+    }
+
+    private static LiveViewProvider live() {
+        return LiveViewProvider.find().orElseThrow(() -> new IllegalStateException("this build has no live view"));
     }
 }

@@ -57,11 +57,16 @@ final class EditorMenus {
 
     MenuBar buildMenus() {
         menuBar.getMenus().addAll(fileMenu(), editMenu(), viewMenu(), fabricMenu());
-        Menu simulate = io.fabriclab.ui.live.LiveMenu.create(editor);
+        // Simulate: the live view (ui.live), reached through its provider so ui does not depend on it;
+        // then the sweep and tune window (ui).
         MenuItem sweep = new MenuItem("Sweep…");
         sweep.setId("menu-sweep");
         sweep.setOnAction(e -> new SweepWindow(editor, menuBar.getScene().getWindow()).show());
-        simulate.getItems().addAll(new SeparatorMenuItem(), sweep);
+        Menu simulate = LiveViewProvider.find().map(p -> p.menu(editor)).orElseGet(() -> new Menu("Simulate"));
+        if (!simulate.getItems().isEmpty()) {
+            simulate.getItems().add(new SeparatorMenuItem());
+        }
+        simulate.getItems().add(sweep);
         menuBar.getMenus().add(simulate);
         menuBar.getMenus().add(helpMenu()); // Help last, as on every desktop
         return menuBar;

@@ -69,21 +69,38 @@ public final class FabricEditor extends BorderPane {
 
     // ----- live view (ui.live): a run panel docked beside the canvas ----------------------------
     private SplitPane centre;
-    private io.fabriclab.ui.live.LivePanel livePanel;
+    private LiveViewProvider.Panel livePanel;
     /** The centre's dividers before the live panel opened, restored when it closes. */
     private double[] dividersBeforeLive;
+    /** Width the docked live panel is given (its fields fit at 1280 px without being cut off). */
+    static final double LIVE_PANEL_WIDTH = 400;
 
-    /** Shows or hides the live congestion view's run panel beside the canvas (stopping its run when hidden). */
+    /**
+     * Shows or hides the live congestion view's run panel beside the canvas (stopping its run when
+     * hidden). While it is shown the inspector is docked away (the panel's Selection section takes
+     * its place), so the canvas keeps most of the window: at 1600 px about 1,000 px instead of 700
+     * with both side panels; closing the panel brings the inspector and the dividers back.
+     */
     public void showLiveView(boolean show) {
         boolean fitted = canvas.isStillFitted();
         if (show && livePanel == null) {
+            LiveViewProvider provider = LiveViewProvider.find().orElse(null);
+            if (provider == null) {
+                message("This build has no live view.");
+                return;
+            }
             dividersBeforeLive = centre.getDividerPositions();
-            livePanel = new io.fabriclab.ui.live.LivePanel(canvas);
-            centre.getItems().add(2, livePanel);
-            centre.setDividerPositions(0.11, 0.55, 0.86);
+            livePanel = provider.panel(this);
+            centre.getItems().remove(inspector);
+            centre.getItems().add(livePanel.node());
+            SplitPane.setResizableWithParent(livePanel.node(), false);
+            double width = centre.getWidth() > 0 ? centre.getWidth() : 1600;
+            double palette = Math.min(dividersBeforeLive.length > 0 ? dividersBeforeLive[0] : 0.11, 0.13);
+            centre.setDividerPositions(palette, Math.max(palette + 0.3, 1 - LIVE_PANEL_WIDTH / width));
         } else if (!show && livePanel != null) {
             livePanel.dispose();
-            centre.getItems().remove(livePanel);
+            centre.getItems().remove(livePanel.node());
+            centre.getItems().add(inspector);
             livePanel = null;
             if (dividersBeforeLive != null) {
                 centre.setDividerPositions(dividersBeforeLive);
@@ -102,7 +119,7 @@ public final class FabricEditor extends BorderPane {
     }
 
     /** The live view's panel, or null when hidden. */
-    public io.fabriclab.ui.live.LivePanel livePanel() {
+    public LiveViewProvider.Panel livePanel() {
         return livePanel;
     }
 

@@ -78,11 +78,32 @@ final class ReportExport {
         Button add = new Button("Add Results…");
         add.setOnAction(e -> {
             FileChooser c = new FileChooser();
-            c.setTitle("Simulation results to include");
-            c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Results (fabriclab simulate -o)", "*.json"));
+            c.setTitle("Simulation results or saved live runs to include");
+            c.getExtensionFilters().add(new FileChooser.ExtensionFilter(
+                    "Results (fabriclab simulate -o) or saved runs (live view)", "*.json", "*.json.gz"));
             List<File> files = c.showOpenMultipleDialog(d.getDialogPane().getScene().getWindow());
             if (files != null) {
-                files.forEach(f -> results.getItems().add(f.toPath()));
+                for (File f : files) {
+                    if (isSavedRun(f.toPath())) {
+                        savedRunResults(f.toPath()).thenAccept(r -> results.getItems().add(r));
+                    } else {
+                        results.getItems().add(f.toPath());
+                    }
+                }
+            }
+        });
+        // The live view's last finished run (while the live view is open), as a results file.
+        Button addLive = new Button("Add Last Live Run");
+        addLive.setId("report-add-live-run");
+        java.util.Optional<String> live = lastLiveRunName();
+        addLive.setDisable(live.isEmpty());
+        addLive.setTooltip(new javafx.scene.control.Tooltip(live.map(n -> "Include " + n)
+                .orElse("Run something in Simulate > Live View first (the run must have ended)")));
+        addLive.setOnAction(e -> {
+            try {
+                lastLiveRunResults().ifPresent(r -> results.getItems().add(r));
+            } catch (java.io.IOException ex) {
+                editor.dialogs().showErrors("The live run could not be added", String.valueOf(ex.getMessage()));
             }
         });
         Button remove = new Button("Remove");
@@ -91,8 +112,9 @@ final class ReportExport {
         g.setHgap(8);
         g.setVgap(8);
         g.addRow(0, new Label("Author"), author);
-        g.addRow(1, new Label("Simulation results"), new VBox(6, results, new HBox(6, add, remove)));
-        g.add(new Label("Without results the checklist says \"not simulated\"; two or more are compared side by side."), 0, 2, 2, 1);
+        g.addRow(1, new Label("Simulation results"), new VBox(6, results, new HBox(6, add, addLive, remove)));
+        g.add(new Label("Without results the checklist says \"not simulated\"; two or more are compared side by side.\n"
+                + "A run of the live view goes in with Add Last Live Run, or as a saved run (.fabriclab-run.json.gz)."), 0, 2, 2, 1);
         d.getDialogPane().setContent(g);
         d.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
         if (d.showAndWait().filter(b -> b == ButtonType.OK).isEmpty()) {
@@ -111,6 +133,51 @@ final class ReportExport {
             return;
         }
         exportReport(target.path(), List.copyOf(results.getItems()), author.getText());
+    }
+
+    /** The description of the live view's last finished run, empty when there is none (or no live view open). */
+    java.util.Optional<String> lastLiveRunName() {
+        LiveViewProvider.Panel p = editor.livePanel();
+        return p == null ? java.util.Optional.empty() : p.lastRunName();
+    }
+
+    /**
+     * The live view's last finished run written as a results file (into a temporary directory)
+     * for the report, as Save run… / Results for report… would; empty when there is none.
+     */
+    java.util.Optional<Path> lastLiveRunResults() throws java.io.IOException {
+        LiveViewProvider.Panel p = editor.livePanel();
+        if (p == null) {
+            return java.util.Optional.empty();
+        }
+        java.util.Optional<Path> out = p.writeLastRun(runsDir());
+        out.ifPresent(f -> f.toFile().deleteOnExit());
+        return out;
+    }
+
+    /** True for a run saved by the live view (its file name ending), which the report reads through its results. */
+    static boolean isSavedRun(Path f) {
+        return LiveViewProvider.find().map(p -> f.getFileName().toString().endsWith(p.savedRunExtension()))
+                .orElse(false);
+    }
+
+    /**
+     * The results held in a saved live run, written as a results file the report reads; read on the
+     * application's background executor (a large run takes seconds). The future completes on the FX
+     * thread; a file that cannot be read is reported and the future fails.
+     */
+    java.util.concurrent.CompletableFuture<Path> savedRunResults(Path runFile) {
+        return BackgroundTasks.shared().run("Reading " + runFile.getFileName(), () -> LiveViewProvider.find()
+                .orElseThrow(() -> new java.io.IOException("this build has no live view")).resultsOfSavedRun(runFile, runsDir()),
+                r -> editor.message("Added the results of " + runFile.getFileName()),
+                ex -> editor.dialogs().showErrors("Cannot read " + runFile.getFileName(), String.valueOf(ex.getMessage())));
+    }
+
+    /** Where live runs are written for a report (deleted when the application exits). */
+    private static Path runsDir() throws java.io.IOException {
+        Path dir = java.nio.file.Files.createTempDirectory("fabriclab-report-runs");
+        dir.toFile().deleteOnExit();
+        return dir;
     }
 
     /** The save dialog's file types; the one chosen decides the format and the file's extension. */

@@ -170,7 +170,7 @@ class HelpWindowsTest {
         assertEquals(storm.toString(), HelpWindows.PAUSE_STORM, "the name Help uses is the preset's");
         assertEquals(storm.fabric(), Path.of(Launcher.EXAMPLE).getFileName().toString());
         assertEquals(FabricFiles.load(Path.of(Launcher.EXAMPLE)).name(), editor.document().fabric().name());
-        assertEquals(storm, editor.livePanel().model().workload.get().live());
+        assertEquals(storm, io.fabriclab.ui.live.LivePanel.of(editor).model().workload.get().live());
         assertTrue(errors.isEmpty(), errors.toString());
         robot.interact(() -> editor.showLiveView(false));
     }

@@ -121,31 +121,20 @@ public final class LiveCommands {
     }
 
     /**
-     * Saves the recorded run with its results on a background thread; the status line says when it
-     * is written or why not. Completes on the FX thread.
+     * Saves the recorded run with its results on the application's background executor; the status
+     * line says when it is written or why not. Completes (exceptionally when it failed) on the FX
+     * thread after the status line is set.
      */
     public java.util.concurrent.CompletableFuture<Void> saveRun(Path p) {
         LiveSession s = m.session();
         SimResults r = m.results();
         int n = s.recording().size();
         m.setStatus("Saving " + p.getFileName() + " (" + n + " frames) …");
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                s.save(p, r);
-                Platform.runLater(() -> {
-                    m.setStatus("Saved " + p.getFileName() + " (" + n + " frames).");
-                    done.complete(null);
-                });
-            } catch (Exception e) {
-                Platform.runLater(() -> {
-                    m.setStatus("Cannot save " + p + ": " + e.getMessage());
-                    done.completeExceptionally(e);
-                });
-            }
-        }, "fabriclab-save-run");
-        t.setDaemon(true);
-        t.start();
-        return done;
+        // On the application's one executor (ui.BackgroundTasks), shown in the status bar while it runs.
+        return io.fabriclab.ui.BackgroundTasks.shared().<Void>run("Saving the run", () -> {
+            s.save(p, r);
+            return null;
+        }, v -> m.setStatus("Saved " + p.getFileName() + " (" + n + " frames)."),
+                e -> m.setStatus("Cannot save " + p + ": " + e.getMessage()));
     }
 }

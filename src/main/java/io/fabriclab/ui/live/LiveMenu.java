@@ -41,9 +41,9 @@ public final class LiveMenu {
             open(editor, live, opening, () -> { });
         });
         MenuItem open = new MenuItem("Open Run…");
-        open.setOnAction(e -> open(editor, live, opening, () -> editor.livePanel().openRunDialog()));
+        open.setOnAction(e -> open(editor, live, opening, () -> LivePanel.of(editor).openRunDialog()));
         MenuItem compare = new MenuItem("Compare Runs…");
-        compare.setOnAction(e -> open(editor, live, opening, () -> editor.livePanel().compareDialog()));
+        compare.setOnAction(e -> open(editor, live, opening, () -> LivePanel.of(editor).compareDialog()));
         // The check mark follows the panel, however it was opened or closed.
         m.setOnShowing(e -> live.setSelected(opening[0] || editor.livePanel() != null));
         m.getItems().addAll(live, open, compare);

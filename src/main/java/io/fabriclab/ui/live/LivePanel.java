@@ -51,7 +51,7 @@ import javafx.stage.FileChooser;
  * <p>About 650 lines: the widgets of four sections and their bindings to the model (no run
  * state lives here); the Selection section is {@link LiveSelectionPane}.
  */
-public final class LivePanel extends ScrollPane {
+public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveViewProvider.Panel {
     static final double SPEED_MAX_POSITION = LiveViewModel.SPEED_MAX_POSITION;
 
     private final FabricCanvas canvas;
@@ -99,6 +99,11 @@ public final class LivePanel extends ScrollPane {
     final TextArea dashboard = new TextArea();
     /** Selects the hottest link of the picture and centres the canvas on it (it may sit off screen). */
     final Button showHottest = new Button("Show hottest link");
+    /** Names the hottest port of each picture and says whether its device is on screen. */
+    final Label hottestNow = new Label("hottest: nothing queued yet");
+    /** When the hottest port moves to a device off screen, the canvas pans to it (on by default). */
+    final CheckBox followHottest = new CheckBox("keep the hottest link in view");
+    private String followed;
     final LiveSelectionPane selection;
 
     // Recording.
@@ -156,8 +161,10 @@ public final class LivePanel extends ScrollPane {
         this.selection = new LiveSelectionPane(canvas, model);
         setId("live-panel");
         setFitToWidth(true);
-        setPrefWidth(380);
-        setMinWidth(300);
+        setPrefWidth(400);
+        setMinWidth(320);
+        // The panel scrolls up and down only; its rows wrap or fit its width (no cut-off fields).
+        setHbarPolicy(ScrollBarPolicy.NEVER);
         setContent(build());
         model.setRedraw(canvas::redraw);
         model.setErrorHandler(this::showErrorDialog);
@@ -170,6 +177,11 @@ public final class LivePanel extends ScrollPane {
             @Override
             public void finished() {
                 runFinished();
+            }
+
+            @Override
+            public void pictureChanged(SimSnapshot s) {
+                hottestChanged(s);
             }
 
             @Override
@@ -196,6 +208,38 @@ public final class LivePanel extends ScrollPane {
                 startTimer();
             }
         });
+    }
+
+    /** The live panel docked in {@code editor}, or null when the live view is closed. */
+    public static LivePanel of(io.fabriclab.ui.FabricEditor editor) {
+        return (LivePanel) editor.livePanel();
+    }
+
+    @Override
+    public javafx.scene.Node node() {
+        return this;
+    }
+
+    /** A file name from a run's description: letters, digits, dot, dash and underscore. */
+    static String safeName(String s) {
+        String n = s.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^-+|-+$", "");
+        return n.isEmpty() ? "live-run" : n;
+    }
+
+    @Override
+    public java.util.Optional<String> lastRunName() {
+        return model.session() == null || model.results() == null ? java.util.Optional.empty()
+                : java.util.Optional.of(model.session().settings().describe() + " on " + model.frames().fabric().name());
+    }
+
+    @Override
+    public java.util.Optional<Path> writeLastRun(Path dir) throws java.io.IOException {
+        if (model.session() == null || model.results() == null) {
+            return java.util.Optional.empty();
+        }
+        Path out = dir.resolve("live-" + safeName(lastRunName().orElseThrow()) + "-results.json");
+        model.session().writeResults(out, model.results());
+        return java.util.Optional.of(out);
     }
 
     /** The panel's run state and commands. */
@@ -267,11 +311,17 @@ public final class LivePanel extends ScrollPane {
 
         GridPane settings = grid();
         int r = 0;
-        settings.addRow(r++, new Label("Workload"), workload);
+        // The workload names are long ("preset: incast: PFC pauses spread upstream"): the list takes
+        // the panel's whole width on a row of its own, so the chosen one is never cut off.
+        settings.add(new Label("Workload"), 0, r++, 2, 1);
+        workload.setMaxWidth(Double.MAX_VALUE);
+        settings.add(workload, 0, r++, 2, 1);
         settings.addRow(r++, new Label("QoS profile"), profile);
         settings.addRow(r++, new Label("Size (MB)"), sizeMb);
         settings.addRow(r++, new Label("Incast senders"), fanIn);
         settings.addRow(r++, new Label("Background load (%)"), loadPercent);
+        durationUs.setPrefColumnCount(7);
+        toCompletion.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         settings.addRow(r++, new Label("Duration (µs)"), new HBox(6, durationUs, toCompletion));
         settings.addRow(r, new Label("Seed"), seed);
 
@@ -323,6 +373,10 @@ public final class LivePanel extends ScrollPane {
         colour.selectedToggleProperty().addListener((o, a, b) -> model.colourBy.set(byUtilisation.isSelected()
                 ? CongestionPainter.ColourBy.UTILISATION : CongestionPainter.ColourBy.QUEUE));
         clickFails.selectedProperty().bindBidirectional(model.clickFails);
+        clickFails.setWrapText(true);
+        speedLabel.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        achieved.setWrapText(true);
+        clock.setWrapText(true);
         status.setWrapText(true);
         status.textProperty().bind(model.statusProperty());
         VBox control = new VBox(6, new HBox(6, play, pause, reset), new HBox(6, stepEvent, stepInterval),
@@ -365,6 +419,11 @@ public final class LivePanel extends ScrollPane {
         dashboard.textProperty().bind(model.dashboardProperty());
         showHottest.setId("live-show-hottest");
         showHottest.setOnAction(e -> showHottest());
+        hottestNow.setId("live-hottest-now");
+        hottestNow.setWrapText(true);
+        followHottest.setId("live-follow-hottest");
+        followHottest.setSelected(true);
+        followHottest.setWrapText(true);
 
         timeline.setDisable(true);
         timeline.setId("live-timeline");
@@ -401,7 +460,7 @@ public final class LivePanel extends ScrollPane {
         VBox box = new VBox(6,
                 titled("Run", new VBox(8, settings, control)),
                 titled("Thresholds (live)", thresholdBox),
-                titled("Dashboard", new VBox(6, showHottest, dashboard)),
+                titled("Dashboard", new VBox(6, new HBox(6, showHottest, followHottest), hottestNow, dashboard)),
                 titled("Selection", selection),
                 titled("Recording", recording));
         box.setPadding(new Insets(6));
@@ -462,6 +521,50 @@ public final class LivePanel extends ScrollPane {
         canvas.reveal(p.device());
         model.setStatus("Hottest: " + ref + " (selected, view centred on " + p.device().id() + ").");
         return ref;
+    }
+
+    /**
+     * Each new picture: names its hottest port, says whether its sending device is on screen,
+     * and, with "keep the hottest link in view" ticked, centres the canvas on it when the hottest
+     * port has moved to a device that is off screen (a view the user moves is left alone until the
+     * hot spot moves again).
+     */
+    void hottestChanged(SimSnapshot s) {
+        String ref = s == null ? null : RunReview.hottestPort(s);
+        io.fabriclab.model.Port p = ref == null ? null : canvas.document().fabric().port(ref);
+        if (p == null) {
+            hottestNow.setText("hottest: nothing queued or paused");
+            followed = null;
+            return;
+        }
+        int i = s.ports().indexOf(ref);
+        boolean onScreen = onScreen(p.device());
+        if (!onScreen && followHottest.isSelected() && !ref.equals(followed)) {
+            canvas.reveal(p.device());
+            onScreen = onScreen(p.device());
+        }
+        followed = ref;
+        hottestNow.setText(String.format(java.util.Locale.ROOT, "hottest: %s, %,d KB queued%s (%s)", ref,
+                s.queueBytes()[i] / 1000, s.pausedMask()[i] != 0 ? ", paused" : "",
+                onScreen ? "on screen" : "not in view: Show hottest link"));
+    }
+
+    /**
+     * Below this zoom a hot link is not seen even when its device is inside the canvas (the 64-unit
+     * rail fabric fits at 3 %, where folded groups and thinned lines hide it), so "keep in view"
+     * zooms to it too ({@link FabricCanvas#reveal} then shows it at 100 %).
+     */
+    static final double MIN_VISIBLE_SCALE = 0.2;
+
+    /** Whether the device's position is inside the canvas as it is drawn now, at a zoom where it can be seen. */
+    private boolean onScreen(Device d) {
+        io.fabriclab.model.Layout.Point pt = canvas.document().fabric().layout().position(d.id());
+        if (pt == null || canvas.getWidth() <= 0 || canvas.viewport().scale() < MIN_VISIBLE_SCALE) {
+            return false;
+        }
+        double x = canvas.viewport().toScreenX(pt.x());
+        double y = canvas.viewport().toScreenY(pt.y());
+        return x >= 0 && y >= 0 && x <= canvas.getWidth() && y <= canvas.getHeight();
     }
 
     private void fillThresholdTargets() {
@@ -583,6 +686,7 @@ public final class LivePanel extends ScrollPane {
     }
 
     /** Stops the animation timer and the run (when the panel closes). */
+    @Override
     public void dispose() {
         stopTimer();
         model.stopRun();

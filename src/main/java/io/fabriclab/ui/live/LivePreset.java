@@ -7,24 +7,27 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Live presets: shipped scenarios (resources/scenarios) that each show one phenomenon, with the
- * speed at which it is watchable: the storm of an incast builds in about 60 µs of simulated time,
- * so 10 µs/s shows it over six seconds. Each names the shipped example fabric it is written for
- * (its devices and ports); on another fabric the scenario is refused with the name it misses.
+ * Live presets: shipped scenarios (resources/scenarios) that each show one phenomenon on the
+ * shipped example fabric (classic-leaf-spine.json, the one the editor opens first), with the speed
+ * at which it is watchable: the storm of an incast builds in about 60 µs of simulated time, so
+ * 10 µs/s (position 7) shows it over six seconds; the ECMP collision, the deadlock and the
+ * head-of-line victim (whose incast starts at 200 µs) unfold over 300-450 µs, so 50 µs/s (7.7)
+ * shows them in six to nine seconds. The scenario names the devices
+ * and ports of that fabric; on another fabric it is refused with the name it misses.
  */
 public enum LivePreset {
     PFC_SPREADING("incast: PFC pauses spread upstream", "incast-pfc-only.json", "classic-leaf-spine.json", 7,
             "8:1 incast, PFC only: leaf1 pauses spine1 and spine2, then the sender leaves"),
     ECN_DCQCN("incast: ECN + DCQCN tame it", "incast-pfc-dcqcn.json", "classic-leaf-spine.json", 7,
             "the same incast with ECN marking and DCQCN: sparks and CNPs, few pauses"),
-    HOL_VICTIM("head-of-line victim", "hol-victim.json", "classic-leaf-spine.json", 7,
-            "a flow to server02 shares spine-to-leaf1 links with an incast to server01 and is paused with it"),
+    HOL_VICTIM("head-of-line victim", "hol-victim.json", "classic-leaf-spine.json", 7.7,
+            "a flow to server02 shares spine-to-leaf1 links with an incast to server01 (from 200 µs) and is paused with it"),
     FAILED_LINK("failed link during an all-reduce", "link-failure-mid-collective.json", "classic-leaf-spine.json", 8.5,
             "leaf1-spine1 fails at 1 ms; frames on it are lost, routing reconverges 50 µs later"),
-    ECMP_COLLISION("ECMP collision (all-to-all)", "alltoall-ecmp.json", "leaf-spine-2x4-100g.json", 8.5,
-            "ECMP hashes flows of an all-to-all onto the same spine links while others idle"),
-    DEADLOCK("PFC deadlock after a failure", "deadlock-after-failure.json", "deadlock-after-failure.json", 7,
-            "leaf3-spine2 fails at 20 µs; rerouted traffic closes a cycle of pauses (thick dashes)");
+    ECMP_COLLISION("ECMP collision", "ecmp-collision.json", "classic-leaf-spine.json", 7.7,
+            "ECMP puts six of leaf2's eight flows on the spine2 uplink: it queues and pauses while spine1 has room"),
+    DEADLOCK("PFC deadlock after a failure", "deadlock-two-failures.json", "classic-leaf-spine.json", 7.7,
+            "leaf4-spine1 is down, leaf3-spine2 fails at 20 µs; bounced traffic closes a cycle of pauses (thick dashes, ~320 µs)");
 
     private final String label;
     private final String scenario;

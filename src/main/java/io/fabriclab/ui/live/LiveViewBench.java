@@ -346,7 +346,7 @@ public final class LiveViewBench {
                         frames[0]++;
                     }
                 };
-                w.set(new UiWindow(e, e.livePanel(), Thread.currentThread(), fps, frames));
+                w.set(new UiWindow(e, LivePanel.of(e), Thread.currentThread(), fps, frames));
                 shown.countDown();
             });
             shown.await();

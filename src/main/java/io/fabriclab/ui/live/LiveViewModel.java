@@ -411,9 +411,8 @@ public final class LiveViewModel {
             status.set("Cannot start: " + (t == null ? "unknown error" : t.getMessage()));
             refreshState();
         });
-        Thread t = new Thread(task, "fabriclab-live-setup");
-        t.setDaemon(true);
-        t.start();
+        // Routes and flows are built on the application's one executor (shown in the status bar).
+        io.fabriclab.ui.BackgroundTasks.shared().execute(task, "Preparing the live run");
         refreshState();
         return true;
     }
@@ -621,6 +620,26 @@ public final class LiveViewModel {
                     sum.drops(), sum.ecnMarked(), sum.pauseFramesSent(), collectivesText(results)));
         }
         listeners.forEach(LiveViewListener::finished);
+        if (quiet(frame) && session != null && !session.recording().frames().isEmpty()) {
+            // The queues drained before the end: an empty picture would hide what happened, so the
+            // canvas shows the run's totals (largest queue, ever paused, marks per µs) instead.
+            showTotals();
+            status.set(status.get() + ". The queues had drained by the end: the canvas shows the run totals"
+                    + " (largest queue, paused, ECN marks); Worst moment or the timeline show one instant.");
+        }
+    }
+
+    /** True when a picture shows nothing: no queue, pause, mark, drop or watchdog storm anywhere. */
+    static boolean quiet(CongestionFrame f) {
+        if (f == null) {
+            return false;
+        }
+        for (int i = 0; i < f.paused.length; i++) {
+            if (f.queueBytes[i] > 0 || f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.stormed[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String collectivesText(SimResults r) {

@@ -251,23 +251,19 @@ public final class ReplayWindow extends BorderPane {
     private static CompletableFuture<ReplayWindow> show(List<Path> files, Consumer<String> messages) {
         messages.accept("Opening " + files.size() + " run(s) …");
         CompletableFuture<ReplayWindow> opened = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
+        // Read on the application's one executor (ui.BackgroundTasks); a file that fails is named.
+        Path[] reading = new Path[1];
+        io.fabriclab.ui.BackgroundTasks.shared().run("Opening " + files.size() + " run(s)", () -> {
             List<RunRecording.Saved> runs = new ArrayList<>();
             for (Path f : files) {
-                try {
-                    runs.add(RunRecording.load(f));
-                } catch (Exception e) {
-                    Platform.runLater(() -> {
-                        messages.accept("Cannot open " + f + ": " + e.getMessage());
-                        opened.complete(null);
-                    });
-                    return;
-                }
+                reading[0] = f;
+                runs.add(RunRecording.load(f));
             }
-            Platform.runLater(() -> opened.complete(showLoaded(runs, files.size(), messages)));
-        }, "fabriclab-open-run");
-        t.setDaemon(true);
-        t.start();
+            return runs;
+        }, runs -> opened.complete(showLoaded(runs, files.size(), messages)), e -> {
+            messages.accept("Cannot open " + reading[0] + ": " + e.getMessage());
+            opened.complete(null);
+        }).exceptionally(e -> null);
         return opened;
     }
 

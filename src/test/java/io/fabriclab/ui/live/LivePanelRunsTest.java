@@ -40,7 +40,7 @@ class LivePanelRunsTest {
         stage.setScene(new Scene(editor, 1200, 780));
         stage.show();
         editor.showLiveView(true);
-        panel = editor.livePanel();
+        panel = LivePanel.of(editor);
     }
 
     /** What one run to its end gave: canvas frames drawn, wall seconds, and the session. */

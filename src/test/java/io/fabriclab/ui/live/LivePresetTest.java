@@ -7,11 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.fabriclab.io.FabricJson;
+import io.fabriclab.io.FabricReader;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioJson;
 
 /**
  * Every live preset names a shipped scenario written for the shipped example fabric it says, and
@@ -30,5 +35,51 @@ class LivePresetTest {
         assertFalse(s.flows().isEmpty(), p + " has flows");
         assertTrue(p.speedPosition() >= 3 && p.speedPosition() < LiveSpeed.MAX_POSITION, "a set speed, not max");
         assertEquals(p.toString(), LiveWorkload.of(p).toString());
+    }
+
+    /** Every preset runs on the example the editor opens first, so none is refused there. */
+    @ParameterizedTest
+    @EnumSource(LivePreset.class)
+    void eachPresetIsWrittenForTheShippedExample(LivePreset p) {
+        assertEquals("classic-leaf-spine.json", p.fabric(), p + " on the shipped example");
+    }
+
+    private static SimResults run(LivePreset p) throws Exception {
+        Scenario s = ScenarioJson.read(p.scenarioFile(), FabricReader.FILES);
+        return s.simulator(s.config()).run();
+    }
+
+    /**
+     * Eight 100G senders under leaf2 into its two 400G uplinks: 8 x 100 = 800 Gb/s = 2 x 400, so a
+     * 4:4 split would just fit. Seed 1 hashes six flows onto spine2 and two onto spine1: 600 Gb/s
+     * offered to a 400 Gb/s uplink, so leaf2's spine2 port (eth10) holds the largest queue, PFC
+     * pauses the senders, and the six flows of 3 MB share 400 Gb/s: 6 x 3 MB x 8 / 400 Gb/s = 360 us
+     * at the least, against 3 MB x 8 / 100 Gb/s = 240 us for each flow alone.
+     */
+    @Test
+    void theEcmpCollisionPresetCrowdsOneUplinkWhileTheOtherHasRoom() throws Exception {
+        SimResults r = run(LivePreset.ECMP_COLLISION);
+        assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
+        long viaSpine2 = r.flows().stream().filter(f -> f.path().stream().anyMatch(h -> h.startsWith("spine2:"))).count();
+        assertEquals(6, viaSpine2, "six of eight flows hashed onto leaf2--spine2");
+        assertEquals("leaf2:eth10 tc3", r.summary().maxQueue());
+        assertTrue(r.summary().pauseFramesSent() > 0, "PFC pauses the senders behind the crowded uplink");
+        assertTrue(r.summary().fctMaxUs() >= 360.0, "fct " + r.summary().fctMaxUs());
+        assertEquals(0, r.summary().drops());
+    }
+
+    /**
+     * After the two failures leaf3 reaches only spine1 and leaf4 only spine2: leaf3 <-> leaf4
+     * traffic bounces spine -> leaf1/leaf2 -> spine, and the incasts pause that cycle until the
+     * simulator reports a deadlock on its four ports and no flow completes.
+     */
+    @Test
+    void theDeadlockPresetFreezesACycleOfPauses() throws Exception {
+        SimResults r = run(LivePreset.DEADLOCK);
+        assertFalse(r.deadlocks().isEmpty(), "a deadlock is reported");
+        assertEquals(java.util.Set.of("leaf1:eth9", "leaf2:eth10", "spine1:eth2", "spine2:eth1"),
+                java.util.Set.copyOf(r.deadlocks().get(0).ports()));
+        assertEquals(0, r.run().flowsCompleted(), "traffic stops");
+        assertTrue(r.run().reroutes() >= 1);
     }
 }

@@ -49,7 +49,7 @@ public final class LiveSelectionScreenshots {
             return null;
         });
         Thread.sleep(800);
-        LivePanel panel = fx(editor::livePanel);
+        LivePanel panel = fx(() -> LivePanel.of(editor));
         fx(() -> {
             javafx.scene.control.SplitPane sp = (javafx.scene.control.SplitPane) editor.lookup(".split-pane");
             sp.setDividerPositions(0.0, 0.62, 0.99);

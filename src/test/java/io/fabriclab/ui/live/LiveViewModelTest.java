@@ -46,7 +46,7 @@ class LiveViewModelTest {
         stage.setScene(new Scene(editor, 1200, 780));
         stage.show();
         editor.showLiveView(true);
-        panel = editor.livePanel();
+        panel = LivePanel.of(editor);
         model = panel.model();
     }
 
@@ -189,12 +189,22 @@ class LiveViewModelTest {
         });
         WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> fx(robot, () -> model.results() != null));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !fx(robot, panel::animating));
-        CongestionFrame last = fx(robot, model::frame);
-        long lastMax = 0;
-        for (long q : last.queueBytes) {
-            lastMax = Math.max(lastMax, q);
+        // The incast drained before the end: the last snapshot holds no queue, so the canvas
+        // shows the run totals instead of an empty picture.
+        SimSnapshot end = fx(robot, model::shownSnapshot);
+        long endQueued = 0;
+        for (long q : end.queueBytes()) {
+            endQueued += q;
         }
-        assertEquals(0, lastMax, "the incast drained: the last picture is empty");
+        assertEquals(0, endQueued, "the incast drained: the last snapshot is empty");
+        CongestionFrame afterRun = fx(robot, model::frame);
+        long afterMax = 0;
+        for (long q : afterRun.queueBytes) {
+            afterMax = Math.max(afterMax, q);
+        }
+        assertTrue(afterMax > 100_000, "after the run the canvas shows the totals' largest queue: " + afterMax);
+        assertTrue(fx(robot, () -> model.clockProperty().get()).startsWith("run totals"));
+        assertTrue(fx(robot, model::status).contains("shows the run totals"));
         SimSnapshot worst = fx(robot, model::showWorstMoment);
         assertNotNull(worst);
         long worstQueued = 0;

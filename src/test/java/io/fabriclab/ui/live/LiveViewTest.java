@@ -62,7 +62,7 @@ class LiveViewTest {
         stage.setScene(new Scene(editor, 1200, 780));
         stage.show();
         editor.showLiveView(true);
-        panel = editor.livePanel();
+        panel = LivePanel.of(editor);
     }
 
     @org.junit.jupiter.api.AfterEach

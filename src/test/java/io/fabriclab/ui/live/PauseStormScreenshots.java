@@ -49,8 +49,8 @@ public final class PauseStormScreenshots {
             st.setScene(new Scene(e, 1600, 1000));
             st.show();
             e.showLiveView(true);
-            e.livePanel().setScenarioFile(Path.of("resources/scenarios/incast-pfc-only.json"));
-            e.livePanel().start(true);
+            LivePanel.of(e).setScenarioFile(Path.of("resources/scenarios/incast-pfc-only.json"));
+            LivePanel.of(e).start(true);
             shown.countDown();
         });
         shown.await();
@@ -85,7 +85,7 @@ public final class PauseStormScreenshots {
         });
         fit.await();
         editor = holder.get();
-        LivePanel panel = editor.livePanel();
+        LivePanel panel = LivePanel.of(editor);
         while (panel.session() == null) {
             Thread.sleep(50);
         }

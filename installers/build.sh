@@ -137,12 +137,13 @@ case "$os" in
   win) icon="$root/installers/icons/fabriclab.ico"; cli_name=fabriclab-cli ;;   # names are case-insensitive there
   mac) icon="$root/installers/icons/fabriclab.icns"; cli_name=fabriclab-cli ;;
 esac
+# The serial collector: chosen by measurement for one- and two-core runs (docs/performance.md).
 # Software rendering: works on every desktop, VM, remote X and Xvfb; the editor draws one 2D canvas.
 # The exports let ControlsFX (class path) reach the JavaFX internals it uses, now that JavaFX is a
 # set of named modules in the runtime.
 # --enable-native-access: JavaFX's natives are loaded by named modules here; ALL-UNNAMED keeps
 # Java 24+ quiet for the class-path jars too.
-java_opts=(-Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
+java_opts=(-XX:+UseSerialGC -Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
   --add-exports=javafx.base/com.sun.javafx.event=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control.behavior=ALL-UNNAMED
@@ -174,6 +175,38 @@ app=("${common[@]}" --input "$out/input" --main-jar fabriclab.jar --main-class i
 "$jdk_bin/jpackage" --type app-image --dest "$image_dest" "${app[@]}" ${mac_opts[@]+"${mac_opts[@]}"}
 t_image=$(( $(now) - t1 ))
 app_image="$(find "$image_dest" -mindepth 1 -maxdepth 1 | head -1)"
+
+# 5b. Start-up cache of the app-image (JDK 25 AOT cache, JEP 483/514/515; docs/performance.md): a
+#     training run of the image's own CLI launcher (its jlinked runtime, its class path) on the
+#     k=8 fat-tree permutation, then the cache is made and both launchers are given it. Two steps
+#     (record, create) through JAVA_TOOL_OPTIONS: the one-step -XX:AOTCacheOutput starts bin/java,
+#     which jlink --strip-native-commands left out. FABRICLAB_AOT=0 skips it. The cache is the
+#     app-image's: the installable packages below are built from the inputs and do not carry it.
+t_aot=0
+case "$os" in
+  linux) app_dir="$app_image/lib/app"; cli_bin="$app_image/bin/$cli_name" ;;
+  win) app_dir="$app_image/app"; cli_bin="$app_image/$cli_name.exe" ;;
+  mac) app_dir="$app_image/Contents/app"; cli_bin="$app_image/Contents/MacOS/$cli_name" ;;
+esac
+if [ "${FABRICLAB_AOT:-1}" != 0 ] && [ "$type" = app-image ]; then
+  t1=$(now)
+  aot_work="$out/aot-training"
+  rm -rf "$aot_work" && mkdir -p "$aot_work"
+  # Training with the serial collector the launchers use (java_opts): the cache is made for it.
+  JAVA_TOOL_OPTIONS="-XX:AOTMode=record -XX:AOTConfiguration=$aot_work/fabriclab.aotconf" \
+    "$cli_bin" simulate "$root/resources/scenarios/bench-fattree-k8-permutation.json" \
+    -o "$aot_work/results.json" --quiet >"$aot_work/record.log" 2>&1 || {
+      echo "build.sh: AOT training run failed (see $aot_work/record.log)" >&2; exit 2; }
+  JAVA_TOOL_OPTIONS="-XX:AOTMode=create -XX:AOTConfiguration=$aot_work/fabriclab.aotconf -XX:AOTCache=$app_dir/fabriclab.aot" \
+    "$cli_bin" --version >"$aot_work/create.log" 2>&1 || true
+  [ -s "$app_dir/fabriclab.aot" ] || { echo "build.sh: no AOT cache made (see $aot_work/create.log)" >&2; exit 2; }
+  for cfg in "$app_dir"/*.cfg; do
+    # jpackage expands $APPDIR to the app folder wherever the app is installed.
+    awk '{print} /^\[JavaOptions\]/{print "java-options=-XX:AOTCache=$APPDIR/fabriclab.aot"}' "$cfg" >"$cfg.new"
+    mv "$cfg.new" "$cfg"
+  done
+  t_aot=$(( $(now) - t1 ))
+fi
 
 # 6. The installable package, from the same inputs (not from the image: a package built with
 #    --app-image gives every added launcher the main launcher's icon, hence a menu entry).
@@ -209,5 +242,5 @@ kb() { du -sk "$1" | cut -f1; }
   echo "runtime image: $(kb "$runtime") KB"
   echo "app image:     $(kb "$app_image") KB  ($app_image)"
   [ -n "$package" ] && echo "package:       $(kb "$package") KB  ($package)"
-  echo "times (s): maven $t_maven, jdeps $t_jdeps, jlink $t_jlink, app-image $t_image, package $t_pkg, total $(( $(now) - t0 ))"
+  echo "times (s): maven $t_maven, jdeps $t_jdeps, jlink $t_jlink, app-image $t_image, AOT cache $t_aot, package $t_pkg, total $(( $(now) - t0 ))"
 } | tee "$report"

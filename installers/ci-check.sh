@@ -81,4 +81,10 @@ run "$cli" generate rail --units 1 -o "$work/rail.json" || fail "fabriclab gener
 set +e; run "$cli" validate "$work/rail.json"; rc=$?; set -e
 [ $rc -le 1 ] || fail "fabriclab validate exited $rc"
 
+# The start-up cache (build.sh step 5b) is in the image and the CLI launcher maps it.
+[ -s "$image/lib/app/fabriclab.aot" ] || fail "no AOT cache in $image/lib/app"
+aot_log="$(run env JAVA_TOOL_OPTIONS=-Xlog:aot=info "$cli" --version 2>&1)" || fail "fabriclab --version with -Xlog:aot exited $?"
+grep -q 'Opened AOT cache' <<<"$aot_log" || fail "the CLI launcher did not open its AOT cache: $(grep -i 'aot' <<<"$aot_log" | grep -iv skipping | head -5)"
+say "AOT cache used by the CLI launcher"
+
 say "OK in $(( $(date +%s) - start )) s ($(cat target/installer/build-report.txt | grep '^app image' | tr -s ' '))"

@@ -1,12 +1,11 @@
 package io.fabriclab.cli;
 
-import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
- * What the command line needs from the desktop application: the editor behind {@code fabriclab gui}
- * and the benchmarks that need JavaFX ({@code bench editor}, {@code bench live}). The {@code cli}
+ * What the command line needs from the desktop application: the editor behind {@code fabriclab gui}.
+ * (The benchmarks that need JavaFX are not in the shipped jar: {@code tools/bench-ui.sh}.) The {@code cli}
  * package must not depend on {@code ui} (ArchitectureTest), so {@code ui} implements this and
  * registers it in {@code META-INF/services/io.fabriclab.cli.Desktop}; the CLI finds it with
  * {@link ServiceLoader}. A build without the editor has no provider.
@@ -25,16 +24,6 @@ public interface Desktop {
      * @throws NoDisplayException when there is no display to open a window on
      */
     void openEditor(String[] args) throws Exception;
-
-    /** {@code fabriclab bench editor}: returns the exit code. */
-    int benchEditor(PrintWriter out, int[] unitCounts, int frames, String[] renderers) throws Exception;
-
-    /** {@code fabriclab bench live}: returns the exit code. */
-    int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception;
-
-    /** {@code fabriclab bench live --fabric}: the cost of live snapshots on a fabric, headless; the exit code. */
-    int benchLiveSnapshots(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int runs)
-            throws Exception;
 
     /** No display to open a window on (no DISPLAY, or it cannot be opened): the user's setup, exit 2. */
     final class NoDisplayException extends BadInputException {

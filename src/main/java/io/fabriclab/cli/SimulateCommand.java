@@ -166,6 +166,9 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         ProgressBar bar = quiet ? null : new ProgressBar(err, cfg.durationPs() > 0);
         SimResults r = sim.run(bar);
+        // The engine's queues, rings and per-port state are garbage once the results exist: let the
+        // collector take them while the results are written (an interpreted frame keeps a local alive).
+        sim = null;
         if (bar != null) {
             bar.finish();
         }

@@ -4,6 +4,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
+import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,10 +12,11 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabriclab.sim.SimResults;
 
@@ -25,7 +27,9 @@ import io.fabriclab.sim.SimResults;
  */
 public final class ResultsJson {
     public static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
+    private static final ObjectWriter WRITER = MAPPER.writer();
 
     /** What produced the results. */
     public record Metadata(String fabriclabVersion, String scenarioName, String scenarioFile, String scenarioSha256,
@@ -58,50 +62,66 @@ public final class ResultsJson {
      * eventsPerSecond) are written as 0 so that the same scenario and seed give identical bytes.
      */
     public static String toJson(SimResults r, Metadata meta, boolean reproducible) {
-        try {
-            return MAPPER.writeValueAsString(tree(r, meta, reproducible)) + "\n";
-        } catch (JsonProcessingException e) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator g = MAPPER.createGenerator(text)) {
+            write(g, r, meta, reproducible);
+        } catch (IOException e) {
             throw new IllegalStateException("results could not be serialized", e);
         }
+        return text + "\n";
     }
 
-    private static ObjectNode tree(SimResults r, Metadata meta, boolean reproducible) {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("schemaVersion", SCHEMA_VERSION);
-        root.put("kind", "fabriclab-results");
-        root.set("metadata", MAPPER.valueToTree(meta));
-        ObjectNode run = MAPPER.valueToTree(r.run());
-        if (reproducible) {
-            run.put("wallNanos", 0);
-            run.put("eventsPerSecond", 0.0);
-        }
-        root.set("run", run);
-        root.set("summary", MAPPER.valueToTree(r.summary()));
-        root.set("flows", MAPPER.valueToTree(r.flows()));
-        root.set("queues", MAPPER.valueToTree(r.queues()));
-        root.set("pfc", MAPPER.valueToTree(r.pfc()));
-        root.set("links", MAPPER.valueToTree(r.links()));
-        root.set("nics", MAPPER.valueToTree(r.nics()));
-        root.set("ecmp", MAPPER.valueToTree(r.ecmp()));
-        root.set("collectives", MAPPER.valueToTree(r.collectives()));
-        root.set("deadlocks", MAPPER.valueToTree(r.deadlocks()));
-        root.set("uplinks", MAPPER.valueToTree(r.uplinks()));
-        root.set("dcqcnReactions", MAPPER.valueToTree(r.dcqcnReactions()));
-        root.set("buffers", MAPPER.valueToTree(r.buffers()));
-        root.set("drops", MAPPER.valueToTree(r.drops()));
-        root.set("pfcEvents", MAPPER.valueToTree(r.pfcEvents()));
-        root.put("pfcEventsDropped", r.pfcEventsDropped());
-        return root;
-    }
-
-    /** Writes the results file atomically (the old results stay until the new file is complete), streaming the JSON. */
+    /**
+     * Writes the results file atomically (the old results stay until the new file is complete).
+     * Each part is serialized straight from the results into the file: no JSON tree or string
+     * copy of the results is built in memory (on a k=16 permutation the file is 15 MB and the
+     * tree was several times that).
+     */
     public static void write(SimResults r, Metadata meta, Path out, boolean reproducible) throws IOException {
-        ObjectNode root = tree(r, meta, reproducible);
         AtomicFiles.write(out, stream -> {
-            MAPPER.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-                    .writeValue(stream, root);
+            try (JsonGenerator g = MAPPER.createGenerator(stream, JsonEncoding.UTF8)
+                    .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+                write(g, r, meta, reproducible);
+            }
             stream.write('\n');
         });
+    }
+
+    /** One results document on {@code g}, field by field in the file's order (docs/format-scenario.md). */
+    private static void write(JsonGenerator g, SimResults r, Metadata meta, boolean reproducible) throws IOException {
+        g.useDefaultPrettyPrinter();
+        g.writeStartObject();
+        g.writeNumberField("schemaVersion", SCHEMA_VERSION);
+        g.writeStringField("kind", "fabriclab-results");
+        field(g, "metadata", meta);
+        SimResults.RunInfo run = r.run();
+        if (reproducible) {
+            run = new SimResults.RunInfo(run.seed(), run.stopReason(), run.simulatedPs(), run.events(), 0, 0.0,
+                    run.flows(), run.flowsCompleted(), run.maxPacketsInFlight(), run.sampleIntervalPs(),
+                    run.reroutes(), run.routing());
+        }
+        field(g, "run", run);
+        field(g, "summary", r.summary());
+        field(g, "flows", r.flows());
+        field(g, "queues", r.queues());
+        field(g, "pfc", r.pfc());
+        field(g, "links", r.links());
+        field(g, "nics", r.nics());
+        field(g, "ecmp", r.ecmp());
+        field(g, "collectives", r.collectives());
+        field(g, "deadlocks", r.deadlocks());
+        field(g, "uplinks", r.uplinks());
+        field(g, "dcqcnReactions", r.dcqcnReactions());
+        field(g, "buffers", r.buffers());
+        field(g, "drops", r.drops());
+        field(g, "pfcEvents", r.pfcEvents());
+        g.writeNumberField("pfcEventsDropped", r.pfcEventsDropped());
+        g.writeEndObject();
+    }
+
+    private static void field(JsonGenerator g, String name, Object value) throws IOException {
+        g.writeFieldName(name);
+        WRITER.writeValue(g, value);
     }
 
     /** The CSV files {@link #writeCsv} writes into its directory. */

@@ -1,13 +1,11 @@
 package io.fabriclab.ui;
 
-import java.io.PrintWriter;
 import java.util.Locale;
 
 import io.fabriclab.cli.Desktop;
 
 /**
- * The desktop side of the command line ({@code fabriclab gui}, {@code bench editor},
- * {@code bench live}), registered in {@code META-INF/services/io.fabriclab.cli.Desktop}.
+ * The desktop side of the command line ({@code fabriclab gui}), registered in {@code META-INF/services/io.fabriclab.cli.Desktop}.
  */
 public final class DesktopProvider implements Desktop {
 
@@ -40,25 +38,5 @@ public final class DesktopProvider implements Desktop {
             return null;
         }
         return display == null || display.isBlank() ? "DISPLAY is not set" : null;
-    }
-
-    @Override
-    public int benchEditor(PrintWriter out, int[] unitCounts, int frames, String[] renderers) throws Exception {
-        return EditorBenchmark.run(out, unitCounts, frames, renderers);
-    }
-
-    @Override
-    public int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception {
-        return live().benchLive(out, bytes, uiRuns, renderers);
-    }
-
-    @Override
-    public int benchLiveSnapshots(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int runs)
-            throws Exception {
-        return live().benchLiveSnapshots(out, fabricFile, speedPsPerS, seconds, runs);
-    }
-
-    private static LiveViewProvider live() {
-        return LiveViewProvider.find().orElseThrow(() -> new IllegalStateException("this build has no live view"));
     }
 }

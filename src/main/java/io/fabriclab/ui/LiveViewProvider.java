@@ -1,7 +1,6 @@
 package io.fabriclab.ui;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -39,13 +38,6 @@ public interface LiveViewProvider {
 
     /** The file name ending of a saved run. */
     String savedRunExtension();
-
-    /** {@code fabriclab bench live}: the live view's frame costs (needs a display). */
-    int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception;
-
-    /** {@code fabriclab bench live --fabric}: the speed a live run achieves on a fabric file. */
-    int benchLiveSnapshots(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int runs)
-            throws Exception;
 
     /** The docked run panel. */
     interface Panel {

@@ -1,7 +1,6 @@
 package io.fabriclab.ui.live;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 
 import io.fabriclab.ui.FabricEditor;
@@ -44,16 +43,5 @@ public final class LiveViewService implements LiveViewProvider {
     @Override
     public String savedRunExtension() {
         return RunRecording.EXTENSION;
-    }
-
-    @Override
-    public int benchLive(PrintWriter out, long bytes, int uiRuns, String[] renderers) throws Exception {
-        return LiveViewBench.run(out, bytes, uiRuns, renderers);
-    }
-
-    @Override
-    public int benchLiveSnapshots(PrintWriter out, String fabricFile, long speedPsPerS, double seconds, int runs)
-            throws Exception {
-        return LiveViewBench.run(out, fabricFile, speedPsPerS, seconds, runs);
     }
 }

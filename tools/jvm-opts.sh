@@ -1,0 +1,60 @@
+# Sourced (bash) by ./fabriclab and tools/htsim-compare.sh: the JVM settings of a FabricLab process
+# and its start-up cache. Chosen by measurement (docs/performance.md, "Whole-process runs").
+#
+# fabriclab_jvm_opts CMD  sets the array FABRICLAB_JVM_OPTS for a run of `fabriclab CMD ...`:
+#   - every command: the serial collector (-XX:+UseSerialGC). One collector thread instead of G1's
+#     workers, refinement and marking threads; on two cores and heaps under a few GB it costs less
+#     CPU for the same pauses;
+#   - one-shot commands (simulate, analyze, report, ...): only the C1 compiler
+#     (-XX:TieredStopAtLevel=1). C2 spends seconds of CPU compiling during a run of a few seconds
+#     and its faster code does not pay that back before the run ends. And a 32 MB young generation
+#     (-Xmn32m): the JVM's default first heap is 1/64 of the machine's memory, whose young third
+#     a run touches once before its first collection; a k=16 run's live set is under 50 MB, so
+#     this takes its resident set from 207 to 160 MB at no measured CPU cost;
+#   - gui and bench keep both compilers: the editor runs for hours, and `bench sim` measures the
+#     simulator at full speed once warm.
+# FABRICLAB_JIT=c2 keeps both compilers for any command (a long simulate: k=32, or 1500 B MTUs at
+# k>=24, where C2's code pays back its compile time).
+fabriclab_jvm_opts() {
+  FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC)
+  case "${1:-}" in
+    gui|bench|"") ;;
+    *) FABRICLAB_JVM_OPTS+=(-Xmn32m)
+       [ "${FABRICLAB_JIT:-}" = c2 ] || FABRICLAB_JVM_OPTS+=(-XX:TieredStopAtLevel=1) ;;
+  esac
+}
+
+# fabriclab_aot_cache JAVA_HOME JAR CLASSPATH_FILE CACHE TRAINING_SCENARIO
+# An AOT cache (JDK 25, JEP 483/514/515: classes loaded and linked, and method profiles, from a
+# training run) for this jar, class path and JDK: built by a training run (a k=8 fat-tree
+# permutation, a few seconds) when missing or older than the jar or the class path, or made by
+# another JDK. Prints the cache's path when one fits, nothing when it cannot be built (the run
+# then goes on without it). The JVM checks the jar's size and time too, and ignores a cache that
+# does not match (with a warning); rebuilding here first keeps the runs quiet.
+fabriclab_aot_cache() {
+  local jdk="$1" jar="$2" cp_file="$3" cache="$4" scenario="$5"
+  local stamp="$cache.jdk" want
+  # The JDK by its path and release file (no JVM started to ask it).
+  want="$jdk $(cat "$jdk/release" 2>/dev/null | tr '\n' ' ')"
+  if [ -f "$cache" ] && [ "$cache" -nt "$jar" ] && [ "$cache" -nt "$cp_file" ] && [ -f "$stamp" ] \
+     && [ "$(cat "$stamp")" = "$want" ]; then
+    echo "$cache"; return 0
+  fi
+  [ -f "$scenario" ] || return 0
+  local tmp="$cache.tmp.$$" work
+  work="$(mktemp -d)"
+  echo "fabriclab: building the start-up cache (AOT training run, once per build) ..." >&2
+  # The training run: the real CLI on a small shipped scenario, its results thrown away.
+  if "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:AOTCacheOutput="$tmp" \
+       -cp "$jar:$(cat "$cp_file")" io.fabriclab.FabricLab simulate "$scenario" -o "$work/results.json" --quiet >/dev/null 2>"$work/log" \
+     && [ -s "$tmp" ]; then
+    mv -f "$tmp" "$cache"
+    printf '%s' "$want" > "$stamp"
+    echo "$cache"
+  else
+    echo "fabriclab: no start-up cache (the training run failed; see $work/log); running without" >&2
+    rm -f "$tmp" "$tmp.config"
+    return 0
+  fi
+  rm -rf "$work"
+}

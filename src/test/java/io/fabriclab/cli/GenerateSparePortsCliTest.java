@@ -39,7 +39,7 @@ class GenerateSparePortsCliTest {
         assertTrue(r.err().contains("4096"), r.err());
         CliRun neg = CliRun.of("generate", "fat-tree", "-k", "4", "--spare-ports", "-1", "-o", out.toString());
         assertEquals(2, neg.code());
-        assertTrue(neg.err().contains("sparePorts"), neg.err());
+        assertTrue(neg.err().contains("--spare-ports"), "names the option: " + neg.err());
     }
 
     @Test

@@ -55,9 +55,21 @@ public final class GenerateCommand implements Runnable {
             FabricFiles.save(f, output);
             FabricAnalysis.Counts c = FabricAnalysis.Counts.of(f);
             cl.getOut().printf("wrote %s: %d switches (%s), %d servers, %d GPUs, %d links%n", output, c.switches(),
-                    c.switchesByRole(), c.servers(), c.gpus(), c.links());
+                    byRole(c.switchesByRole()), c.servers(), c.gpus(), c.links());
             return ExitCode.OK;
         }
+    }
+
+    /** "256 spine, 512 leaf" in the roles' order, never Java's map text ({LEAF=512, ...}). */
+    static String byRole(Map<io.fabriclab.model.DeviceRole, Integer> counts) {
+        java.util.StringJoiner j = new java.util.StringJoiner(", ");
+        for (io.fabriclab.model.DeviceRole r : io.fabriclab.model.DeviceRole.values()) {
+            Integer n = counts.get(r);
+            if (n != null && n > 0) {
+                j.add(n + " " + r.jsonName());
+            }
+        }
+        return j.toString();
     }
 
     static int speed(String text, String option) {

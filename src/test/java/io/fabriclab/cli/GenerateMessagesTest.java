@@ -62,4 +62,13 @@ class GenerateMessagesTest {
                 .filter(n -> !notOptions.contains(n)).collect(Collectors.toSet());
         assertEquals(comps, map.keySet(), c.getSimpleName());
     }
+
+    /** Issue 16 item 21: the summary line printed Java map text ("{LEAF=4, SPINE=2}"). */
+    @Test
+    void theSummaryLineSaysRolesInWords() {
+        CliRun r = CliRun.of("generate", "leaf-spine", "-o", dir.resolve("ls.json").toString());
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(r.out().contains("6 switches (2 spine, 4 leaf)"), r.out());
+        assertTrue(!r.out().contains("{") && !r.out().contains("="), r.out());
+    }
 }

@@ -44,6 +44,20 @@ final class AnalysisJson {
         bis.put("fullBisectionGbps", a.bisection().idealGbps());
         number(bis, "ratio", a.bisection().ratio());
         root.set("ecmpPaths", ecmp(a.ecmp()));
+        com.fasterxml.jackson.databind.node.ArrayNode lat = root.putArray("switchLatency");
+        for (io.fabriclab.topology.SwitchLatency.ModelLatency m : io.fabriclab.topology.SwitchLatency.of(fabric)) {
+            ObjectNode o = lat.addObject();
+            o.put("model", m.model());
+            o.put("switches", m.switches());
+            ObjectNode by = o.putObject("byTransport");
+            for (io.fabriclab.model.Transport t : io.fabriclab.model.Transport.values()) {
+                io.fabriclab.topology.SwitchLatency.SwitchClass c = m.byTransport().get(t.ordinal());
+                ObjectNode x = by.putObject(t.jsonName());
+                x.put("portToPortNs", c.portToPortPs() / 1000.0);
+                x.put("forwarding", c.forwarding() == io.fabriclab.topology.SwitchLatency.Forwarding.CUT_THROUGH
+                        ? "cut-through" : "store-and-forward");
+            }
+        }
         ObjectNode hops = root.putObject("hops");
         hops.put("diameter", a.hops().diameter());
         hops.put("mean", a.hops().mean());

@@ -133,6 +133,7 @@ public final class SimulateCommand implements Callable<Integer> {
             }
             return 2;
         }
+        scenario.warnings().forEach(w -> err.println("warning: " + w.render()));
         // Every output checked before the run: never an input, always writable (Outputs).
         Outputs outputs = new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output)
                 .directory("--csv", csvDir, ResultsJson.CSV_FILES);

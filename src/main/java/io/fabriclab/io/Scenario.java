@@ -13,11 +13,14 @@ import io.fabriclab.workload.Workload;
 /**
  * A scenario ready to run: the fabric, QoS in force (profile and overrides applied), the flows of
  * every workload, and the run settings. {@code sha256} is the hash of the scenario file's bytes.
+ * {@code transport} is the run's transport with its parameters; {@code warnings} are settings the
+ * file gives that the transport ignores (each with file and JSON path).
  */
 public record Scenario(String name, String description, Fabric fabric, String profile, QosResolver qos,
                        List<Workload> workloads, List<FlowSpec> flows, SimConfig config, String sha256,
                        List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs,
-                       io.fabriclab.sim.RoutingPolicy routing) {
+                       io.fabriclab.sim.RoutingPolicy routing, io.fabriclab.sim.TransportProfile transport,
+                       List<InputProblem> warnings) {
 
     /** Sampling work FabricLab does in one run at most: sampling instants x (flows + 1). */
     public static final double MAX_SAMPLING_WORK = 1e12;
@@ -50,8 +53,33 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         return null;
     }
 
-    /** A simulator for this scenario, failures scheduled; refused (IllegalArgumentException) when too big to record. */
+    /** The transport the scenario chooses ({@code rocev2} unless it says otherwise). */
+    public io.fabriclab.model.Transport transportName() {
+        return transport.transport();
+    }
+
+    /**
+     * Why this build cannot simulate the scenario's transport, or null. A scenario naming a
+     * transport the simulator does not run is refused, never simulated as another.
+     */
+    public String transportProblem() {
+        if (io.fabriclab.sim.TransportProfile.simulated(transportName())) {
+            return null;
+        }
+        return "$.transport: " + transportName().displayName() + " (" + transportName().jsonName()
+                + ") is read and checked but not simulated in this build, which simulates "
+                + io.fabriclab.sim.TransportProfile.simulatedNames() + "; nothing was run";
+    }
+
+    /**
+     * A simulator for this scenario, failures scheduled; refused (IllegalArgumentException) when too
+     * big to record or when this build does not simulate its transport.
+     */
     public Simulator simulator(SimConfig cfg) {
+        String notSimulated = transportProblem();
+        if (notSimulated != null) {
+            throw new IllegalArgumentException(notSimulated);
+        }
         String tooBig = telemetryProblem(cfg);
         if (tooBig != null) {
             throw new IllegalArgumentException("$.telemetry: " + tooBig

@@ -28,11 +28,16 @@ import io.fabriclab.model.Link;
 import io.fabriclab.model.PfcConfig;
 import io.fabriclab.model.QosProfile;
 import io.fabriclab.model.SchedulerConfig;
+import io.fabriclab.model.Transport;
 import io.fabriclab.model.Units;
+import io.fabriclab.sim.IbFraming;
 import io.fabriclab.sim.LinkFailure;
 import io.fabriclab.sim.QosResolver;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimProfiles;
+import io.fabriclab.sim.TransportProfile;
+import io.fabriclab.sim.TransportProfileIb;
+import io.fabriclab.sim.TransportProfileUec;
 import io.fabriclab.workload.FlowList;
 import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.Incast;
@@ -146,7 +151,12 @@ public final class ScenarioJson {
             fabric = section(() -> readFabric(root.get("fabric"), fabrics), null);
         }
         fabricForWorkloads = fabric;
-        if (root.has("mtuBytes")) {
+        Transport transport = section(() -> transportName(root.get("transport")), Transport.ROCEV2);
+        Long ibMtu = null;
+        if (transport == Transport.INFINIBAND && root.has("mtuBytes")) {
+            // An InfiniBand MTU is a payload size from IBTA's list; the fabric's Ethernet frame MTU does not apply.
+            ibMtu = section(() -> ibMtu(root.get("mtuBytes")), null);
+        } else if (root.has("mtuBytes")) {
             // The same fabric at another MTU (e.g. the 1500 B variant of a benchmark). Only the
             // scenario's own fabric is changed: a fabric handed in by the caller (the open one) is not.
             // The bounds are the fabric format's (docs/format.md).
@@ -175,6 +185,11 @@ public final class ScenarioJson {
         SimConfig cfg = section(() -> config(root, seed), SimConfig.defaults().withSeed(seed));
         io.fabriclab.sim.RoutingPolicy routing = section(() -> routing(root.get("routing")),
                 io.fabriclab.sim.RoutingPolicy.ecmp());
+
+        final Long ibMtuBytes = ibMtu;
+        TransportProfile transportProfile = section(() -> transportProfile(root.get("transport"), transport, ibMtuBytes),
+                TransportProfile.of(transport));
+        List<InputProblem> warnings = transportWarnings(root, transport);
 
         List<Workload> workloads = new ArrayList<>();
         List<FlowSpec> flows = new ArrayList<>();
@@ -227,7 +242,7 @@ public final class ScenarioJson {
         }
         Scenario sc = new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows),
                 cfg, sha256(text.getBytes(StandardCharsets.UTF_8)), List.copyOf(failures), reconvergence,
-                deadlockThreshold, routing);
+                deadlockThreshold, routing, transportProfile, List.copyOf(warnings));
         String tooBig = sc.telemetryProblem(cfg);
         if (tooBig != null) {
             throw new ScenarioException(List.of(new InputProblem(file, "$.telemetry.sampleIntervalUs",
@@ -268,8 +283,8 @@ public final class ScenarioJson {
             }
         }
         JsonNode tr = root.get("transport");
-        if (tr != null) {
-            checkFields(tr, "$.transport", List.of("ackEveryPackets", "retransmitTimeoutUs", "ect"));
+        if (tr != null && !tr.isTextual()) {
+            checkFields(tr, "$.transport", TRANSPORT_FIELDS);
             if (tr.has("ackEveryPackets")) {
                 long n = longValue(tr.get("ackEveryPackets"), "$.transport.ackEveryPackets", 1, 1 << 20);
                 cfg = cfg.withAckEveryPackets((int) n);
@@ -727,6 +742,138 @@ public final class ScenarioJson {
             throw error(fp + ".dst", f.get("dst"), "a NIC other than the source");
         }
         return spec;
+    }
+
+    // ----- transport ------------------------------------------------------------------------------
+
+    /** Fields of the "transport" object: the name, the NIC transport's, then InfiniBand's and Ultra Ethernet's own. */
+    private static final List<String> TRANSPORT_FIELDS = List.of("name", "ackEveryPackets", "retransmitTimeoutUs", "ect",
+            "dataVls", "vlBufferBytes", "congestionControl", "trimThresholdPackets");
+    private static final List<String> IB_ONLY = List.of("dataVls", "vlBufferBytes", "congestionControl");
+    private static final List<String> UEC_ONLY = List.of("trimThresholdPackets");
+
+    /** "transport": "infiniband", or {"name": "infiniband", ...}; absent = rocev2. */
+    private Transport transportName(JsonNode tr) {
+        if (tr == null || tr.isNull()) {
+            return Transport.ROCEV2;
+        }
+        JsonNode name = tr.isObject() ? tr.get("name") : tr;
+        String path = tr.isObject() ? "$.transport.name" : "$.transport";
+        if (name == null) {
+            return Transport.ROCEV2;
+        }
+        if (!tr.isObject() && !tr.isTextual()) {
+            throw error("$.transport", tr, "one of " + Transport.allowedNames() + ", or an object with \"name\"");
+        }
+        java.util.Optional<Transport> t = name.isTextual() ? Transport.fromJsonName(name.asText())
+                : java.util.Optional.empty();
+        if (t.isEmpty()) {
+            throw error(path, name, "one of " + Transport.allowedNames());
+        }
+        return t.get();
+    }
+
+    private long ibMtu(JsonNode v) {
+        if (v == null || !v.isIntegralNumber() || !IbFraming.isMtu(v.asLong())) {
+            String why = v != null && v.isIntegralNumber() && v.asLong() > IbFraming.MAX_MTU_BYTES
+                    ? "an InfiniBand MTU, at most " + IbFraming.MAX_MTU_BYTES + " B of payload (IBTA vol. 1 §7.7.8): "
+                    : "an InfiniBand MTU in bytes of payload (IBTA vol. 1 §7.7.8): ";
+            throw error("$.mtuBytes", v, why + IbFraming.MTUS.stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(", ")));
+        }
+        return v.asLong();
+    }
+
+    /** The run's transport profile: the transport's defaults with the file's own settings. */
+    private TransportProfile transportProfile(JsonNode tr, Transport transport, Long ibMtu) {
+        TransportProfile dflt = TransportProfile.of(transport);
+        boolean object = tr != null && tr.isObject();
+        for (String f : IB_ONLY) {
+            if (object && tr.has(f) && transport != Transport.INFINIBAND) {
+                throw error("$.transport." + f, tr.get(f), "no " + f + " unless $.transport.name is infiniband");
+            }
+        }
+        for (String f : UEC_ONLY) {
+            if (object && tr.has(f) && transport != Transport.ULTRA_ETHERNET) {
+                throw error("$.transport." + f, tr.get(f), "no " + f + " unless $.transport.name is ultra-ethernet");
+            }
+        }
+        if (transport == Transport.INFINIBAND) {
+            TransportProfileIb ib = dflt.ib();
+            int mtu = ibMtu == null ? ib.mtuBytes() : (int) (long) ibMtu;
+            int vls = ib.dataVls();
+            int buffer = ib.vlBufferBytes();
+            boolean cc = ib.congestionControl();
+            if (object && tr.has("dataVls")) {
+                long n = longValue(tr.get("dataVls"), "$.transport.dataVls", 1, 15);
+                if (n != 1 && n != 2 && n != 4 && n != 8 && n != 15) {
+                    throw error("$.transport.dataVls", tr.get("dataVls"), "1, 2, 4, 8 or 15 data virtual lanes (IBTA VLCap)");
+                }
+                vls = (int) n;
+            }
+            if (object && tr.has("vlBufferBytes")) {
+                long min = (long) IbFraming.credits(IbFraming.packetBytes(mtu, ib.crossSubnet())) * IbFraming.CREDIT_BLOCK_BYTES;
+                long max = (long) TransportProfileIb.MAX_ADVERTISED_BLOCKS * IbFraming.CREDIT_BLOCK_BYTES;
+                long b = longValue(tr.get("vlBufferBytes"), "$.transport.vlBufferBytes", min, max);
+                if (b % IbFraming.CREDIT_BLOCK_BYTES != 0) {
+                    throw error("$.transport.vlBufferBytes", tr.get("vlBufferBytes"), "a multiple of the 64-byte credit "
+                            + "block from " + min + " (one MTU packet) to " + max + " (the 12-bit credit window)");
+                }
+                buffer = (int) b;
+            }
+            if (object && tr.has("congestionControl")) {
+                cc = bool(tr.get("congestionControl"), "$.transport.congestionControl");
+            }
+            return TransportProfile.infiniband(new TransportProfileIb(mtu, vls, buffer, ib.fcRefreshSymbolTimes(),
+                    ib.fcPacketsPerDataPacket(), cc, ib.crossSubnet()));
+        }
+        if (transport == Transport.ULTRA_ETHERNET && object && tr.has("trimThresholdPackets")) {
+            TransportProfileUec u = dflt.uec();
+            long n = longValue(tr.get("trimThresholdPackets"), "$.transport.trimThresholdPackets", 1, 1_000_000);
+            return new TransportProfile(dflt.transport(), dflt.dataHeaderBytes(), dflt.wireOverheadBytes(), dflt.ackBytes(),
+                    null, new TransportProfileUec((int) n, u.pathEntropies(), u.selectiveRetransmit(),
+                    u.nsccTargetDelayRttFraction(), u.nsccMultiplicativeDecrease(), u.nsccAdditiveIncreaseMtus()));
+        }
+        return dflt;
+    }
+
+    /**
+     * Settings the transport does not use, read and ignored with a warning: an InfiniBand run has
+     * no PFC (credit-based flow control per virtual lane replaces it), no ECN/WRED marking and no
+     * DCQCN (InfiniBand's own congestion control is FECN/BECN), and no ECT bit to set.
+     */
+    private List<InputProblem> transportWarnings(JsonNode root, Transport transport) {
+        List<InputProblem> out = new ArrayList<>();
+        if (transport != Transport.INFINIBAND) {
+            return out;
+        }
+        String why = "ignored: an InfiniBand run has ";
+        if (root.hasNonNull("profile")) {
+            out.add(new InputProblem(file, "$.profile", JsonObjectReader.text(root.get("profile")), why
+                    + "no PFC, ECN or DCQCN for the profile to set (credit-based flow control replaces PFC)",
+                    "no profile with \"transport\": \"infiniband\""));
+        }
+        JsonNode qos = root.get("qos");
+        if (qos != null && qos.isObject()) {
+            if (qos.hasNonNull("pfc")) {
+                out.add(new InputProblem(file, "$.qos.pfc", "{...}", why + "no PFC: credit-based flow control per "
+                        + "virtual lane keeps it lossless (IBTA vol. 1 §7.9)", "no qos.pfc with \"transport\": \"infiniband\""));
+            }
+            if (qos.hasNonNull("ecn")) {
+                out.add(new InputProblem(file, "$.qos.ecn", "{...}", why + "no ECN marking (its congestion control "
+                        + "marks FECN; $.transport.congestionControl)", null));
+            }
+            if (qos.hasNonNull("dcqcn")) {
+                out.add(new InputProblem(file, "$.qos.dcqcn", "{...}", why + "no DCQCN (its congestion control is "
+                        + "FECN/BECN with a CCT; $.transport.congestionControl)", null));
+            }
+        }
+        JsonNode tr = root.get("transport");
+        if (tr != null && tr.isObject() && tr.has("ect")) {
+            out.add(new InputProblem(file, "$.transport.ect", JsonObjectReader.text(tr.get("ect")), why
+                    + "no IP header and no ECT bit", null));
+        }
+        return out;
     }
 
     // ----- QoS overrides --------------------------------------------------------------------------

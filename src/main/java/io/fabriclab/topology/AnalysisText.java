@@ -71,6 +71,8 @@ public final class AnalysisText {
         out.printf(Locale.ROOT, "Hops (links NIC to NIC): diameter %d, mean %.2f; NIC pairs by hops: %s%n%n",
                 a.hops().diameter(), a.hops().mean(), histogram(a.hops().histogram()));
 
+        switchLatency(out, fabric);
+
         BillOfMaterials b = a.billOfMaterials();
         out.println("Bill of materials");
         TextTable bom = new TextTable("item", "quantity", "unit price", "cost");
@@ -134,6 +136,33 @@ public final class AnalysisText {
             }
             out.println(f);
         }
+    }
+
+    /** Port-to-port latency of each switch model under each transport (docs/model.md, Transports). */
+    private static void switchLatency(PrintWriter out, Fabric fabric) {
+        List<SwitchLatency.ModelLatency> rows = SwitchLatency.of(fabric);
+        if (rows.isEmpty()) {
+            return;
+        }
+        out.println("Switch port-to-port latency, unloaded (by switch model and transport)");
+        TextTable t = new TextTable("switch model", "switches", "RoCEv2", "InfiniBand", "Ultra Ethernet");
+        java.util.Set<SwitchLatency.SwitchClass> used = new java.util.LinkedHashSet<>();
+        for (SwitchLatency.ModelLatency m : rows) {
+            List<String> cells = new ArrayList<>();
+            cells.add(m.model());
+            cells.add(String.valueOf(m.switches()));
+            for (SwitchLatency.SwitchClass c : m.byTransport()) {
+                used.add(c);
+                cells.add(String.format(Locale.ROOT, "%.2f us %s", c.portToPortPs() / 1e6,
+                        c.forwarding() == SwitchLatency.Forwarding.CUT_THROUGH ? "cut-through" : "store-and-forward"));
+            }
+            t.row(cells.toArray());
+        }
+        out.println(t);
+        for (SwitchLatency.SwitchClass c : used) {
+            out.printf("  %s: %s%n", c.label(), c.source());
+        }
+        out.println();
     }
 
     /**

@@ -1,0 +1,87 @@
+package io.fabriclab.sim;
+
+/**
+ * InfiniBand link-layer and congestion-control parameters of a run (IBTA InfiniBand Architecture
+ * Specification vol. 1, release 1.5; docs/model.md, Transports). Credit-based flow control per
+ * virtual lane replaces PFC: a sender transmits a packet only when the receiver has advertised
+ * 64-byte credits for all of it, so congestion never drops a packet.
+ *
+ * @param mtuBytes              path MTU, payload bytes: 256, 512, 1024, 2048 or 4096 (vol. 1 §7.7.8)
+ * @param dataVls               data virtual lanes in use: 1, 2, 4, 8 or 15 (vol. 1 §7.6.4, VLCap)
+ * @param vlBufferBytes         receive buffer advertised per data VL, a multiple of 64 B; at most 4095
+ *                              blocks, the largest credit limit the 12-bit FCCL can express ahead of FCTBS
+ * @param fcRefreshSymbolTimes  a flow-control packet per VL at least this often, symbol (byte) times,
+ *                              even with no credit change (vol. 1 §7.9.4: 65,536)
+ * @param fcPacketsPerDataPacket flow-control packets the receiver sends per data packet that leaves
+ *                              its buffer (1: an update for every packet freed, the tightest loop)
+ * @param congestionControl     IB congestion control (FECN at a switch VL threshold, BECN, CCTI
+ *                              injection delay; vol. 1 annex A10) on or off
+ * @param crossSubnet           packets carry a GRH (40 B): only when they cross an IB router
+ */
+public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, int fcRefreshSymbolTimes,
+                                 int fcPacketsPerDataPacket, boolean congestionControl, boolean crossSubnet) {
+
+    /** Largest credit limit the 12-bit FCCL/FCTBS counters can advertise ahead of what was sent. */
+    public static final int MAX_ADVERTISED_BLOCKS = IbFraming.CREDIT_COUNTER_MODULUS - 1;
+
+    public TransportProfileIb {
+        if (!IbFraming.isMtu(mtuBytes)) {
+            throw new IllegalArgumentException("InfiniBand MTU " + mtuBytes + " B is not one of " + IbFraming.MTUS);
+        }
+        if (dataVls != 1 && dataVls != 2 && dataVls != 4 && dataVls != 8 && dataVls != 15) {
+            throw new IllegalArgumentException("InfiniBand data VLs must be 1, 2, 4, 8 or 15, not " + dataVls);
+        }
+        if (vlBufferBytes % IbFraming.CREDIT_BLOCK_BYTES != 0 || vlBufferBytes < IbFraming.credits(
+                IbFraming.packetBytes(mtuBytes, true)) * IbFraming.CREDIT_BLOCK_BYTES
+                || vlBufferBytes / IbFraming.CREDIT_BLOCK_BYTES > MAX_ADVERTISED_BLOCKS) {
+            throw new IllegalArgumentException("InfiniBand VL buffer " + vlBufferBytes + " B must be a multiple of 64 B, "
+                    + "hold one MTU packet and be at most " + MAX_ADVERTISED_BLOCKS + " blocks");
+        }
+        if (fcRefreshSymbolTimes <= 0 || fcPacketsPerDataPacket < 0) {
+            throw new IllegalArgumentException("flow-control period and rate must be positive");
+        }
+    }
+
+    /**
+     * Defaults: MTU 4096 (the largest, what NVIDIA ConnectX HCAs and the subnet manager negotiate
+     * by default on a 4096-capable fabric); one data VL (SL0 to VL0, the common deployment; more
+     * VLs are the escape from a credit loop); 2048 credits = 128 KiB per VL, half of the 12-bit
+     * credit window, enough for line rate at 400 Gb/s while the credit round trip is at most
+     * 128 KiB x 8 / 400 Gb/s = 2.62 us (about 250 m of fibre plus switch latency); FC refresh
+     * every 65,536 symbol times (vol. 1 §7.9.4); an FC packet for every data packet freed; IB
+     * congestion control off, as the common deployment runs it: it must be configured in the
+     * subnet manager (OpenSM's congestion control is disabled unless enabled) and NVIDIA fabrics
+     * rely on adaptive routing instead; no GRH (one subnet).
+     */
+    public static TransportProfileIb defaults() {
+        return new TransportProfileIb(IbFraming.MAX_MTU_BYTES, 1, 2048 * IbFraming.CREDIT_BLOCK_BYTES, 65_536, 1,
+                false, false);
+    }
+
+    public TransportProfileIb withMtuBytes(int mtu) {
+        return new TransportProfileIb(mtu, dataVls, vlBufferBytes, fcRefreshSymbolTimes, fcPacketsPerDataPacket,
+                congestionControl, crossSubnet);
+    }
+
+    /** Bytes of one data packet of a full MTU on the wire. */
+    public int packetBytes() {
+        return IbFraming.packetBytes(mtuBytes, crossSubnet);
+    }
+
+    /** Credits (64-byte blocks) of the receive buffer advertised per VL. */
+    public int vlCredits() {
+        return vlBufferBytes / IbFraming.CREDIT_BLOCK_BYTES;
+    }
+
+    /**
+     * Throughput bound of the credit loop, bits per second: a link with C bytes of credit and a
+     * credit round trip R carries at most C / R (the sender waits for credits once C is in flight),
+     * and never more than its line rate.
+     */
+    public static double creditLimitedBps(long creditBytes, long roundTripPs, long lineRateBps) {
+        if (roundTripPs <= 0) {
+            return lineRateBps;
+        }
+        return Math.min(lineRateBps, creditBytes * 8.0 * 1e12 / roundTripPs);
+    }
+}

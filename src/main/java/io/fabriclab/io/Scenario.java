@@ -85,7 +85,7 @@ public record Scenario(String name, String description, Fabric fabric, String pr
             throw new IllegalArgumentException("$.telemetry: " + tooBig
                     + "; allowed: a longer sampleIntervalUs or a shorter run");
         }
-        Simulator sim = new Simulator(fabric, flows, cfg, qos);
+        Simulator sim = new Simulator(fabric, flows, cfg, qos, transport);
         sim.setReconvergencePs(reconvergencePs);
         sim.setDeadlockThresholdPs(deadlockThresholdPs);
         failures.forEach(sim::scheduleFailure);

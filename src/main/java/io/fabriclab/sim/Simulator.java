@@ -61,7 +61,7 @@ public final class Simulator {
     static final int EV_LINK_SPEED = 14;
     static final int EV_PFC_APPLY = 15;
 
-    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc"};
+    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "trimmed"};
 
     private final Fabric fabric;
     private final QosResolver qos;
@@ -110,6 +110,13 @@ public final class Simulator {
     NextHopSelector selector;
     private final Pfc pfc;
     private final RoceTransport transport;
+    // ----- Ultra Ethernet (UecTransport, Trimming, Nscc): null on other transports -----
+    /** The run's transport and its parameters. */
+    final TransportProfile transportProfile;
+    /** The Ultra Ethernet NIC in place of {@link #transport}; null unless the run is ultra-ethernet. */
+    final UecTransport uec;
+    /** Packet trimming at the switches; null unless the run is ultra-ethernet. */
+    final Trimming trimming;
     final LinkEvents linkEvents;
     private final Telemetry telemetry;
     final LiveControl live;
@@ -128,13 +135,28 @@ public final class Simulator {
 
     /** A run whose QoS comes from {@code qos} (e.g. a named profile and scenario overrides). */
     public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos) {
+        this(fabric, flowSpecs, cfg, qos, TransportProfile.of(io.fabriclab.model.Transport.ROCEV2));
+    }
+
+    /**
+     * A run under {@code transportProfile}: RoCEv2, or Ultra Ethernet (best-effort class without
+     * PFC, per-packet spraying, trimming, NACK and selective retransmission, NSCC).
+     */
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos,
+                     TransportProfile transportProfile) {
+        if (!TransportProfile.simulated(transportProfile.transport())) {
+            throw new IllegalArgumentException(transportProfile.transport().displayName()
+                    + " is not simulated in this build, which simulates " + TransportProfile.simulatedNames());
+        }
+        this.transportProfile = transportProfile;
+        boolean ultraEthernet = transportProfile.uec() != null;
         this.fabric = fabric;
         this.qos = qos;
         this.cfg = cfg;
         this.paths = new FlowPaths(Routing.compute(fabric), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()), linkIndex);
         Routing routing = paths.routing;
-        this.maxPayload = RoceFraming.maxPayload(fabric.mtuBytes());
-        if (maxPayload + RoceFraming.DATA_HEADER_BYTES > PacketPool.MAX_FRAME_BYTES) {
+        this.maxPayload = ultraEthernet ? UecFraming.maxPayload(fabric.mtuBytes()) : RoceFraming.maxPayload(fabric.mtuBytes());
+        if (fabric.mtuBytes() > PacketPool.MAX_FRAME_BYTES) {
             throw new IllegalArgumentException("MTU " + fabric.mtuBytes() + " B: frames above "
                     + PacketPool.MAX_FRAME_BYTES + " B are not simulated");
         }
@@ -170,6 +192,10 @@ public final class Simulator {
         for (EgressPort p : ports) {
             if (p.sw != null) {
                 p.sw.egress.add(p);
+            }
+            if (ultraEthernet) {
+                // Ultra Ethernet: every class is best effort, no PFC (UEC 1.0 runs over lossy Ethernet).
+                p.losslessMask = 0;
             }
         }
         pgHeadroom = new long[ports.length * EgressPort.CLASSES];
@@ -232,6 +258,8 @@ public final class Simulator {
         reactionLog = new ReactionLog(flows.length);
         pfc = new Pfc(this, ports.length, pcs, events, pkts);
         transport = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload);
+        uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
+        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes()) : null;
         linkEvents = new LinkEvents(this, fabric, links, ports, flows, paths, events, pkts);
         telemetry = new Telemetry(this, ports, pcs, flows, flowPhase, touchedPorts, events, cfg.sampleIntervalPs());
         live = new LiveControl(this, ports, qos, events);
@@ -373,6 +401,10 @@ public final class Simulator {
             throw new IllegalStateException("a Simulator runs once");
         }
         ran = true;
+        if (uec != null && !routingPolicy.perPacket()) {
+            // Ultra Ethernet sprays every packet over the equal-cost paths (UEC 1.0 packet spraying).
+            routingPolicy = new RoutingPolicy(RoutingMode.SPRAY, routingPolicy.flowletGapPs(), routingPolicy.reorderWindowPackets());
+        }
         if (routingPolicy.perPacket()) {
             selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed());
         }
@@ -456,7 +488,13 @@ public final class Simulator {
                 transmit(p);
             }
             case EV_ARRIVE -> arrive(target, arg);
-            case EV_FLOW_START -> transport.startFlow(flows[target]);
+            case EV_FLOW_START -> {
+                if (uec != null) {
+                    uec.startFlow(flows[target]);
+                } else {
+                    transport.startFlow(flows[target]);
+                }
+            }
             case EV_NIC_WAKE -> {
                 EgressPort p = ports[target];
                 if (p.wakeAtPs == now) {
@@ -467,7 +505,13 @@ public final class Simulator {
             case EV_PAUSE_EXPIRE -> transmit(ports[target]);
             case EV_PFC_REFRESH -> pfc.refresh(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_RATE_TIMER -> transport.rateTimer(flows[target], arg);
-            case EV_RTO -> transport.retransmitTimeout(flows[target]);
+            case EV_RTO -> {
+                if (uec != null) {
+                    uec.retransmitTimeout(flows[target]);
+                } else {
+                    transport.retransmitTimeout(flows[target]);
+                }
+            }
             case EV_SAMPLE -> telemetry.sample();
             case EV_WATCHDOG -> pfc.watchdog(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_LINK_DOWN -> linkEvents.down(target);
@@ -508,7 +552,11 @@ public final class Simulator {
             return;
         }
         if (p.nic != null) {
-            transport.nicTransmit(p);
+            if (uec != null) {
+                uec.nicTransmit(p);
+            } else {
+                transport.nicTransmit(p);
+            }
         } else {
             switchTransmit(p);
         }
@@ -727,16 +775,26 @@ public final class Simulator {
             return;
         }
         if (in.nic != null) {
-            transport.nicReceive(in, pkt, kind);
+            if (uec != null) {
+                uec.nicReceive(in, pkt, kind);
+            } else {
+                transport.nicReceive(in, pkt, kind);
+            }
             return;
         }
         int outId = forward(pkt, in, kind);
         EgressPort out = ports[outId];
         int c = pkts.priority(pkt);
-        int bytes = pkts.frameBytes(pkt);
         // Class state by port id: fetched in parallel with the port objects, not through them.
-        int inAt = EgressPort.at(inId, c, 0);
         int outAt = EgressPort.at(outId, c, 0);
+        if (trimming != null && kind == PacketPool.DATA && trimming.trims(pcs[outAt + EgressPort.QUEUE_BYTES])) {
+            // Ultra Ethernet: the queue is at the trim threshold; the header goes on at high priority.
+            pkt = trimming.trim(pkt, out);
+            c = pkts.priority(pkt);
+            outAt = EgressPort.at(outId, c, 0);
+        }
+        int bytes = pkts.frameBytes(pkt);
+        int inAt = EgressPort.at(inId, c, 0);
         SwitchState sw = in.sw;
         if (out.down) {
             drop(out, c, pkt, DropCause.LINK_DOWN);
@@ -806,7 +864,7 @@ public final class Simulator {
     private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        int chosen = selector != null && kind == PacketPool.DATA ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
+        int chosen = selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED) ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
         return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
     }
 

@@ -10,14 +10,17 @@ package io.fabriclab.sim;
  * <ul>
  * <li>no ECN, delay below target: proportional increase, by {@link #PROPORTIONAL_MTUS_PER_RTT}
  *     x (target - delay) / target MTUs per RTT, plus the fair increase;</li>
- * <li>no ECN, delay at or above target: fair increase only ({@code additiveIncreaseMtus} per RTT);</li>
+ * <li>no ECN, delay at or above target: fair increase only ({@code additiveIncreaseMtus} per RTT);
+ *     both increases are scaled by the flow's BDP over a 150,000 B reference ({@link #scaling});</li>
  * <li>ECN and delay at or above target: multiplicative decrease, at most once per base RTT,
  *     cwnd x max(1 - {@link #GAMMA} x (avg - target) / avg, 1 - maxDecrease) on the averaged delay;</li>
  * <li>ECN, delay below target: no change (the mark is from a queue that has already drained).</li>
  * </ul>
  * Increases are gathered and applied once per base RTT (cwnd += gathered / cwnd); the window stays
- * between one MTU and {@link #MAX_WINDOW_BDPS} x BDP, where it starts. Not modelled: NSCC's quick
- * adapt and its path-penalty feedback to the entropy choice.
+ * between one MTU and {@link #MAX_WINDOW_BDPS} x BDP, where it starts. A NACK cuts the window by
+ * the trimmed packet's bytes and triggers quick adapt: at most once per base RTT + target delay,
+ * the window becomes the bytes acknowledged in the last such period (what the path delivered).
+ * Not modelled: NSCC's path-penalty feedback to the entropy choice.
  */
 final class Nscc {
     /** Largest window, in bandwidth-delay products; also the initial window (htsim: _maxwnd = 1.5 x BDP). */
@@ -31,6 +34,15 @@ final class Nscc {
      * 4 x scaling_a x scaling_b x MSS, which is 2 MSS at its 100 Gb/s, 12 us reference (scaling 1 and 0.5).
      */
     static final double PROPORTIONAL_MTUS_PER_RTT = 2.0;
+    /**
+     * The reference network the increases are stated for: 100 Gb/s and a 12 us RTT, a BDP of
+     * 150,000 B (htsim initNsccParams: _reference_network_linkspeed, _reference_network_rtt). A
+     * flow's increases scale by its own BDP over this one (htsim's scaling_factor_a), so a window
+     * of a few packets does not grow by whole MTUs every RTT.
+     */
+    static final double REFERENCE_BDP_BYTES = 100e9 / 8 * 12e-6;
+    /** BDP / {@link #REFERENCE_BDP_BYTES} of this flow. */
+    final double scaling;
 
     final int mtuPayload;
     final double maxWindow;
@@ -49,6 +61,10 @@ final class Nscc {
     long fairIncreases;
     long multiplicativeDecreases;
     long nackCuts;
+    long quickAdapts;
+    /** Quick adapt: bytes acknowledged since the current period began, and when it ends. */
+    double achievedBytes;
+    long quickAdaptEndPs;
     double minCwnd;
 
     /**
@@ -62,11 +78,13 @@ final class Nscc {
         this.targetDelayPs = Math.max(1, Math.round(this.baseRttPs * targetDelayFraction));
         double bdp = lineRateBps / 8.0 * this.baseRttPs / 1e12;
         this.maxWindow = Math.max(mtuPayload, MAX_WINDOW_BDPS * bdp);
+        this.scaling = bdp / REFERENCE_BDP_BYTES;
         this.maxDecrease = p.nsccMultiplicativeDecrease();
         this.additiveIncreaseMtus = p.nsccAdditiveIncreaseMtus();
         this.cwnd = maxWindow;
         this.minCwnd = cwnd;
         this.lastAdjustPs = now;
+        this.quickAdaptEndPs = now + this.baseRttPs + targetDelayPs;
     }
 
     /** An acknowledgement of {@code ackedBytes} whose data took {@code rttPs} and came back with {@code ce}. */
@@ -76,6 +94,11 @@ final class Nscc {
         }
         long delay = rttPs - baseRttPs;
         avgDelayPs = DELAY_EWMA * delay + (1 - DELAY_EWMA) * avgDelayPs;
+        achievedBytes += ackedBytes;
+        if (now > quickAdaptEndPs) {
+            achievedBytes = 0;
+            quickAdaptEndPs = now + baseRttPs + targetDelayPs;
+        }
         // An increase of k MTUs per RTT: each ACK adds k x MTU x acked, and a window's worth of
         // ACKs (acked summing to cwnd) divided by cwnd at the adjustment gives k MTUs.
         if (!ce) {
@@ -86,7 +109,7 @@ final class Nscc {
             } else {
                 fairIncreases++;
             }
-            gatheredIncrease += mtus * mtuPayload * ackedBytes;
+            gatheredIncrease += mtus * scaling * mtuPayload * ackedBytes;
         } else if (delay >= targetDelayPs && avgDelayPs > targetDelayPs && now - lastDecreasePs >= baseRttPs) {
             double factor = Math.max(1 - GAMMA * (avgDelayPs - targetDelayPs) / avgDelayPs, 1 - maxDecrease);
             cwnd *= factor;
@@ -102,9 +125,19 @@ final class Nscc {
     }
 
     /** A NACK for a trimmed packet of {@code bytes}: the window gives up those bytes (htsim: cwnd -= nacked bytes). */
-    void onNack(long bytes) {
+    void onNack(long bytes, long now) {
         cwnd -= bytes;
         nackCuts++;
+        if (now > quickAdaptEndPs) {
+            // Quick adapt (htsim quick_adapt on loss): the window falls to what was delivered in
+            // the period just ended, if that is less.
+            if (achievedBytes < cwnd) {
+                cwnd = achievedBytes;
+                quickAdapts++;
+            }
+            achievedBytes = 0;
+            quickAdaptEndPs = now + baseRttPs + targetDelayPs;
+        }
         clamp();
     }
 

@@ -260,6 +260,17 @@ public final class Simulator {
         transport = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload);
         uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
         trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes()) : null;
+        if (trimming != null) {
+            for (EgressPort p : ports) {
+                if (p.sw != null) {
+                    for (int c = 0; c < EgressPort.CLASSES; c++) {
+                        if (c != QosProfile.CNP_PRIORITY) {
+                            p.wred[c] = Trimming.curveFor(p.wred[c], trimming.thresholdBytes);
+                        }
+                    }
+                }
+            }
+        }
         linkEvents = new LinkEvents(this, fabric, links, ports, flows, paths, events, pkts);
         telemetry = new Telemetry(this, ports, pcs, flows, flowPhase, touchedPorts, events, cfg.sampleIntervalPs());
         live = new LiveControl(this, ports, qos, events);

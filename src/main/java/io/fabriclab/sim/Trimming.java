@@ -26,6 +26,22 @@ final class Trimming {
         this.thresholdBytes = (long) trimThresholdPackets * mtuBytes;
     }
 
+    /**
+     * The ECN curve a switch queue uses on an Ultra Ethernet run. NSCC decreases on ECN marks
+     * (it only increases on delay alone), so a queue must mark before it trims: a curve that is
+     * off, or whose Kmin lies at or above the trim threshold (the RoCEv2 profiles' 400 KB and more
+     * against 8 x 4200 = 33,600 B), could never mark, and is replaced by one that marks from a
+     * quarter of the threshold, with certainty from 97 % of it (the proportions of the UEC runs
+     * built on csg-htsim's main_uec: kmin = queue / 4, kmax = queue x 97 / 100); a curve below the
+     * threshold is kept as configured.
+     */
+    static io.fabriclab.model.WredEcn curveFor(io.fabriclab.model.WredEcn configured, long thresholdBytes) {
+        if (configured != null && configured.kminBytes() < thresholdBytes) {
+            return configured;
+        }
+        return new io.fabriclab.model.WredEcn(thresholdBytes / 4, thresholdBytes * 97 / 100, 1.0);
+    }
+
     /** Whether a data packet that finds {@code queueBytes} in its egress queue is trimmed. */
     boolean trims(long queueBytes) {
         return queueBytes >= thresholdBytes;

@@ -271,7 +271,7 @@ final class UecTransport {
         clear(s.outstanding, psn);
         int payload = f.payloadOf(psn, maxPayload);
         s.inflightBytes -= payload;
-        s.cc.onNack(payload);
+        s.cc.onNack(payload, sim.now);
         s.pushRtx(psn);
         sim.transmit(f.srcPort);
     }

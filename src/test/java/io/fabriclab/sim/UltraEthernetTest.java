@@ -73,6 +73,15 @@ class UltraEthernetTest {
         // plus one header per trim.
         SimResults.LinkResult down = r.links().stream().filter(l -> l.from().equals("leaf0:eth0")).findFirst().orElseThrow();
         assertEquals((long) n * packets + u.trimmedPackets(), down.frames());
+        // The receiver's link stays busy: 1936 full frames of 4200 + 20 B at 80 ps/B are
+        // 1936 x 337,600 ps = 653.6 us of wire time; the last byte arrives within 1 % of that
+        // (the link is >= 99 % busy from first to last byte).
+        long last = r.flows().stream().mapToLong(SimResults.FlowResult::finishPs).max().orElseThrow();
+        assertTrue(last <= (long) n * packets * IncastTest.SER_FULL_100G * 101 / 100, "last byte at " + last + " ps");
+        // NSCC saw the marks the trim-relative ECN curve made (Kmin 33,600 / 4 = 8,400 B) and cut
+        // windows on them, so trimming stayed at the start of the incast, below 5 % of the packets.
+        assertTrue(u.nsccMultiplicativeDecreases() > 0);
+        assertTrue(u.trimmedPackets() < n * packets / 20, "trimmed " + u.trimmedPackets());
         // Trimming bounds the data queue: a packet is queued only while the queue is below
         // 8 x 4200 = 33,600 B, so the queue never holds more than 33,600 + 4200 = 37,800 B
         // (in fact it stays below: the last packet admitted found less than 33,600 B).
@@ -114,6 +123,18 @@ class UltraEthernetTest {
             System.out.printf("UEC spray seed %d: packets per uplink%s (bound %.0f +- %.1f)%n", seed, counts, mean, 3 * sigma);
             assertEquals(n, total, "every packet crossed exactly one uplink");
         }
+    }
+
+    @Test
+    void anEcnCurveThatCouldNeverMarkBeforeTheTrimThresholdIsReplaced() {
+        long thr = 8 * 4200;                                     // 33,600 B
+        io.fabriclab.model.WredEcn roce = new io.fabriclab.model.WredEcn(400_000, 1_600_000, 0.2);
+        // Kmin 400 KB >= 33.6 KB: never marks under trimming; replaced by 33,600 / 4 = 8,400 B to
+        // 33,600 x 97 / 100 = 32,592 B.
+        assertEquals(new io.fabriclab.model.WredEcn(8_400, 32_592, 1.0), Trimming.curveFor(roce, thr));
+        assertEquals(new io.fabriclab.model.WredEcn(8_400, 32_592, 1.0), Trimming.curveFor(null, thr));
+        io.fabriclab.model.WredEcn shallow = new io.fabriclab.model.WredEcn(10_000, 30_000, 0.5);
+        assertEquals(shallow, Trimming.curveFor(shallow, thr));
     }
 
     @Test

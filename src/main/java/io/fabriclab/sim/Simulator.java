@@ -417,7 +417,8 @@ public final class Simulator {
             routingPolicy = new RoutingPolicy(RoutingMode.SPRAY, routingPolicy.flowletGapPs(), routingPolicy.reorderWindowPackets());
         }
         if (routingPolicy.perPacket()) {
-            selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed());
+            selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed(),
+                    switches.size());
         }
         long wallStart = System.nanoTime();
         for (Flow f : flows) {

@@ -91,6 +91,14 @@ public final class ResultsJson {
         root.set("drops", MAPPER.valueToTree(r.drops()));
         root.set("pfcEvents", MAPPER.valueToTree(r.pfcEvents()));
         root.put("pfcEventsDropped", r.pfcEventsDropped());
+        if (!r.credits().isEmpty()) {
+            // Only on an InfiniBand run, so RoCEv2 results files stay as they were.
+            root.set("credits", MAPPER.valueToTree(r.credits()));
+        }
+        if (r.ultraEthernet() != null) {
+            // Only on an ultra-ethernet run, so RoCEv2 results files stay as they were.
+            root.set("ultraEthernet", MAPPER.valueToTree(r.ultraEthernet()));
+        }
         return root;
     }
 

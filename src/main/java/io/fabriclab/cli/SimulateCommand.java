@@ -263,6 +263,14 @@ public final class SimulateCommand implements Callable<Integer> {
         sb.append(String.format(Locale.ROOT, "drops %,d (buffer %,d, headroom overflow %,d, watchdog %,d, link down %,d); "
                         + "retransmitted %,d B; reroutes %d%n", s.drops(), s.bufferDrops(), s.headroomOverflowDrops(),
                 s.watchdogDrops(), s.linkDownDrops(), s.retransmittedBytes(), run.reroutes()));
+        SimResults.UecResult u = r.ultraEthernet();
+        if (u != null) {
+            // Ultra Ethernet only: what trimming and selective retransmission did.
+            sb.append(String.format(Locale.ROOT, "Ultra Ethernet: trimmed %,d packets (%,d B of payload cut); NACKs %,d; "
+                            + "retransmitted %,d packets (%,d B), timeouts %,d; out of order %,d%n", u.trimmedPackets(),
+                    u.trimmedPayloadBytes(), u.nacksSent(), u.retransmittedPackets(), u.retransmittedBytes(), u.timeouts(),
+                    u.outOfOrderPackets()));
+        }
 
         for (SimResults.CollectiveResult c : r.collectives()) {
             sb.append(String.format(Locale.ROOT, "%s %s over %d ranks, %,d B%s: %s%n", c.kind(), c.name(), c.ranks(), c.bytes(),

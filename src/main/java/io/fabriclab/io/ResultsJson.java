@@ -116,6 +116,14 @@ public final class ResultsJson {
         field(g, "drops", r.drops());
         field(g, "pfcEvents", r.pfcEvents());
         g.writeNumberField("pfcEventsDropped", r.pfcEventsDropped());
+        if (r.credits() != null && !r.credits().isEmpty()) {
+            // Only on an InfiniBand run, so RoCEv2 results files stay as they were.
+            field(g, "credits", r.credits());
+        }
+        if (r.ultraEthernet() != null) {
+            // Only on an ultra-ethernet run, so RoCEv2 results files stay as they were.
+            field(g, "ultraEthernet", r.ultraEthernet());
+        }
         g.writeEndObject();
     }
 

@@ -85,7 +85,9 @@ public record Scenario(String name, String description, Fabric fabric, String pr
             throw new IllegalArgumentException("$.telemetry: " + tooBig
                     + "; allowed: a longer sampleIntervalUs or a shorter run");
         }
-        Simulator sim = new Simulator(fabric, flows, cfg, qos, transportName());
+        // The scenario's transport with its parameters: Ultra Ethernet's trim threshold reaches the
+        // simulator through the profile; InfiniBand's VL buffer is what every receiver advertises.
+        Simulator sim = new Simulator(fabric, flows, cfg, qos, transport);
         if (transport.ib() != null) {
             sim.setVlCreditBytes(transport.ib().vlBufferBytes());
         }

@@ -57,8 +57,8 @@ final class CreditFlowControl {
      * under 128 KiB x 8 / rate (2.6 us at 400 Gb/s, 10.5 us at 100 Gb/s).
      */
     static final int DEFAULT_VL_CREDIT_BYTES = MAX_CREDIT_BLOCKS * BLOCK_BYTES;
-    /** Packet kind of a flow-control packet (beside PacketPool's DATA..PAUSE). */
-    static final byte FC = 5;
+    /** Packet kind of a flow-control packet (PacketPool's kinds, after Ultra Ethernet's TRIMMED). */
+    static final byte FC = PacketPool.FC;
 
     private final Simulator sim;
     private final EgressPort[] ports;

@@ -168,6 +168,8 @@ final class EgressPort {
     boolean touched;
     final long[] ecnMarked = new long[CLASSES];
     final long[] dropsBuffer = new long[CLASSES];
+    /** Ultra Ethernet: data packets this port's queues trimmed to their headers ({@link Trimming}). */
+    long trimmed;
     /** Headroom overflows of this port as an ingress (a lossless packet lost on arrival), per priority. */
     final long[] dropsHeadroom = new long[CLASSES];
     final long[] dropsWatchdog = new long[CLASSES];

@@ -23,12 +23,22 @@ final class NextHopSelector {
     private Routing routing;
     /** Egress port ids toward a destination switch, by (switch index << 32 | destination index). */
     private final Map<Long, int[]> groups = new HashMap<>();
+    /**
+     * The same groups by (switch index x switches + destination switch index), so a packet's
+     * decision reads an array instead of hashing two devices and a boxed key; null when the
+     * fabric has more than {@link #MAX_CACHED_SWITCHES} switches (the table would grow as n^2).
+     */
+    private final int[][] byIndex;
+    private final int switchCount;
+    static final int MAX_CACHED_SWITCHES = 2048;
     /** Flowlet state per flow and hop: the next hop chosen and when the flow last used it. */
     private int[][] flowletPort;
     private long[][] flowletLastPs;
 
     NextHopSelector(RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
-                    int flows, long seed) {
+                    int flows, long seed, int switchCount) {
+        this.switchCount = switchCount;
+        this.byIndex = switchCount <= MAX_CACHED_SWITCHES ? new int[switchCount * switchCount][] : null;
         this.policy = policy;
         this.ports = ports;
         this.linkIndex = linkIndex;
@@ -44,6 +54,9 @@ final class NextHopSelector {
     void routingChanged(Routing r) {
         this.routing = r;
         groups.clear();
+        if (byIndex != null) {
+            java.util.Arrays.fill(byIndex, null);
+        }
     }
 
     /**
@@ -52,12 +65,23 @@ final class NextHopSelector {
      * serves its destination ({@code lastHop} is that switch's port to the NIC).
      */
     int next(EgressPort in, Flow flow, int hop, long now) {
-        Device sw = in.sw.device;
-        Device dst = flow.dstEdge;
-        if (sw == dst) {
+        SwitchState here = in.sw;
+        // The destination's edge switch owns the flow's last-hop port.
+        SwitchState last = ports[flow.lastHopPort].sw;
+        if (here == last) {
             return flow.lastHopPort;
         }
-        int[] group = group(sw, dst);
+        int[] group;
+        if (byIndex != null) {
+            int k = here.index * switchCount + last.index;
+            group = byIndex[k];
+            if (group == null) {
+                group = group(here.device, last.device);
+                byIndex[k] = group;
+            }
+        } else {
+            group = group(here.device, last.device);
+        }
         if (group.length == 0) {
             // Unreachable under the current routing: the flow's ECMP path decides (and drops if dead).
             return -1;

@@ -17,6 +17,10 @@ final class PacketPool {
     static final byte CNP = 3;
     /** An IEEE 802.1Qbb PFC frame; its PSN field holds the pause quanta. */
     static final byte PAUSE = 4;
+    /** Ultra Ethernet: a data packet a switch trimmed to its headers ({@link Trimming}); PSN and flow kept. */
+    static final byte TRIMMED = 5;
+    /** InfiniBand: a link-level flow-control packet ({@link CreditFlowControl}); it ends at the receiving port. */
+    static final byte FC = 6;
 
     /** ECN field values (RFC 3168): not ECN-capable, ECT(0), CE. */
     static final byte NOT_ECT = 0;

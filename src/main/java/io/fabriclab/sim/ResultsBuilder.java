@@ -162,7 +162,42 @@ final class ResultsBuilder {
         }
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
                 sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped(),
-                sim.creditResults(end));
+                sim.creditResults(end), uecResult(flows, ports));
+    }
+
+    /** Ultra Ethernet's counts (SimResults.UecResult); null on other transports. */
+    private SimResults.UecResult uecResult(Flow[] flows, EgressPort[] ports) {
+        UecTransport u = sim.uec;
+        if (u == null) {
+            return null;
+        }
+        long nacks = 0;
+        long rtxPackets = 0;
+        long rtxBytes = 0;
+        long timeouts = 0;
+        long decreases = 0;
+        double minCwnd = Double.MAX_VALUE;
+        for (Flow f : flows) {
+            nacks += f.naks;
+            rtxPackets += f.retransmittedPackets;
+            rtxBytes += f.retransmittedBytes;
+            timeouts += f.timeouts;
+            UecTransport.State s = u.state(f.id);
+            if (s != null) {
+                decreases += s.cc.multiplicativeDecreases;
+                minCwnd = Math.min(minCwnd, s.cc.minCwnd);
+            }
+        }
+        List<SimResults.TrimResult> byPort = new ArrayList<>();
+        for (EgressPort p : ports) {
+            if (p.trimmed > 0) {
+                byPort.add(new SimResults.TrimResult(p.ref(), p.trimmed));
+            }
+        }
+        Trimming t = sim.trimming;
+        return new SimResults.UecResult(t.trimmedPackets, t.trimmedPayloadBytes, u.nacksSent, nacks, rtxPackets, rtxBytes,
+                timeouts, u.outOfOrderPackets, u.duplicatePackets, decreases,
+                minCwnd == Double.MAX_VALUE ? 0 : (long) minCwnd, List.copyOf(byPort));
     }
 
     /**

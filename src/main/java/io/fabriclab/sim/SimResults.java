@@ -11,13 +11,33 @@ import java.util.List;
  * @param pfcEvents        the PFC frames as they took effect, in time order, at most
  *                         {@link PfcEventLog#CAP} (10,000)
  * @param pfcEventsDropped PFC frames beyond the cap, counted but not listed
- * @param credits          InfiniBand runs: credit flow control per (port, VL); empty for RoCEv2
+ * @param credits          InfiniBand runs: credit flow control per (port, VL); empty on the other transports
+ * @param ultraEthernet    Ultra Ethernet runs: trims, NACKs, retransmissions ({@link UecResult}); null on the others
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
                          List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
                          List<CollectiveResult> collectives, List<DeadlockResult> deadlocks,
                          List<UplinkSpread> uplinks, DcqcnLog dcqcnReactions, List<BufferResult> buffers, List<DropResult> drops,
-                         List<PfcEvent> pfcEvents, long pfcEventsDropped, List<CreditResult> credits) {
+                         List<PfcEvent> pfcEvents, long pfcEventsDropped, List<CreditResult> credits,
+                         UecResult ultraEthernet) {
+
+    /**
+     * Ultra Ethernet's own counts (null on other transports): data packets the switches trimmed
+     * to their headers and the payload bytes cut, NACKs the receivers sent for them, packets and
+     * payload bytes the senders sent again, retransmission timeouts, data packets that arrived
+     * ahead of a missing PSN and duplicates, and the smallest NSCC window of any flow (bytes).
+     * With trimming and no loss elsewhere, {@code retransmittedPackets == trimmedPackets}
+     * (docs/validation.md, Ultra Ethernet).
+     */
+    public record UecResult(long trimmedPackets, long trimmedPayloadBytes, long nacksSent, long nacksReceived,
+                            long retransmittedPackets, long retransmittedBytes, long timeouts, long outOfOrderPackets,
+                            long duplicatePackets, long nsccMultiplicativeDecreases, long minCwndBytes,
+                            List<TrimResult> trimsByPort) {
+    }
+
+    /** Trimmed packets at one switch egress port. */
+    public record TrimResult(String port, long trimmedPackets) {
+    }
 
     /** Why the run stopped. */
     public enum StopReason { COMPLETED, DURATION_REACHED, TIME_LIMIT, NO_EVENTS, STOPPED }

@@ -61,7 +61,7 @@ public final class Simulator {
     static final int EV_LINK_SPEED = 14;
     static final int EV_PFC_APPLY = 15;
 
-    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "fc"};
+    private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "trimmed", "fc"};
 
     private final Fabric fabric;
     private final QosResolver qos;
@@ -97,8 +97,13 @@ public final class Simulator {
     static final byte FLOW_DONE = 2;
     static final byte FLOW_DONE_CHANGED = 3;
     private final int maxPayload;
-    /** The transport simulated: RoCEv2 (PFC, ECN, DCQCN) or InfiniBand (credit-based flow control). */
+    /**
+     * The transport simulated: RoCEv2 (PFC, ECN, DCQCN), InfiniBand (credit-based flow control) or
+     * Ultra Ethernet (spraying, trimming, NACK and selective retransmission, NSCC).
+     */
     private final io.fabriclab.model.Transport transport;
+    /** The run's transport and its parameters. */
+    final TransportProfile transportProfile;
     /** InfiniBand's link-level flow control; null in a RoCEv2 run. */
     final CreditFlowControl credits;
     /** Per-packet bytes of the transport: data headers, an ACK or NAK, and the wire's gap per packet. */
@@ -118,6 +123,11 @@ public final class Simulator {
     NextHopSelector selector;
     private final Pfc pfc;
     private final RoceTransport roce;
+    // ----- Ultra Ethernet (UecTransport, Trimming, Nscc): null on other transports -----
+    /** The Ultra Ethernet NIC in place of {@link #roce}; null unless the run is ultra-ethernet. */
+    final UecTransport uec;
+    /** Packet trimming at the switches; null unless the run is ultra-ethernet. */
+    final Trimming trimming;
     final LinkEvents linkEvents;
     private final Telemetry telemetry;
     final LiveControl live;
@@ -136,31 +146,48 @@ public final class Simulator {
 
     /** A run whose QoS comes from {@code qos} (e.g. a named profile and scenario overrides). */
     public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos) {
-        this(fabric, flowSpecs, cfg, qos, io.fabriclab.model.Transport.ROCEV2);
+        this(fabric, flowSpecs, cfg, qos, TransportProfile.of(io.fabriclab.model.Transport.ROCEV2));
+    }
+
+    /** A run of {@code transport} with its default parameters ({@link TransportProfile#of}). */
+    public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos,
+                     io.fabriclab.model.Transport transport) {
+        this(fabric, flowSpecs, cfg, qos, TransportProfile.of(java.util.Objects.requireNonNull(transport, "transport")));
     }
 
     /**
-     * A run of {@code transport} on the same drawing: {@code ROCEV2} (today's model) or
-     * {@code INFINIBAND} (credit-based link-level flow control per VL, no PFC, ECN or DCQCN;
-     * docs/model.md, InfiniBand). Ultra Ethernet is not simulated yet.
+     * A run under {@code transportProfile} on the same drawing: RoCEv2 (PFC, ECN, DCQCN),
+     * InfiniBand (credit-based link-level flow control per VL, no PFC, ECN or DCQCN; docs/model.md,
+     * InfiniBand; its VL buffer is set by {@link #setVlCreditBytes}), or Ultra Ethernet (best-effort
+     * class without PFC, per-packet spraying, trimming, NACK and selective retransmission, NSCC;
+     * docs/model.md, Ultra Ethernet in the simulator).
      */
     public Simulator(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, QosResolver qos,
-                     io.fabriclab.model.Transport transport) {
-        this.transport = java.util.Objects.requireNonNull(transport, "transport");
-        if (transport == io.fabriclab.model.Transport.ULTRA_ETHERNET) {
-            throw new IllegalArgumentException("transport " + transport.jsonName()
-                    + " is not simulated yet (allowed: rocev2, infiniband)");
+                     TransportProfile transportProfile) {
+        this.transportProfile = java.util.Objects.requireNonNull(transportProfile, "transportProfile");
+        this.transport = transportProfile.transport();
+        if (!TransportProfile.simulated(transport)) {
+            throw new IllegalArgumentException(transport.displayName()
+                    + " is not simulated in this build, which simulates " + TransportProfile.simulatedNames());
         }
         boolean ib = transport == io.fabriclab.model.Transport.INFINIBAND;
-        this.dataHeaderBytes = ib ? CreditFlowControl.DATA_HEADER_BYTES : RoceFraming.DATA_HEADER_BYTES;
-        this.ackBytes = ib ? CreditFlowControl.ACK_PACKET_BYTES : RoceFraming.ACK_FRAME_BYTES;
+        boolean ultraEthernet = transport == io.fabriclab.model.Transport.ULTRA_ETHERNET;
+        if (ultraEthernet && transportProfile.uec() == null) {
+            throw new IllegalArgumentException("an Ultra Ethernet run needs its parameters (TransportProfile.uec)");
+        }
+        this.dataHeaderBytes = ib ? CreditFlowControl.DATA_HEADER_BYTES
+                : ultraEthernet ? UecFraming.DATA_HEADER_BYTES : RoceFraming.DATA_HEADER_BYTES;
+        this.ackBytes = ib ? CreditFlowControl.ACK_PACKET_BYTES
+                : ultraEthernet ? UecFraming.ACK_FRAME_BYTES : RoceFraming.ACK_FRAME_BYTES;
+        // Ultra Ethernet runs over Ethernet: preamble, start delimiter and gap as RoCEv2.
         this.wireOverheadBytes = ib ? CreditFlowControl.WIRE_OVERHEAD_BYTES : RoceFraming.WIRE_OVERHEAD_BYTES;
         this.fabric = fabric;
         this.qos = qos;
         this.cfg = cfg;
         this.paths = new FlowPaths(Routing.compute(fabric), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()), linkIndex);
         Routing routing = paths.routing;
-        this.maxPayload = ib ? CreditFlowControl.maxPayload(fabric.mtuBytes()) : RoceFraming.maxPayload(fabric.mtuBytes());
+        this.maxPayload = ib ? CreditFlowControl.maxPayload(fabric.mtuBytes())
+                : ultraEthernet ? UecFraming.maxPayload(fabric.mtuBytes()) : RoceFraming.maxPayload(fabric.mtuBytes());
         if (maxPayload + dataHeaderBytes > PacketPool.MAX_FRAME_BYTES) {
             throw new IllegalArgumentException("MTU " + fabric.mtuBytes() + " B: frames above "
                     + PacketPool.MAX_FRAME_BYTES + " B are not simulated");
@@ -197,6 +224,10 @@ public final class Simulator {
         for (EgressPort p : ports) {
             if (p.sw != null) {
                 p.sw.egress.add(p);
+            }
+            if (ultraEthernet) {
+                // Ultra Ethernet: every class is best effort, no PFC (UEC 1.0 runs over lossy Ethernet).
+                p.losslessMask = 0;
             }
         }
         pgHeadroom = new long[ports.length * EgressPort.CLASSES];
@@ -260,6 +291,19 @@ public final class Simulator {
         pfc = new Pfc(this, ports.length, pcs, events, pkts);
         credits = ib ? new CreditFlowControl(this, ports, pkts) : null;
         roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
+        uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
+        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes()) : null;
+        if (trimming != null) {
+            for (EgressPort p : ports) {
+                if (p.sw != null) {
+                    for (int c = 0; c < EgressPort.CLASSES; c++) {
+                        if (c != QosProfile.CNP_PRIORITY) {
+                            p.wred[c] = Trimming.curveFor(p.wred[c], trimming.thresholdBytes);
+                        }
+                    }
+                }
+            }
+        }
         linkEvents = new LinkEvents(this, fabric, links, ports, flows, paths, events, pkts);
         telemetry = new Telemetry(this, ports, pcs, flows, flowPhase, touchedPorts, events, cfg.sampleIntervalPs());
         live = new LiveControl(this, ports, qos, events);
@@ -267,6 +311,11 @@ public final class Simulator {
 
     public io.fabriclab.model.Transport transport() {
         return transport;
+    }
+
+    /** The run's transport with its parameters. */
+    public TransportProfile transportProfile() {
+        return transportProfile;
     }
 
     /**
@@ -424,8 +473,13 @@ public final class Simulator {
             throw new IllegalStateException("a Simulator runs once");
         }
         ran = true;
+        if (uec != null && !routingPolicy.perPacket()) {
+            // Ultra Ethernet sprays every packet over the equal-cost paths (UEC 1.0 packet spraying).
+            routingPolicy = new RoutingPolicy(RoutingMode.SPRAY, routingPolicy.flowletGapPs(), routingPolicy.reorderWindowPackets());
+        }
         if (routingPolicy.perPacket()) {
-            selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed());
+            selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed(),
+                    switches.size());
         }
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
@@ -507,7 +561,13 @@ public final class Simulator {
                 transmit(p);
             }
             case EV_ARRIVE -> arrive(target, arg);
-            case EV_FLOW_START -> roce.startFlow(flows[target]);
+            case EV_FLOW_START -> {
+                if (uec != null) {
+                    uec.startFlow(flows[target]);
+                } else {
+                    roce.startFlow(flows[target]);
+                }
+            }
             case EV_NIC_WAKE -> {
                 EgressPort p = ports[target];
                 if (p.wakeAtPs == now) {
@@ -518,7 +578,13 @@ public final class Simulator {
             case EV_PAUSE_EXPIRE -> transmit(ports[target]);
             case EV_PFC_REFRESH -> pfc.refresh(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_RATE_TIMER -> roce.rateTimer(flows[target], arg);
-            case EV_RTO -> roce.retransmitTimeout(flows[target]);
+            case EV_RTO -> {
+                if (uec != null) {
+                    uec.retransmitTimeout(flows[target]);
+                } else {
+                    roce.retransmitTimeout(flows[target]);
+                }
+            }
             case EV_SAMPLE -> telemetry.sample();
             case EV_WATCHDOG -> pfc.watchdog(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_LINK_DOWN -> linkEvents.down(target);
@@ -559,7 +625,11 @@ public final class Simulator {
             return;
         }
         if (p.nic != null) {
-            roce.nicTransmit(p);
+            if (uec != null) {
+                uec.nicTransmit(p);
+            } else {
+                roce.nicTransmit(p);
+            }
         } else {
             switchTransmit(p);
         }
@@ -784,13 +854,14 @@ public final class Simulator {
         int inId = fromId ^ 1;
         EgressPort in = ports[inId];
         byte kind = (byte) pkts.kind(pkt);
-        if (kind >= PacketPool.PAUSE) {
-            if (kind == CreditFlowControl.FC) {
-                credits.receive(in, pkt);
-                return;
-            }
+        // Link-level packets end at the receiving port (TRIMMED, a data packet's header, travels on).
+        if (kind == PacketPool.PAUSE) {
             pfc.receive(in, pkts.priority(pkt), pkts.psn(pkt));
             pkts.free(pkt);
+            return;
+        }
+        if (kind == PacketPool.FC) {
+            credits.receive(in, pkt);
             return;
         }
         if (in.nic != null) {
@@ -801,16 +872,26 @@ public final class Simulator {
                 credits.arrived(inId, vl, size);
                 credits.released(inId, vl, size);
             }
-            roce.nicReceive(in, pkt, kind);
+            if (uec != null) {
+                uec.nicReceive(in, pkt, kind);
+            } else {
+                roce.nicReceive(in, pkt, kind);
+            }
             return;
         }
         int outId = forward(pkt, in, kind);
         EgressPort out = ports[outId];
         int c = pkts.priority(pkt);
-        int bytes = pkts.frameBytes(pkt);
         // Class state by port id: fetched in parallel with the port objects, not through them.
-        int inAt = EgressPort.at(inId, c, 0);
         int outAt = EgressPort.at(outId, c, 0);
+        if (trimming != null && kind == PacketPool.DATA && trimming.trims(pcs[outAt + EgressPort.QUEUE_BYTES])) {
+            // Ultra Ethernet: the queue is at the trim threshold; the header goes on at high priority.
+            pkt = trimming.trim(pkt, out);
+            c = pkts.priority(pkt);
+            outAt = EgressPort.at(outId, c, 0);
+        }
+        int bytes = pkts.frameBytes(pkt);
+        int inAt = EgressPort.at(inId, c, 0);
         SwitchState sw = in.sw;
         if (out.down) {
             if (credits != null) {
@@ -907,7 +988,7 @@ public final class Simulator {
     private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        int chosen = selector != null && kind == PacketPool.DATA ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
+        int chosen = selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED) ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
         return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
     }
 

@@ -29,7 +29,8 @@ public record TransportProfile(Transport transport, int dataHeaderBytes, int wir
      * lands; every other part of FabricLab (scenario reader, compare, cost) reads it, so a
      * transport is never silently simulated as another.
      */
-    private static final Set<Transport> SIMULATED = EnumSet.of(Transport.ROCEV2, Transport.INFINIBAND);
+    private static final Set<Transport> SIMULATED = EnumSet.of(Transport.ROCEV2, Transport.INFINIBAND,
+            Transport.ULTRA_ETHERNET);
 
     public static boolean simulated(Transport t) {
         return SIMULATED.contains(t);

@@ -26,19 +26,17 @@ class CompareCommandTest {
     Path dir;
 
     @Test
-    void compareRunsRoceV2AndInfiniBandAndSaysWhatThisBuildDoesNotSimulate() throws Exception {
+    void compareRunsAllThreeTransportsEachAsItself() throws Exception {
         Path json = dir.resolve("cmp.json");
         CliRun r = CliRun.of("compare", SCENARIO.toString(), "-o", json.toString(), "--quiet");
         assertEquals(0, r.code(), r.err());
-        // One table, a column per transport; the unsimulated ones say so instead of a figure.
+        // One table, a column per transport; this build simulates all three, so every column has figures.
         assertTrue(r.out().contains("Transport comparison: all-reduce on an idle fabric"), r.out());
         assertTrue(r.out().contains("RoCEv2") && r.out().contains("InfiniBand") && r.out().contains("Ultra Ethernet"), r.out());
         assertTrue(r.out().contains("grad busbw"), r.out());
-        assertTrue(r.out().contains("not simulated in this build"), r.out());
+        assertFalse(r.out().contains("not simulated in this build"), r.out());
         assertTrue(r.out().contains("fabric cost, % of InfiniBand's"), r.out());
-        assertTrue(r.err().contains("compare: ultra-ethernet is not simulated in this build (it simulates rocev2, infiniband)"),
-                r.err());
-        assertFalse(r.err().contains("infiniband is not simulated"), r.err());
+        assertFalse(r.err().contains("is not simulated"), r.err());
         assertTrue(r.out().contains("grad busbw, % of InfiniBand"), r.out());
 
         JsonNode root = new ObjectMapper().readTree(Files.readString(json));
@@ -48,9 +46,12 @@ class CompareCommandTest {
         assertTrue(roce.get("simulated").asBoolean());
         JsonNode uec = root.get("transports").get(2);
         assertTrue(ib.get("simulated").asBoolean());
-        assertFalse(uec.get("simulated").asBoolean());
-        assertEquals("not simulated in this build", uec.get("note").asText());
-        assertFalse(uec.has("fctP50Us"), "no invented figures for a transport that did not run");
+        assertTrue(uec.get("simulated").asBoolean());
+        assertFalse(uec.has("note"), uec.toString());
+        assertTrue(uec.has("fctP50Us"), uec.toString());
+        // Ultra Ethernet: no PFC on any class, the all-reduce completes.
+        assertEquals(0.0, uec.get("pausedOrCreditStalledUs").asDouble(), 0, uec.toString());
+        assertTrue(uec.get("collectives").get(0).get("busbwGBps").asDouble() > 0, uec.toString());
         // InfiniBand: lossless by credits, no PFC; its busbw is InfiniBand's share of itself, 1.
         assertEquals(0, ib.get("drops").asLong());
         assertEquals(1.0, ib.get("collectives").get(0).get("busbwFractionOfInfiniBand").asDouble(), 1e-12);
@@ -76,7 +77,8 @@ class CompareCommandTest {
         assertEquals(0, r.code(), r.err());
         String text = Files.readString(html);
         assertTrue(text.contains("<h2>Transport comparison</h2>"), "section missing");
-        assertTrue(text.contains("Ultra Ethernet: not simulated in this build"), "the section says which did not run");
+        assertTrue(text.contains("Ultra Ethernet"), "the section has the Ultra Ethernet column");
+        assertFalse(text.contains("not simulated in this build"), "every transport ran");
     }
 
     @Test
@@ -95,7 +97,7 @@ class CompareCommandTest {
     }
 
     @Test
-    void simulatingAnUltraEthernetScenarioSaysWhichTransportsThisBuildSimulates() throws Exception {
+    void anUltraEthernetOrInfiniBandScenarioIsSimulatedAsItself() throws Exception {
         Path sc = dir.resolve("ib.json");
         Files.writeString(sc, Files.readString(SCENARIO)
                 .replace("\"../examples/classic-leaf-spine.json\"",
@@ -103,10 +105,11 @@ class CompareCommandTest {
                 .replace("\"seed\": 1,", "\"seed\": 1, \"transport\": \"ultra-ethernet\","));
         Path out = dir.resolve("uec-results.json");
         CliRun r = CliRun.of("simulate", sc.toString(), "-o", out.toString(), "--quiet");
-        assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("$.transport: Ultra Ethernet (ultra-ethernet) is read and checked but not simulated in "
-                + "this build, which simulates rocev2, infiniband; nothing was run"), r.err());
-        assertFalse(Files.exists(out), "never silently simulated as RoCEv2");
+        assertEquals(0, r.code(), r.err());
+        // Ultra Ethernet's own counts are in its results (never silently simulated as RoCEv2).
+        JsonNode uec = new ObjectMapper().readTree(Files.readString(out));
+        assertTrue(uec.has("ultraEthernet"), "ultraEthernet missing");
+        assertFalse(uec.has("credits"), "no credits on an Ethernet run");
         // InfiniBand runs; PFC settings on it are warned about and ignored.
         Path ibSc = dir.resolve("ib.json");
         Files.writeString(ibSc, Files.readString(sc).replace("\"ultra-ethernet\"", "\"infiniband\", \"qos\": {\"pfc\": {\"enabled\": true}}"));
@@ -115,5 +118,9 @@ class CompareCommandTest {
         assertEquals(0, ib.code(), ib.err());
         assertTrue(ib.err().contains("warning: " + ibSc + ": $.qos.pfc: ignored: an InfiniBand run has no PFC"), ib.err());
         assertTrue(Files.exists(ibOut));
+        // InfiniBand's credits are in its results file, Ultra Ethernet's counts are not.
+        JsonNode ibRes = new ObjectMapper().readTree(Files.readString(ibOut));
+        assertTrue(ibRes.has("credits") && ibRes.get("credits").size() > 0, "credits missing");
+        assertFalse(ibRes.has("ultraEthernet"), "no Ultra Ethernet counts on an InfiniBand run");
     }
 }

@@ -102,13 +102,17 @@ class ScenarioTransportTest {
     }
 
     @Test
-    void aTransportTheSimulatorDoesNotRunIsRefusedNeverSimulatedAsRoceV2() {
-        Scenario s = parse(plain("\"transport\": \"ultra-ethernet\","));
-        SimConfig cfg = s.config();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.simulator(cfg));
-        assertEquals("$.transport: Ultra Ethernet (ultra-ethernet) is read and checked but not simulated in this build, "
-                + "which simulates rocev2, infiniband; nothing was run", e.getMessage());
-        assertEquals(e.getMessage(), s.transportProblem());
+    void everyTransportIsSimulatedAsItselfNeverAsRoceV2() {
+        // This build simulates all three; a transport it did not would be refused by transportProblem.
+        for (Transport t : Transport.values()) {
+            assertTrue(io.fabriclab.sim.TransportProfile.simulated(t), t.jsonName());
+        }
+        assertEquals("rocev2, infiniband, ultra-ethernet", io.fabriclab.sim.TransportProfile.simulatedNames());
+        // RoCEv2: neither InfiniBand's credits nor Ultra Ethernet's counts.
+        Scenario roce = parse(plain(""));
+        io.fabriclab.sim.SimResults rr = roce.simulator(roce.config()).run();
+        assertTrue(rr.credits().isEmpty());
+        assertNull(rr.ultraEthernet());
         // InfiniBand runs, as InfiniBand: the simulator reports its transport and its credit flow control.
         Scenario ib = parse(plain("\"transport\": {\"name\": \"infiniband\", \"vlBufferBytes\": 65536},"));
         assertNull(ib.transportProblem());
@@ -117,8 +121,20 @@ class ScenarioTransportTest {
         io.fabriclab.sim.SimResults r = sim.run();
         assertEquals(0, r.summary().pauseFramesSent());
         assertTrue(!r.credits().isEmpty());
+        assertNull(r.ultraEthernet());
         // The scenario's VL buffer is what the receivers advertise.
         assertTrue(r.credits().stream().allMatch(c -> c.advertisedBytes() == 65536), r.credits().toString());
+        // Ultra Ethernet runs, as Ultra Ethernet, with the scenario's trim threshold (UltraEthernetTest
+        // checks the mechanism): its counts are in the results, no PFC frame, no credits.
+        Scenario u = parse(plain("\"transport\": {\"name\": \"ultra-ethernet\", \"trimThresholdPackets\": 16},"));
+        assertNull(u.transportProblem());
+        io.fabriclab.sim.Simulator us = u.simulator(u.config());
+        assertEquals(Transport.ULTRA_ETHERNET, us.transport());
+        assertEquals(16, us.transportProfile().uec().trimThresholdPackets());
+        io.fabriclab.sim.SimResults ur = us.run();
+        assertTrue(ur.ultraEthernet() != null);
+        assertTrue(ur.credits().isEmpty());
+        assertEquals(0, ur.summary().pauseFramesSent());
     }
 
     @Test

@@ -140,11 +140,11 @@ class TransportProfileTest {
     }
 
     @Test
-    void thisBuildSimulatesRoceV2AndInfiniBand() {
+    void thisBuildSimulatesAllThreeTransports() {
         assertTrue(TransportProfile.simulated(Transport.ROCEV2));
         assertTrue(TransportProfile.simulated(Transport.INFINIBAND));
-        assertFalse(TransportProfile.simulated(Transport.ULTRA_ETHERNET));
-        assertEquals("rocev2, infiniband", TransportProfile.simulatedNames());
+        assertTrue(TransportProfile.simulated(Transport.ULTRA_ETHERNET));
+        assertEquals("rocev2, infiniband, ultra-ethernet", TransportProfile.simulatedNames());
     }
 
     /**

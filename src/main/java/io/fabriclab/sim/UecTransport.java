@@ -1,0 +1,354 @@
+package io.fabriclab.sim;
+
+import io.fabriclab.model.QosProfile;
+
+/**
+ * The Ultra Ethernet NIC (UEC 1.0 Packet Delivery Sublayer, reliable unordered delivery, RUD):
+ * requester and responder of every flow, over the simulator's flow and port arrays, in place of
+ * {@link RoceTransport} on an {@code ultra-ethernet} run.
+ *
+ * <p>Requester: sends new packets and retransmissions round robin among the NIC's active flows
+ * while the flow's bytes in flight stay within its NSCC window ({@link Nscc}); each data packet
+ * takes its own path (the switches spray it, {@link RoutingMode#SPRAY}). A NACK names one
+ * trimmed packet: only that packet is queued for retransmission (selective, never go-back-N),
+ * and the window gives up its bytes. A retransmission timeout without any ACK or NACK resends
+ * only the packets still unanswered. Responder: places every packet where its PSN says
+ * (out-of-order delivery, a bitmap of received PSNs), acknowledges each data packet with its own
+ * PSN and the ECN echo (a selective ACK), answers a trimmed header with a NACK; the flow is
+ * complete when every PSN has arrived. ACKs and NACKs ride the strict, lossy CNP priority as
+ * RoCEv2's do. No CNP, no DCQCN, no PFC.
+ */
+final class UecTransport {
+    private final Simulator sim;
+    private final Flow[] flows;
+    private final byte[] flowPhase;
+    private final EventQueue events;
+    private final PacketPool pkts;
+    private final SimConfig cfg;
+    private final int maxPayload;
+    private final TransportProfileUec profile;
+    private final State[] state;
+    /** NACKs the responders sent (one per trimmed header that arrived). */
+    long nacksSent;
+    /** Data packets that arrived at their receiver ahead of a lower missing PSN. */
+    long outOfOrderPackets;
+    /** Duplicate data packets (a retransmission of a packet that had arrived). */
+    long duplicatePackets;
+
+    /** Per flow: the selective-repeat state of sender and receiver. */
+    static final class State {
+        /** Sender: PSNs acknowledged; PSNs sent and not yet answered by an ACK or NACK. */
+        final long[] acked;
+        final long[] outstanding;
+        /** Receiver: PSNs arrived. */
+        final long[] received;
+        int receivedCount;
+        /** Sender: PSNs waiting for retransmission, a FIFO ring. */
+        int[] rtx = new int[16];
+        int rtxHead;
+        int rtxCount;
+        long inflightBytes;
+        /** Send time of PSN p at p mod length (the RTT sample of its ACK). */
+        final long[] sentPs;
+        Nscc cc;
+
+        State(int packets) {
+            int words = (packets + 63) >>> 6;
+            acked = new long[words];
+            outstanding = new long[words];
+            received = new long[words];
+            sentPs = new long[Math.min(packets, 1 << 14)];
+        }
+
+        void pushRtx(int psn) {
+            if (rtxCount == rtx.length) {
+                int[] n = new int[rtx.length * 2];
+                for (int i = 0; i < rtxCount; i++) {
+                    n[i] = rtx[(rtxHead + i) % rtx.length];
+                }
+                rtx = n;
+                rtxHead = 0;
+            }
+            rtx[(rtxHead + rtxCount++) % rtx.length] = psn;
+        }
+
+        int popRtx() {
+            int psn = rtx[rtxHead];
+            rtxHead = (rtxHead + 1) % rtx.length;
+            rtxCount--;
+            return psn;
+        }
+    }
+
+    UecTransport(Simulator sim, Flow[] flows, byte[] flowPhase, EventQueue events, PacketPool pkts, SimConfig cfg,
+                 int maxPayload, TransportProfileUec profile) {
+        this.sim = sim;
+        this.flows = flows;
+        this.flowPhase = flowPhase;
+        this.events = events;
+        this.pkts = pkts;
+        this.cfg = cfg;
+        this.maxPayload = maxPayload;
+        this.profile = profile;
+        this.state = new State[flows.length];
+    }
+
+    static boolean get(long[] bits, int i) {
+        return (bits[i >>> 6] & (1L << i)) != 0;
+    }
+
+    static void set(long[] bits, int i) {
+        bits[i >>> 6] |= 1L << i;
+    }
+
+    static void clear(long[] bits, int i) {
+        bits[i >>> 6] &= ~(1L << i);
+    }
+
+    State state(int flow) {
+        return state[flow];
+    }
+
+    // ----- requester -----------------------------------------------------------------------------
+
+    /** {@link Simulator#EV_FLOW_START}. */
+    void startFlow(Flow f) {
+        final long now = sim.now;
+        f.started = true;
+        flowPhase[f.id] = Simulator.FLOW_ACTIVE;
+        f.startedPs = now;
+        f.lastProgressPs = now;
+        f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
+        State s = new State(f.totalPackets);
+        s.cc = new Nscc(maxPayload, baseRttPs(f), f.srcPort.rateBps, profile, now);
+        state[f.id] = s;
+        f.srcPort.nic.activate(f);
+        events.push(now + cfg.retransmitTimeoutPs(), Simulator.EV_RTO, f.id, 0);
+        sim.transmit(f.srcPort);
+    }
+
+    /**
+     * The unloaded round trip of a flow: a full data frame serialized and propagated on every hop
+     * of its path, the ACK on every hop back (no queueing; every equal-cost path of a two- or
+     * three-tier fabric has as many hops, so the ECMP path stands for all of them).
+     */
+    private long baseRttPs(Flow f) {
+        EgressPort[] ports = sim.ports();
+        int dataWire = maxPayload + UecFraming.DATA_HEADER_BYTES + RoceFraming.WIRE_OVERHEAD_BYTES;
+        int ackWire = UecFraming.ACK_FRAME_BYTES + RoceFraming.WIRE_OVERHEAD_BYTES;
+        long rtt = 0;
+        for (int p : f.forwardPath()) {
+            rtt += io.fabriclab.model.Units.serializationPs(dataWire, ports[p].rateBps) + ports[p].propagationPs;
+        }
+        for (int p : f.reversePaths[f.pathVersion]) {
+            rtt += io.fabriclab.model.Units.serializationPs(ackWire, ports[p].rateBps) + ports[p].propagationPs;
+        }
+        return rtt;
+    }
+
+    private boolean canSend(Flow f, State s) {
+        boolean work = s.rtxCount > 0 || f.sndNxt < f.totalPackets;
+        return work && (s.inflightBytes == 0 || s.inflightBytes + maxPayload <= s.cc.cwnd);
+    }
+
+    /** The NIC's wire is free: its next frame, control (ACK, NACK) before data. */
+    void nicTransmit(EgressPort p) {
+        if (p.queuedPackets > 0) {
+            for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
+                if (p.hasPackets(c)) {
+                    int pkt = sim.pop(p, c);
+                    sim.startTx(p, pkt, p.polledBytes());
+                    return;
+                }
+            }
+        }
+        Nic nic = p.nic;
+        int n = nic.activeCount;
+        for (int i = 0; i < n; i++) {
+            int idx = nic.roundRobin + i;
+            if (idx >= n) {
+                idx -= n;
+            }
+            Flow f = nic.active[idx];
+            State s = state[f.id];
+            if (canSend(f, s)) {
+                nic.roundRobin = idx + 1 >= n ? 0 : idx + 1;
+                sendData(p, f, s);
+                return;
+            }
+        }
+        // Nothing the windows allow: an ACK or NACK reopens a window and calls transmit again.
+    }
+
+    private void sendData(EgressPort p, Flow f, State s) {
+        int psn = -1;
+        while (s.rtxCount > 0) {
+            int r = s.popRtx();
+            if (!get(s.acked, r) && !get(s.outstanding, r)) {
+                psn = r;
+                break;
+            }
+        }
+        if (psn < 0) {
+            if (f.sndNxt >= f.totalPackets) {
+                return;
+            }
+            psn = f.sndNxt++;
+        }
+        int payload = f.payloadOf(psn, maxPayload);
+        if (psn < f.maxSent) {
+            f.retransmittedPackets++;
+            f.retransmittedBytes += payload;
+        } else {
+            f.maxSent = psn + 1;
+        }
+        set(s.outstanding, psn);
+        s.inflightBytes += payload;
+        s.sentPs[psn % s.sentPs.length] = sim.now;
+        int frame = payload + UecFraming.DATA_HEADER_BYTES;
+        int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
+                cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
+        pkts.setPathBase(pkt, f.forwardBase);
+        sim.startTx(p, pkt, frame);
+    }
+
+    /** {@link Simulator#EV_RTO}: no ACK or NACK for the timeout resends the packets still unanswered (only those). */
+    void retransmitTimeout(Flow f) {
+        if (f.senderDone) {
+            return;
+        }
+        final long now = sim.now;
+        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
+        if (now < deadline) {
+            events.push(deadline, Simulator.EV_RTO, f.id, 0);
+            return;
+        }
+        State s = state[f.id];
+        if (s.inflightBytes > 0) {
+            f.timeouts++;
+            for (int psn = f.sndUna; psn < f.maxSent; psn++) {
+                if (get(s.outstanding, psn)) {
+                    clear(s.outstanding, psn);
+                    s.inflightBytes -= f.payloadOf(psn, maxPayload);
+                    s.pushRtx(psn);
+                }
+            }
+            sim.transmit(f.srcPort);
+        }
+        f.lastProgressPs = now;
+        events.push(now + cfg.retransmitTimeoutPs(), Simulator.EV_RTO, f.id, 0);
+    }
+
+    private void acked(Flow f, State s, int psn, boolean ce) {
+        final long now = sim.now;
+        f.lastProgressPs = now;
+        if (get(s.acked, psn)) {
+            return;
+        }
+        set(s.acked, psn);
+        int payload = f.payloadOf(psn, maxPayload);
+        if (get(s.outstanding, psn)) {
+            clear(s.outstanding, psn);
+            s.inflightBytes -= payload;
+        }
+        s.cc.onAck(payload, now - s.sentPs[psn % s.sentPs.length], ce, now);
+        while (f.sndUna < f.totalPackets && get(s.acked, f.sndUna)) {
+            f.sndUna++;
+        }
+        if (f.sndUna >= f.totalPackets && !f.senderDone) {
+            f.senderDone = true;
+            f.srcPort.nic.deactivate(f);
+        }
+        sim.transmit(f.srcPort);
+    }
+
+    private void nacked(Flow f, State s, int psn) {
+        f.lastProgressPs = sim.now;
+        f.naks++;
+        if (get(s.acked, psn) || !get(s.outstanding, psn)) {
+            return;
+        }
+        clear(s.outstanding, psn);
+        int payload = f.payloadOf(psn, maxPayload);
+        s.inflightBytes -= payload;
+        s.cc.onNack(payload, sim.now);
+        s.pushRtx(psn);
+        sim.transmit(f.srcPort);
+    }
+
+    /** A packet reached the NIC behind ingress {@code in}: data or a trimmed header for the responder, ACK / NACK for the requester. */
+    void nicReceive(EgressPort in, int pkt, byte kind) {
+        Flow f = flows[pkts.flow(pkt)];
+        int psn = pkts.psn(pkt);
+        State s = state[f.id];
+        switch (kind) {
+            case PacketPool.DATA -> {
+                boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                pkts.free(pkt);
+                responderData(in, f, s, psn, ce);
+            }
+            case PacketPool.TRIMMED -> {
+                pkts.free(pkt);
+                nacksSent++;
+                sendControl(in, f, PacketPool.NAK, psn, false);
+            }
+            case PacketPool.ACK -> {
+                boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                pkts.free(pkt);
+                acked(f, s, psn, ce);
+            }
+            case PacketPool.NAK -> {
+                pkts.free(pkt);
+                nacked(f, s, psn);
+            }
+            default -> throw new IllegalStateException("unexpected packet kind " + kind + " on an Ultra Ethernet run");
+        }
+    }
+
+    // ----- responder -----------------------------------------------------------------------------
+
+    private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce) {
+        final long now = sim.now;
+        if (ce) {
+            f.ceReceived++;
+        }
+        if (get(s.received, psn)) {
+            duplicatePackets++;
+        } else {
+            set(s.received, psn);
+            s.receivedCount++;
+            if (psn != f.expected) {
+                f.outOfOrder++;
+                outOfOrderPackets++;
+            }
+            while (f.expected < f.totalPackets && get(s.received, f.expected)) {
+                f.expected++;
+            }
+            if (s.receivedCount == f.totalPackets && !f.done) {
+                f.done = true;
+                flowPhase[f.id] = Simulator.FLOW_DONE;
+                f.finishPs = now;
+                sim.flowsRemaining--;
+                for (int i = 0; i < f.dependentCount; i++) {
+                    Flow d = f.dependents[i];
+                    if (--d.waitingFor == 0) {
+                        events.push(Math.max(now, d.startPs), Simulator.EV_FLOW_START, d.id, 0);
+                    }
+                }
+            }
+        }
+        // Every data packet is acknowledged by its own PSN (a selective ACK), echoing its ECN mark.
+        sendControl(in, f, PacketPool.ACK, psn, ce);
+    }
+
+    /** ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. */
+    private void sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce) {
+        int pkt = pkts.allocate(kind, f.id, psn, UecFraming.ACK_FRAME_BYTES, QosProfile.CNP_PRIORITY,
+                ce ? PacketPool.CE : PacketPool.NOT_ECT);
+        pkts.setPathBase(pkt, f.reverseBase);
+        sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, UecFraming.ACK_FRAME_BYTES, -1, false);
+        if (p.busyUntilPs <= sim.now) {
+            nicTransmit(p);
+        }
+    }
+}

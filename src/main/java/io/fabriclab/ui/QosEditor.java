@@ -54,6 +54,9 @@ import io.fabriclab.topology.HeadroomCalculator;
  * only for a valid, changed profile and records one {@link SetQosProfileCommand}. "Assign to selected
  * devices / their ports" records one {@link AssignQosProfileCommand}. Undo and redo in the editor reload
  * the profile shown.
+ *
+ * <p>About 630 lines, a little above the 600 the ui classes aim for: one property sheet's items for
+ * five sections, each bound to its field of the profile record, and their validation.
  */
 final class QosEditor extends BorderPane {
     private static final String KEY = QosEditor.class.getName();

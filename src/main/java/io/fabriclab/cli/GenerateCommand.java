@@ -60,7 +60,7 @@ public final class GenerateCommand implements Runnable {
         }
     }
 
-    /** "256 spine, 512 leaf" in the roles' order, never Java's map text ({LEAF=512, ...}). */
+    /** "512 leaf, 256 spine" in the roles' order, never Java's map text ({LEAF=512, ...}). */
     static String byRole(Map<io.fabriclab.model.DeviceRole, Integer> counts) {
         java.util.StringJoiner j = new java.util.StringJoiner(", ");
         for (io.fabriclab.model.DeviceRole r : io.fabriclab.model.DeviceRole.values()) {

@@ -68,7 +68,7 @@ class GenerateMessagesTest {
     void theSummaryLineSaysRolesInWords() {
         CliRun r = CliRun.of("generate", "leaf-spine", "-o", dir.resolve("ls.json").toString());
         assertEquals(ExitCode.OK, r.code(), r.err());
-        assertTrue(r.out().contains("6 switches (2 spine, 4 leaf)"), r.out());
+        assertTrue(r.out().contains("6 switches (4 leaf, 2 spine)"), r.out());
         assertTrue(!r.out().contains("{") && !r.out().contains("="), r.out());
     }
 }

@@ -21,7 +21,10 @@ public final class LiveViewService implements LiveViewProvider {
 
     @Override
     public Panel panel(FabricEditor editor) {
-        return new LivePanel(editor.canvas());
+        LivePanel panel = new LivePanel(editor.canvas());
+        // The editor's status bar follows the run: it said "press Play" all through a run.
+        panel.model().statusProperty().addListener((o, was, now) -> editor.message("Live view: " + now));
+        return panel;
     }
 
     @Override

@@ -185,4 +185,15 @@ class LiveLayoutTest {
         assertTrue(x >= 0 && x <= fx(robot, () -> editor.canvas().getWidth()) && y >= 0
                 && y <= fx(robot, () -> editor.canvas().getHeight()), device + " at " + x + "," + y);
     }
+
+    /** The editor's status bar follows the live run's state (it kept saying "press Play" during a run). */
+    @Test
+    void theStatusBarFollowsTheRun(FxRobot robot) {
+        robot.interact(() -> editor.showLiveView(true));
+        WaitForAsyncUtils.waitForFxEvents();
+        LivePanel panel = fx(robot, () -> LivePanel.of(editor));
+        robot.interact(() -> panel.model().reset());
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("Live view: Reset. Press Play to start again.", fx(robot, () -> editor.statusBar().getText()));
+    }
 }

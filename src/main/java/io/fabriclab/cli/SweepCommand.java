@@ -13,6 +13,7 @@ import io.fabriclab.io.InputException;
 import io.fabriclab.sweep.RunRow;
 import io.fabriclab.sweep.SweepCharts;
 import io.fabriclab.sweep.SweepPlan;
+import io.fabriclab.topology.TextTable;
 import io.fabriclab.sweep.SweepRunner;
 import io.fabriclab.sweep.SweepSummary;
 
@@ -123,49 +124,24 @@ public final class SweepCommand implements Callable<Integer> {
         SweepPlan plan = s.plan();
         List<String> head = new ArrayList<>(List.of("point"));
         head.addAll(plan.parameterNames());
-        for (String m : plan.summaryMetrics()) {
-            head.add(m);
-        }
+        head.addAll(plan.summaryMetrics());
         if (!plan.constraints().isEmpty()) {
             head.add("feasible");
         }
-        List<String[]> rows = new ArrayList<>();
+        TextTable t = new TextTable(head.toArray(String[]::new));
         for (SweepSummary.Point p : s.points().subList(0, Math.min(20, s.points().size()))) {
             List<String> c = new ArrayList<>(List.of(String.valueOf(p.point())));
             p.values().forEach(v -> c.add(v.replace("\"", "")));
             for (String m : plan.summaryMetrics()) {
-                SweepSummary.Stat st = p.stat(m);
-                c.add(st.n() == 0 ? "-" : Double.isFinite(st.halfWidth())
-                        ? String.format(Locale.ROOT, "%.4g +- %.2g", st.mean(), st.halfWidth())
-                        : String.format(Locale.ROOT, "%.4g", st.mean()));
+                c.add(p.stat(m).text());
             }
             if (!plan.constraints().isEmpty()) {
                 c.add(p.feasible() ? "yes" : "no");
             }
-            rows.add(c.toArray(String[]::new));
+            t.row(c.toArray());
         }
-        StringBuilder sb = new StringBuilder();
-        int[] w = new int[head.size()];
-        for (int i = 0; i < w.length; i++) {
-            w[i] = head.get(i).length();
-            for (String[] r : rows) {
-                w[i] = Math.max(w[i], r[i].length());
-            }
-        }
-        List<String[]> all = new ArrayList<>();
-        all.add(head.toArray(String[]::new));
-        all.addAll(rows);
-        for (String[] r : all) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < r.length; i++) {
-                line.append(i == 0 ? "" : "  ").append(" ".repeat(w[i] - r[i].length())).append(r[i]);
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
-        if (s.points().size() > 20) {
-            sb.append("... ").append(s.points().size() - 20).append(" more points in the summary\n");
-        }
-        return sb.toString();
+        String more = s.points().size() > 20 ? "... " + (s.points().size() - 20) + " more points in the summary\n" : "";
+        return t + more;
     }
 
     /** Done / running / ETA on stderr: one updating line on a terminal, a plain line per step when piped. */

@@ -16,6 +16,8 @@ import io.fabriclab.sweep.SweepPlan;
 import io.fabriclab.sweep.tune.TuneReport;
 import io.fabriclab.sweep.tune.Tuner;
 
+import io.fabriclab.topology.TextTable;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -161,25 +163,10 @@ public final class TuneCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
+    /** An aligned table through the project's one text-table writer. */
     static String table(String[] head, List<String[]> rows) {
-        int[] w = new int[head.length];
-        for (int i = 0; i < w.length; i++) {
-            w[i] = head[i].length();
-            for (String[] r : rows) {
-                w[i] = Math.max(w[i], r[i].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        List<String[]> all = new ArrayList<>();
-        all.add(head);
-        all.addAll(rows);
-        for (String[] r : all) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < r.length; i++) {
-                line.append(i == 0 ? "" : "  ").append(r[i]).append(" ".repeat(w[i] - r[i].length()));
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
-        return sb.toString();
+        TextTable t = new TextTable(head);
+        rows.forEach(r -> t.row((Object[]) r));
+        return t.toString();
     }
 }

@@ -49,6 +49,15 @@ public final class SweepSummary {
         public double halfWidth() {
             return (ciHigh - ciLow) / 2;
         }
+
+        /** "1306 +- 1.7e+03" for tables: the mean and the interval's half-width ("-" with no value). */
+        public String text() {
+            if (n == 0) {
+                return "-";
+            }
+            return Double.isFinite(halfWidth()) ? String.format(java.util.Locale.ROOT, "%.4g +- %.2g", mean, halfWidth())
+                    : String.format(java.util.Locale.ROOT, "%.4g", mean);
+        }
     }
 
     /**

@@ -102,8 +102,7 @@ public final class SweepModel {
             throw new IOException(scenarioFile + ": not a scenario (a JSON object)");
         }
         if (fabric != null) {
-            so.set("fabric", JSON.readTree(FabricJson.write(fabric)));
-            so.remove("mtuBytes"); // the open fabric runs at its own MTU, as in the live view
+            onFabric(so, fabric);
         } else if (so.path("fabric").isTextual()) {
             // an inline sweep has no file of its own: make the scenario's fabric path absolute
             Path f = scenarioFile.toAbsolutePath().getParent().resolve(so.path("fabric").asText()).normalize();
@@ -132,6 +131,16 @@ public final class SweepModel {
             root.putArray("objectives").addObject().put("metric", objective).put("goal", minimize ? "min" : "max");
         }
         return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+    }
+
+    /**
+     * The scenario run on {@code fabric} instead of its own: the fabric inlined, and the scenario's
+     * {@code mtuBytes} dropped (the open fabric runs at its own MTU, as in the live view).
+     */
+    static ObjectNode onFabric(ObjectNode scenario, Fabric fabric) throws IOException {
+        scenario.set("fabric", JSON.readTree(FabricJson.write(fabric)));
+        scenario.remove("mtuBytes");
+        return scenario;
     }
 
     /** The plan of a form's sweep file, read by the one strict reader (errors name the JSON path). */

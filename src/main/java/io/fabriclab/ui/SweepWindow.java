@@ -292,16 +292,13 @@ public final class SweepWindow {
         return box;
     }
 
-    /** The scenario the tuner reads: the file itself, or a copy beside the output with the open fabric inlined. */
-    private Path tuneScenario(Path dir) throws java.io.IOException {
-        Path s = Path.of(scenario.getText().trim()).toAbsolutePath();
-        if (!onOpenFabric.isSelected()) {
+    /** The scenario the tuner reads: the file itself, or a copy beside the output with {@code fabric} inlined. */
+    private static Path tuneScenario(Path dir, Path s, Fabric fabric) throws java.io.IOException {
+        if (fabric == null) {
             return s;
         }
-        com.fasterxml.jackson.databind.node.ObjectNode so = (com.fasterxml.jackson.databind.node.ObjectNode)
-                SweepModel.JSON.readTree(Files.readString(s, StandardCharsets.UTF_8));
-        so.set("fabric", SweepModel.JSON.readTree(io.fabriclab.io.FabricJson.write(editor.document().fabric().copy())));
-        so.remove("mtuBytes");
+        com.fasterxml.jackson.databind.node.ObjectNode so = SweepModel.onFabric((com.fasterxml.jackson.databind.node.ObjectNode)
+                SweepModel.JSON.readTree(Files.readString(s, StandardCharsets.UTF_8)), fabric);
         Files.createDirectories(dir);
         Path out = dir.resolve("scenario-on-open-fabric.json");
         AtomicFiles.write(out, SweepModel.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(so));
@@ -320,12 +317,15 @@ public final class SweepWindow {
                 budget.getValue(), java.util.stream.LongStream.rangeClosed(1, searchSeeds.getValue()).boxed().toList(),
                 java.util.stream.LongStream.rangeClosed(1001, 1000 + holdoutSeeds.getValue()).boxed().toList(),
                 trafficClass.getValue(), workers.getValue());
+        // What the task reads of the form and the document is taken here, on the FX thread.
+        Path scenarioFile = Path.of(scenario.getText().trim()).toAbsolutePath();
+        Fabric fabric = onOpenFabric.isSelected() ? editor.document().fabric().copy() : null;
         Task<Tuner.Outcome> t = new Task<>() {
             @Override
             protected Tuner.Outcome call() throws Exception {
                 updateTitle("Tune");
                 updateMessage("Reading the scenario…");
-                Path sc = tuneScenario(dir);
+                Path sc = tuneScenario(dir, scenarioFile, fabric);
                 Tuner.Outcome o = Tuner.tune(sc, settings, dir, (e, total, best) -> {
                     updateProgress(e.index() + 1, total);
                     updateMessage(String.format(Locale.ROOT, "candidate %d / %d; best %s %s", e.index() + 1, total,
@@ -448,13 +448,25 @@ public final class SweepWindow {
     }
 
     /** The sweep file the form describes. */
-    String sweepJson() throws java.io.IOException {
+    /**
+     * The sweep file the form describes, as work for a background thread: the form's values and a
+     * copy of the open fabric are taken now (on the FX thread); reading the scenario and writing the
+     * fabric's JSON (seconds on a 64-unit fabric) happen when the callable runs.
+     */
+    java.util.concurrent.Callable<String> sweepJson() {
         Path s = Path.of(scenario.getText().trim());
         Fabric fabric = onOpenFabric.isSelected() ? editor.document().fabric().copy() : null;
         String n = "Sweep of " + s.getFileName() + (fabric != null ? " on " + fabric.name() : "");
-        return SweepModel.sweepJson(n, s, fabric, List.copyOf(parameters.getItems()), design.getValue(),
-                randomPoints.getValue(), firstSeed.getValue(), seeds.getValue(), List.copyOf(metrics.getCheckModel().getCheckedItems()),
-                zeroDrops.isSelected(), objective.getValue(), "min".equals(goal.getValue()));
+        List<SweepModel.Parameter> ps = List.copyOf(parameters.getItems());
+        String d = design.getValue();
+        int points = randomPoints.getValue();
+        long first = firstSeed.getValue();
+        int nSeeds = seeds.getValue();
+        List<String> ms = List.copyOf(metrics.getCheckModel().getCheckedItems());
+        boolean noDrops = zeroDrops.isSelected();
+        String obj = objective.getValue();
+        boolean min = "min".equals(goal.getValue());
+        return () -> SweepModel.sweepJson(n, s, fabric, ps, d, points, first, nSeeds, ms, noDrops, obj, min);
     }
 
     private void saveSweepFile() {
@@ -465,12 +477,12 @@ public final class SweepWindow {
         if (f == null) {
             return;
         }
-        try {
-            AtomicFiles.write(f.toPath(), sweepJson().getBytes(StandardCharsets.UTF_8));
-            status.setText("Saved " + f + ": run it with fabriclab sweep " + f.getName() + " -o DIR.");
-        } catch (java.io.IOException | RuntimeException e) {
-            status.setText("Not saved: " + e.getMessage());
-        }
+        java.util.concurrent.Callable<String> json = sweepJson();
+        BackgroundTasks.shared().run("Saving the sweep file", () -> {
+            AtomicFiles.write(f.toPath(), json.call().getBytes(StandardCharsets.UTF_8));
+            return f;
+        }, done -> status.setText("Saved " + done + ": run it with fabriclab sweep " + done.getName() + " -o DIR."),
+                e -> status.setText("Not saved: " + firstLine(e.getMessage())));
     }
 
     /** Runs the sweep off the FX thread; the future completes after the table shows the result. */
@@ -479,13 +491,7 @@ public final class SweepWindow {
             status.setText("Set a scenario and at least one parameter first.");
             return CompletableFuture.failedFuture(new IllegalStateException(status.getText()));
         }
-        String json;
-        try {
-            json = sweepJson();
-        } catch (java.io.IOException | RuntimeException e) {
-            status.setText("Cannot read the scenario: " + e.getMessage());
-            return CompletableFuture.failedFuture(e);
-        }
+        java.util.concurrent.Callable<String> json = sweepJson();
         Path dir = Path.of(output.getText().trim());
         int w = workers.getValue();
         Path base = Path.of(scenario.getText().trim()).toAbsolutePath().getParent();
@@ -494,7 +500,7 @@ public final class SweepWindow {
             protected SweepSummary call() throws Exception {
                 updateTitle("Sweep");
                 updateMessage("Reading the sweep…");
-                SweepPlan plan = SweepModel.plan(json, base);
+                SweepPlan plan = SweepModel.plan(json.call(), base);
                 Files.createDirectories(dir);
                 SweepRunner.Result res = SweepRunner.run(plan, dir, w, (done, run, total, reused, eta) -> {
                     updateProgress(done, total);

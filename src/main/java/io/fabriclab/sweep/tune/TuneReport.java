@@ -239,16 +239,9 @@ public final class TuneReport {
         for (String m : metrics) {
             SweepSummary.Stat a = SweepSummary.stat(o.startHoldout().rows().stream().filter(r -> r.ok()).mapToDouble(r -> r.metric(m)).toArray());
             SweepSummary.Stat b = SweepSummary.stat(o.bestHoldout().rows().stream().filter(r -> r.ok()).mapToDouble(r -> r.metric(m)).toArray());
-            rows.add(new String[] {m, fmt(a), fmt(b)});
+            rows.add(new String[] {m, a.text(), b.text()});
         }
         return rows;
     }
 
-    static String fmt(SweepSummary.Stat s) {
-        if (s.n() == 0) {
-            return "-";
-        }
-        return Double.isFinite(s.halfWidth()) ? String.format(Locale.ROOT, "%.4g +- %.2g", s.mean(), s.halfWidth())
-                : String.format(Locale.ROOT, "%.4g", s.mean());
-    }
 }

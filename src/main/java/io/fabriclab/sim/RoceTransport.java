@@ -163,25 +163,14 @@ final class RoceTransport {
         }
     }
 
-    /** {@link Simulator#EV_RTO}: no progress for the timeout sends the flow back to its first unacknowledged packet. */
-    void retransmitTimeout(Flow f) {
-        if (f.senderDone) {
-            return;
-        }
-        final long now = sim.now;
-        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
-        if (now < deadline) {
-            events.push(deadline, Simulator.EV_RTO, f.id, 0);
-            return;
-        }
+    /** The retransmission timer expired ({@link Simulator}'s EV_RTO): go back to the first unacknowledged packet. */
+    void resendOnTimeout(Flow f) {
         if (f.sndUna < f.maxSent) {
             f.timeouts++;
             beginRecovery(f, f.lastProgressPs);
             f.sndNxt = f.sndUna;
             sim.transmit(f.srcPort);
         }
-        f.lastProgressPs = now;
-        events.push(now + cfg.retransmitTimeoutPs(), Simulator.EV_RTO, f.id, 0);
     }
 
     private static void beginRecovery(Flow f, long stallStartPs) {

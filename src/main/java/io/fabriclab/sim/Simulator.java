@@ -578,13 +578,7 @@ public final class Simulator {
             case EV_PAUSE_EXPIRE -> transmit(ports[target]);
             case EV_PFC_REFRESH -> pfc.refresh(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_RATE_TIMER -> roce.rateTimer(flows[target], arg);
-            case EV_RTO -> {
-                if (uec != null) {
-                    uec.retransmitTimeout(flows[target]);
-                } else {
-                    roce.retransmitTimeout(flows[target]);
-                }
-            }
+            case EV_RTO -> retransmitTimeout(flows[target]);
             case EV_SAMPLE -> telemetry.sample();
             case EV_WATCHDOG -> pfc.watchdog(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_LINK_DOWN -> linkEvents.down(target);
@@ -1236,4 +1230,28 @@ public final class Simulator {
         return credits == null ? List.of() : credits.results(endPs);
     }
 
+
+    /**
+     * {@link #EV_RTO}, the timer both transports share: while ACKs made progress within the timeout
+     * it is re-armed at the real deadline; when it expires the transport resends by its own policy
+     * (RoCEv2: go-back-N from the first unacknowledged packet; Ultra Ethernet: only the packets still
+     * unanswered), and the timer starts again.
+     */
+    private void retransmitTimeout(Flow f) {
+        if (f.senderDone) {
+            return;
+        }
+        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
+        if (now < deadline) {
+            events.push(deadline, EV_RTO, f.id, 0);
+            return;
+        }
+        if (uec != null) {
+            uec.resendOnTimeout(f);
+        } else {
+            roce.resendOnTimeout(f);
+        }
+        f.lastProgressPs = now;
+        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
+    }
 }

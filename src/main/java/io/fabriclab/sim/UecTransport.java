@@ -212,17 +212,8 @@ final class UecTransport {
         sim.startTx(p, pkt, frame);
     }
 
-    /** {@link Simulator#EV_RTO}: no ACK or NACK for the timeout resends the packets still unanswered (only those). */
-    void retransmitTimeout(Flow f) {
-        if (f.senderDone) {
-            return;
-        }
-        final long now = sim.now;
-        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
-        if (now < deadline) {
-            events.push(deadline, Simulator.EV_RTO, f.id, 0);
-            return;
-        }
+    /** The retransmission timer expired ({@link Simulator}'s EV_RTO): resend the packets still unanswered (only those). */
+    void resendOnTimeout(Flow f) {
         State s = state[f.id];
         if (s.inflightBytes > 0) {
             f.timeouts++;
@@ -235,8 +226,6 @@ final class UecTransport {
             }
             sim.transmit(f.srcPort);
         }
-        f.lastProgressPs = now;
-        events.push(now + cfg.retransmitTimeoutPs(), Simulator.EV_RTO, f.id, 0);
     }
 
     private void acked(Flow f, State s, int psn, boolean ce) {

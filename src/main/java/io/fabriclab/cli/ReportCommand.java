@@ -29,6 +29,9 @@ import io.fabriclab.report.ReportRun;
 import io.fabriclab.report.ReportRuns;
 import io.fabriclab.report.ReportWriter;
 import io.fabriclab.report.Status;
+import io.fabriclab.sweep.SweepPlan;
+import io.fabriclab.sweep.SweepRunner;
+import io.fabriclab.sweep.SweepSummary;
 import io.fabriclab.topology.FabricAnalysis;
 
 import picocli.CommandLine;
@@ -84,6 +87,11 @@ public final class ReportCommand implements Callable<Integer> {
 
 
 
+    @Option(names = "--sweep", arity = "2", paramLabel = "SWEEP DIR",
+            description = {"Add a finished sweep as a section: its sweep file and the -o directory `fabriclab sweep` wrote",
+                    "(repeatable: --sweep A.json dirA --sweep B.json dirB). Nothing is run; every run must be finished."})
+    List<Path> sweeps = new ArrayList<>();
+
     @Option(names = "--quiet", description = "No progress on stderr.")
     boolean quiet;
 
@@ -127,7 +135,11 @@ public final class ReportCommand implements Callable<Integer> {
             fabric = FabricFiles.load(input);
         }
         // Checked before any analysis or simulation: never an input, always writable (Outputs).
-        new Outputs().input(input).inputs(fabricsRead).inputs(results).file("-o", output).check();
+        new Outputs().input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
+        List<SweepSummary> sweepSummaries = new ArrayList<>();
+        for (int i = 0; i + 1 < sweeps.size(); i += 2) {
+            sweepSummaries.add(finishedSweep(sweeps.get(i), sweeps.get(i + 1)));
+        }
         FabricAnalysis.Options opt = analysis.toOptions(fabric);
         List<ReportRun> runs = new ArrayList<>();
         int n = 1;
@@ -140,7 +152,8 @@ public final class ReportCommand implements Callable<Integer> {
         }
         String who = author != null ? author : System.getProperty("user.name", "unknown");
         ReportInput in = new ReportInput(fabric, input.toString(), ScenarioJson.sha256(bytes), scenario, scenarioText, opt,
-                runs, who, day, "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+                runs, who, day, "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()), null,
+                sweepSummaries);
         DesignReview review;
         try {
             review = ReportWriter.write(in, output, (f, m) -> progress(err, f, m));
@@ -153,6 +166,22 @@ public final class ReportCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%s: %s (%s)%n", output, review.verdictWord(), review.tally());
         out.flush();
         return review.count(Status.FAIL) > 0 ? ExitCode.FINDINGS : ExitCode.OK;
+    }
+
+    /** A finished sweep's summary from its sweep file and output directory; bad input when a run is missing. */
+    static SweepSummary finishedSweep(Path sweepFile, Path dir) throws io.fabriclab.io.InputException {
+        if (!Files.isDirectory(dir)) {
+            throw new BadInputException("--sweep " + sweepFile + " " + dir + ": " + dir
+                    + " is not a directory; allowed: the -o directory of `fabriclab sweep " + sweepFile + "`");
+        }
+        SweepPlan plan = SweepPlan.read(sweepFile, true); // InputException: exit 2 naming the file and the path
+        SweepRunner.Finished f = SweepRunner.finished(plan, dir);
+        if (f.missing() > 0) {
+            throw new BadInputException(String.format(Locale.ROOT, "--sweep %s %s: %d of %d runs are not finished in %s; "
+                    + "run `fabriclab sweep %s -o %s` first (it resumes)", sweepFile, dir, f.missing(), plan.runCount(), dir,
+                    sweepFile, dir));
+        }
+        return SweepSummary.of(plan, f.rows());
     }
 
     private void progress(PrintWriter err, double fraction, String message) {

@@ -93,6 +93,7 @@ public final class HtmlReport {
         simulation(progress);
         comparison();
         transportComparison();
+        sweeps();
         findings();
         checklist();
         appendix(in);
@@ -783,6 +784,14 @@ public final class HtmlReport {
         }
         h.table("compare", head, table.subList(1, table.size()), num);
         h.close("div");
+    }
+
+    /** Each finished sweep of `fabriclab report --sweep` as its own section (docs/sweep.md). */
+    private void sweeps() {
+        List<io.fabriclab.sweep.SweepSummary> sweeps = review.input().sweeps();
+        for (int i = 0; i < sweeps.size(); i++) {
+            h.trusted(SweepSection.section(sweeps.get(i), i == 0 ? "sweep" : "sweep-" + (i + 1), "sweep" + (i + 1) + "-")).nl();
+        }
     }
 
     private static String[] cmp(List<ReportRun> runs, String name, java.util.function.Function<ReportRun, String> f) {

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.fabriclab.io.Scenario;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.sweep.SweepSummary;
 import io.fabriclab.topology.FabricAnalysis;
 import io.fabriclab.topology.PriceBook;
 
@@ -21,20 +22,29 @@ import io.fabriclab.topology.PriceBook;
  * @param date          the date on the cover
  * @param commandLine   how the report was produced, for the appendix (may be empty)
  * @param transports    the scenario under several transports (`fabriclab compare`), or null
+ * @param sweeps        finished sweeps to include (`fabriclab report --sweep`), each its own section
  */
 public record ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario,
                           String scenarioText, FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
-                          String commandLine, TransportComparison transports) {
+                          String commandLine, TransportComparison transports, List<SweepSummary> sweeps) {
+
+    /** A report without sweeps. */
+    public ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario, String scenarioText,
+                       FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
+                       String commandLine, TransportComparison transports) {
+        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, transports, List.of());
+    }
 
     /** A report without a transport comparison. */
     public ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario, String scenarioText,
                        FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
                        String commandLine) {
-        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, null);
+        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, null, List.of());
     }
 
     public ReportInput {
         runs = List.copyOf(runs);
+        sweeps = sweeps == null ? List.of() : List.copyOf(sweeps);
         author = author == null || author.isBlank() ? "unknown" : author;
         date = date == null ? LocalDate.now() : date;
         commandLine = commandLine == null ? "" : commandLine;

@@ -31,10 +31,18 @@ public final class SweepSection {
                 + "</title><style>" + ReportStyle.CSS + "</style></head><body>\n" + section(s) + "</body></html>\n";
     }
 
-    /** The section's HTML (a div of class "section"). */
+    /** The section's HTML (a div of class "section" with id "sweep"). */
     public static String section(SweepSummary s) {
+        return section(s, "sweep", "sweep");
+    }
+
+    /**
+     * The section's HTML as well-formed XHTML (the PDF renderer parses it as XML), with its own
+     * element id and chart id prefix so that several sweeps can share one report.
+     */
+    public static String section(SweepSummary s, String id, String chartPrefix) {
         SweepPlan plan = s.plan();
-        StringBuilder h = new StringBuilder("<div class=\"section\" id=\"sweep\">\n<h2>Sweep: ")
+        StringBuilder h = new StringBuilder("<div class=\"section\" id=\"").append(Html.escape(id)).append("\">\n<h2>Sweep: ")
                 .append(Html.escape(plan.name())).append("</h2>\n");
         if (!plan.description().isBlank()) {
             h.append("<p>").append(Html.escape(plan.description())).append("</p>\n");
@@ -74,7 +82,7 @@ public final class SweepSection {
             h.append("<h3>Charts</h3>\n");
             int n = 0;
             for (Map.Entry<String, JFreeChart> e : charts.entrySet()) {
-                h.append("<div class=\"chart\">").append(HtmlReport.stripXmlDeclaration(SweepCharts.svg(e.getValue(), "sweep" + n++)))
+                h.append("<div class=\"chart\">").append(HtmlReport.stripXmlDeclaration(SweepCharts.svg(e.getValue(), chartPrefix + n++)))
                         .append("</div>\n");
             }
         }
@@ -99,7 +107,7 @@ public final class SweepSection {
             for (String m : plan.summaryMetrics()) {
                 SweepSummary.Stat st = p.stat(m);
                 String cell = st.n() == 0 ? "-" : Double.isFinite(st.halfWidth())
-                        ? String.format(Locale.ROOT, "%.4g &plusmn; %.2g", st.mean(), st.halfWidth())
+                        ? String.format(Locale.ROOT, "%.4g \u00b1 %.2g", st.mean(), st.halfWidth())
                         : String.format(Locale.ROOT, "%.4g", st.mean());
                 h.append("<td class=\"num\">").append(cell).append("</td>");
             }

@@ -180,6 +180,30 @@ public final class SweepRunner {
         }
     }
 
+    /** The finished runs of a plan found under a sweep directory, and how many it still lacks. */
+    public record Finished(List<RunRow> rows, int missing) {
+    }
+
+    /**
+     * The rows of the plan's runs already finished under {@code dir} (nothing is run): what
+     * {@code fabriclab report --sweep} summarises. Runs that share a hash share a file, as in
+     * {@link #run}.
+     */
+    public static Finished finished(SweepPlan plan, Path dir) {
+        List<RunRow> rows = new ArrayList<>(plan.runCount());
+        int missing = 0;
+        int nSeeds = plan.seeds().size();
+        for (int i = 0; i < plan.runCount(); i++) {
+            RunRow r = finished(dir, plan.run(i / nSeeds, i % nSeeds));
+            if (r == null) {
+                missing++;
+            } else {
+                rows.add(r);
+            }
+        }
+        return new Finished(List.copyOf(rows), missing);
+    }
+
     /**
      * Runs every run of the plan on {@code workers} threads, keeping each finished run's row in
      * {@code DIR/runs/<hash>.json} (written atomically). Runs whose file is already there are not

@@ -11,14 +11,15 @@
 #     (-Xmn32m): the JVM's default first heap is 1/64 of the machine's memory, whose young third
 #     a run touches once before its first collection; a k=16 run's live set is under 50 MB, so
 #     this takes its resident set from 207 to 160 MB at no measured CPU cost;
-#   - gui and bench keep both compilers: the editor runs for hours, and `bench sim` measures the
-#     simulator at full speed once warm.
+#   - gui, bench, sweep and tune keep both compilers: the editor runs for hours, `bench sim` measures
+#     the simulator at full speed once warm, and a sweep or a tuning runs the simulator tens to
+#     thousands of times in one process, where C2's code pays back its compile time.
 # FABRICLAB_JIT=c2 keeps both compilers for any command (a long simulate: k=32, or 1500 B MTUs at
 # k>=24, where C2's code pays back its compile time).
 fabriclab_jvm_opts() {
   FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC)
   case "${1:-}" in
-    gui|bench|"") ;;
+    gui|bench|sweep|tune|"") ;;
     *) FABRICLAB_JVM_OPTS+=(-Xmn32m)
        [ "${FABRICLAB_JIT:-}" = c2 ] || FABRICLAB_JVM_OPTS+=(-XX:TieredStopAtLevel=1) ;;
   esac

@@ -246,68 +246,82 @@ public final class SweepRunner {
         // Runs with one hash (equal resolved scenarios) share one simulation.
         Map<String, CompletableFuture<RunRow>> byHash = new HashMap<>();
         List<CompletableFuture<RunRow>> futures = new ArrayList<>(total);
-        // Only the hashes are kept here; a worker builds its run's scenario again (a sweep of 10^5 runs
-        // must not hold 10^5 scenarios).
+        // Only the hashes are kept for the whole sweep (a sweep of 10^5 runs must not hold 10^5 scenarios).
+        Semaphore queued = new Semaphore(2 * workers);
         List<String> hashes = new ArrayList<>(total);
         int nSeeds = plan.seeds().size();
         try {
             for (int i = 0; i < total; i++) {
                 final int point = i / nSeeds;
                 final int seedIndex = i % nSeeds;
-                String hash = plan.run(point, seedIndex).hash();
+                // Each run's scenario is resolved and hashed once, here, and handed to its worker; at most
+                // two runs per worker wait in the queue, so a sweep of 10^5 runs holds a few scenarios.
+                queued.acquire();
+                RunSpec spec = plan.run(point, seedIndex);
+                String hash = spec.hash();
                 hashes.add(hash);
-                CompletableFuture<RunRow> f = byHash.computeIfAbsent(hash, h -> CompletableFuture.supplyAsync(() -> {
-                    RunSpec spec = plan.run(point, seedIndex);
-                    RunRow old = finished(dir, spec);
-                    if (old != null) {
-                        reused.incrementAndGet();
-                        done.incrementAndGet();
-                        report.run();
-                        return old;
-                    }
-                    long t0 = System.nanoTime();
-                    Scenario s;
+                CompletableFuture<RunRow> shared = byHash.get(hash);
+                if (shared != null) {
+                    queued.release();
+                    futures.add(shared);
+                    continue;
+                }
+                CompletableFuture<RunRow> f = CompletableFuture.supplyAsync(() -> {
                     try {
-                        s = read(spec);
-                    } catch (ScenarioException | IllegalArgumentException e) {
-                        done.incrementAndGet();
-                        report.run();
-                        return row(spec, RunRow.REFUSED, "the resolved scenario does not read: " + firstLine(e.getMessage()),
-                                Map.of(), t0);
-                    }
-                    long need = memoryEstimate(s);
-                    if (need > budget) {
-                        done.incrementAndGet();
-                        report.run();
-                        return row(spec, RunRow.REFUSED, tooBig(need, budget), Map.of(), t0);
-                    }
-                    int mb = (int) Math.max(1, Math.min(budgetMb, need >> 20));
-                    memory.acquireUninterruptibly(mb);
-                    RunRow r;
-                    try {
-                        running.incrementAndGet();
-                        report.run();
-                        r = simulate(spec, s, t0);
-                        s = null;
-                    } finally {
-                        running.decrementAndGet();
-                        memory.release(mb);
-                    }
-                    if (!RunRow.REFUSED.equals(r.status())) {
-                        if (hold >= 0 && writeSlots.incrementAndGet() > hold) {
-                            holdForever();
+                        RunRow old = finished(dir, spec);
+                        if (old != null) {
+                            reused.incrementAndGet();
+                            done.incrementAndGet();
+                            report.run();
+                            return old;
                         }
+                        long t0 = System.nanoTime();
+                        Scenario s;
                         try {
-                            AtomicFiles.write(runFile(dir, spec.hash()), r.toJson());
-                        } catch (IOException e) {
-                            throw new java.io.UncheckedIOException(e);
+                            s = read(spec);
+                        } catch (ScenarioException | IllegalArgumentException e) {
+                            done.incrementAndGet();
+                            report.run();
+                            return row(spec, RunRow.REFUSED, "the resolved scenario does not read: " + firstLine(e.getMessage()),
+                                    Map.of(), t0);
                         }
+                        long need = memoryEstimate(s);
+                        if (need > budget) {
+                            done.incrementAndGet();
+                            report.run();
+                            return row(spec, RunRow.REFUSED, tooBig(need, budget), Map.of(), t0);
+                        }
+                        int mb = (int) Math.max(1, Math.min(budgetMb, need >> 20));
+                        memory.acquireUninterruptibly(mb);
+                        RunRow r;
+                        try {
+                            running.incrementAndGet();
+                            report.run();
+                            r = simulate(spec, s, t0);
+                            s = null;
+                        } finally {
+                            running.decrementAndGet();
+                            memory.release(mb);
+                        }
+                        if (!RunRow.REFUSED.equals(r.status())) {
+                            if (hold >= 0 && writeSlots.incrementAndGet() > hold) {
+                                holdForever();
+                            }
+                            try {
+                                AtomicFiles.write(runFile(dir, spec.hash()), r.toJson());
+                            } catch (IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        }
+                        executed.incrementAndGet();
+                        done.incrementAndGet();
+                        report.run();
+                        return r;
+                    } finally {
+                        queued.release();
                     }
-                    executed.incrementAndGet();
-                    done.incrementAndGet();
-                    report.run();
-                    return r;
-                }, pool));
+                }, pool);
+                byHash.put(hash, f);
                 futures.add(f);
             }
             List<RunRow> rows = new ArrayList<>(total);

@@ -1,6 +1,7 @@
 package io.fabriclab.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 import io.fabriclab.model.Version;
 
@@ -14,10 +15,18 @@ import picocli.CommandLine.Command;
         description = "Design, analyse and simulate RoCEv2 GPU-cluster fabrics.",
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok", "  1  findings at error level (analyze, validate)",
-                "  2  bad input (unreadable or invalid file, bad option)", "  3  internal error"},
-        subcommands = {GuiCommand.class, GenerateCommand.class, AnalyzeCommand.class, ValidateCommand.class,
-                ConvertCommand.class, SimulateCommand.class, CompareCommand.class, ExportConfigCommand.class, ReportCommand.class, SweepCommand.class, TuneCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+                "  2  bad input (unreadable or invalid file, bad option)", "  3  internal error"})
 public final class Main implements Runnable {
+    /**
+     * The subcommands in the order help lists them. They are added by {@link #commandLine(String...)}
+     * rather than through the annotation, so that a run of one command builds picocli's model of that
+     * command only: building all thirteen took about a third of a second of a short run's start-up
+     * (docs/performance.md, "Whole-process runs").
+     */
+    static final List<Class<?>> SUBCOMMANDS = List.of(GuiCommand.class, GenerateCommand.class, AnalyzeCommand.class,
+            ValidateCommand.class, ConvertCommand.class, SimulateCommand.class, CompareCommand.class, ExportConfigCommand.class,
+            ReportCommand.class, SweepCommand.class, TuneCommand.class, BenchCommand.class, CommandLine.HelpCommand.class);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -27,9 +36,24 @@ public final class Main implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** Builds the command line (tests call this to run commands in-process). */
+    /** Builds the command line with every subcommand (tests call this to run commands in-process). */
     public static CommandLine commandLine() {
+        return commandLine(new String[0]);
+    }
+
+    /**
+     * Builds the command line for these arguments: when the first names a subcommand (other than
+     * {@code help}), only that subcommand is added, else all of them (help, the command list, and
+     * picocli's suggestions for a mistyped name need every one).
+     */
+    public static CommandLine commandLine(String... arguments) {
         CommandLine cl = new CommandLine(new Main());
+        Class<?> only = arguments.length == 0 ? null : subcommandNamed(arguments[0]);
+        for (Class<?> c : SUBCOMMANDS) {
+            if (only == null || c == only) {
+                cl.addSubcommand(c); // picocli makes the instance, as it did for the annotation's list
+            }
+        }
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionStrategy(Main::executeHandlingErrors);
@@ -142,7 +166,17 @@ public final class Main implements Runnable {
     }
 
     public static int run(String[] args) {
-        return commandLine().execute(args);
+        return commandLine(args).execute(args);
+    }
+
+    /** The subcommand named {@code name}; null for {@code help} and for no subcommand. */
+    static Class<?> subcommandNamed(String name) {
+        for (Class<?> c : SUBCOMMANDS) {
+            if (c != CommandLine.HelpCommand.class && c.getAnnotation(Command.class).name().equals(name)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** Turns exceptions into exit codes and one clear message; a stack trace only for bugs. */

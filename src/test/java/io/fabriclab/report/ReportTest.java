@@ -20,6 +20,7 @@ import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.topology.FabricAnalysis;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,6 +51,23 @@ class ReportTest {
     }
 
     /** Every shipped scenario, one test case each. */
+    /**
+     * Scenarios whose report is also rendered to PDF here: one of each kind (RoCEv2 incast, each
+     * Ultra Ethernet incast, the rail cluster, a failure and a deadlock, a collective, a benchmark fat tree). Rendering all
+     * 29 took about a minute of the suite for what these cover.
+     */
+    static final List<String> PDF_TOO = List.of("incast-pfc-only.json", "incast-ultra-ethernet.json",
+            "transports-incast-rail-4su.json", "deadlock-after-failure.json", "link-failure-mid-collective.json",
+            "allreduce-rail-1su-naive.json", "bench-fattree-k8-permutation.json");
+
+    @Test
+    void everyScenarioChosenForThePdfIsShipped() throws Exception {
+        List<String> names = scenarios().stream().map(p -> p.getFileName().toString()).toList();
+        for (String f : PDF_TOO) {
+            assertTrue(names.contains(f), f + " is a shipped scenario");
+        }
+    }
+
     static List<Path> scenarios() throws Exception {
         List<Path> files;
         try (Stream<Path> s = Files.list(SCENARIOS)) {
@@ -94,8 +112,9 @@ class ReportTest {
         Scenario sc = ScenarioJson.read(file, FabricReader.FILES);
         String text = Files.readString(file);
         // Short runs: 200 us shows the queues build, the pauses and the marks of every small scenario;
-        // the benchmark scenarios (1,000 flows, a k=16 fat tree) get 20 us.
-        boolean bench = file.getFileName().toString().startsWith("bench-");
+        // the large ones (the benchmarks' 1,000 flows and k=16 fat trees, the 1,024-GPU rail cluster of
+        // the transport scenarios) get one run of 20 us.
+        boolean bench = file.getFileName().toString().startsWith("bench-") || sc.fabric().linkCount() > 1000;
         double us = bench ? 20 : 200;
         ReportRun a = ReportRuns.simulate(sc, file, text, 1, us);
         List<ReportRun> runs = new ArrayList<>(List.of(a));
@@ -122,6 +141,9 @@ class ReportTest {
         assertTrue(html.contains("each link: one line per direction"), file + ": run map legend");
         for (String liveOnly : List.of("PFC watchdog storm", "CNPs going back", "selected collective")) {
             assertFalse(html.contains(liveOnly), file + ": live-only legend row \"" + liveOnly + "\" in the report");
+        }
+        if (!PDF_TOO.contains(file.getFileName().toString())) {
+            return; // the HTML is what the PDF is rendered from; the PDF itself for one scenario of each kind
         }
         byte[] pdf = PdfReport.render(html);
         String pdfText = ReportChecks.pdfText(pdf).replaceAll("\\s+", " ");

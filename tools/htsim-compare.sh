@@ -8,7 +8,10 @@
 #     HTSIM_ROCE  path to a built htsim_roce (csg-htsim's sim/datacenter/htsim_roce; how to build it:
 #                 docs/performance.md, "How to reproduce the comparison"). Nothing of htsim is in
 #                 this repository.
-#     ROW         k8-9000, k16-9000, k16-1500 (default: all three)
+#     ROW         k8-9000, k16-9000, k16-1500 (default: these three), k24-9000, k32-9000 (3,456 and 8,192
+#                 hosts: minutes per run; their fabrics are generated into the scratch folder with the
+#                 k=16 bench fabric's QoS, cables and MTU, and FabricLab runs them with FABRICLAB_JIT=c2,
+#                 as docs/performance.md advises for long simulations)
 #   Environment: RUNS (runs of each tool per row, default 5), OUT (scratch folder, default a new
 #   temporary one; htsim writes its log and idmap.txt there).
 #
@@ -43,6 +46,33 @@ matrix() {
   fi
 }
 
+# A k-ary bench fat tree like resources/examples/fat-tree-k16-bench.json (its QoS profile, 200 m
+# single-mode cables, 9000 B MTU) and its permutation scenario, written into the scratch folder.
+big_scenario() {
+  local k="$1" gen="$out/fat-tree-k$1-bench.json" sc="$out/bench-fattree-k$1-permutation.json"
+  if [ ! -f "$sc" ]; then
+    "$root/fabriclab" generate fat-tree -k "$k" -o "$out/fat-tree-k$k-generated.json" >/dev/null
+    python3 - "$root/resources/examples/fat-tree-k16-bench.json" "$out/fat-tree-k$k-generated.json" "$gen" "$k" <<'PY'
+import json, sys
+ref, fabric = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+k = int(sys.argv[4])
+fabric["name"] = f"k={k} fat tree, {k**3 // 4} hosts, 100G, 200 m (1 us) per hop, 9000 B MTU"
+fabric["mtuBytes"], fabric["qosProfiles"], fabric["defaultQosProfile"] = ref["mtuBytes"], ref["qosProfiles"], ref["defaultQosProfile"]
+for link in fabric["links"]:
+    link["cableLengthM"], link["cableType"] = 200, "smf"
+json.dump(fabric, open(sys.argv[3], "w"))
+PY
+    python3 - "$root/resources/scenarios/bench-fattree-k16-permutation.json" "$gen" "$sc" "$k" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["name"] = f"bench: k={sys.argv[4]} fat-tree permutation, 2 MB per host, 9000 B MTU, PFC + ECN + DCQCN"
+s["fabric"] = sys.argv[2]
+json.dump(s, open(sys.argv[3], "w"), indent=2)
+PY
+  fi
+  echo "$sc"
+}
+
 # One timed whole process: prints "wall cpu rssMB".
 timed() {
   local f="$out/time.$$"
@@ -64,12 +94,16 @@ for row in "${rows[@]}"; do
     k8-9000) nodes=128; mtu=9000; scenario=bench-fattree-k8-permutation.json ;;
     k16-9000) nodes=1024; mtu=9000; scenario=bench-fattree-k16-permutation.json ;;
     k16-1500) nodes=1024; mtu=1500; scenario=bench-fattree-k16-permutation-1500.json ;;
-    *) echo "htsim-compare: unknown row $row (k8-9000, k16-9000, k16-1500)" >&2; exit 2 ;;
+    k24-9000) nodes=3456; mtu=9000; scenario="$(big_scenario 24)" ;;
+    k32-9000) nodes=8192; mtu=9000; scenario="$(big_scenario 32)" ;;
+    *) echo "htsim-compare: unknown row $row (k8-9000, k16-9000, k16-1500, k24-9000, k32-9000)" >&2; exit 2 ;;
   esac
+  case "$scenario" in /*) ;; *) scenario="$root/resources/scenarios/$scenario" ;; esac
+  jit=(); case "$row" in k24-*|k32-*) jit=(env FABRICLAB_JIT=c2) ;; esac
   cm="$(matrix "$nodes")"
   hcmd=("$htsim" -nodes "$nodes" -tm "$cm" -strat ecmp_host -paths 1 -queue_type lossless_input
         -mtu "$mtu" -end 100000 -o "$out/htsim-$row.log")
-  fcmd=("$root/fabriclab" simulate "$root/resources/scenarios/$scenario" -o "$out/fabriclab-$row.json" --quiet)
+  fcmd=("${jit[@]}" "$root/fabriclab" simulate "$scenario" -o "$out/fabriclab-$row.json" --quiet)
   echo "## $row"
   echo "# htsim:     (cd $out && ${hcmd[*]})"
   echo "# FabricLab: ${fcmd[*]}"

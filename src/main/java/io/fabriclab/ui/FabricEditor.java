@@ -215,18 +215,20 @@ public final class FabricEditor extends BorderPane {
 
     /**
      * Asks before unsaved changes are thrown away (closing the window, opening another fabric):
-     * Save, Don't Save or Cancel; true when it is fine to go on (a save that fails, or a Save As
-     * the user cancels, does not go on).
+     * Save, Don't Save or Cancel. The future is true when it is fine to go on: at once for no
+     * changes or Don't Save, after the background save for Save (a save that fails, a Save As the
+     * user cancels, or an edit made while the file was written does not go on: nothing is lost).
+     * It completes on the FX thread.
      */
-    public boolean confirmDiscard() {
+    public CompletableFuture<Boolean> confirmDiscard() {
         if (!doc.stack().isModified()) {
-            return true;
+            return CompletableFuture.completedFuture(true);
         }
         return switch (dialogs.askSave("Unsaved changes", doc.fabric().name()
                 + " has unsaved changes. Save them first?")) {
-            case SAVE -> files.save();
-            case DISCARD -> true;
-            case CANCEL -> false;
+            case SAVE -> files.save().thenApply(saved -> saved && !doc.stack().isModified());
+            case DISCARD -> CompletableFuture.completedFuture(true);
+            case CANCEL -> CompletableFuture.completedFuture(false);
         };
     }
 
@@ -299,12 +301,27 @@ public final class FabricEditor extends BorderPane {
         }
     }
 
-    /** The worst leaf's downlink : uplink capacity (topology.Oversubscription), after each edit settles. */
-    private void refreshOversubscription() {
-        Oversubscription o = Oversubscription.of(doc.fabric());
-        Oversubscription.SwitchRatio w = o.worstLeaf();
-        oversubscription.setText(w == null ? "oversubscription n/a" : "oversubscription " + w.label() + " (worst leaf "
-                + w.deviceId() + ")");
+    /** Counts the oversubscription computations started; only the newest one's result is shown (FX thread only). */
+    private long oversubscriptionsStarted;
+
+    /**
+     * The worst leaf's downlink : uplink capacity (topology.Oversubscription), after each edit
+     * settles: computed by the background executor on a copy of the fabric, shown if the fabric has
+     * not changed since. The future has the text shown, or null when it was not shown.
+     */
+    CompletableFuture<String> refreshOversubscription() {
+        Fabric copy = doc.fabric().copy();
+        long revision = doc.stack().revision();
+        long mine = ++oversubscriptionsStarted;
+        return tasks.run("Oversubscription of " + copy.name(), () -> {
+            Oversubscription.SwitchRatio w = Oversubscription.of(copy).worstLeaf();
+            return w == null ? "oversubscription n/a" : "oversubscription " + w.label() + " (worst leaf " + w.deviceId() + ")";
+        }, text -> {
+            if (mine == oversubscriptionsStarted && revision == doc.stack().revision()) {
+                oversubscription.setText(text);
+            }
+        }, ex -> oversubscription.setText("oversubscription: " + ex.getMessage()))
+                .thenApply(text -> mine == oversubscriptionsStarted && revision == doc.stack().revision() ? text : null);
     }
 
     /** The text of the status bar's oversubscription item. */
@@ -384,17 +401,17 @@ public final class FabricEditor extends BorderPane {
         return files.importContainerlab(file);
     }
 
-    /** Saves to the document's file, or asks for one. */
-    public boolean save() {
+    /** Saves to the document's file, or asks for one; see {@link FileActions#saveTo}. */
+    public CompletableFuture<Boolean> save() {
         return files.save();
     }
 
-    public boolean saveAs() {
+    public CompletableFuture<Boolean> saveAs() {
         return files.saveAs();
     }
 
     /** See {@link FileActions#saveTo}. */
-    public boolean saveTo(Path file) {
+    public CompletableFuture<Boolean> saveTo(Path file) {
         return files.saveTo(file);
     }
 

@@ -51,11 +51,19 @@ public final class FabricLabApp extends Application {
         stage.setOnCloseRequest(e -> {
             // File > Open replaces the editor, so ask the one showing now.
             if (scene.getRoot() instanceof FabricEditor current) {
-                if (current.confirmDiscard()) {
+                java.util.concurrent.CompletableFuture<Boolean> goOn = current.confirmDiscard();
+                if (goOn.isDone() && goOn.join()) {
                     current.shutdown();
-                } else {
-                    e.consume();
+                    return;
                 }
+                // Not now: Cancel, or Save still writing in the background; close when it is written.
+                e.consume();
+                goOn.thenAccept(ok -> {
+                    if (ok) {
+                        current.shutdown();
+                        stage.close();
+                    }
+                });
             }
         });
         stage.show();

@@ -231,9 +231,9 @@ final class ReportExport {
     Task<DesignReview> exportReport(Path out, List<Path> resultFiles, String author) {
         Fabric snapshot = copyOfFabric();
         Path source = editor.document().file();
-        Task<DesignReview> t = new Task<>() {
+        Task<DesignReview> t = new BackgroundTasks.Job<>() {
             @Override
-            protected DesignReview call() throws Exception {
+            protected DesignReview work() throws Exception {
                 updateProgress(0, 1);
                 List<ReportRun> runs = new ArrayList<>();
                 int n = 1;
@@ -299,9 +299,9 @@ final class ReportExport {
     /** Writes every switch's configuration for {@code vendor} into {@code dir} in the background. */
     Task<Integer> exportConfig(Path dir, Vendor vendor) {
         Fabric snapshot = copyOfFabric();
-        Task<Integer> t = new Task<>() {
+        Task<Integer> t = new BackgroundTasks.Job<>() {
             @Override
-            protected Integer call() throws Exception {
+            protected Integer work() throws Exception {
                 updateMessage("rendering " + snapshot.switches().size() + " switches");
                 new ConfigExporter().exportAll(snapshot, dir, vendor);
                 return snapshot.switches().size();

@@ -83,7 +83,8 @@ public final class BackgroundTasks {
                 return work.call();
             }
         };
-        return submit(t, onDone, onFailed);
+        // Named from the start: the status bar says what waits even before its work begins.
+        return submit(t, what, onDone, onFailed);
     }
 
     /**
@@ -120,6 +121,11 @@ public final class BackgroundTasks {
      * {@link #run}. A handler already set on the task is replaced.
      */
     public <T> CompletableFuture<T> submit(Task<T> t, Consumer<? super T> onDone, Consumer<Throwable> onFailed) {
+        return submit(t, null, onDone, onFailed);
+    }
+
+    private <T> CompletableFuture<T> submit(Task<T> t, String what, Consumer<? super T> onDone,
+                                            Consumer<Throwable> onFailed) {
         CompletableFuture<T> result = new CompletableFuture<>();
         t.setOnSucceeded(e -> {
             try {
@@ -138,7 +144,7 @@ public final class BackgroundTasks {
             }
         });
         t.setOnCancelled(e -> result.cancel(false));
-        execute(t, null);
+        execute(t, what);
         return result;
     }
 

@@ -71,11 +71,13 @@ public final class FabricLabApp extends Application {
         // After the window shows, so the question has an owner; then autosave starts for this session.
         javafx.application.Platform.runLater(() -> {
             if (scene.getRoot() instanceof FabricEditor current) {
-                boolean recovering = current.offerRecovery();
-                current.startAutosave();
-                if (!recovering) {
-                    HelpWindows.welcomeOnStart(current, initialFile != null); // the shipped example opens without a file
-                }
+                // Autosaves are read in the background; the question comes when one has been read.
+                current.offerRecovery().whenComplete((recovering, ex) -> {
+                    current.startAutosave();
+                    if (!Boolean.TRUE.equals(recovering)) {
+                        HelpWindows.welcomeOnStart(current, initialFile != null); // the shipped example opens without a file
+                    }
+                });
             }
         });
     }

@@ -149,7 +149,7 @@ final class FileActions {
         FileChooser chooser = fabricChooser("Save fabric as");
         chooser.setInitialFileName(doc.file() != null ? doc.file().getFileName().toString()
                 : safeFileName(doc.fabric().name()) + ".json");
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
         return f == null ? CompletableFuture.completedFuture(false) : saveTo(f.toPath());
     }
 
@@ -212,7 +212,7 @@ final class FileActions {
         chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ending);
         startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(what, pattern));
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
         if (f != null) {
             Path p = f.getName().endsWith(ending) ? f.toPath() : f.toPath().resolveSibling(f.getName() + ending);
             exportTo(p);
@@ -249,7 +249,7 @@ final class FileActions {
         chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ".svg");
         startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("SVG image", "*.svg"));
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
         if (f == null) {
             return;
         }
@@ -268,7 +268,7 @@ final class FileActions {
         chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ".png");
         startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("PNG image", "*.png"));
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
         if (f == null) {
             return;
         }

@@ -124,7 +124,7 @@ final class ReportExport {
         chooser.setTitle("Export Report");
         chooser.setInitialFileName(editor.document().fabric().name().replaceAll("[^A-Za-z0-9._-]+", "-") + "-review.pdf");
         chooser.getExtensionFilters().addAll(PDF_FILTER, HTML_FILTER);
-        File f = chooser.showSaveDialog(window());
+        File f = editor.dialogs().saveFile(chooser, window());
         if (f == null) {
             return;
         }

@@ -503,9 +503,9 @@ class EditorWorkflowTest {
         });
         AutosaveRecovery mine = new AutosaveRecovery(dir, ProcessHandle.current().pid());
         next.setRecovery(mine);
-        boolean[] restored = new boolean[1];
-        robot.interact(() -> restored[0] = next.offerRecovery());
-        assertTrue(restored[0]);
+        List<java.util.concurrent.CompletableFuture<Boolean>> restored = new ArrayList<>();
+        robot.interact(() -> restored.add(next.offerRecovery())); // the autosave is read in the background
+        assertTrue(restored.get(0).get(1, TimeUnit.MINUTES));
         assertTrue(shown.contains("confirm: Restore unsaved work?"));
         assertEquals(edited, FabricSnapshot.of(fresh.fabric()));
         assertTrue(fresh.stack().isModified(), "restored work is unsaved until saved");

@@ -231,6 +231,7 @@ final class ReportExport {
     Task<DesignReview> exportReport(Path out, List<Path> resultFiles, String author) {
         Fabric snapshot = copyOfFabric();
         Path source = editor.document().file();
+        boolean modified = editor.document().stack().isModified(); // read here: the FX thread owns the document
         Task<DesignReview> t = new BackgroundTasks.Job<>() {
             @Override
             protected DesignReview work() throws Exception {
@@ -242,7 +243,7 @@ final class ReportExport {
                     runs.add(ReportRuns.fromResults(r, n++));
                 }
                 ReportInput in = new ReportInput(snapshot, source == null ? snapshot.name() + " (not saved)" : source.toString(),
-                        source == null || editor.document().stack().isModified() ? null : sha256(source), null, null,
+                        source == null || modified ? null : sha256(source), null, null,
                         FabricAnalysis.Options.defaults(PriceBookFile.sample()), runs, author, LocalDate.now(),
                         "FabricLab editor: File > Export Report");
                 return ReportWriter.write(in, out, (fraction, message) -> {

@@ -94,6 +94,14 @@ public final class ResponsivenessBenchmark {
                 out.printf(Locale.ROOT, "round %d%s%n", round, round == 1 ? " (JIT warming up)" : "");
                 out.println(measure("analyze", editor::analyze));
                 out.println(measure("deadlock check", editor::checkDeadlocks));
+                // An edit with no background work, for comparison: the redraw and the views' refresh after
+                // any edit of this fabric run on the FX thread (pings for 3 s after it).
+                io.fabriclab.model.Device leaf = uplink.a().device();
+                out.println(measure("edit (rename a model)", () -> {
+                    editor.document().execute(new io.fabriclab.edit.SetPropertyCommand<>("Rename model", leaf::model,
+                            leaf::setModel, "bench-" + System.nanoTime()));
+                    return new CompletableFuture<Void>().completeOnTimeout(null, 3, TimeUnit.SECONDS);
+                }));
                 out.println(measure("fail a link", () -> editor.failLink(uplink)));
                 onFx(() -> {
                     editor.document().undo(); // the link back up for the next round

@@ -2,8 +2,10 @@
 # Desktop benchmarks from a source checkout; they are test code, not part of the shipped jar.
 #   tools/bench-ui.sh editor [--units 4,64] [--frames 30] [--renderer java2d,fx]
 #   tools/bench-ui.sh live [--runs 8] [--renderer java2d] [--fabric FILE ...]
+#   tools/bench-ui.sh responsive [--units 64] [--rounds 2]   FX-thread answer latency during long actions
 #   tools/bench-ui.sh editor --help    every option
-# Needs a display: on a server, xvfb-run -a -s '-screen 0 1920x1200x24' tools/bench-ui.sh editor.
+# editor and live need a display: on a server, xvfb-run -a -s '-screen 0 1920x1200x24' tools/bench-ui.sh editor;
+# responsive runs headless (Monocle) when there is no DISPLAY.
 # Compiles the main and test classes (mvn test-compile) when sources changed, then runs
 # io.fabriclab.ui.live.UiBench on the test class path. Figures: docs/performance.md.
 set -euo pipefail
@@ -21,6 +23,12 @@ if [ ! -f "$entry" ] || [ ! -f "$cp_file" ] || \
     -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file" 2>&1 | sed $'s/\e\\[[0-9;]*m//g' >&2
   touch "$cp_file"
 fi
+cp="$root/target/test-classes:$root/target/classes:$(cat "$cp_file")"
+if [ "${1:-}" = responsive ]; then
+  shift
+  exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED ${FABRICLAB_JAVA_OPTS:-} \
+    -cp "$cp" io.fabriclab.ui.ResponsivenessBenchmark "$@"
+fi
 # --enable-native-access: JavaFX loads its native libraries from the class path (Java 24+ warns otherwise).
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED ${FABRICLAB_JAVA_OPTS:-} \
-  -cp "$root/target/test-classes:$root/target/classes:$(cat "$cp_file")" io.fabriclab.ui.live.UiBench "$@"
+  -cp "$cp" io.fabriclab.ui.live.UiBench "$@"

@@ -23,6 +23,8 @@ public final class CommandStack {
     private FabricCommand savedTop;
     /** False once the saved state's command fell off the bottom of the stack: it cannot come back. */
     private boolean savedReachable = true;
+    /** How many commands fell off the bottom of the undo stack so far (a save point's state with an empty stack is gone after one). */
+    private long dropped;
 
     public CommandStack() {
         this(DEFAULT_LIMIT);
@@ -41,8 +43,9 @@ public final class CommandStack {
         undo.push(c);
         redo.clear();
         if (undo.size() > limit) {
-            FabricCommand dropped = undo.removeLast();
-            if (dropped == savedTop || savedTop == null) {
+            FabricCommand gone = undo.removeLast();
+            dropped++;
+            if (gone == savedTop || savedTop == null) {
                 savedReachable = false;
             }
         }
@@ -107,6 +110,38 @@ public final class CommandStack {
         savedTop = undo.peek();
         savedReachable = true;
         changed();
+    }
+
+    /**
+     * The state now, to be marked as saved later with {@link #markSaved(SavePoint)}: a save that
+     * writes a copy in the background marks the state it copied, not the one the user has reached
+     * by the time the file is written.
+     */
+    public SavePoint savePoint() {
+        return new SavePoint(undo.peek(), dropped);
+    }
+
+    /**
+     * Records the state of {@code p} as the saved one. Edits made since {@code p} then count as
+     * unsaved; undoing them back to {@code p}'s state makes the document clean.
+     */
+    public void markSaved(SavePoint p) {
+        savedTop = p.top;
+        // Saved with an empty undo stack: that state is gone once a command has fallen off since.
+        // A command on top, once dropped, never comes back to the top, so peek() alone decides.
+        savedReachable = p.top != null || p.dropped == dropped;
+        changed();
+    }
+
+    /** A state of the stack, as {@link #savePoint()} took it. */
+    public static final class SavePoint {
+        private final FabricCommand top;
+        private final long dropped;
+
+        private SavePoint(FabricCommand top, long dropped) {
+            this.top = top;
+            this.dropped = dropped;
+        }
     }
 
     /** True when the fabric differs from the last saved (or opened) state. */

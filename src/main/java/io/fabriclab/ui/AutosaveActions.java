@@ -69,7 +69,7 @@ final class AutosaveActions {
     }
 
     /** After a crash: offers the autosave of each FabricLab session that is gone (RecoveryOffer). */
-    boolean offerRecovery() {
+    CompletableFuture<Boolean> offerRecovery() {
         return recoveryOffer().offer();
     }
 

@@ -44,6 +44,11 @@ public final class BackgroundTasks {
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(0);
     /** Called on the worker thread before each task's work (tests see where work runs). */
     private volatile Consumer<Thread> probe;
+    /**
+     * Test hook: called on the worker thread once a task's work is done and before its result is
+     * handed to the FX thread; a test holds the work "in flight" by blocking in it.
+     */
+    private volatile Consumer<Thread> gate;
 
     BackgroundTasks(int threads) {
         AtomicInteger n = new AtomicInteger();
@@ -70,15 +75,45 @@ public final class BackgroundTasks {
      */
     public <T> CompletableFuture<T> run(String what, Callable<T> work, Consumer<? super T> onDone,
                                         Consumer<Throwable> onFailed) {
-        Task<T> t = new Task<>() {
+        Task<T> t = new Job<>() {
             @Override
-            protected T call() throws Exception {
+            protected T work() throws Exception {
                 updateTitle(what);
                 updateProgress(-1, 1);
                 return work.call();
             }
         };
-        return submit(t, onDone, onFailed);
+        // Named from the start: the status bar says what waits even before its work begins.
+        return submit(t, what, onDone, onFailed);
+    }
+
+    /**
+     * A task for this executor: its {@link #work()} runs on a worker thread, then the executor's
+     * gate (a test hook, see {@code setGate}) may hold it before the result goes to the FX thread.
+     * Work that other classes build (reports, exports) extends this rather than {@link Task}.
+     */
+    public abstract static class Job<T> extends Task<T> {
+        private volatile BackgroundTasks executor;
+
+        /** The work, on a worker thread; it may report progress and a message like any Task. */
+        protected abstract T work() throws Exception;
+
+        @Override
+        protected final T call() throws Exception {
+            T value = work();
+            BackgroundTasks x = executor;
+            if (x != null) {
+                x.hold();
+            }
+            return value;
+        }
+    }
+
+    private void hold() {
+        Consumer<Thread> g = gate;
+        if (g != null) {
+            g.accept(Thread.currentThread());
+        }
     }
 
     /**
@@ -86,6 +121,11 @@ public final class BackgroundTasks {
      * {@link #run}. A handler already set on the task is replaced.
      */
     public <T> CompletableFuture<T> submit(Task<T> t, Consumer<? super T> onDone, Consumer<Throwable> onFailed) {
+        return submit(t, null, onDone, onFailed);
+    }
+
+    private <T> CompletableFuture<T> submit(Task<T> t, String what, Consumer<? super T> onDone,
+                                            Consumer<Throwable> onFailed) {
         CompletableFuture<T> result = new CompletableFuture<>();
         t.setOnSucceeded(e -> {
             try {
@@ -104,7 +144,7 @@ public final class BackgroundTasks {
             }
         });
         t.setOnCancelled(e -> result.cancel(false));
-        execute(t, null);
+        execute(t, what);
         return result;
     }
 
@@ -125,10 +165,16 @@ public final class BackgroundTasks {
             t.progressProperty().addListener((o, a, b) -> refresh());
             refresh();
         });
+        if (t instanceof Job<?> j) {
+            j.executor = this;
+        }
         pool.execute(() -> {
             Consumer<Thread> p = probe;
             if (p != null) {
                 p.accept(Thread.currentThread());
+            }
+            if (!(t instanceof Job<?>)) {
+                hold(); // a plain Task cannot be held after its work: it is held before
             }
             t.run();
         });
@@ -181,5 +227,14 @@ public final class BackgroundTasks {
     /** Sets what is told, on each worker thread, before a task's work starts (null for nothing). */
     void setProbe(Consumer<Thread> p) {
         probe = p;
+    }
+
+    /**
+     * Test hook: {@code g} is called on the worker thread after each task's work is done (before a
+     * plain {@link Task} that is not a {@link Job} starts) and before its result reaches the FX
+     * thread; blocking in it holds the task in flight. Null for none.
+     */
+    void setGate(Consumer<Thread> g) {
+        gate = g;
     }
 }

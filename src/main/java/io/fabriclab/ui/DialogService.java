@@ -33,6 +33,14 @@ public interface DialogService {
     default void showReport(String title, String text) {
     }
 
+    /**
+     * Shows a save dialog (the chooser set up by the caller: title, types, initial name); the file
+     * chosen, or null. Tests answer it without a native dialog (and may pick the chooser's type).
+     */
+    default java.io.File saveFile(javafx.stage.FileChooser chooser, Window owner) {
+        return chooser.showSaveDialog(owner);
+    }
+
     /** Asks the user to pick one of {@code choices}; the index chosen, or -1 for none. */
     default int choose(String header, String text, java.util.List<String> choices) {
         return -1;

@@ -107,12 +107,12 @@ final class EditorMenus {
     private Menu fileMenu() {
         Menu file = new Menu("File");
         file.setId("menu-file");
-        MenuItem exit = item("Quit", "Shortcut+Q", () -> {
-            if (editor.confirmDiscard()) {
+        MenuItem exit = item("Quit", "Shortcut+Q", () -> editor.confirmDiscard().thenAccept(ok -> {
+            if (ok) {
                 editor.shutdown();
                 Platform.exit();
             }
-        });
+        }));
         rebuildRecentMenu();
         file.getItems().addAll(
                 item("New", "Shortcut+Shift+N", edits::newBlank),
@@ -142,11 +142,11 @@ final class EditorMenus {
         for (Path p : listed) {
             MenuItem m = new MenuItem(p.getFileName() + "  —  " + (p.getParent() == null ? "" : p.getParent()));
             m.setMnemonicParsing(false);
-            m.setOnAction(e -> {
-                if (editor.confirmDiscard()) {
+            m.setOnAction(e -> editor.confirmDiscard().thenAccept(ok -> {
+                if (ok) {
                     files.open(p);
                 }
-            });
+            }));
             recentMenu.getItems().add(m);
         }
         if (listed.isEmpty()) {

@@ -51,11 +51,19 @@ public final class FabricLabApp extends Application {
         stage.setOnCloseRequest(e -> {
             // File > Open replaces the editor, so ask the one showing now.
             if (scene.getRoot() instanceof FabricEditor current) {
-                if (current.confirmDiscard()) {
+                java.util.concurrent.CompletableFuture<Boolean> goOn = current.confirmDiscard();
+                if (goOn.isDone() && goOn.join()) {
                     current.shutdown();
-                } else {
-                    e.consume();
+                    return;
                 }
+                // Not now: Cancel, or Save still writing in the background; close when it is written.
+                e.consume();
+                goOn.thenAccept(ok -> {
+                    if (ok) {
+                        current.shutdown();
+                        stage.close();
+                    }
+                });
             }
         });
         stage.show();
@@ -63,11 +71,13 @@ public final class FabricLabApp extends Application {
         // After the window shows, so the question has an owner; then autosave starts for this session.
         javafx.application.Platform.runLater(() -> {
             if (scene.getRoot() instanceof FabricEditor current) {
-                boolean recovering = current.offerRecovery();
-                current.startAutosave();
-                if (!recovering) {
-                    HelpWindows.welcomeOnStart(current, initialFile != null); // the shipped example opens without a file
-                }
+                // Autosaves are read in the background; the question comes when one has been read.
+                current.offerRecovery().whenComplete((recovering, ex) -> {
+                    current.startAutosave();
+                    if (!Boolean.TRUE.equals(recovering)) {
+                        HelpWindows.welcomeOnStart(current, initialFile != null); // the shipped example opens without a file
+                    }
+                });
             }
         });
     }

@@ -21,8 +21,9 @@ import javafx.stage.FileChooser;
 
 /**
  * File menu actions: open (and Open Recent), import containerlab, save, save as, and the exports
- * (containerlab, GraphML, SVG, PNG). Reading and exporting run on the {@link BackgroundTasks}
- * executor; a failed load leaves the open fabric as it was.
+ * (containerlab, GraphML, SVG, PNG). Reading, saving and exporting run on the {@link BackgroundTasks}
+ * executor over a copy of the fabric; a failed load leaves the open fabric as it was, a failed save
+ * the file on disk and the document.
  */
 final class FileActions {
     private final FabricEditor editor;
@@ -47,9 +48,14 @@ final class FileActions {
     }
 
     void openDialog() {
-        if (!editor.confirmDiscard()) {
-            return;
-        }
+        editor.confirmDiscard().thenAccept(ok -> {
+            if (ok) {
+                chooseAndOpen();
+            }
+        });
+    }
+
+    private void chooseAndOpen() {
         File f = fabricChooser("Open fabric").showOpenDialog(editor.getScene().getWindow());
         if (f != null) {
             open(f.toPath());
@@ -128,42 +134,71 @@ final class FileActions {
         return nl < 0 ? s : s.substring(0, nl) + " …";
     }
 
-    /** Saves to the document's file (atomically, in the format its name selects), or asks for one. */
-    public boolean save() {
+    /**
+     * Saves to the document's file (atomically, in the format its name selects), or asks for one.
+     * The future says whether it was written (false when it failed or the user cancelled).
+     */
+    public CompletableFuture<Boolean> save() {
         if (doc.file() == null) {
             return saveAs();
         }
         return saveTo(doc.file());
     }
 
-    public boolean saveAs() {
+    public CompletableFuture<Boolean> saveAs() {
         FileChooser chooser = fabricChooser("Save fabric as");
         chooser.setInitialFileName(doc.file() != null ? doc.file().getFileName().toString()
                 : safeFileName(doc.fabric().name()) + ".json");
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
-        return f != null && saveTo(f.toPath());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
+        return f == null ? CompletableFuture.completedFuture(false) : saveTo(f.toPath());
     }
 
+    /** The save being written, or a completed future: saves run one after the other. */
+    private CompletableFuture<Boolean> lastSave = CompletableFuture.completedFuture(true);
+
     /**
-     * Writes the fabric on the FX thread: the model is edited on this thread, so writing here
-     * means the file never mixes two states. Returns false (and says why) when it fails.
+     * Writes the fabric in the background: a copy and the undo stack's save point are taken here,
+     * on the FX thread that owns the model, so the file never mixes two states; the copy is
+     * serialised and written atomically (io.AtomicFiles: a temporary file moved into place) by the
+     * {@link BackgroundTasks} executor. When it is written, the state that was copied is marked
+     * saved: an edit made while the file was written stays unsaved. A failed save changes nothing
+     * (the old file stays whole, the document stays modified) and says why. A save asked for while
+     * another is written waits for it, so the newer copy is always the one left on disk. The
+     * future completes on the FX thread after the document was updated.
      */
-    public boolean saveTo(Path file) {
-        try {
-            FabricFiles.save(doc.fabric(), file);
-            doc.setFile(file);
-            doc.stack().markSaved();
+    public CompletableFuture<Boolean> saveTo(Path file) {
+        Fabric copy = doc.fabric().copy();
+        io.fabriclab.edit.CommandStack.SavePoint point = doc.stack().savePoint();
+        editor.message("Saving " + file.getFileName() + "…");
+        CompletableFuture<Boolean> previous = lastSave;
+        CompletableFuture<Boolean> next = previous.handle((ok, ex) -> null)
+                .thenCompose(x -> tasks.run("Saving " + file.getFileName(), () -> {
+                    FabricFiles.save(copy, file);
+                    return file;
+                }, written -> saved(written, point), ex -> saveFailed(file, ex)))
+                .handle((written, ex) -> ex == null);
+        lastSave = next;
+        return next;
+    }
+
+    private void saved(Path file, io.fabriclab.edit.CommandStack.SavePoint point) {
+        doc.setFile(file);
+        doc.stack().markSaved(point);
+        boolean editedSince = doc.stack().isModified();
+        if (!editedSince) {
+            // The recovery file holds unsaved changes; with none left it goes (autosave rewrites it after the next edit).
             editor.recovery().discard();
-            editor.recent().add(file);
-            editor.menus().rebuildRecentMenu();
-            editor.message("Saved " + file);
-            return true;
-        } catch (InputException ex) {
-            editor.message("Not saved: " + firstLine(ex.getMessage()));
-        } catch (IOException ex) {
-            editor.message("Not saved: " + ex.getMessage());
         }
-        return false;
+        editor.recent().add(file);
+        editor.menus().rebuildRecentMenu();
+        editor.message("Saved " + file + (editedSince ? " (the edits made while it was written are not saved yet)" : ""));
+    }
+
+    private void saveFailed(Path file, Throwable ex) {
+        String why = ex instanceof InputException ? firstLine(ex.getMessage()) : String.valueOf(ex.getMessage());
+        editor.message("Not saved: " + why);
+        editor.dialogs().showErrors("Cannot save " + file + ". The file on disk and the fabric you are editing are unchanged.",
+                String.valueOf(ex.getMessage()));
     }
 
     /**
@@ -177,7 +212,7 @@ final class FileActions {
         chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ending);
         startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(what, pattern));
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
         if (f != null) {
             Path p = f.getName().endsWith(ending) ? f.toPath() : f.toPath().resolveSibling(f.getName() + ending);
             exportTo(p);
@@ -214,7 +249,7 @@ final class FileActions {
         chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ".svg");
         startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("SVG image", "*.svg"));
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
         if (f == null) {
             return;
         }
@@ -233,7 +268,7 @@ final class FileActions {
         chooser.setInitialFileName(safeFileName(doc.fabric().name()) + ".png");
         startIn(chooser);
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("PNG image", "*.png"));
-        File f = chooser.showSaveDialog(editor.getScene().getWindow());
+        File f = editor.dialogs().saveFile(chooser, editor.getScene().getWindow());
         if (f == null) {
             return;
         }

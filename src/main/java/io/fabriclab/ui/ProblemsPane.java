@@ -1,6 +1,7 @@
 package io.fabriclab.ui;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import io.fabriclab.model.Device;
@@ -22,7 +23,9 @@ import javafx.util.Duration;
  * larger ones. It never shows a result for a fabric it did not check: after an edit that is not
  * re-checked, the list is emptied and says so, rather than keeping findings of another fabric or
  * claiming "no findings". Clicking a finding selects what it is about and shows it. The check
- * runs on the FX thread, which owns the model, so it never reads a half-edited fabric.
+ * runs on the {@link BackgroundTasks} executor over a copy of the fabric taken on the FX thread
+ * (which owns the model, so the copy is never half-edited); its findings are shown only if the
+ * fabric has not changed since the copy and no newer check was started.
  */
 public final class ProblemsPane extends TitledPane {
     private final FabricDocument doc;
@@ -33,6 +36,8 @@ public final class ProblemsPane extends TitledPane {
     private final PauseTransition debounce = new PauseTransition(Duration.millis(500));
     private Consumer<String> reveal = id -> { };
     private long lastCheckMillis;
+    /** Counts the checks started; a result is shown only if it is of the newest one (FX thread only). */
+    private long checksStarted;
     /**
      * Lint re-runs by itself after edits on fabrics of at most this many devices plus links (a
      * 4-unit rail fabric has 2,224; a 16,384-GPU one 52,480, where lint takes about half a second
@@ -81,6 +86,7 @@ public final class ProblemsPane extends TitledPane {
                 debounce.playFromStart();
             } else {
                 // The findings shown were of the fabric before this edit: never show them as current.
+                checksStarted++; // nor those of a check still running on the fabric before the edit
                 findings = List.of();
                 list.getItems().clear();
                 list.setPlaceholder(new Label(NOT_CHECKED));
@@ -91,8 +97,8 @@ public final class ProblemsPane extends TitledPane {
         javafx.scene.control.Button again = new javafx.scene.control.Button("Check");
         again.setOnAction(e -> check());
         setGraphic(again);
-        // The first check runs just after the window has painted: on a 16,384-GPU fabric lint takes
-        // about half a second, which opening the file should not wait for.
+        // The first check starts just after the window has painted (its copy of the fabric then
+        // does not delay the first frame) and runs in the background.
         setText("Problems: checking…");
         javafx.application.Platform.runLater(this::check);
     }
@@ -131,12 +137,36 @@ public final class ProblemsPane extends TitledPane {
         return (long) f.devices().size() + f.links().size() <= AUTO_CHECK_MAX_ELEMENTS;
     }
 
-    /** Runs lint now. */
-    public void check() {
-        long t0 = System.nanoTime();
-        List<Finding> found = Lint.check(doc.fabric());
-        lastCheckMillis = (System.nanoTime() - t0) / 1_000_000;
-        findings = List.copyOf(found);
+    /**
+     * Runs lint now, in the background, on a copy of the fabric as it is now. The future has the
+     * findings shown (completed on the FX thread once the list shows them), or null when the
+     * fabric changed or another check started before this one ended (its findings are not shown).
+     */
+    public CompletableFuture<List<Finding>> check() {
+        Fabric copy = doc.fabric().copy();
+        long revision = doc.stack().revision();
+        long mine = ++checksStarted;
+        setText("Problems: checking…");
+        return BackgroundTasks.shared().run("Checking " + copy.name(), () -> {
+            long t0 = System.nanoTime();
+            List<Finding> found = List.copyOf(Lint.check(copy));
+            return new Checked(found, (System.nanoTime() - t0) / 1_000_000);
+        }, c -> {
+            if (mine == checksStarted && revision == doc.stack().revision()) {
+                show(c);
+            }
+        }, ex -> setText("Problems: lint failed: " + ex.getMessage()))
+                .thenApply(c -> mine == checksStarted && revision == doc.stack().revision() ? c.findings() : null);
+    }
+
+    /** Lint's findings of one copy and how long lint took. */
+    private record Checked(List<Finding> findings, long millis) {
+    }
+
+    private void show(Checked c) {
+        List<Finding> found = c.findings();
+        lastCheckMillis = c.millis();
+        findings = found;
         list.getItems().setAll(Finding.group(found));
         list.setPlaceholder(new Label(NO_FINDINGS));
         long errors = found.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();

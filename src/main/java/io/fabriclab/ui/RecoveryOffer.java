@@ -3,10 +3,12 @@ package io.fabriclab.ui;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
-import io.fabriclab.io.InputException;
 import io.fabriclab.model.Fabric;
 
 /**
@@ -14,7 +16,9 @@ import io.fabriclab.model.Fabric;
  * autosave of each crashed session; File &gt; Recover Autosaves reopens one the user declined.
  * A restored fabric goes into the document as one undoable step, marked unsaved, with the file it
  * belonged to so Save writes there; its recovery file stays until that save. Nothing unreadable is
- * deleted: it is moved aside and the user is told where.
+ * deleted: it is moved aside and the user is told where. Autosaves are read (JSON parsed, seconds
+ * for a 64-unit fabric) on the {@link BackgroundTasks} executor; the questions are asked and the
+ * fabric is put in place on the FX thread, so both methods return futures completed there.
  */
 final class RecoveryOffer {
     private final FabricDocument doc;
@@ -30,36 +34,44 @@ final class RecoveryOffer {
     }
 
     /** At start: offers each crashed session's autosave, newest first; true when one was restored. */
-    boolean offer() {
+    CompletableFuture<Boolean> offer() {
         recovery.purgeDeclined(Duration.ofDays(AutosaveRecovery.KEEP_DECLINED_DAYS));
-        for (AutosaveRecovery.Orphan o : recovery.orphans()) {
-            Fabric f = loadOrSetAside(o);
+        return offerEach(new ArrayDeque<>(recovery.orphans()));
+    }
+
+    /** Reads the next orphan in the background, then asks about it on the FX thread; on to the next if declined. */
+    private CompletableFuture<Boolean> offerEach(Deque<AutosaveRecovery.Orphan> left) {
+        AutosaveRecovery.Orphan o = left.poll();
+        if (o == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return loadOrSetAside(o).thenCompose(f -> {
             if (f == null) {
-                continue;
+                return offerEach(left);
             }
             boolean yes = dialogs.confirm("Restore unsaved work?", "FabricLab did not close properly. Restore \""
                     + f.name() + "\" as autosaved at " + o.savedAt()
                     + (o.originalFile() == null ? "" : " (from " + o.originalFile() + ")") + "?\n\nIf not, it is kept for "
                     + AutosaveRecovery.KEEP_DECLINED_DAYS + " days under File > Recover Autosaves.");
             if (yes) {
-                return restore(o, f);
+                return CompletableFuture.completedFuture(restore(o, f));
             }
             try {
                 recovery.decline(o);
             } catch (IOException e) {
                 message.accept("The declined autosave stays in " + o.json().getParent() + ": " + e.getMessage());
             }
-        }
-        return false;
+            return offerEach(left);
+        });
     }
 
     /** File &gt; Recover Autosaves: the declined autosaves still kept; the one chosen is restored. */
-    boolean chooseDeclined() {
+    CompletableFuture<Boolean> chooseDeclined() {
         List<AutosaveRecovery.Orphan> kept = recovery.declined();
         if (kept.isEmpty()) {
             dialogs.showReport("Recover Autosaves", "No declined autosaves are kept (they stay "
                     + AutosaveRecovery.KEEP_DECLINED_DAYS + " days in " + recovery.dir().resolve(AutosaveRecovery.DECLINED) + ").");
-            return false;
+            return CompletableFuture.completedFuture(false);
         }
         List<String> names = new ArrayList<>();
         for (AutosaveRecovery.Orphan o : kept) {
@@ -69,27 +81,34 @@ final class RecoveryOffer {
         int i = dialogs.choose("Recover Autosaves", "Declined autosaves, kept for " + AutosaveRecovery.KEEP_DECLINED_DAYS
                 + " days. Open one in this window (as one undoable step):", names);
         if (i < 0 || i >= kept.size()) {
-            return false;
+            return CompletableFuture.completedFuture(false);
         }
         AutosaveRecovery.Orphan o = kept.get(i);
-        Fabric f = loadOrSetAside(o);
-        return f != null && restore(o, f);
+        return loadOrSetAside(o).thenApply(f -> f != null && restore(o, f));
     }
 
-    private Fabric loadOrSetAside(AutosaveRecovery.Orphan o) {
-        try {
-            return o.load();
-        } catch (InputException e) {
-            String where;
-            try {
-                where = "It was moved to " + recovery.setAside(o) + " and is kept there.";
-            } catch (IOException io) {
-                where = "It stays at " + o.json() + " (" + io.getMessage() + ").";
-            }
-            dialogs.showErrors("An autosaved fabric could not be read", where + "\n\n" + e.getMessage());
-            message.accept("An autosave could not be read: " + where);
-            return null;
-        }
+    /**
+     * The orphan's fabric, read in the background; null (on the FX thread) when it cannot be read,
+     * after moving it aside and saying where.
+     */
+    private CompletableFuture<Fabric> loadOrSetAside(AutosaveRecovery.Orphan o) {
+        return BackgroundTasks.shared().run("Reading the autosave " + o.json().getFileName(), o::load, f -> { },
+                ex -> { }).handle((f, ex) -> {
+                    if (ex == null) {
+                        return f;
+                    }
+                    Throwable cause = ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null
+                            ? ex.getCause() : ex;
+                    String where;
+                    try {
+                        where = "It was moved to " + recovery.setAside(o) + " and is kept there.";
+                    } catch (IOException io) {
+                        where = "It stays at " + o.json() + " (" + io.getMessage() + ").";
+                    }
+                    dialogs.showErrors("An autosaved fabric could not be read", where + "\n\n" + cause.getMessage());
+                    message.accept("An autosave could not be read: " + where);
+                    return null;
+                });
     }
 
     private boolean restore(AutosaveRecovery.Orphan o, Fabric f) {

@@ -124,7 +124,7 @@ final class ReportExport {
         chooser.setTitle("Export Report");
         chooser.setInitialFileName(editor.document().fabric().name().replaceAll("[^A-Za-z0-9._-]+", "-") + "-review.pdf");
         chooser.getExtensionFilters().addAll(PDF_FILTER, HTML_FILTER);
-        File f = chooser.showSaveDialog(window());
+        File f = editor.dialogs().saveFile(chooser, window());
         if (f == null) {
             return;
         }
@@ -231,9 +231,10 @@ final class ReportExport {
     Task<DesignReview> exportReport(Path out, List<Path> resultFiles, String author) {
         Fabric snapshot = copyOfFabric();
         Path source = editor.document().file();
-        Task<DesignReview> t = new Task<>() {
+        boolean modified = editor.document().stack().isModified(); // read here: the FX thread owns the document
+        Task<DesignReview> t = new BackgroundTasks.Job<>() {
             @Override
-            protected DesignReview call() throws Exception {
+            protected DesignReview work() throws Exception {
                 updateProgress(0, 1);
                 List<ReportRun> runs = new ArrayList<>();
                 int n = 1;
@@ -242,7 +243,7 @@ final class ReportExport {
                     runs.add(ReportRuns.fromResults(r, n++));
                 }
                 ReportInput in = new ReportInput(snapshot, source == null ? snapshot.name() + " (not saved)" : source.toString(),
-                        source == null || editor.document().stack().isModified() ? null : sha256(source), null, null,
+                        source == null || modified ? null : sha256(source), null, null,
                         FabricAnalysis.Options.defaults(PriceBookFile.sample()), runs, author, LocalDate.now(),
                         "FabricLab editor: File > Export Report");
                 return ReportWriter.write(in, out, (fraction, message) -> {
@@ -299,9 +300,9 @@ final class ReportExport {
     /** Writes every switch's configuration for {@code vendor} into {@code dir} in the background. */
     Task<Integer> exportConfig(Path dir, Vendor vendor) {
         Fabric snapshot = copyOfFabric();
-        Task<Integer> t = new Task<>() {
+        Task<Integer> t = new BackgroundTasks.Job<>() {
             @Override
-            protected Integer call() throws Exception {
+            protected Integer work() throws Exception {
                 updateMessage("rendering " + snapshot.switches().size() + " switches");
                 new ConfigExporter().exportAll(snapshot, dir, vendor);
                 return snapshot.switches().size();

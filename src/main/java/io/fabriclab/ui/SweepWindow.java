@@ -320,9 +320,9 @@ public final class SweepWindow {
         // What the task reads of the form and the document is taken here, on the FX thread.
         Path scenarioFile = Path.of(scenario.getText().trim()).toAbsolutePath();
         Fabric fabric = onOpenFabric.isSelected() ? editor.document().fabric().copy() : null;
-        Task<Tuner.Outcome> t = new Task<>() {
+        Task<Tuner.Outcome> t = new BackgroundTasks.Job<>() {
             @Override
-            protected Tuner.Outcome call() throws Exception {
+            protected Tuner.Outcome work() throws Exception {
                 updateTitle("Tune");
                 updateMessage("Reading the scenario…");
                 Path sc = tuneScenario(dir, scenarioFile, fabric);
@@ -495,9 +495,9 @@ public final class SweepWindow {
         Path dir = Path.of(output.getText().trim());
         int w = workers.getValue();
         Path base = Path.of(scenario.getText().trim()).toAbsolutePath().getParent();
-        Task<SweepSummary> t = new Task<>() {
+        Task<SweepSummary> t = new BackgroundTasks.Job<>() {
             @Override
-            protected SweepSummary call() throws Exception {
+            protected SweepSummary work() throws Exception {
                 updateTitle("Sweep");
                 updateMessage("Reading the sweep…");
                 SweepPlan plan = SweepModel.plan(json.call(), base);

@@ -199,9 +199,9 @@ final class TemplateDialog {
             preview.setStyle("-fx-text-fill: #b00020;");
             return;
         }
-        Task<Generated> t = new Task<>() {
+        Task<Generated> t = new BackgroundTasks.Job<>() {
             @Override
-            protected Generated call() throws Exception {
+            protected Generated work() throws Exception {
                 Generated g = gen.get();
                 // What New from Template builds must be a fabric FabricLab can save and read back.
                 io.fabriclab.io.FabricFiles.checkReadable(g.fabric(), "the template");

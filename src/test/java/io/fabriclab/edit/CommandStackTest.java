@@ -92,6 +92,44 @@ class CommandStackTest {
     }
 
     @Test
+    void aSavePointMarksTheStateItTookNotTheOneReachedWhileTheFileWasWritten() {
+        List<String> log = new ArrayList<>();
+        CommandStack stack = new CommandStack();
+        stack.execute(append(log, "a"));
+        CommandStack.SavePoint copied = stack.savePoint(); // a background save copies the fabric here
+        stack.execute(append(log, "b"));                   // the user edits while it writes
+        stack.markSaved(copied);                           // the write ends
+        assertTrue(stack.isModified(), "b is not in the file");
+        stack.undo();
+        assertFalse(stack.isModified(), "back at the state that was written");
+        stack.redo();
+        assertTrue(stack.isModified());
+    }
+
+    @Test
+    void aSavePointOfTheEmptyStackIsLostOnceACommandFallsOff() {
+        List<String> log = new ArrayList<>();
+        CommandStack stack = new CommandStack(1);
+        stack.execute(append(log, "a"));
+        stack.undo();
+        CommandStack.SavePoint empty = stack.savePoint();
+        stack.execute(append(log, "b"));
+        stack.execute(append(log, "c"));                   // b falls off: the empty state cannot come back
+        stack.markSaved(empty);
+        assertTrue(stack.isModified());
+        stack.undo();
+        assertTrue(stack.isModified(), "the empty stack now is not the saved state");
+
+        CommandStack fresh = new CommandStack(1);
+        CommandStack.SavePoint start = fresh.savePoint();
+        fresh.execute(append(log, "d"));
+        fresh.markSaved(start);
+        assertTrue(fresh.isModified());
+        fresh.undo();
+        assertFalse(fresh.isModified(), "nothing fell off: undoing to the start is the saved state");
+    }
+
+    @Test
     void aCommandThatThrowsIsNotPushed() {
         CommandStack stack = new CommandStack();
         FabricCommand failing = new FabricCommand() {

@@ -24,8 +24,10 @@ import io.fabriclab.topology.LeafSpineParams;
 /**
  * Crash recovery: keyed on process id plus start time; a restored autosave is kept until the
  * restored fabric is saved; a declined one is kept for days and can be opened; an unreadable one
- * is moved aside and reported, never deleted.
+ * is moved aside and reported, never deleted. The offers run on the FX thread (the JavaFX toolkit
+ * the extension starts) and read autosaves on the background executor.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.testfx.framework.junit5.ApplicationExtension.class)
 class AutosaveRecoveryTest {
     @TempDir
     Path dir;
@@ -62,6 +64,16 @@ class AutosaveRecoveryTest {
         me = new AutosaveRecovery(dir, ProcessKey.current());
     }
 
+    /**
+     * Runs an offer on the FX thread (it reads autosaves on the background executor and asks on the
+     * FX thread) and waits for its answer.
+     */
+    private static boolean onFx(java.util.function.Supplier<java.util.concurrent.CompletableFuture<Boolean>> offer)
+            throws Exception {
+        return org.testfx.util.WaitForAsyncUtils.asyncFx(offer::get).get(1, java.util.concurrent.TimeUnit.MINUTES)
+                .get(1, java.util.concurrent.TimeUnit.MINUTES);
+    }
+
     private RecoveryOffer offer() {
         return new RecoveryOffer(doc, dialogs, me, m -> shown.add("message: " + m));
     }
@@ -93,7 +105,7 @@ class AutosaveRecoveryTest {
         AutosaveRecovery gone = crashed(new ProcessKey(deadPid(), 1));
         String autosaved = Files.readString(gone.jsonFile());
         answer = true;
-        assertTrue(offer().offer());
+        assertTrue(onFx(() -> offer().offer()));
         assertEquals("unsaved work", doc.fabric().name());
         assertEquals(dir.resolve("design.json"), doc.file(), "Save writes to the file it belonged to");
         assertFalse(Files.exists(gone.jsonFile()), "offered once");
@@ -111,7 +123,7 @@ class AutosaveRecoveryTest {
     void aDeclinedAutosaveIsKeptForDaysAndCanBeOpened() throws Exception {
         AutosaveRecovery gone = crashed(new ProcessKey(deadPid(), 1));
         answer = false;
-        assertFalse(offer().offer());
+        assertFalse(onFx(() -> offer().offer()));
         assertFalse(Files.exists(gone.jsonFile()));
         assertTrue(me.orphans().isEmpty(), "not offered again at the next start");
         List<AutosaveRecovery.Orphan> declined = me.declined();
@@ -120,7 +132,7 @@ class AutosaveRecoveryTest {
 
         // File > Recover Autosaves: chosen, it is restored like at start.
         choice = 0;
-        assertTrue(offer().chooseDeclined());
+        assertTrue(onFx(() -> offer().chooseDeclined()));
         assertEquals("unsaved work", doc.fabric().name());
         assertTrue(Files.exists(me.jsonFile()), "kept until saved");
         assertTrue(me.declined().isEmpty());
@@ -131,11 +143,11 @@ class AutosaveRecoveryTest {
         crashed(new ProcessKey(deadPid(), 1));
         crashed(new ProcessKey(deadPid(), 2));
         answer = false;
-        offer().offer();
+        onFx(() -> offer().offer());
         List<AutosaveRecovery.Orphan> declined = me.declined();
         assertEquals(2, declined.size());
         Files.setLastModifiedTime(declined.get(0).json(), FileTime.from(Instant.now().minus(Duration.ofDays(8))));
-        offer().offer();
+        onFx(() -> offer().offer());
         assertEquals(1, me.declined().size(), "the one declined 8 days ago went; the other stays");
     }
 
@@ -147,7 +159,7 @@ class AutosaveRecoveryTest {
                 .replace("\"name\": \"leaf-spine 4x2\"", "\"name\": \"\"");
         Files.writeString(gone.jsonFile(), bad);
         answer = true;
-        assertFalse(offer().offer());
+        assertFalse(onFx(() -> offer().offer()));
         assertFalse(Files.exists(gone.jsonFile()));
         Path aside = dir.resolve(AutosaveRecovery.UNREADABLE).resolve(gone.jsonFile().getFileName());
         assertEquals(bad, Files.readString(aside), "moved aside, byte for byte");

@@ -260,9 +260,9 @@ class EditorWorkflowTest {
         assertEquals(Set.of("rack leaf1"), fabric().layout().foldedGroups());
         List<String> snapshot = FabricSnapshot.of(fabric());
         String json = FabricJson.write(fabric());
-        boolean[] ok = new boolean[1];
-        robot.interact(() -> ok[0] = editor.saveTo(file));
-        assertTrue(ok[0]);
+        List<java.util.concurrent.CompletableFuture<Boolean>> ok = new java.util.ArrayList<>();
+        robot.interact(() -> ok.add(editor.saveTo(file))); // written in the background
+        assertTrue(ok.get(0).get(1, TimeUnit.MINUTES));
         assertEquals(List.of(file.toAbsolutePath().normalize()), editor.recentFiles());
 
         Scene scene = editor.getScene();
@@ -503,9 +503,9 @@ class EditorWorkflowTest {
         });
         AutosaveRecovery mine = new AutosaveRecovery(dir, ProcessHandle.current().pid());
         next.setRecovery(mine);
-        boolean[] restored = new boolean[1];
-        robot.interact(() -> restored[0] = next.offerRecovery());
-        assertTrue(restored[0]);
+        List<java.util.concurrent.CompletableFuture<Boolean>> restored = new ArrayList<>();
+        robot.interact(() -> restored.add(next.offerRecovery())); // the autosave is read in the background
+        assertTrue(restored.get(0).get(1, TimeUnit.MINUTES));
         assertTrue(shown.contains("confirm: Restore unsaved work?"));
         assertEquals(edited, FabricSnapshot.of(fresh.fabric()));
         assertTrue(fresh.stack().isModified(), "restored work is unsaved until saved");
@@ -513,9 +513,9 @@ class EditorWorkflowTest {
         // Kept (as this session's recovery file) until the restored fabric is safely saved.
         assertTrue(Files.exists(mine.jsonFile()), "the autosave survives until the save");
         Path saved = dir.resolve("restored.json");
-        boolean[] ok = new boolean[1];
-        robot.interact(() -> ok[0] = next.saveTo(saved));
-        assertTrue(ok[0]);
+        List<java.util.concurrent.CompletableFuture<Boolean>> ok = new java.util.ArrayList<>();
+        robot.interact(() -> ok.add(next.saveTo(saved))); // written in the background
+        assertTrue(ok.get(0).get(1, TimeUnit.MINUTES));
         assertFalse(Files.exists(mine.jsonFile()), "saved: the autosave goes");
     }
 

@@ -378,17 +378,17 @@ class FabricEditorTest {
             asked.add(header);
             return answer[0];
         });
-        assertTrue(editor.confirmDiscard(), "nothing changed: no question");
+        assertTrue(editor.confirmDiscard().join(), "nothing changed: no question");
         assertTrue(asked.isEmpty());
         robot.interact(() -> canvas.deleteSelection()); // empty selection: still nothing changed
         robot.interact(() -> doc.selection().set(List.of(fabric().device("srv5")), List.of()));
         robot.interact(() -> canvas.deleteSelection());
-        assertFalse(editor.confirmDiscard(), "the user said no");
+        assertFalse(editor.confirmDiscard().join(), "the user said no");
         answer[0] = true;
-        assertTrue(editor.confirmDiscard());
+        assertTrue(editor.confirmDiscard().join());
         assertEquals(List.of("Unsaved changes", "Unsaved changes"), asked);
         robot.interact(doc::undo);
-        assertTrue(editor.confirmDiscard(), "undone back to the opened state");
+        assertTrue(editor.confirmDiscard().join(), "undone back to the opened state");
         assertEquals(2, asked.size());
     }
 
@@ -413,9 +413,9 @@ class FabricEditorTest {
         robot.interact(() -> doc.selection().set(List.of(fabric().device("srv5")), List.of()));
         robot.interact(canvas::deleteSelection);
         assertTrue(doc.stack().isModified());
-        boolean[] saved = new boolean[1];
-        robot.interact(() -> saved[0] = editor.saveTo(file));
-        assertTrue(saved[0]);
+        List<java.util.concurrent.CompletableFuture<Boolean>> saved = new java.util.ArrayList<>();
+        robot.interact(() -> saved.add(editor.saveTo(file))); // written in the background
+        assertTrue(saved.get(0).get(1, java.util.concurrent.TimeUnit.MINUTES));
         assertFalse(doc.stack().isModified(), "saved: clean");
         assertEquals(file, doc.file());
         Fabric back = io.fabriclab.io.FabricFiles.load(file);

@@ -59,16 +59,17 @@ class UnsavedChangesTest {
             editor.canvas().deleteSelection();
         });
         assertTrue(doc.stack().isModified());
-        boolean[] goOn = new boolean[1];
+        @SuppressWarnings("unchecked")
+        java.util.concurrent.CompletableFuture<Boolean>[] goOn = new java.util.concurrent.CompletableFuture[1];
 
         answer(DialogService.SaveChoice.CANCEL);
         robot.interact(() -> goOn[0] = editor.confirmDiscard());
-        assertFalse(goOn[0]);
+        assertFalse(goOn[0].get(1, java.util.concurrent.TimeUnit.MINUTES));
         assertFalse(Files.exists(file));
 
         answer(DialogService.SaveChoice.SAVE);
         robot.interact(() -> goOn[0] = editor.confirmDiscard());
-        assertTrue(goOn[0]);
+        assertTrue(goOn[0].get(1, java.util.concurrent.TimeUnit.MINUTES)); // after the background save
         assertFalse(doc.stack().isModified(), "saved");
         assertNull(FabricFiles.load(file).device("srv1"), "the file holds the edited fabric");
 
@@ -76,7 +77,7 @@ class UnsavedChangesTest {
         robot.interact(() -> editor.canvas().deleteSelection());
         answer(DialogService.SaveChoice.DISCARD);
         robot.interact(() -> goOn[0] = editor.confirmDiscard());
-        assertTrue(goOn[0]);
+        assertTrue(goOn[0].get(1, java.util.concurrent.TimeUnit.MINUTES)); // after the background save
         assertTrue(doc.stack().isModified(), "Don't Save leaves the changes unsaved");
     }
 

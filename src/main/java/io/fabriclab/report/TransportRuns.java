@@ -45,8 +45,8 @@ public final class TransportRuns {
 
     /** What a run reports while it goes (any thread). */
     public interface Listener {
-        /** A transport's simulator is built and about to run. */
-        default void started(Transport t) {
+        /** A transport's simulator is built and about to run ({@link Simulator#requestStop} stops it). */
+        default void started(Transport t, Simulator sim) {
         }
 
         /** Progress of a running transport, as {@link Simulator.Progress} reports it. */
@@ -133,6 +133,53 @@ public final class TransportRuns {
         }
     }
 
+    /**
+     * The default parameters of {@code t} on a fabric of {@code fabricMtuBytes}: for InfiniBand the
+     * largest IBTA MTU not above the fabric's (what a scenario naming {@code infiniband} gets when
+     * it sets no MTU of its own; ScenarioJson).
+     */
+    public static TransportProfile profile(Transport t, int fabricMtuBytes) {
+        TransportProfile p = TransportProfile.of(t);
+        if (t != Transport.INFINIBAND) {
+            return p;
+        }
+        int best = -1;
+        for (int m : IbFraming.MTUS) {
+            if (m <= fabricMtuBytes) {
+                best = m;
+            }
+        }
+        return best < 0 ? p : TransportProfile.infiniband(p.ib().withMtuBytes(best));
+    }
+
+    /**
+     * A simulator of {@code flows} on {@code fabric} under {@code t} with its default parameters,
+     * as a scenario naming that transport builds it (InfiniBand's VL buffer advertised by every
+     * receiver); the run panel's presets run this way.
+     */
+    public static Simulator simulator(io.fabriclab.model.Fabric fabric, List<io.fabriclab.workload.FlowSpec> flows,
+                                      io.fabriclab.sim.SimConfig cfg, io.fabriclab.sim.QosResolver qos, Transport t) {
+        TransportProfile p = profile(t, fabric.mtuBytes());
+        Simulator sim = new Simulator(fabric, flows, cfg, qos, p);
+        if (p.ib() != null) {
+            sim.setVlCreditBytes(p.ib().vlBufferBytes());
+        }
+        return sim;
+    }
+
+    /**
+     * A scenario of ready-made {@code flows} (a workload preset of the app) on {@code fabric} under
+     * {@code t}: no failures, ECMP, the scenario reader's defaults for reconvergence (50 us) and the
+     * deadlock detector (500 us), so it runs as a scenario file with the same flows would.
+     */
+    public static Scenario ofFlows(String name, io.fabriclab.model.Fabric fabric, String qosProfile,
+                                   io.fabriclab.sim.QosResolver qos, List<io.fabriclab.workload.FlowSpec> flows,
+                                   io.fabriclab.sim.SimConfig cfg, Transport t) {
+        return new Scenario(name, "", fabric, qosProfile, qos, List.of(), flows, cfg, "-", List.of(),
+                50 * io.fabriclab.model.Units.PS_PER_US, 500 * io.fabriclab.model.Units.PS_PER_US,
+                io.fabriclab.sim.RoutingPolicy.ecmp(), profile(t, fabric.mtuBytes()), List.of());
+    }
+
     /** The transports of {@code set} this build simulates, in order. */
     public static List<Transport> simulated(List<Transport> set) {
         return set.stream().filter(TransportProfile::simulated).toList();
@@ -157,7 +204,7 @@ public final class TransportRuns {
 
     /** Runs one transport's simulator to its end, telling {@code listener}. */
     public static SimResults runOne(Transport t, Simulator sim, Listener listener) {
-        listener.started(t);
+        listener.started(t, sim);
         SimResults r = listener == QUIET ? sim.run()
                 : sim.run((now, end, events, wall, done, flows) -> listener.progress(t, now, end, done, flows));
         listener.finished(t, r);

@@ -1,0 +1,543 @@
+package io.fabriclab.ui.live;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.PriceBookFile;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Transport;
+import io.fabriclab.report.TransportComparison;
+import io.fabriclab.report.TransportRuns;
+import io.fabriclab.sim.QosResolver;
+import io.fabriclab.sim.SimConfig;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.sim.Simulator;
+import io.fabriclab.topology.BillOfMaterials;
+import io.fabriclab.workload.FlowSpec;
+import io.fabriclab.workload.WorkloadPreset;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Scene;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.CategoryAxis;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+import javafx.util.Duration;
+
+/**
+ * Simulate &gt; Compare Transports…: the open drawing and one workload (a preset of the live view
+ * or a scenario file, run against the open fabric) under RoCEv2, InfiniBand and Ultra Ethernet, as
+ * {@code fabriclab compare} runs them ({@link TransportRuns}: each transport on its own thread while
+ * cores allow, off the FX thread), with a progress bar per transport, then the comparison: a row
+ * per transport with the CLI's figures (per collective busbw and completion time, FCT percentiles,
+ * drops, retransmitted bytes, paused or credit-stalled time, max queue, cost, shares of
+ * InfiniBand's) and bar charts of throughput, cost and throughput per cost.
+ */
+public final class TransportCompareWindow extends BorderPane {
+    static final List<Transport> TRANSPORTS = List.of(Transport.ROCEV2, Transport.INFINIBAND, Transport.ULTRA_ETHERNET);
+    /** The shipped scenarios written for this comparison (1,024-GPU rail fabric, resources/scenarios). */
+    static final List<String> SHIPPED = List.of("transports-allreduce-rail-4su.json", "transports-alltoall-rail-4su.json",
+            "transports-incast-rail-4su.json", "transports-link-failure-rail-4su.json");
+
+    private final Supplier<Fabric> fabric;
+    final ComboBox<LiveWorkload> workload = new ComboBox<>();
+    final TextField sizeMb = new TextField("2");
+    final TextField fanIn = new TextField("8");
+    final TextField seed = new TextField("1");
+    final Button compare = new Button("Compare");
+    final Button stop = new Button("Stop");
+    final Label status = new Label("Choose a workload and press Compare: each transport runs on the open drawing.");
+    final Map<Transport, ProgressBar> bars = new EnumMap<>(Transport.class);
+    final Map<Transport, Label> barText = new EnumMap<>(Transport.class);
+    final TableView<List<String>> table = new TableView<>();
+    final BarChart<String, Number> throughputChart = chart("busbw (GB/s)");
+    final BarChart<String, Number> costChart = chart("fabric cost (millions)");
+    final BarChart<String, Number> perCostChart = chart("busbw per million (GB/s)");
+    private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("Compare transports");
+    private LivePanel.ChoosePath chooser = new LivePanel.ChoosePath() {
+    };
+
+    /** Written by the simulator threads, read by the progress timeline on the FX thread. */
+    private final Map<Transport, double[]> progress = new ConcurrentHashMap<>();
+    private final Map<Transport, String> state = new ConcurrentHashMap<>();
+    private final Map<Transport, Simulator> simulators = new ConcurrentHashMap<>();
+    private volatile boolean stopRequested;
+    private final Timeline poll = new Timeline(new KeyFrame(Duration.millis(200), e -> showProgress()));
+    private boolean running;
+    private TransportComparison result;
+
+    /**
+     * @param fabric  the open drawing (read on the FX thread when Compare is pressed; the runs use copies)
+     * @param initial the live view's settings to start from, or null
+     */
+    public TransportCompareWindow(Supplier<Fabric> fabric, RunSettings initial) {
+        this.fabric = fabric;
+        setId("transport-compare-window");
+        for (WorkloadPreset p : WorkloadPreset.values()) {
+            if (p != WorkloadPreset.BACKGROUND) {
+                workload.getItems().add(LiveWorkload.of(p));
+            }
+        }
+        for (String s : SHIPPED) {
+            Path p = shipped(s);
+            if (p != null) {
+                workload.getItems().add(LiveWorkload.file(p));
+            }
+        }
+        workload.getItems().add(LiveWorkload.CHOOSE_FILE);
+        workload.setValue(workload.getItems().get(0));
+        if (initial != null) {
+            LiveWorkload w = initial.preset() != null ? LiveWorkload.of(initial.preset()) : LiveWorkload.file(initial.scenarioFile());
+            if (initial.preset() != WorkloadPreset.BACKGROUND) {
+                if (!workload.getItems().contains(w)) {
+                    workload.getItems().add(workload.getItems().size() - 1, w);
+                }
+                workload.setValue(w);
+            }
+            sizeMb.setText(number(initial.bytes() / 1e6));
+            fanIn.setText(Integer.toString(initial.fanIn()));
+            seed.setText(Long.toString(initial.seed()));
+        }
+        workload.valueProperty().addListener((o, a, b) -> {
+            if (b == LiveWorkload.CHOOSE_FILE) {
+                Path p = chooser.open("Scenario", ".json");
+                LiveWorkload chosen = p == null ? a : LiveWorkload.file(p);
+                if (p != null && !workload.getItems().contains(chosen)) {
+                    workload.getItems().add(workload.getItems().size() - 1, chosen);
+                }
+                // Set after this change has been handled (a ComboBox ignores a value set inside its listener).
+                javafx.application.Platform.runLater(() -> workload.setValue(chosen));
+            }
+            enableFields();
+        });
+        workload.setMaxWidth(Double.MAX_VALUE);
+        workload.setId("compare-workload");
+        sizeMb.setPrefColumnCount(6);
+        fanIn.setPrefColumnCount(4);
+        seed.setPrefColumnCount(6);
+        compare.setId("compare-run");
+        compare.setDefaultButton(true);
+        compare.setOnAction(e -> compare());
+        stop.setOnAction(e -> stop());
+        stop.setDisable(true);
+        enableFields();
+
+        GridPane form = new GridPane();
+        form.setHgap(8);
+        form.setVgap(6);
+        Label fabricName = new Label();
+        fabricName.setText("Fabric: " + fabric.get().name() + " (the open drawing)");
+        form.add(fabricName, 0, 0, 4, 1);
+        form.addRow(1, new Label("Workload"), workload);
+        GridPane.setColumnSpan(workload, 3);
+        GridPane.setHgrow(workload, Priority.ALWAYS);
+        form.addRow(2, new Label("Size (MB)"), sizeMb, new Label("Incast senders"), fanIn);
+        form.addRow(3, new Label("Seed"), seed, new HBox(6, compare, stop));
+        GridPane.setColumnSpan(form.getChildren().get(form.getChildren().size() - 1), 2);
+
+        GridPane progressGrid = new GridPane();
+        progressGrid.setHgap(8);
+        progressGrid.setVgap(4);
+        int r = 0;
+        for (Transport t : TRANSPORTS) {
+            ProgressBar b = new ProgressBar(0);
+            b.setPrefWidth(220);
+            b.setId("compare-progress-" + t.jsonName());
+            Label l = new Label("waiting");
+            bars.put(t, b);
+            barText.put(t, l);
+            progressGrid.addRow(r++, new Label(t.displayName()), b, l);
+        }
+        HBox top = new HBox(24, form, progressGrid);
+        top.setAlignment(Pos.TOP_LEFT);
+        status.setWrapText(true);
+        VBox head = new VBox(8, top, status);
+        head.setPadding(new Insets(8));
+
+        table.setId("compare-table");
+        table.setPlaceholder(new Label("No comparison yet."));
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setFixedCellSize(26);
+        table.setPrefHeight(26 * 4 + 70);
+        table.setMinHeight(26 * 4 + 70);
+        HBox charts = new HBox(8, throughputChart, costChart, perCostChart);
+        for (BarChart<String, Number> c : List.of(throughputChart, costChart, perCostChart)) {
+            HBox.setHgrow(c, Priority.ALWAYS);
+            c.setMaxWidth(Double.MAX_VALUE);
+        }
+        VBox.setVgrow(charts, Priority.ALWAYS);
+        VBox body = new VBox(8, table, charts);
+        body.setPadding(new Insets(0, 8, 8, 8));
+        setTop(head);
+        setCenter(body);
+    }
+
+    public void setChooser(LivePanel.ChoosePath c) {
+        this.chooser = c;
+    }
+
+    /** The last comparison shown, or null. */
+    public TransportComparison result() {
+        return result;
+    }
+
+    /** "Compare transports: rail-0 all-reduce …" for the window's title. */
+    public javafx.beans.property.ReadOnlyStringProperty titleProperty() {
+        return title.getReadOnlyProperty();
+    }
+
+    private void enableFields() {
+        LiveWorkload w = workload.getValue();
+        boolean preset = w != null && w.preset() != null;
+        sizeMb.setDisable(!preset);
+        seed.setDisable(!preset);
+        fanIn.setDisable(!preset || w.preset() != WorkloadPreset.INCAST);
+    }
+
+    /** The form as run settings; IllegalArgumentException naming the field that is wrong. */
+    RunSettings settings() {
+        LiveWorkload w = workload.getValue();
+        if (w == null || w.preset() == null && w.scenario() == null) {
+            throw new IllegalArgumentException("Workload: choose a preset or a scenario file");
+        }
+        long bytes = Math.round(number(sizeMb.getText(), "Size (MB)") * 1e6);
+        int fans = (int) number(fanIn.getText(), "Incast senders");
+        long s = (long) number(seed.getText(), "Seed");
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("Size (MB): must be more than 0");
+        }
+        return new RunSettings(w.preset(), w.scenario(), null, 0, s, bytes, Math.max(1, fans), 5, 50);
+    }
+
+    /**
+     * Runs the three transports on copies of the open drawing; the future completes on the FX
+     * thread after the table and charts show the comparison (exceptionally when it failed or was
+     * stopped, said in the status line).
+     */
+    public CompletableFuture<TransportComparison> compare() {
+        CompletableFuture<TransportComparison> done = new CompletableFuture<>();
+        if (running) {
+            done.completeExceptionally(new IllegalStateException("a comparison is running"));
+            return done;
+        }
+        RunSettings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            status.setText("Cannot compare: " + e.getMessage());
+            done.completeExceptionally(e);
+            return done;
+        }
+        // The copy is taken here, on the FX thread: the user may edit the drawing while it runs.
+        Fabric copy = fabric.get().copy();
+        running = true;
+        stopRequested = false;
+        simulators.clear();
+        progress.clear();
+        state.clear();
+        for (Transport t : TRANSPORTS) {
+            state.put(t, "waiting");
+        }
+        compare.setDisable(true);
+        stop.setDisable(false);
+        status.setText("Preparing " + settings.describe() + " on " + copy.name() + " for " + TRANSPORTS.size()
+                + " transports …");
+        showProgress();
+        poll.setCycleCount(Timeline.INDEFINITE);
+        poll.play();
+        io.fabriclab.ui.BackgroundTasks.shared().run("Comparing transports", () -> run(copy, settings), cmp -> {
+            finish();
+            show(cmp, settings);
+            done.complete(cmp);
+        }, e -> {
+            finish();
+            status.setText(e instanceof CancellationException ? "Stopped: no comparison."
+                    : "Cannot compare: " + e.getMessage());
+            done.completeExceptionally(e);
+        }).exceptionally(e -> null);
+        return done;
+    }
+
+    /** Asks every running transport to stop; the comparison then ends without a table. */
+    public void stop() {
+        if (!running) {
+            return;
+        }
+        stopRequested = true;
+        simulators.values().forEach(Simulator::requestStop);
+        status.setText("Stopping …");
+    }
+
+    private void finish() {
+        running = false;
+        poll.stop();
+        showProgress();
+        compare.setDisable(false);
+        stop.setDisable(true);
+    }
+
+    /** Off the FX thread: the scenario per transport, the runs in parallel, the comparison. */
+    private TransportComparison run(Fabric copy, RunSettings settings) throws IOException, InterruptedException {
+        List<String> notes = new ArrayList<>();
+        Map<Transport, Scenario> scenarios = scenarios(copy, settings, notes);
+        TransportRuns.Listener listener = new TransportRuns.Listener() {
+            @Override
+            public void started(Transport t, Simulator sim) {
+                simulators.put(t, sim);
+                state.put(t, "running");
+                if (stopRequested) {
+                    sim.requestStop();
+                }
+            }
+
+            @Override
+            public void progress(Transport t, long simulatedPs, long endPs, int flowsCompleted, int flows) {
+                progress.put(t, new double[] {flows == 0 ? 0 : (double) flowsCompleted / flows, simulatedPs});
+            }
+
+            @Override
+            public void finished(Transport t, SimResults r) {
+                progress.put(t, new double[] {1, r.run().simulatedPs()});
+                state.put(t, r.run().stopReason().name().toLowerCase(Locale.ROOT));
+            }
+        };
+        Map<Transport, SimResults> results = TransportRuns.run(scenarios, TransportRuns.simulated(TRANSPORTS),
+                TransportRuns.threads(TRANSPORTS.size()), listener);
+        if (stopRequested) {
+            throw new CancellationException("stopped");
+        }
+        String source = settings.scenarioFile() != null ? settings.scenarioFile().toString() : "live view";
+        return TransportRuns.comparison(scenarios, results, PriceBookFile.sample(), source);
+    }
+
+    /**
+     * The scenario of each transport: a scenario file read as {@code fabriclab compare} reads it
+     * but against the open drawing (as the live view runs a scenario file), or the preset's flows
+     * on the drawing under each transport's defaults. Each transport gets its own copy.
+     */
+    static Map<Transport, Scenario> scenarios(Fabric copy, RunSettings settings, List<String> notes) throws IOException {
+        if (settings.scenarioFile() != null) {
+            Path file = settings.scenarioFile();
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            return TransportRuns.scenarios(text, file.toString(), file.toAbsolutePath().getParent(), FabricReader.FILES,
+                    copy::copy, TRANSPORTS, notes::add);
+        }
+        Map<Transport, Scenario> out = new LinkedHashMap<>();
+        String name = settings.preset().label() + " on " + copy.name();
+        for (Transport t : TRANSPORTS) {
+            Fabric f = copy.copy();
+            List<FlowSpec> flows = settings.preset().flows(f, settings.bytes(), settings.fanIn(), settings.seed(),
+                    settings.loadPercent() / 100.0, 0);
+            SimConfig cfg = SimConfig.defaults().withSeed(settings.seed());
+            out.put(t, TransportRuns.ofFlows(name, f, null, QosResolver.of(f), flows, cfg, t));
+        }
+        return out;
+    }
+
+    private void showProgress() {
+        for (Transport t : TRANSPORTS) {
+            double[] p = progress.get(t);
+            String s = state.getOrDefault(t, "waiting");
+            bars.get(t).setProgress(p == null ? ("running".equals(s) ? -1 : 0) : p[0]);
+            barText.get(t).setText(p == null ? s : String.format(Locale.ROOT, "%s, %.0f %% of flows, t = %.1f µs",
+                    s, 100 * p[0], p[1] / 1e6));
+        }
+    }
+
+    // ----- the comparison --------------------------------------------------------------------------
+
+    private void show(TransportComparison cmp, RunSettings settings) {
+        result = cmp;
+        title.set("Compare transports: " + cmp.scenarioName());
+        List<String[]> rows = cmp.table();
+        // The CLI's table has a row per measure; here a row per transport, a column per measure.
+        table.getColumns().clear();
+        int measures = rows.size();
+        for (int m = 0; m < measures; m++) {
+            final int col = m;
+            TableColumn<List<String>, String> c = new TableColumn<>();
+            Label header = new Label(m == 0 ? "transport" : rows.get(m)[0]);
+            header.setWrapText(true);
+            header.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
+            c.setGraphic(header);
+            c.setId("compare-col-" + m);
+            c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(d.getValue().get(col)));
+            c.setSortable(false);
+            c.setMinWidth(m == 0 ? 100 : 60);
+            table.getColumns().add(c);
+        }
+        List<List<String>> items = new ArrayList<>();
+        for (int i = 1; i < rows.get(0).length; i++) {
+            List<String> row = new ArrayList<>();
+            row.add(rows.get(0)[i]);
+            for (int m = 1; m < measures; m++) {
+                row.add(rows.get(m)[i]);
+            }
+            items.add(row);
+        }
+        table.getItems().setAll(items);
+        charts(cmp);
+        status.setText("Compared " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
+                : settings.preset().label()) + " on " + fabric.get().name() + ": " + summary(cmp));
+    }
+
+    /** One line: each transport's throughput as a share of InfiniBand's and its cost. */
+    static String summary(TransportComparison cmp) {
+        List<String> parts = new ArrayList<>();
+        for (TransportComparison.Row r : cmp.rows()) {
+            double v = throughput(r);
+            parts.add(String.format(Locale.ROOT, "%s %.2f %s, %s", r.transport().displayName(), v, unit(cmp),
+                    cost(r.bill())));
+        }
+        return String.join("; ", parts);
+    }
+
+    private void charts(TransportComparison cmp) {
+        String unit = unit(cmp);
+        String what = cmp.collectiveNames().isEmpty() ? "mean flow throughput" : cmp.collectiveNames().get(0) + " busbw";
+        String currency = cmp.rows().get(0).bill().currency();
+        throughputChart.setTitle(what + " (" + unit + ")");
+        costChart.setTitle("fabric cost (million " + currency + ")");
+        perCostChart.setTitle(what + " per million " + currency);
+        XYChart.Series<String, Number> tp = new XYChart.Series<>();
+        XYChart.Series<String, Number> cost = new XYChart.Series<>();
+        XYChart.Series<String, Number> per = new XYChart.Series<>();
+        for (TransportComparison.Row r : cmp.rows()) {
+            String name = r.transport().displayName();
+            double millions = r.bill().total().doubleValue() / 1e6;
+            cost.getData().add(new XYChart.Data<>(name, millions));
+            if (r.simulated()) {
+                double v = throughput(r);
+                tp.getData().add(new XYChart.Data<>(name, v));
+                if (millions > 0) {
+                    per.getData().add(new XYChart.Data<>(name, v / millions));
+                }
+            }
+        }
+        throughputChart.getData().setAll(List.of(tp));
+        costChart.getData().setAll(List.of(cost));
+        perCostChart.getData().setAll(List.of(per));
+    }
+
+    /** The first collective's busbw (GB/s), or the mean flow throughput (Gb/s) of a run without one. */
+    static double throughput(TransportComparison.Row r) {
+        if (!r.simulated()) {
+            return Double.NaN;
+        }
+        List<SimResults.CollectiveResult> cs = r.results().collectives();
+        if (!cs.isEmpty()) {
+            return cs.get(0).timePs() > 0 ? cs.get(0).busbwGBps() : 0;
+        }
+        return r.results().summary().meanThroughputGbps();
+    }
+
+    private static String unit(TransportComparison cmp) {
+        return cmp.collectiveNames().isEmpty() ? "Gb/s" : "GB/s";
+    }
+
+    private static String cost(BillOfMaterials b) {
+        return String.format(Locale.ROOT, "%,.0f %s", b.total(), b.currency());
+    }
+
+    private static BarChart<String, Number> chart(String title) {
+        CategoryAxis x = new CategoryAxis();
+        NumberAxis y = new NumberAxis();
+        BarChart<String, Number> c = new BarChart<>(x, y);
+        c.setTitle(title);
+        c.setLegendVisible(false);
+        c.setAnimated(false);
+        c.setMinHeight(180);
+        c.setPrefHeight(260);
+        return c;
+    }
+
+    private static double number(String text, String name) {
+        try {
+            double v = Double.parseDouble(text.trim());
+            if (Double.isNaN(v) || v < 0) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + ": '" + text + "' is not a number >= 0");
+        }
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    /** A shipped scenario: from the source tree, else a copy of the classpath resource; null if absent. */
+    static Path shipped(String name) {
+        Path tree = Path.of("resources", "scenarios", name);
+        if (Files.isRegularFile(tree)) {
+            return tree;
+        }
+        try (var in = TransportCompareWindow.class.getResourceAsStream("/fabriclab/scenarios/" + name)) {
+            if (in == null) {
+                return null;
+            }
+            Path dir = Files.createTempDirectory("fabriclab-compare");
+            Path out = dir.resolve(name);
+            Files.copy(in, out);
+            out.toFile().deleteOnExit();
+            dir.toFile().deleteOnExit();
+            return out;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Opens the window on {@code editor}'s drawing, from the live view's settings when it is open. */
+    public static Stage open(io.fabriclab.ui.FabricEditor editor) {
+        RunSettings initial = null;
+        LivePanel panel = LivePanel.of(editor);
+        if (panel != null) {
+            try {
+                initial = panel.model().settings();
+            } catch (IllegalArgumentException e) {
+                initial = null;
+            }
+        }
+        TransportCompareWindow w = new TransportCompareWindow(() -> editor.document().fabric(), initial);
+        Stage stage = new Stage();
+        stage.titleProperty().bind(w.titleProperty());
+        stage.setScene(new Scene(w, 1200, 760));
+        if (editor.getScene() != null && editor.getScene().getWindow() != null) {
+            stage.initOwner(editor.getScene().getWindow());
+        }
+        stage.setOnCloseRequest(e -> w.stop());
+        stage.show();
+        return stage;
+    }
+}

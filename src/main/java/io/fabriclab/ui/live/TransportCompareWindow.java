@@ -141,6 +141,7 @@ public final class TransportCompareWindow extends BorderPane {
             enableFields();
         });
         workload.setMaxWidth(Double.MAX_VALUE);
+        workload.setPrefWidth(340);
         workload.setId("compare-workload");
         sizeMb.setPrefColumnCount(6);
         fanIn.setPrefColumnCount(4);
@@ -155,9 +156,6 @@ public final class TransportCompareWindow extends BorderPane {
         GridPane form = new GridPane();
         form.setHgap(8);
         form.setVgap(6);
-        Label fabricName = new Label();
-        fabricName.setText("Fabric: " + fabric.get().name() + " (the open drawing)");
-        form.add(fabricName, 0, 0, 4, 1);
         form.addRow(1, new Label("Workload"), workload);
         GridPane.setColumnSpan(workload, 3);
         GridPane.setHgrow(workload, Priority.ALWAYS);
@@ -178,25 +176,27 @@ public final class TransportCompareWindow extends BorderPane {
             barText.put(t, l);
             progressGrid.addRow(r++, new Label(t.displayName()), b, l);
         }
+        Label fabricName = new Label("Fabric: " + fabric.get().name() + " (the open drawing)");
+        fabricName.setStyle("-fx-font-weight: bold;");
         HBox top = new HBox(24, form, progressGrid);
         top.setAlignment(Pos.TOP_LEFT);
         status.setWrapText(true);
-        VBox head = new VBox(8, top, status);
+        VBox head = new VBox(8, fabricName, top, status);
         head.setPadding(new Insets(8));
 
         table.setId("compare-table");
         table.setPlaceholder(new Label("No comparison yet."));
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        table.setFixedCellSize(26);
-        table.setPrefHeight(26 * 4 + 70);
-        table.setMinHeight(26 * 4 + 70);
-        HBox charts = new HBox(8, throughputChart, costChart, perCostChart);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
+        table.setPrefWidth(640);
+        table.setMinWidth(560);
+        VBox charts = new VBox(4, throughputChart, costChart, perCostChart);
         for (BarChart<String, Number> c : List.of(throughputChart, costChart, perCostChart)) {
-            HBox.setHgrow(c, Priority.ALWAYS);
-            c.setMaxWidth(Double.MAX_VALUE);
+            VBox.setVgrow(c, Priority.ALWAYS);
+            c.setMaxHeight(Double.MAX_VALUE);
         }
-        VBox.setVgrow(charts, Priority.ALWAYS);
-        VBox body = new VBox(8, table, charts);
+        HBox.setHgrow(charts, Priority.ALWAYS);
+        HBox.setHgrow(table, Priority.SOMETIMES);
+        HBox body = new HBox(8, table, charts);
         body.setPadding(new Insets(0, 8, 8, 8));
         setTop(head);
         setCenter(body);
@@ -270,8 +270,9 @@ public final class TransportCompareWindow extends BorderPane {
         }
         compare.setDisable(true);
         stop.setDisable(false);
-        status.setText("Preparing " + settings.describe() + " on " + copy.name() + " for " + TRANSPORTS.size()
-                + " transports …");
+        status.setText("Running " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
+                + " (its own seed and settings)" : settings.describe()) + " on " + copy.name() + " under "
+                + TRANSPORTS.size() + " transports, " + TransportRuns.threads(TRANSPORTS.size()) + " at a time …");
         showProgress();
         poll.setCycleCount(Timeline.INDEFINITE);
         poll.play();
@@ -380,30 +381,24 @@ public final class TransportCompareWindow extends BorderPane {
         result = cmp;
         title.set("Compare transports: " + cmp.scenarioName());
         List<String[]> rows = cmp.table();
-        // The CLI's table has a row per measure; here a row per transport, a column per measure.
+        // The CLI's table as it prints it: a row per measure, a column per transport (a row per
+        // transport needs a column per measure, 17 for one collective: they do not fit at 1280 px).
         table.getColumns().clear();
-        int measures = rows.size();
-        for (int m = 0; m < measures; m++) {
-            final int col = m;
-            TableColumn<List<String>, String> c = new TableColumn<>();
-            Label header = new Label(m == 0 ? "transport" : rows.get(m)[0]);
-            header.setWrapText(true);
-            header.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
-            c.setGraphic(header);
-            c.setId("compare-col-" + m);
+        String[] head = rows.get(0);
+        for (int i = 0; i < head.length; i++) {
+            final int col = i;
+            TableColumn<List<String>, String> c = new TableColumn<>(head[i]);
+            c.setId("compare-col-" + i);
             c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(d.getValue().get(col)));
             c.setSortable(false);
-            c.setMinWidth(m == 0 ? 100 : 60);
+            if (i > 0) {
+                c.setStyle("-fx-alignment: CENTER-RIGHT;");
+            }
             table.getColumns().add(c);
         }
         List<List<String>> items = new ArrayList<>();
-        for (int i = 1; i < rows.get(0).length; i++) {
-            List<String> row = new ArrayList<>();
-            row.add(rows.get(0)[i]);
-            for (int m = 1; m < measures; m++) {
-                row.add(rows.get(m)[i]);
-            }
-            items.add(row);
+        for (String[] r : rows.subList(1, rows.size())) {
+            items.add(List.of(r));
         }
         table.getItems().setAll(items);
         charts(cmp);
@@ -447,6 +442,28 @@ public final class TransportCompareWindow extends BorderPane {
         throughputChart.getData().setAll(List.of(tp));
         costChart.getData().setAll(List.of(cost));
         perCostChart.getData().setAll(List.of(per));
+        for (XYChart.Series<String, Number> series : List.of(tp, cost, per)) {
+            for (XYChart.Data<String, Number> d : series.getData()) {
+                colour(d);
+            }
+        }
+    }
+
+    /** A bar in its transport's colour (the same in every chart). */
+    private static void colour(XYChart.Data<String, Number> d) {
+        String fill = switch (d.getXValue()) {
+            case "RoCEv2" -> "#2b6cb0";
+            case "InfiniBand" -> "#2f855a";
+            default -> "#9f5cc0";
+        };
+        if (d.getNode() != null) {
+            d.getNode().setStyle("-fx-bar-fill: " + fill + ";");
+        }
+        d.nodeProperty().addListener((o, a, n) -> {
+            if (n != null) {
+                n.setStyle("-fx-bar-fill: " + fill + ";");
+            }
+        });
     }
 
     /** The first collective's busbw (GB/s), or the mean flow throughput (Gb/s) of a run without one. */
@@ -476,8 +493,8 @@ public final class TransportCompareWindow extends BorderPane {
         c.setTitle(title);
         c.setLegendVisible(false);
         c.setAnimated(false);
-        c.setMinHeight(180);
-        c.setPrefHeight(260);
+        c.setMinHeight(150);
+        c.setPrefHeight(220);
         return c;
     }
 
@@ -532,7 +549,9 @@ public final class TransportCompareWindow extends BorderPane {
         TransportCompareWindow w = new TransportCompareWindow(() -> editor.document().fabric(), initial);
         Stage stage = new Stage();
         stage.titleProperty().bind(w.titleProperty());
-        stage.setScene(new Scene(w, 1200, 760));
+        // As large as the screen allows, up to 1500 x 940: the table has a column per measure.
+        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
+        stage.setScene(new Scene(w, Math.min(1500, screen.getWidth() - 40), Math.min(940, screen.getHeight() - 60)));
         if (editor.getScene() != null && editor.getScene().getWindow() != null) {
             stage.initOwner(editor.getScene().getWindow());
         }

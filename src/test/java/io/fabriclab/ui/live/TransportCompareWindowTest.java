@@ -32,7 +32,7 @@ import javafx.stage.Window;
 
 /**
  * Simulate > Compare Transports…: the open drawing and a preset under the three transports, each
- * run as itself, give a table with a row per transport and the charts.
+ * run as itself, give the CLI's table with a column per transport and the charts.
  */
 @ExtendWith(ApplicationExtension.class)
 class TransportCompareWindowTest {
@@ -48,7 +48,7 @@ class TransportCompareWindowTest {
     }
 
     @Test
-    void theMenuOpensTheWindowAndASmallIncastGivesARowPerTransport(FxRobot robot) throws Exception {
+    void theMenuOpensTheWindowAndASmallIncastGivesAColumnPerTransport(FxRobot robot) throws Exception {
         Menu menu = LiveMenu.create(editor);
         MenuItem item = menu.getItems().stream().filter(i -> "menu-compare-transports".equals(i.getId())).findFirst()
                 .orElseThrow();
@@ -75,10 +75,9 @@ class TransportCompareWindowTest {
         TransportComparison cmp = f[0].get(120, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitForFxEvents();
         robot.interact(() -> {
-            // A row per transport, in the order asked for, each run as itself.
-            assertEquals(3, w[0].table.getItems().size());
-            assertEquals(List.of("RoCEv2", "InfiniBand", "Ultra Ethernet"),
-                    w[0].table.getItems().stream().map(r -> r.get(0)).toList());
+            // A column per transport, in the order asked for, each run as itself.
+            assertEquals(List.of("measure", "RoCEv2", "InfiniBand", "Ultra Ethernet"),
+                    w[0].table.getColumns().stream().map(c -> c.getText()).toList());
             for (TransportComparison.Row r : cmp.rows()) {
                 assertTrue(r.simulated(), r.transport() + " simulated");
                 assertEquals(4, r.results().run().flowsCompleted(), r.transport() + ": the 4 senders completed");
@@ -86,13 +85,16 @@ class TransportCompareWindowTest {
             // InfiniBand is lossless by credits and never pauses with PFC; Ultra Ethernet has no PFC either.
             assertEquals(0, cmp.row(Transport.INFINIBAND).orElseThrow().results().summary().pauseFramesSent());
             assertEquals(0, cmp.row(Transport.ULTRA_ETHERNET).orElseThrow().results().summary().pauseFramesSent());
-            // The table shows the CLI's figures: a column per measure of TransportComparison.table().
+            // The table shows the CLI's figures, row for row (TransportComparison.table()).
             List<String[]> cli = cmp.table();
-            assertEquals(cli.size(), w[0].table.getColumns().size());
+            assertEquals(cli.size() - 1, w[0].table.getItems().size());
             for (int m = 1; m < cli.size(); m++) {
-                for (int t = 0; t < 3; t++) {
-                    assertEquals(cli.get(m)[t + 1], w[0].table.getItems().get(t).get(m), cli.get(m)[0]);
-                }
+                assertEquals(List.of(cli.get(m)), w[0].table.getItems().get(m - 1), cli.get(m)[0]);
+            }
+            List<String> measures = w[0].table.getItems().stream().map(r -> r.get(0)).toList();
+            for (String m : List.of("FCT p50", "FCT p99", "FCT p99.9", "drops", "retransmitted",
+                    "paused or credit-stalled time", "max queue", "fabric cost", "fabric cost, % of InfiniBand's")) {
+                assertTrue(measures.contains(m), m + " in " + measures);
             }
             // Charts: a bar per transport for throughput, cost and throughput per cost.
             assertEquals(3, w[0].throughputChart.getData().get(0).getData().size());

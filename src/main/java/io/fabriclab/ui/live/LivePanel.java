@@ -60,6 +60,8 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
 
     // Run settings.
     final ComboBox<LiveWorkload> workload = new ComboBox<>();
+    /** RoCEv2 (default), InfiniBand or Ultra Ethernet: the run's link layer and NIC transport. */
+    final ComboBox<io.fabriclab.model.Transport> transport = new ComboBox<>();
     final ComboBox<String> profile = new ComboBox<>();
     final TextField sizeMb = new TextField();
     final TextField fanIn = new TextField();
@@ -297,6 +299,20 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
             workload.setValue(b);
             enableFields();
         });
+        transport.getItems().setAll(io.fabriclab.model.Transport.values());
+        transport.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(io.fabriclab.model.Transport t) {
+                return t == null ? "" : t.displayName();
+            }
+
+            @Override
+            public io.fabriclab.model.Transport fromString(String s) {
+                return null;
+            }
+        });
+        transport.valueProperty().bindBidirectional(model.transport);
+        transport.setId("live-transport");
         profile.getItems().add(LiveViewModel.FABRIC_QOS);
         profile.getItems().addAll(SimProfiles.NAMES);
         profile.valueProperty().bindBidirectional(model.profile);
@@ -316,6 +332,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         settings.add(new Label("Workload"), 0, r++, 2, 1);
         workload.setMaxWidth(Double.MAX_VALUE);
         settings.add(workload, 0, r++, 2, 1);
+        settings.addRow(r++, new Label("Transport"), transport);
         settings.addRow(r++, new Label("QoS profile"), profile);
         settings.addRow(r++, new Label("Size (MB)"), sizeMb);
         settings.addRow(r++, new Label("Incast senders"), fanIn);

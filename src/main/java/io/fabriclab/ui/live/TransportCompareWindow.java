@@ -142,6 +142,7 @@ public final class TransportCompareWindow extends BorderPane {
         });
         workload.setMaxWidth(Double.MAX_VALUE);
         workload.setPrefWidth(340);
+        workload.setMinWidth(340);
         workload.setId("compare-workload");
         sizeMb.setPrefColumnCount(6);
         fanIn.setPrefColumnCount(4);
@@ -187,8 +188,8 @@ public final class TransportCompareWindow extends BorderPane {
         table.setId("compare-table");
         table.setPlaceholder(new Label("No comparison yet."));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
-        table.setPrefWidth(640);
-        table.setMinWidth(560);
+        table.setPrefWidth(230 + 3 * 125 + 20);
+        table.setMinWidth(230 + 3 * 125 + 20);
         VBox charts = new VBox(4, throughputChart, costChart, perCostChart);
         for (BarChart<String, Number> c : List.of(throughputChart, costChart, perCostChart)) {
             VBox.setVgrow(c, Priority.ALWAYS);
@@ -391,6 +392,9 @@ public final class TransportCompareWindow extends BorderPane {
             c.setId("compare-col-" + i);
             c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(d.getValue().get(col)));
             c.setSortable(false);
+            // Widths in proportion (the table's policy keeps them): "11,376,640 USD" and
+            // "32512 / 32512" whole beside the longest measure name.
+            c.setPrefWidth(i == 0 ? 230 : 125);
             if (i > 0) {
                 c.setStyle("-fx-alignment: CENTER-RIGHT;");
             }

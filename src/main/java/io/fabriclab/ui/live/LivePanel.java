@@ -173,6 +173,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         model.addListener(new LiveViewListener() {
             @Override
             public void started(LiveSession s) {
+                congestionPainter.setPausedLabel(pausedLabel(s.transport()));
                 fillThresholdTargets();
             }
 
@@ -709,6 +710,20 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         model.stopRun();
         canvas.setLayer(null);
         canvas.setLinkClickHandler(null);
+    }
+
+    /** What the legend calls the pause mark now. */
+    String pausedLegend() {
+        return congestionPainter.pausedLabel();
+    }
+
+    /** The legend's name for the pause mark under {@code t}: what holds a sender back on that transport. */
+    static String pausedLabel(io.fabriclab.model.Transport t) {
+        return switch (t) {
+            case ROCEV2 -> CongestionPainter.PFC_PAUSED;
+            case INFINIBAND -> "credit-stalled (no credits from the peer)";
+            case ULTRA_ETHERNET -> "trimmed packets at this egress";
+        };
     }
 
     public void setErrorHandler(Consumer<Throwable> handler) {

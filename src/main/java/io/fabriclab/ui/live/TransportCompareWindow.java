@@ -69,6 +69,10 @@ public final class TransportCompareWindow extends BorderPane {
     static final List<String> SHIPPED = List.of("transports-allreduce-rail-4su.json", "transports-alltoall-rail-4su.json",
             "transports-incast-rail-4su.json", "transports-link-failure-rail-4su.json");
 
+    /** Table column widths: the longest measure ("mean flow throughput, % of InfiniBand") and "11,376,640 USD". */
+    static final double MEASURE_WIDTH = 262;
+    static final double FIGURE_WIDTH = 122;
+
     private final Supplier<Fabric> fabric;
     final ComboBox<LiveWorkload> workload = new ComboBox<>();
     final TextField sizeMb = new TextField("2");
@@ -188,8 +192,8 @@ public final class TransportCompareWindow extends BorderPane {
         table.setId("compare-table");
         table.setPlaceholder(new Label("No comparison yet."));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
-        table.setPrefWidth(230 + 3 * 125 + 20);
-        table.setMinWidth(230 + 3 * 125 + 20);
+        table.setPrefWidth(MEASURE_WIDTH + 3 * FIGURE_WIDTH + 20);
+        table.setMinWidth(MEASURE_WIDTH + 3 * FIGURE_WIDTH + 20);
         VBox charts = new VBox(4, throughputChart, costChart, perCostChart);
         for (BarChart<String, Number> c : List.of(throughputChart, costChart, perCostChart)) {
             VBox.setVgrow(c, Priority.ALWAYS);
@@ -394,7 +398,7 @@ public final class TransportCompareWindow extends BorderPane {
             c.setSortable(false);
             // Widths in proportion (the table's policy keeps them): "11,376,640 USD" and
             // "32512 / 32512" whole beside the longest measure name.
-            c.setPrefWidth(i == 0 ? 230 : 125);
+            c.setPrefWidth(i == 0 ? MEASURE_WIDTH : FIGURE_WIDTH);
             if (i > 0) {
                 c.setStyle("-fx-alignment: CENTER-RIGHT;");
             }
@@ -405,6 +409,7 @@ public final class TransportCompareWindow extends BorderPane {
             items.add(List.of(r));
         }
         table.getItems().setAll(items);
+        table.getSelectionModel().clearSelection();
         charts(cmp);
         status.setText("Compared " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
                 : settings.preset().label()) + " on " + fabric.get().name() + ": " + summary(cmp));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -90,6 +91,8 @@ class LiveTransportTest {
         });
         assertTrue(status[0].contains("(InfiniBand)") && status[0].contains("credit-stalled"), status[0]);
         assertTrue(s.title().contains("InfiniBand"), "the recording's title names the transport: " + s.title());
+        // The legend names the mark what it is on InfiniBand.
+        robot.interact(() -> assertEquals("credit-stalled (no credits from the peer)", panel.pausedLegend()));
         // A saved run of it is labelled InfiniBand in Compare Runs.
         String saved = s.resultsJson(r);
         assertEquals("InfiniBand", ReplayWindow.RunView.transport(new ObjectMapper().readTree(saved)));
@@ -127,5 +130,54 @@ class LiveTransportTest {
         assertEquals("InfiniBand", ReplayWindow.RunView.transport(m.readTree("{\"credits\": [{\"port\": \"a\"}]}")));
         assertEquals("Ultra Ethernet", ReplayWindow.RunView.transport(m.readTree("{\"ultraEthernet\": {}}")));
         assertNull(ReplayWindow.RunView.transport(null), "a run saved before it ended has no results");
+    }
+
+    /**
+     * What the canvas draws with the pause mark follows the transport: PFC pauses on RoCEv2, credit
+     * stalls on InfiniBand (no PFC at all), trimming on Ultra Ethernet, each read from the snapshot
+     * (SimSnapshot.creditStalledMask, trimmedTotal).
+     */
+    @Test
+    void thePauseMarkShowsCreditStallsOnInfiniBandAndTrimmingOnUltraEthernet() throws Exception {
+        Fabric drawn = FabricJson.read(Path.of("resources/examples/classic-leaf-spine.json"));
+        for (Transport t : List.of(Transport.INFINIBAND, Transport.ULTRA_ETHERNET)) {
+            // 8 senders x 2 MB into one NIC: the receiver's leaf port is the bottleneck.
+            Fabric copy = drawn.copy();
+            List<io.fabriclab.workload.FlowSpec> flows = WorkloadPreset.INCAST.flows(copy, 2_000_000, 8, 1);
+            io.fabriclab.sim.Simulator sim = io.fabriclab.report.TransportRuns.simulator(copy, flows,
+                    io.fabriclab.sim.SimConfig.defaults(), io.fabriclab.sim.QosResolver.of(copy), t);
+            List<io.fabriclab.sim.SimSnapshot> shots = new java.util.ArrayList<>();
+            sim.setSnapshotSink(shots::add, 5_000_000L);
+            SimResults r = sim.run();
+            assertEquals(8, r.run().flowsCompleted(), t + ": every sender completed");
+            FrameBuilder frames = new FrameBuilder(copy);
+            int marked = 0;
+            int stalled = 0;
+            long trimmed = 0;
+            for (int i = 0; i < shots.size(); i++) {
+                io.fabriclab.sim.SimSnapshot s = shots.get(i);
+                assertTrue(java.util.Arrays.stream(s.pausedMask()).allMatch(m -> m == 0), t + ": never a PFC pause");
+                stalled += (int) java.util.Arrays.stream(s.creditStalledMask()).filter(m -> m != 0).count();
+                trimmed = Math.max(trimmed, java.util.Arrays.stream(s.trimmedTotal()).sum());
+                io.fabriclab.diagram.CongestionFrame f = frames.frame(s, i == 0 ? null : shots.get(i - 1),
+                        io.fabriclab.diagram.CongestionPainter.ColourBy.QUEUE, -1, 0);
+                for (boolean p : f.paused) {
+                    marked += p ? 1 : 0;
+                }
+            }
+            if (t == Transport.INFINIBAND) {
+                // The run's credit-stalled time is there, and pictures caught ports in a stall.
+                long stalledPs = r.credits().stream().mapToLong(SimResults.CreditResult::creditStalledPs).sum();
+                assertTrue(stalledPs > 0, "credit-stalled time " + stalledPs);
+                assertTrue(stalled > 0, "no snapshot caught a credit stall");
+                assertEquals(0, trimmed);
+            } else {
+                // The last picture's trimmed count is the run's (counted at the same egresses).
+                assertEquals(r.ultraEthernet().trimmedPackets(), trimmed);
+                assertTrue(trimmed > 0, "the incast trims");
+                assertEquals(0, stalled);
+            }
+            assertTrue(marked > 0, t + ": the canvas marks the held senders");
+        }
     }
 }

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,17 +18,12 @@ import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
-import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.model.Transport;
 import io.fabriclab.report.ReportFormat;
-import io.fabriclab.report.ReportInput;
-import io.fabriclab.report.ReportRun;
-import io.fabriclab.report.ReportWriter;
 import io.fabriclab.report.TransportComparison;
 import io.fabriclab.report.TransportRuns;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.TransportProfile;
-import io.fabriclab.topology.FabricAnalysis;
 import io.fabriclab.topology.PriceBook;
 import io.fabriclab.topology.TextTable;
 
@@ -170,20 +164,9 @@ public final class CompareCommand implements Callable<Integer> {
             AtomicFiles.write(output, cmp.json(ResultsJson.fabriclabVersion()).getBytes(StandardCharsets.UTF_8));
             return;
         }
-        List<ReportRun> runs = new ArrayList<>();
-        int n = 1;
-        for (Map.Entry<Transport, SimResults> e : results.entrySet()) {
-            Scenario s = scenarios.get(e.getKey());
-            ResultsJson.Metadata meta = new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), s.name(),
-                    scenarioFile.toString(), s.sha256(), s.fabric().name(), s.profile());
-            runs.add(new ReportRun("R" + n++ + ": " + e.getKey().displayName(), "simulated by fabriclab compare", meta,
-                    e.getValue(), s, text));
-        }
-        Scenario first = scenarios.values().iterator().next();
         String who = author != null ? author : System.getProperty("user.name", "unknown");
-        ReportInput in = new ReportInput(first.fabric(), scenarioFile.toString(), ScenarioJson.sha256(bytes), first, text,
-                FabricAnalysis.Options.defaults(book), runs, who, LocalDate.now(),
-                "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()), cmp);
-        ReportWriter.write(in, output, (f, m) -> { });
+        TransportRuns.writeReport(cmp, scenarios, results, book, scenarioFile.toString(), bytes, text, who,
+                "simulated by fabriclab compare",
+                "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()), output);
     }
 }

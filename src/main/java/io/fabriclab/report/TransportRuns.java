@@ -256,4 +256,34 @@ public final class TransportRuns {
         Scenario first = scenarios.values().iterator().next();
         return new TransportComparison(first.name(), source, rows);
     }
+
+    /**
+     * Writes the design-review report (.html or .pdf, ReportFormat) of a comparison: the scenario
+     * and its fabric reviewed as `fabriclab report` reviews them, a run per simulated transport
+     * ("R1: RoCEv2", ...) and the Transport comparison section.
+     *
+     * @param source  the scenario file, as the report names it
+     * @param bytes   the scenario file's bytes (its hash) and {@code text} its text
+     * @param how     what the runs say made them ("simulated by fabriclab compare")
+     * @param command the command or action the report says produced it
+     */
+    public static void writeReport(TransportComparison cmp, Map<Transport, Scenario> scenarios,
+                                   Map<Transport, SimResults> results, PriceBook book, String source, byte[] bytes,
+                                   String text, String author, String how, String command, Path output)
+            throws IOException {
+        List<ReportRun> runs = new ArrayList<>();
+        int n = 1;
+        for (Map.Entry<Transport, SimResults> e : results.entrySet()) {
+            Scenario s = scenarios.get(e.getKey());
+            io.fabriclab.io.ResultsJson.Metadata meta = new io.fabriclab.io.ResultsJson.Metadata(
+                    io.fabriclab.io.ResultsJson.fabriclabVersion(), s.name(), source, s.sha256(), s.fabric().name(),
+                    s.profile());
+            runs.add(new ReportRun("R" + n++ + ": " + e.getKey().displayName(), how, meta, e.getValue(), s, text));
+        }
+        Scenario first = scenarios.values().iterator().next();
+        ReportInput in = new ReportInput(first.fabric(), source, ScenarioJson.sha256(bytes), first, text,
+                io.fabriclab.topology.FabricAnalysis.Options.defaults(book), runs, author, java.time.LocalDate.now(),
+                command, cmp);
+        ReportWriter.write(in, output, (f, m) -> { });
+    }
 }

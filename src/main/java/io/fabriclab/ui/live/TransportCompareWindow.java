@@ -80,6 +80,8 @@ public final class TransportCompareWindow extends BorderPane {
     final TextField seed = new TextField("1");
     final Button compare = new Button("Compare");
     final Button stop = new Button("Stop");
+    /** The comparison of a scenario file as the design-review report (.html or .pdf) with its Transport comparison section. */
+    final Button saveReport = new Button("Save report…");
     final Label status = new Label("Choose a workload and press Compare: each transport runs on the open drawing.");
     final Map<Transport, ProgressBar> bars = new EnumMap<>(Transport.class);
     final Map<Transport, Label> barText = new EnumMap<>(Transport.class);
@@ -99,6 +101,13 @@ public final class TransportCompareWindow extends BorderPane {
     private final Timeline poll = new Timeline(new KeyFrame(Duration.millis(200), e -> showProgress()));
     private boolean running;
     private TransportComparison result;
+    /** What the last comparison of a scenario file ran (null for a preset): the report needs the file. */
+    private volatile LastRun last;
+
+    /** A scenario file's comparison: its scenarios and results, the file's bytes and text. */
+    private record LastRun(TransportComparison cmp, Map<Transport, Scenario> scenarios, Map<Transport, SimResults> results,
+                           Path file, byte[] bytes) {
+    }
 
     /**
      * @param fabric  the open drawing (read on the FX thread when Compare is pressed; the runs use copies)
@@ -156,6 +165,16 @@ public final class TransportCompareWindow extends BorderPane {
         compare.setOnAction(e -> compare());
         stop.setOnAction(e -> stop());
         stop.setDisable(true);
+        saveReport.setId("compare-save-report");
+        saveReport.setDisable(true);
+        saveReport.setTooltip(new javafx.scene.control.Tooltip("The design-review report (.html or .pdf) of the last "
+                + "comparison of a scenario file, with its Transport comparison section"));
+        saveReport.setOnAction(e -> {
+            Path out = chooser.save("Transport comparison report", ".html");
+            if (out != null) {
+                saveReport(out);
+            }
+        });
         enableFields();
 
         GridPane form = new GridPane();
@@ -165,7 +184,7 @@ public final class TransportCompareWindow extends BorderPane {
         GridPane.setColumnSpan(workload, 3);
         GridPane.setHgrow(workload, Priority.ALWAYS);
         form.addRow(2, new Label("Size (MB)"), sizeMb, new Label("Incast senders"), fanIn);
-        form.addRow(3, new Label("Seed"), seed, new HBox(6, compare, stop));
+        form.addRow(3, new Label("Seed"), seed, new HBox(6, compare, stop, saveReport));
         GridPane.setColumnSpan(form.getChildren().get(form.getChildren().size() - 1), 2);
 
         GridPane progressGrid = new GridPane();
@@ -267,6 +286,8 @@ public final class TransportCompareWindow extends BorderPane {
         Fabric copy = fabric.get().copy();
         running = true;
         stopRequested = false;
+        last = null;
+        saveReport.setDisable(true);
         simulators.clear();
         progress.clear();
         state.clear();
@@ -343,7 +364,12 @@ public final class TransportCompareWindow extends BorderPane {
             throw new CancellationException("stopped");
         }
         String source = settings.scenarioFile() != null ? settings.scenarioFile().toString() : "live view";
-        return TransportRuns.comparison(scenarios, results, PriceBookFile.sample(), source);
+        TransportComparison cmp = TransportRuns.comparison(scenarios, results, PriceBookFile.sample(), source);
+        if (settings.scenarioFile() != null) {
+            last = new LastRun(cmp, scenarios, results, settings.scenarioFile(),
+                    Files.readAllBytes(settings.scenarioFile()));
+        }
+        return cmp;
     }
 
     /**
@@ -410,9 +436,42 @@ public final class TransportCompareWindow extends BorderPane {
         }
         table.getItems().setAll(items);
         table.getSelectionModel().clearSelection();
+        saveReport.setDisable(last == null);
         charts(cmp);
         status.setText("Compared " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
                 : settings.preset().label()) + " on " + fabric.get().name() + ": " + summary(cmp));
+    }
+
+    /**
+     * Writes the last scenario comparison's design-review report to {@code out} (.html or .pdf) in
+     * the background, as {@code fabriclab compare SCENARIO -o out} writes it; the future completes
+     * on the FX thread once the status line says where it is.
+     */
+    public CompletableFuture<Path> saveReport(Path out) {
+        LastRun run = last;
+        CompletableFuture<Path> done = new CompletableFuture<>();
+        if (run == null || io.fabriclab.report.ReportFormat.of(out) == null) {
+            String why = run == null ? "the report needs a comparison of a scenario file (Workload: a scenario)"
+                    : out.getFileName() + ": the report is written as .html or .pdf";
+            status.setText("Cannot save the report: " + why);
+            done.completeExceptionally(new IllegalArgumentException(why));
+            return done;
+        }
+        status.setText("Writing the report " + out.getFileName() + " …");
+        String who = System.getProperty("user.name", "unknown");
+        io.fabriclab.ui.BackgroundTasks.shared().run("Writing the transport comparison report", () -> {
+            TransportRuns.writeReport(run.cmp(), run.scenarios(), run.results(), PriceBookFile.sample(),
+                    run.file().toString(), run.bytes(), new String(run.bytes(), StandardCharsets.UTF_8), who,
+                    "simulated by FabricLab's Compare Transports", "Simulate > Compare Transports… on the open drawing", out);
+            return out;
+        }, p -> {
+            status.setText("Report written: " + p);
+            done.complete(p);
+        }, e -> {
+            status.setText("Cannot save the report: " + e.getMessage());
+            done.completeExceptionally(e);
+        }).exceptionally(e -> null);
+        return done;
     }
 
     /** One line: each transport's throughput as a share of InfiniBand's and its cost. */

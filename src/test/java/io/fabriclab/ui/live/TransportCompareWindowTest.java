@@ -119,4 +119,38 @@ class TransportCompareWindowTest {
         // InfiniBand on a 9000 B Ethernet fabric sends at IBTA's largest MTU, 4096 B (as a scenario naming it would).
         assertEquals(4096, scenarios.get(Transport.INFINIBAND).transport().ib().mtuBytes());
     }
+
+    @Test
+    void aScenarioComparisonSavesTheReportWithItsTransportComparisonSection(FxRobot robot,
+            @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // A small scenario of the open drawing: 2 senders x 200 kB into one NIC.
+        Path sc = dir.resolve("small-incast.json");
+        java.nio.file.Files.writeString(sc, """
+                {"schemaVersion": 1, "name": "small incast", "fabric": "unused.json", "seed": 1,
+                 "workloads": [{"type": "incast", "senders": ["server02:nic0", "server03:nic0"],
+                                "receiver": "server01:nic0", "bytesPerSender": 200000}]}
+                """);
+        TransportCompareWindow[] w = new TransportCompareWindow[1];
+        CompletableFuture<TransportComparison>[] f = new CompletableFuture[1];
+        robot.interact(() -> {
+            w[0] = new TransportCompareWindow(() -> fabric, null);
+            new Stage().setScene(new Scene(w[0], 1200, 760));
+            w[0].workload.getItems().add(LiveWorkload.file(sc));
+            w[0].workload.setValue(LiveWorkload.file(sc));
+            f[0] = w[0].compare();
+        });
+        TransportComparison cmp = f[0].get(120, TimeUnit.SECONDS);
+        assertEquals("small incast", cmp.scenarioName());
+        WaitForAsyncUtils.waitForFxEvents();
+        Path html = dir.resolve("cmp.html");
+        CompletableFuture<Path>[] saved = new CompletableFuture[1];
+        robot.interact(() -> {
+            assertFalse(w[0].saveReport.isDisabled(), "a scenario comparison can be saved as a report");
+            saved[0] = w[0].saveReport(html);
+        });
+        assertEquals(html, saved[0].get(120, TimeUnit.SECONDS));
+        String text = java.nio.file.Files.readString(html);
+        assertTrue(text.contains("<h2>Transport comparison</h2>"), "section missing");
+        assertTrue(text.contains("Ultra Ethernet") && text.contains("InfiniBand"), "every transport's column");
+    }
 }

@@ -184,8 +184,12 @@ public final class TransportCompareWindow extends BorderPane {
         GridPane.setColumnSpan(workload, 3);
         GridPane.setHgrow(workload, Priority.ALWAYS);
         form.addRow(2, new Label("Size (MB)"), sizeMb, new Label("Incast senders"), fanIn);
-        form.addRow(3, new Label("Seed"), seed, new HBox(6, compare, stop, saveReport));
-        GridPane.setColumnSpan(form.getChildren().get(form.getChildren().size() - 1), 2);
+        form.addRow(3, new Label("Seed"), seed);
+        // The buttons on a row of their own, never narrower than their text ("Comp…" at 1280 px).
+        for (Button b : List.of(compare, stop, saveReport)) {
+            b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        }
+        form.add(new HBox(6, compare, stop, saveReport), 0, 4, 4, 1);
 
         GridPane progressGrid = new GridPane();
         progressGrid.setHgap(8);

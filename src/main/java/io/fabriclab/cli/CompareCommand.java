@@ -6,39 +6,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
-import io.fabriclab.io.ScenarioException;
-import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.model.Transport;
 import io.fabriclab.report.ReportFormat;
-import io.fabriclab.report.ReportInput;
-import io.fabriclab.report.ReportRun;
-import io.fabriclab.report.ReportWriter;
 import io.fabriclab.report.TransportComparison;
-import io.fabriclab.sim.IbFraming;
+import io.fabriclab.report.TransportRuns;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.TransportProfile;
-import io.fabriclab.topology.BillOfMaterials;
-import io.fabriclab.topology.FabricAnalysis;
 import io.fabriclab.topology.PriceBook;
 import io.fabriclab.topology.TextTable;
 
@@ -63,8 +48,6 @@ import picocli.CommandLine.Parameters;
                 "  2  bad input (unreadable or invalid scenario, unknown transport, bad option, an output that is an",
                 "     input or cannot be written); nothing was written"})
 public final class CompareCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -104,39 +87,27 @@ public final class CompareCommand implements Callable<Integer> {
         }
         String text = new String(bytes, StandardCharsets.UTF_8);
         List<Path> fabricsRead = new ArrayList<>();
-        Map<Transport, Scenario> scenarios = new LinkedHashMap<>();
-        for (Transport t : set) {
-            Scenario s;
-            try {
-                s = ScenarioJson.parse(variant(text, t, err), scenarioFile.toString(),
-                        scenarioFile.toAbsolutePath().getParent(), Outputs.recording(FabricReader.FILES, fabricsRead), null);
-            } catch (ScenarioException | IllegalArgumentException e) {
-                throw new BadInputException(t.jsonName() + ": " + e.getMessage());
-            }
-            s.warnings().forEach(w -> err.println("warning: " + t.jsonName() + ": " + w.render()));
-            scenarios.put(t, s);
+        Map<Transport, Scenario> scenarios;
+        try {
+            scenarios = TransportRuns.scenarios(text, scenarioFile.toString(), scenarioFile.toAbsolutePath().getParent(),
+                    Outputs.recording(FabricReader.FILES, fabricsRead), null, set, err::println);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
         }
         // Every output checked before any run: never an input, always writable (Outputs).
         new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output).check();
         PriceBook book = Inputs.priceBook(priceBook);
 
-        List<Transport> toRun = new ArrayList<>();
+        List<Transport> toRun = TransportRuns.simulated(set);
         for (Transport t : set) {
-            if (TransportProfile.simulated(t)) {
-                toRun.add(t);
-            } else {
+            if (!toRun.contains(t)) {
                 err.println("compare: " + t.jsonName() + " is not simulated in this build (it simulates "
                         + TransportProfile.simulatedNames() + "): its column shows no figures, only the fabric's cost");
             }
         }
         Map<Transport, SimResults> results = run(scenarios, toRun, err);
-        List<TransportComparison.Row> rows = new ArrayList<>();
-        for (Transport t : set) {
-            Scenario s = scenarios.get(t);
-            rows.add(new TransportComparison.Row(t, results.get(t), BillOfMaterials.of(s.fabric(), book, t)));
-        }
+        TransportComparison cmp = TransportRuns.comparison(scenarios, results, book, scenarioFile.toString());
         Scenario first = scenarios.values().iterator().next();
-        TransportComparison cmp = new TransportComparison(first.name(), scenarioFile.toString(), rows);
         out.print(table(cmp, first));
         if (output != null) {
             write(cmp, scenarios, results, book, bytes, text);
@@ -161,86 +132,23 @@ public final class CompareCommand implements Callable<Integer> {
         return out;
     }
 
-    /**
-     * The scenario text with its transport set to {@code t}: fields of another transport are left
-     * out, and on InfiniBand a top-level mtuBytes that is not an InfiniBand MTU (an Ethernet frame
-     * size such as 9000) gives way to InfiniBand's 4096, said on stderr.
-     */
-    static String variant(String text, Transport t, PrintWriter err) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
-        } catch (IOException e) {
-            return text; // the scenario reader reports the syntax error with its location
-        }
-        if (root == null || !root.isObject()) {
-            return text;
-        }
-        ObjectNode o = (ObjectNode) root;
-        JsonNode tr = o.get("transport");
-        if (tr != null && tr.isObject()) {
-            ObjectNode copy = ((ObjectNode) tr).deepCopy();
-            copy.put("name", t.jsonName());
-            if (t != Transport.INFINIBAND) {
-                copy.remove(List.of("dataVls", "vlBufferBytes", "congestionControl"));
-            }
-            if (t != Transport.ULTRA_ETHERNET) {
-                copy.remove("trimThresholdPackets");
-            }
-            o.set("transport", copy);
-        } else {
-            o.put("transport", t.jsonName());
-        }
-        JsonNode mtu = o.get("mtuBytes");
-        if (t == Transport.INFINIBAND && mtu != null && mtu.isIntegralNumber() && !IbFraming.isMtu(mtu.asLong())) {
-            err.println("compare: infiniband: $.mtuBytes " + mtu.asLong() + " is an Ethernet frame size; InfiniBand runs "
-                    + "at its MTU of " + IbFraming.MAX_MTU_BYTES + " B of payload");
-            o.remove("mtuBytes");
-        }
-        try {
-            return JSON.writeValueAsString(o);
-        } catch (IOException e) {
-            return text;
-        }
-    }
-
-    /** Runs the simulated transports, each on its own thread while cores allow. */
+    /** Runs the simulated transports, each on its own thread while cores allow (TransportRuns). */
     private Map<Transport, SimResults> run(Map<Transport, Scenario> scenarios, List<Transport> toRun, PrintWriter err)
             throws InterruptedException {
-        Map<Transport, SimResults> results = new LinkedHashMap<>();
         if (toRun.isEmpty()) {
-            return results;
+            return new LinkedHashMap<>();
         }
-        int threads = Math.max(1, Math.min(toRun.size(), Runtime.getRuntime().availableProcessors()));
+        int threads = TransportRuns.threads(toRun.size());
         if (!quiet) {
             err.println("compare: simulating " + String.join(", ", toRun.stream().map(Transport::jsonName).toList())
                     + " on " + threads + " thread" + (threads == 1 ? "" : "s"));
         }
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            Map<Transport, Future<SimResults>> futures = new LinkedHashMap<>();
-            for (Transport t : toRun) {
-                Scenario s = scenarios.get(t);
-                // The simulator refuses what it cannot run (no route, telemetry too big) before it starts.
-                io.fabriclab.sim.Simulator sim;
-                try {
-                    sim = s.simulator(s.config());
-                } catch (IllegalArgumentException e) {
-                    throw new BadInputException(scenarioFile + ": " + t.jsonName() + ": " + e.getMessage());
-                }
-                futures.put(t, pool.submit(() -> sim.run()));
-            }
-            for (Map.Entry<Transport, Future<SimResults>> e : futures.entrySet()) {
-                try {
-                    results.put(e.getKey(), e.getValue().get());
-                } catch (ExecutionException ex) {
-                    throw new IllegalStateException(e.getKey().jsonName() + " run failed: " + ex.getCause(), ex.getCause());
-                }
-            }
-        } finally {
-            pool.shutdownNow();
+            return TransportRuns.run(scenarios, toRun, threads, TransportRuns.QUIET);
+        } catch (IllegalArgumentException e) {
+            // The simulator refuses what it cannot run (no route, telemetry too big) before it starts.
+            throw new BadInputException(scenarioFile + ": " + e.getMessage());
         }
-        return results;
     }
 
     private static String table(TransportComparison cmp, Scenario s) {
@@ -256,20 +164,9 @@ public final class CompareCommand implements Callable<Integer> {
             AtomicFiles.write(output, cmp.json(ResultsJson.fabriclabVersion()).getBytes(StandardCharsets.UTF_8));
             return;
         }
-        List<ReportRun> runs = new ArrayList<>();
-        int n = 1;
-        for (Map.Entry<Transport, SimResults> e : results.entrySet()) {
-            Scenario s = scenarios.get(e.getKey());
-            ResultsJson.Metadata meta = new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), s.name(),
-                    scenarioFile.toString(), s.sha256(), s.fabric().name(), s.profile());
-            runs.add(new ReportRun("R" + n++ + ": " + e.getKey().displayName(), "simulated by fabriclab compare", meta,
-                    e.getValue(), s, text));
-        }
-        Scenario first = scenarios.values().iterator().next();
         String who = author != null ? author : System.getProperty("user.name", "unknown");
-        ReportInput in = new ReportInput(first.fabric(), scenarioFile.toString(), ScenarioJson.sha256(bytes), first, text,
-                FabricAnalysis.Options.defaults(book), runs, who, LocalDate.now(),
-                "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()), cmp);
-        ReportWriter.write(in, output, (f, m) -> { });
+        TransportRuns.writeReport(cmp, scenarios, results, book, scenarioFile.toString(), bytes, text, who,
+                "simulated by fabriclab compare",
+                "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()), output);
     }
 }

@@ -73,6 +73,19 @@ public final class CongestionPainter {
         this.style = style;
     }
 
+    /** What the legend calls the pause mark: PFC's pause by default; a transport's own hold otherwise. */
+    private String pausedLabel = PFC_PAUSED;
+    public static final String PFC_PAUSED = "PFC paused (ticks run upstream)";
+
+    public String pausedLabel() {
+        return pausedLabel;
+    }
+
+    /** Names the pause mark in the legend (InfiniBand's credit stall, Ultra Ethernet's trimming). */
+    public void setPausedLabel(String label) {
+        this.pausedLabel = label == null ? PFC_PAUSED : label;
+    }
+
     /**
      * Paints the frame. {@code folded} is the painter's current fold map
      * ({@link FabricPainter#foldGroups}); {@code phaseSeconds} drives the animation (wall time).
@@ -400,7 +413,7 @@ public final class CongestionPainter {
         p.line(x + 10, cy, x + 40, cy);
         pauseSymbol(p, x + 16, cy, 6);
         p.setFill(DiagramStyle.TEXT);
-        p.text("PFC paused (ticks run upstream)", tx, cy, TextAnchor.START);
+        p.text(pausedLabel, tx, cy, TextAnchor.START);
         cy += row;
         if (live) {
             p.setStroke(DiagramStyle.PFC_STORM, 2.2);

@@ -157,6 +157,17 @@ final class CreditFlowControl {
         return blocked;
     }
 
+    /** The VLs of egress {@code p} in a credit stall now (bit c: VL c), for the live view's snapshot. */
+    int stalledMask(EgressPort p) {
+        int mask = 0;
+        for (int c = 0; c < EgressPort.CLASSES; c++) {
+            if (stallStartPs[EgressPort.portClass(p.id, c)] >= 0) {
+                mask |= 1 << c;
+            }
+        }
+        return mask;
+    }
+
     /** A packet of VL {@code c} that egress {@code p}'s credits do not cover waits: a credit stall begins if none is open. */
     void stall(EgressPort p, int c, int bytes) {
         stall(EgressPort.portClass(p.id, c), blocks(bytes));

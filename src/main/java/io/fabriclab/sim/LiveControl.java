@@ -70,6 +70,7 @@ final class LiveControl {
         }
         if (snapshots == null) {
             snapshots = new SnapshotBuilder(ports, sim.flows(), sim.flowPhase, sim.touchedPorts(), wholeFabricSnapshots);
+            snapshots.credits = sim.credits;
         }
         snapshotSink.accept(snapshots.build(atPs, sim.eventCount(), sim.flows().length - sim.flowsRemaining,
                 thresholdsVersion, sim.reroutes(), sim.deadlocksFound()));

@@ -43,6 +43,9 @@ import java.util.List;
  * @param flowReversePaths  each flow's current reverse path (ACK, NAK, CNP) as indexes into {@code ports},
  *                          receiving NIC first
  * @param flowCnpsTotal     CNPs each flow's receiver (notification point) has sent since the start (whole numbers)
+ * @param creditStalledMask InfiniBand: bit c set while VL c of that egress holds a packet its peer's credits do
+ *                          not cover (credit-stalled; what PFC's {@code pausedMask} is on RoCEv2); 0 elsewhere
+ * @param trimmedTotal      Ultra Ethernet: data packets that egress trimmed to their headers since the start; 0 elsewhere
  */
 public record SimSnapshot(long timePs, long events, int flowsCompleted, List<String> ports, long[] queueBytes,
                           long[] ingressBytes, int[] pausedMask, boolean[] linkDown, long[] ecnMarks, long[] drops,
@@ -52,7 +55,7 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
                           FlowValues flowProgress, List<int[]> flowPaths, long cnpsSinceLast,
                           long pauseFramesSinceLast, int reroutes, List<List<String>> deadlocks,
                           int[] stormedMask, long[] stormsTotal, List<int[]> flowReversePaths,
-                          FlowValues flowCnpsTotal) {
+                          FlowValues flowCnpsTotal, int[] creditStalledMask, long[] trimmedTotal) {
 
     /** Recordings saved before the watchdog flag was published read as "no storm". */
     public SimSnapshot {
@@ -68,6 +71,13 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
         if (flowCnpsTotal == null) {
             flowCnpsTotal = FlowValues.zeros(flowRateGbps.size());
         }
+        // Recordings saved before the transports' own marks were published read as "none".
+        if (creditStalledMask == null) {
+            creditStalledMask = new int[ports.size()];
+        }
+        if (trimmedTotal == null) {
+            trimmedTotal = new long[ports.size()];
+        }
     }
 
     /** This snapshot with other flow paths (a saved run's frame carries its predecessor's over). */
@@ -75,7 +85,8 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
         return new SimSnapshot(timePs, events, flowsCompleted, ports, queueBytes, ingressBytes, pausedMask, linkDown,
                 ecnMarks, drops, utilization, ecnMarksTotal, dropsTotal, pauseFramesTotal, pausedPsTotal, cnpsTotal,
                 wireBytesTotal, thresholds, flowRateGbps, flowTargetGbps, flowProgress, forward, cnpsSinceLast,
-                pauseFramesSinceLast, reroutes, deadlocks, stormedMask, stormsTotal, reverse, flowCnpsTotal);
+                pauseFramesSinceLast, reroutes, deadlocks, stormedMask, stormsTotal, reverse, flowCnpsTotal,
+                creditStalledMask, trimmedTotal);
     }
 
     /** Number of flows in the run. */

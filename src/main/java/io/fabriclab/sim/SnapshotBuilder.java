@@ -26,6 +26,8 @@ import io.fabriclab.model.QosProfile;
  * wholeFabric} lists every port instead (bench live's comparison, and tests).
  */
 final class SnapshotBuilder {
+    /** InfiniBand's credits (null on the Ethernet transports): which VLs are credit-stalled now. */
+    CreditFlowControl credits;
     private final EgressPort[] ports;
     private final Flow[] flows;
     /** The simulator's per-flow phase (Simulator.FLOW_*); a late-CNP mark is cleared here once seen. */
@@ -187,6 +189,8 @@ final class SnapshotBuilder {
         long[] wire = new long[n];
         int[] stormed = new int[n];
         long[] storms = new long[n];
+        int[] creditStalled = new int[n];
+        long[] trimmed = new long[n];
         long interval = atPs - lastTimePs;
         double[] util = interval > 0 || lastUtilization.length != n
                 ? new double[n] : lastUtilization;
@@ -219,6 +223,8 @@ final class SnapshotBuilder {
                 storms[i] += p.watchdogStorms[c];
             }
             stormed[i] = p.stormedMask;
+            creditStalled[i] = credits == null ? 0 : credits.stalledMask(p);
+            trimmed[i] = p.trimmed;
             down[i] = p.down;
             pausesAll += pauseFrames[i];
             marksTotal[i] = m;
@@ -296,7 +302,8 @@ final class SnapshotBuilder {
         SimSnapshot s = new SimSnapshot(atPs, events, flowsCompleted, portRefs, queue, ingress, paused, down, marks,
                 dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds,
                 rates.publish(), targets.publish(), progress.publish(), paths, cnpsAll - lastCnps,
-                pausesAll - lastPauses, reroutes, deadlocks, stormed, storms, reversePaths, flowCnps.publish());
+                pausesAll - lastPauses, reroutes, deadlocks, stormed, storms, reversePaths, flowCnps.publish(),
+                creditStalled, trimmed);
         lastCnps = cnpsAll;
         lastPauses = pausesAll;
         lastUtilization = util;

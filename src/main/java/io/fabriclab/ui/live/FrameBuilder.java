@@ -132,7 +132,11 @@ public final class FrameBuilder {
             } else {
                 f.load[d] = s.utilization()[i];
             }
-            f.paused[d] = s.pausedMask()[i] != 0;
+            // The transport's own hold on the sender, drawn with the pause mark: PFC pausing it
+            // (RoCEv2), its peer's credits not covering its head packet (InfiniBand), or packets
+            // trimmed at that egress since the last picture (Ultra Ethernet).
+            long trimmed = s.trimmedTotal()[i] - at(prev == null ? null : prev.trimmedTotal(), i);
+            f.paused[d] = s.pausedMask()[i] != 0 || s.creditStalledMask()[i] != 0 || trimmed > 0;
             f.stormed[d] = s.stormedMask()[i] != 0;
             f.down[d] = s.linkDown()[i];
             long marks = s.ecnMarksTotal()[i] - at(prev == null ? null : prev.ecnMarksTotal(), i);
@@ -194,7 +198,8 @@ public final class FrameBuilder {
      * A frame of a whole run's totals, for after it (when its queues have drained and the last
      * picture is empty): per direction the largest queue any of {@code recorded} saw (coloured
      * against the port's full scale, or its utilisation over the run when colouring by
-     * utilisation), paused if it was ever paused, its ECN marks per µs over the run (the sparks)
+     * utilisation), paused if it was ever paused (or credit-stalled in a recorded picture, or
+     * trimmed a packet), its ECN marks per µs over the run (the sparks)
      * and its drops since the start (the red disc, steady), failed links and deadlocks as at the end.
      */
     public CongestionFrame totals(List<SimSnapshot> recorded, CongestionPainter.ColourBy by) {
@@ -203,10 +208,13 @@ public final class FrameBuilder {
         CongestionFrame f = new CongestionFrame(last.timePs(), directions);
         int n = last.ports().size();
         long[] maxQueue = new long[n];
+        boolean[] everStalled = new boolean[n];
         for (SimSnapshot s : recorded) {
             long[] q = s.queueBytes();
+            int[] stalled = s.creditStalledMask();
             for (int i = 0; i < Math.min(n, q.length); i++) {
                 maxQueue[i] = Math.max(maxQueue[i], q[i]);
+                everStalled[i] |= i < stalled.length && stalled[i] != 0;
             }
         }
         double us = last.timePs() / 1e6;
@@ -219,7 +227,7 @@ public final class FrameBuilder {
             Link l = directions.links().get(d >> 1);
             f.load[d] = by == CongestionPainter.ColourBy.QUEUE ? maxQueue[i] / (double) fullScaleBytes(last.thresholds(), i)
                     : last.timePs() > 0 ? last.wireBytesTotal()[i] * 8.0 * 1e12 / (l.rateBps() * (double) last.timePs()) : 0;
-            f.paused[d] = last.pausedPsTotal()[i] > 0;
+            f.paused[d] = last.pausedPsTotal()[i] > 0 || last.trimmedTotal()[i] > 0 || everStalled[i];
             f.marksPerUs[d] = us > 0 ? last.ecnMarksTotal()[i] / us : 0;
             f.dropFlash[d] = last.dropsTotal()[i];
             f.down[d] = last.linkDown()[i];

@@ -10,7 +10,8 @@ import javafx.util.Duration;
 
 /**
  * The editor's "Simulate" menu: the live congestion view beside the canvas (a checkable item),
- * replay and comparison of saved runs. Opening the live view says so in the status bar at once
+ * replay and comparison of saved runs, and the comparison of transports on the open drawing
+ * ({@link TransportCompareWindow}). Opening the live view says so in the status bar at once
  * and builds the panel after that message is painted; a second click while it opens does not
  * close it; closing restores the layout the editor had before.
  */
@@ -44,9 +45,12 @@ public final class LiveMenu {
         open.setOnAction(e -> open(editor, live, opening, () -> LivePanel.of(editor).openRunDialog()));
         MenuItem compare = new MenuItem("Compare Runs…");
         compare.setOnAction(e -> open(editor, live, opening, () -> LivePanel.of(editor).compareDialog()));
+        MenuItem transports = new MenuItem("Compare Transports…");
+        transports.setId("menu-compare-transports");
+        transports.setOnAction(e -> TransportCompareWindow.open(editor));
         // The check mark follows the panel, however it was opened or closed.
         m.setOnShowing(e -> live.setSelected(opening[0] || editor.livePanel() != null));
-        m.getItems().addAll(live, open, compare);
+        m.getItems().addAll(live, open, compare, new javafx.scene.control.SeparatorMenuItem(), transports);
         return m;
     }
 

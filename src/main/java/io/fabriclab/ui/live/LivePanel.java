@@ -60,6 +60,8 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
 
     // Run settings.
     final ComboBox<LiveWorkload> workload = new ComboBox<>();
+    /** RoCEv2 (default), InfiniBand or Ultra Ethernet: the run's link layer and NIC transport. */
+    final ComboBox<io.fabriclab.model.Transport> transport = new ComboBox<>();
     final ComboBox<String> profile = new ComboBox<>();
     final TextField sizeMb = new TextField();
     final TextField fanIn = new TextField();
@@ -171,6 +173,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         model.addListener(new LiveViewListener() {
             @Override
             public void started(LiveSession s) {
+                congestionPainter.setPausedLabel(pausedLabel(s.transport()));
                 fillThresholdTargets();
             }
 
@@ -297,6 +300,20 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
             workload.setValue(b);
             enableFields();
         });
+        transport.getItems().setAll(io.fabriclab.model.Transport.values());
+        transport.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(io.fabriclab.model.Transport t) {
+                return t == null ? "" : t.displayName();
+            }
+
+            @Override
+            public io.fabriclab.model.Transport fromString(String s) {
+                return null;
+            }
+        });
+        transport.valueProperty().bindBidirectional(model.transport);
+        transport.setId("live-transport");
         profile.getItems().add(LiveViewModel.FABRIC_QOS);
         profile.getItems().addAll(SimProfiles.NAMES);
         profile.valueProperty().bindBidirectional(model.profile);
@@ -316,6 +333,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         settings.add(new Label("Workload"), 0, r++, 2, 1);
         workload.setMaxWidth(Double.MAX_VALUE);
         settings.add(workload, 0, r++, 2, 1);
+        settings.addRow(r++, new Label("Transport"), transport);
         settings.addRow(r++, new Label("QoS profile"), profile);
         settings.addRow(r++, new Label("Size (MB)"), sizeMb);
         settings.addRow(r++, new Label("Incast senders"), fanIn);
@@ -692,6 +710,20 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         model.stopRun();
         canvas.setLayer(null);
         canvas.setLinkClickHandler(null);
+    }
+
+    /** What the legend calls the pause mark now. */
+    String pausedLegend() {
+        return congestionPainter.pausedLabel();
+    }
+
+    /** The legend's name for the pause mark under {@code t}: what holds a sender back on that transport. */
+    static String pausedLabel(io.fabriclab.model.Transport t) {
+        return switch (t) {
+            case ROCEV2 -> CongestionPainter.PFC_PAUSED;
+            case INFINIBAND -> "credit-stalled (no credits from the peer)";
+            case ULTRA_ETHERNET -> "trimmed packets at this egress";
+        };
     }
 
     public void setErrorHandler(Consumer<Throwable> handler) {

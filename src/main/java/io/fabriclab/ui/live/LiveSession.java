@@ -13,7 +13,9 @@ import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
 import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Transport;
 import io.fabriclab.model.Units;
+import io.fabriclab.report.TransportRuns;
 import io.fabriclab.sim.LiveRun;
 import io.fabriclab.sim.QosResolver;
 import io.fabriclab.sim.SimConfig;
@@ -37,6 +39,8 @@ public final class LiveSession {
     private final RunRecording recording;
     private final String profileName;
     private final io.fabriclab.sim.RoutingPolicy routing;
+    private final Transport transport;
+    private final io.fabriclab.sim.TransportProfile transportProfile;
 
     private LiveSession(Fabric drawn, Fabric simulated, RunSettings settings, List<FlowSpec> flows, Simulator sim,
                         long endPs, String profileName, long recordingBytes) {
@@ -50,6 +54,18 @@ public final class LiveSession {
         this.recording = new RunRecording(recordingBytes);
         // Configuration fixed at construction, read before the simulator thread starts.
         this.routing = sim.routingPolicy();
+        this.transport = sim.transport();
+        this.transportProfile = sim.transportProfile();
+    }
+
+    /** The transport the simulator runs (the run panel's choice). */
+    public Transport transport() {
+        return transport;
+    }
+
+    /** The transport with the parameters the simulator runs it with. */
+    public io.fabriclab.sim.TransportProfile transportProfile() {
+        return transportProfile;
     }
 
     /** How switches pick among equal-cost next hops in this run (ECMP, or a per-packet mode). */
@@ -83,7 +99,10 @@ public final class LiveSession {
     private static LiveSession build(Fabric drawn, Fabric copy, RunSettings settings, long recordingBytes)
             throws IOException {
         if (settings.scenarioFile() != null) {
-            String json = Files.readString(settings.scenarioFile(), StandardCharsets.UTF_8);
+            // The run panel's transport replaces the scenario's own, as `fabriclab compare` runs it.
+            List<String> notes = new ArrayList<>();
+            String json = TransportRuns.variant(Files.readString(settings.scenarioFile(), StandardCharsets.UTF_8),
+                    settings.transport(), notes::add);
             Scenario sc = ScenarioJson.parse(json, settings.scenarioFile().toString(),
                     settings.scenarioFile().toAbsolutePath().getParent(), FabricReader.FILES, copy);
             SimConfig cfg = sc.config().withSeed(settings.seed());
@@ -101,7 +120,7 @@ public final class LiveSession {
         SimConfig cfg = SimConfig.defaults().withSeed(settings.seed())
                 .withDurationPs(settings.durationUs() * Units.PS_PER_US);
         long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
-        Simulator sim = new Simulator(copy, flows, cfg, qos);
+        Simulator sim = TransportRuns.simulator(copy, flows, cfg, qos, settings.transport());
         return new LiveSession(drawn, copy, settings, flows, sim, end, settings.profile() == null ? "fabric QoS"
                 : settings.profile(), recordingBytes);
     }

@@ -60,6 +60,9 @@ public final class LiveViewModel {
 
     // ----- settings --------------------------------------------------------------------------------
     public final ObjectProperty<LiveWorkload> workload = new SimpleObjectProperty<>(LiveWorkload.of(WorkloadPreset.INCAST));
+    /** The run's transport (a scenario file's own gives way to it; choosing a file sets it to the file's). */
+    public final ObjectProperty<io.fabriclab.model.Transport> transport =
+            new SimpleObjectProperty<>(io.fabriclab.model.Transport.ROCEV2);
     /** "fabric QoS" or a named simulator profile. */
     public final StringProperty profile = new SimpleStringProperty(FABRIC_QOS);
     public final StringProperty sizeMb = new SimpleStringProperty("2");
@@ -127,6 +130,10 @@ public final class LiveViewModel {
                 speedPosition.set(b.live().speedPosition());
                 status.set(b.live().label() + ": " + b.live().shows() + ". Written for the shipped example "
                         + b.live().fabric() + "; press Play.");
+            }
+            if (b != null && b.scenario() != null) {
+                // A scenario file that names its transport is shown (and run) as that transport.
+                scenarioTransport(b.scenario()).ifPresent(transport::set);
             }
         });
         colourBy.addListener((o, a, b) -> rebuildFrame());
@@ -301,7 +308,26 @@ public final class LiveViewModel {
         long s = (long) number(seed, "Seed");
         String prof = profile.get() == null || FABRIC_QOS.equals(profile.get()) ? null : profile.get();
         double load = number(loadPercent, "Background load (%)");
-        return new RunSettings(w.preset(), scenario, prof, dur, s, bytes, Math.max(1, fans), 5, load);
+        if (transport.get() == null) {
+            throw new IllegalArgumentException("Transport: choose one of " + io.fabriclab.model.Transport.allowedNames());
+        }
+        return new RunSettings(w.preset(), scenario, prof, dur, s, bytes, Math.max(1, fans), 5, load, transport.get());
+    }
+
+    /** The transport a scenario file names ($.transport or $.transport.name), if it names one. */
+    static java.util.Optional<io.fabriclab.model.Transport> scenarioTransport(Path file) {
+        try {
+            // A scenario with its workloads is a few kilobytes; a very large one is left to the run to read.
+            if (java.nio.file.Files.size(file) > 1 << 20) {
+                return java.util.Optional.empty();
+            }
+            com.fasterxml.jackson.databind.JsonNode tr = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(file.toFile()).path("transport");
+            String name = tr.isObject() ? tr.path("name").asText("") : tr.asText("");
+            return io.fabriclab.model.Transport.fromJsonName(name);
+        } catch (java.io.IOException | RuntimeException e) {
+            return java.util.Optional.empty(); // the run reads it and says what is wrong
+        }
     }
 
     static double number(StringProperty f, String name) {
@@ -614,10 +640,11 @@ public final class LiveViewModel {
         }
         if (results != null) {
             SimResults.Summary sum = results.summary();
-            status.set(String.format(Locale.ROOT, "Run %s at %.1f µs: %d/%d flows, drops %d, ECN marks %d, "
+            status.set(String.format(Locale.ROOT, "Run %s (%s) at %.1f µs: %d/%d flows, drops %d, ECN marks %d, "
                             + "PAUSE %d%s", results.run().stopReason().name().toLowerCase(Locale.ROOT),
+                    session.transport().displayName(),
                     results.run().simulatedPs() / 1e6, results.run().flowsCompleted(), results.run().flows(),
-                    sum.drops(), sum.ecnMarked(), sum.pauseFramesSent(), collectivesText(results)));
+                    sum.drops(), sum.ecnMarked(), sum.pauseFramesSent(), transportText(results) + collectivesText(results)));
         }
         listeners.forEach(LiveViewListener::finished);
         if (quiet(frame) && session != null && !session.recording().frames().isEmpty()) {
@@ -640,6 +667,22 @@ public final class LiveViewModel {
             }
         }
         return true;
+    }
+
+    /**
+     * What the transport's own flow control did: InfiniBand's credit-stalled time, Ultra Ethernet's
+     * trimmed packets (RoCEv2's PAUSE frames are in the line already).
+     */
+    static String transportText(SimResults r) {
+        if (r.ultraEthernet() != null) {
+            return String.format(Locale.ROOT, ", trimmed %d, retransmitted %d", r.ultraEthernet().trimmedPackets(),
+                    r.ultraEthernet().retransmittedPackets());
+        }
+        if (r.credits() != null && !r.credits().isEmpty()) {
+            return String.format(Locale.ROOT, ", credit-stalled %.1f µs",
+                    r.credits().stream().mapToLong(SimResults.CreditResult::creditStalledPs).sum() / 1e6);
+        }
+        return "";
     }
 
     private static String collectivesText(SimResults r) {

@@ -61,7 +61,7 @@ public final class ReplayWindow extends BorderPane {
             canvas.setLayer((p, g, folded, vp, w, h) -> painter.paint(p, g, folded, vp, w, h,
                     frame != null ? frame : new CongestionFrame(0, frames.directions()), System.nanoTime() / 1e9,
                     CongestionPainter.ColourBy.QUEUE, CongestionPainter.Legend.LIVE));
-            Label title = new Label(saved.title());
+            Label title = new Label(title(saved));
             title.setStyle("-fx-font-weight: bold;");
             Label summary = new Label(summary(saved.results()));
             summary.setWrapText(true);
@@ -130,6 +130,29 @@ public final class ReplayWindow extends BorderPane {
 
         long endPs() {
             return saved.frames().get(saved.frames().size() - 1).timePs();
+        }
+
+        /** The run's title led by its transport, so two runs side by side say which is which. */
+        static String title(RunRecording.Saved saved) {
+            String t = transport(saved.results());
+            return t == null ? saved.title() : t + " · " + saved.title();
+        }
+
+        /**
+         * The transport a saved run's results show: Ultra Ethernet's own counts, InfiniBand's
+         * credits, else RoCEv2 (ResultsJson writes each only for its transport); null without results.
+         */
+        static String transport(JsonNode results) {
+            if (results == null || results.isNull() || results.isMissingNode()) {
+                return null;
+            }
+            if (results.hasNonNull("ultraEthernet")) {
+                return io.fabriclab.model.Transport.ULTRA_ETHERNET.displayName();
+            }
+            if (results.path("credits").size() > 0) {
+                return io.fabriclab.model.Transport.INFINIBAND.displayName();
+            }
+            return io.fabriclab.model.Transport.ROCEV2.displayName();
         }
 
         private static String summary(JsonNode results) {

@@ -2,11 +2,12 @@ package io.fabriclab.ui.live;
 
 import java.nio.file.Path;
 
+import io.fabriclab.model.Transport;
 import io.fabriclab.workload.WorkloadPreset;
 
 /**
- * What the run panel asks for: a workload preset (or a scenario file), the QoS profile, how long,
- * the seed and the sizes.
+ * What the run panel asks for: a workload preset (or a scenario file), the transport, the QoS
+ * profile, how long, the seed and the sizes.
  *
  * @param preset            the workload, or null when {@code scenarioFile} is set
  * @param scenarioFile      a scenario JSON run against the open fabric (its own workloads and QoS), or null
@@ -17,11 +18,23 @@ import io.fabriclab.workload.WorkloadPreset;
  * @param fanIn             incast senders
  * @param snapshotIntervalUs simulated time between snapshots and the stride of an interval step
  * @param loadPercent       target load of the background preset, percent of each NIC's line rate
+ * @param transport         the run's transport; a scenario file's own {@code transport} gives way to it
+ *                          (as {@code fabriclab compare} runs a scenario under each transport)
  */
 public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
-                          long bytes, int fanIn, long snapshotIntervalUs, double loadPercent) {
+                          long bytes, int fanIn, long snapshotIntervalUs, double loadPercent, Transport transport) {
+
+    /** Settings of a RoCEv2 run (the default transport). */
+    public RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
+                       long bytes, int fanIn, long snapshotIntervalUs, double loadPercent) {
+        this(preset, scenarioFile, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent,
+                Transport.ROCEV2);
+    }
 
     public RunSettings {
+        if (transport == null) {
+            throw new IllegalArgumentException("Transport: choose one of " + Transport.allowedNames());
+        }
         if (preset == null && scenarioFile == null) {
             throw new IllegalArgumentException("choose a workload or a scenario file");
         }
@@ -39,37 +52,42 @@ public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profi
     }
 
     public RunSettings withPreset(WorkloadPreset p) {
-        return new RunSettings(p, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
+        return new RunSettings(p, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
     }
 
     public RunSettings withScenario(Path file) {
-        return new RunSettings(null, file, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
+        return new RunSettings(null, file, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
     }
 
     public RunSettings withProfile(String p) {
-        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
+        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
     }
 
     public RunSettings withBytes(long b) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs, loadPercent);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs, loadPercent, transport);
     }
 
     public RunSettings withDurationUs(long d) {
-        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs, loadPercent);
+        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
     }
 
     public RunSettings withSeed(long s) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs, loadPercent);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
     }
 
     public RunSettings withFanIn(int f) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs, loadPercent);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs, loadPercent, transport);
+    }
+
+    public RunSettings withTransport(Transport t) {
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs,
+                loadPercent, t);
     }
 
     /** What the run is, for titles and the recording. */
     public String describe() {
         String what = preset != null ? preset.label() : "scenario " + scenarioFile.getFileName();
-        return what + ", " + (profile == null ? "fabric QoS" : profile) + ", seed " + seed
+        return what + ", " + transport.displayName() + ", " + (profile == null ? "fabric QoS" : profile) + ", seed " + seed
                 + (durationUs == 0 ? ", to completion" : ", " + durationUs + " us");
     }
 }

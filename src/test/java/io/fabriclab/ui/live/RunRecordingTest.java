@@ -131,7 +131,8 @@ class RunRecordingTest {
                     last.pauseFramesTotal(), last.pausedPsTotal(), last.cnpsTotal(), last.wireBytesTotal(),
                     last.thresholds(), last.flowRateGbps(), last.flowTargetGbps(), last.flowProgress(),
                     last.flowPaths(), 0, 0, last.reroutes(), last.deadlocks(), last.stormedMask(),
-                    last.stormsTotal(), last.flowReversePaths(), last.flowCnpsTotal()));
+                    last.stormsTotal(), last.flowReversePaths(), last.flowCnpsTotal(), last.creditStalledMask(),
+                    last.trimmedTotal()));
         }
         long blockTables = 4 * (16 + 8L * ((last.flowCount() + FlowValues.BLOCK - 1) / FlowValues.BLOCK));
         long alone = RunRecording.sizeOf(last);

@@ -64,6 +64,25 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 + t + "\n";
     }
 
+    /**
+     * InfiniBand credit loops under each subnet-manager routing engine (docs/model.md, Credit-loop
+     * deadlock): the cycles of credit dependencies on one data VL, and the VLs the engine's routes
+     * would need for the escape at down-up turns.
+     */
+    static String creditLoops(Fabric fabric) {
+        io.fabriclab.routing.Routing r = io.fabriclab.routing.Routing.compute(fabric);
+        io.fabriclab.topology.TextTable t = new io.fabriclab.topology.TextTable("engine", "credit loops on 1 VL",
+                "VLs for the escape");
+        for (io.fabriclab.routing.IbRoutingEngine e : io.fabriclab.routing.IbRoutingEngine.values()) {
+            io.fabriclab.routing.LinearForwardingTables tables = io.fabriclab.routing.LinearForwardingTables.compute(r, e);
+            io.fabriclab.topology.CreditLoopCheck.Result res = io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1);
+            String name = e.jsonName() + (tables.engine() != e ? " (not a fat-tree: minhop)" : "");
+            String loops = res.deadlockFree() ? "none" : res.cycles().size() + ", e.g. " + String.join(" -> ", res.cycles().get(0));
+            t.row(name, loops, res.vlsNeeded());
+        }
+        return "\nInfiniBand credit loops by subnet-manager routing engine (routing.ibEngine; one data VL)\n" + t + "\n";
+    }
+
     @Override
     public Integer call() throws Exception {
         Fabric fabric = Inputs.fabric(file);
@@ -75,6 +94,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } else {
             out.print(AnalysisText.of(fabric, file.toString(), a, top));
             out.print(payloadEfficiency(fabric));
+            out.print(creditLoops(fabric));
         }
         out.flush();
         return a.hasErrors() ? ExitCode.FINDINGS : ExitCode.OK;

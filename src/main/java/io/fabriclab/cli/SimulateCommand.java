@@ -248,7 +248,10 @@ public final class SimulateCommand implements Callable<Integer> {
                 run.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), run.simulatedPs() / 1e6,
                 run.flowsCompleted(), run.flows(), run.events(), run.wallNanos() / 1e9, run.eventsPerSecond() / 1e6));
         for (SimResults.DeadlockResult d : r.deadlocks()) {
-            sb.append(String.format(Locale.ROOT, "%n!!! PFC DEADLOCK on priority %d at %.1f us: %s wait on one another. !!!%n%n",
+            // On an InfiniBand run the queues wait on credits, per virtual lane (docs/model.md).
+            boolean ib = !r.credits().isEmpty();
+            sb.append(String.format(Locale.ROOT, "%n!!! %s on %s %d at %.1f us: %s wait on one another. !!!%n%n",
+                    ib ? "CREDIT-LOOP DEADLOCK" : "PFC DEADLOCK", ib ? "VL" : "priority",
                     d.priority(), d.detectedPs() / 1e6, String.join(", ", d.ports())));
         }
         if (s.headroomOverflowDrops() > 0) {

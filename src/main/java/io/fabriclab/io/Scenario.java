@@ -14,13 +14,17 @@ import io.fabriclab.workload.Workload;
  * A scenario ready to run: the fabric, QoS in force (profile and overrides applied), the flows of
  * every workload, and the run settings. {@code sha256} is the hash of the scenario file's bytes.
  * {@code transport} is the run's transport with its parameters; {@code warnings} are settings the
- * file gives that the transport ignores (each with file and JSON path).
+ * file gives that the transport ignores (each with file and JSON path). {@code switchLatencyPs} is
+ * every switch's port-to-port latency when the scenario sets one ({@code switchLatencyNs}), or -1
+ * for each switch model's own (topology.SwitchLatency). {@code ibEngine} is an InfiniBand run's
+ * subnet-manager routing engine ({@code routing.ibEngine}), or null for the fabric's ECMP routing.
  */
 public record Scenario(String name, String description, Fabric fabric, String profile, QosResolver qos,
                        List<Workload> workloads, List<FlowSpec> flows, SimConfig config, String sha256,
                        List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs,
                        io.fabriclab.sim.RoutingPolicy routing, io.fabriclab.sim.TransportProfile transport,
-                       List<InputProblem> warnings) {
+                       List<InputProblem> warnings, long switchLatencyPs,
+                       io.fabriclab.routing.IbRoutingEngine ibEngine) {
 
     /** Sampling work FabricLab does in one run at most: sampling instants x (flows + 1). */
     public static final double MAX_SAMPLING_WORK = 1e12;
@@ -91,10 +95,16 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         if (transport.ib() != null) {
             sim.setVlCreditBytes(transport.ib().vlBufferBytes());
         }
+        if (switchLatencyPs >= 0) {
+            sim.setSwitchLatencyPs(switchLatencyPs);
+        }
         sim.setReconvergencePs(reconvergencePs);
         sim.setDeadlockThresholdPs(deadlockThresholdPs);
         failures.forEach(sim::scheduleFailure);
         sim.setRoutingPolicy(routing);
+        if (ibEngine != null) {
+            sim.setIbRoutingEngine(ibEngine);
+        }
         sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
                 .map(w -> (io.fabriclab.workload.Collective) w).toList());
         return sim;

@@ -56,7 +56,12 @@ public final class ScenarioJson {
     private static final ObjectMapper MAPPER = JsonInput.jsonMapper();
     private static final List<String> TOP = List.of("schemaVersion", "name", "description", "fabric", "profile", "qos",
             "mtuBytes", "seed", "durationUs", "maxTimeUs", "telemetry", "transport", "ecmp", "routing", "workloads",
-            "failures", "reconvergenceUs", "deadlockThresholdUs");
+            "failures", "reconvergenceUs", "deadlockThresholdUs", "switchLatencyNs");
+    /**
+     * Largest switch port-to-port latency a scenario may set, ns: 100 us, far above any switch
+     * (the deep-buffer class is 3.5 us; docs/model.md, Switch port-to-port latency).
+     */
+    static final long MAX_SWITCH_LATENCY_NS = 100_000;
     private static final List<String> QOS = List.of("pfc", "ecn", "dcqcn", "buffer", "scheduler");
 
     /** Bytes of one flow, one sender's share or one collective buffer: 10^15 B (1 PB) is far past any run. */
@@ -241,12 +246,17 @@ public final class ScenarioJson {
                 ? psOf(root.get("reconvergenceUs"), "$.reconvergenceUs", true) : 50 * Units.PS_PER_US, 0L);
         long deadlockThreshold = section(() -> root.has("deadlockThresholdUs")
                 ? psOf(root.get("deadlockThresholdUs"), "$.deadlockThresholdUs", true) : 500 * Units.PS_PER_US, 0L);
+        io.fabriclab.routing.IbRoutingEngine ibEngine = section(() -> ibEngine(root.get("routing"), transport), null);
+        // Every switch's port-to-port latency instead of its model's; absent: each switch model's (-1).
+        long switchLatency = section(() -> root.has("switchLatencyNs")
+                ? longValue(root.get("switchLatencyNs"), "$.switchLatencyNs", 0, MAX_SWITCH_LATENCY_NS) * Units.PS_PER_NS
+                : -1L, -1L);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.list());
         }
         Scenario sc = new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows),
                 cfg, sha256(text.getBytes(StandardCharsets.UTF_8)), List.copyOf(failures), reconvergence,
-                deadlockThreshold, routing, transportProfile, List.copyOf(warnings));
+                deadlockThreshold, routing, transportProfile, List.copyOf(warnings), switchLatency, ibEngine);
         String tooBig = sc.telemetryProblem(cfg);
         if (tooBig != null) {
             throw new ScenarioException(List.of(new InputProblem(file, "$.telemetry.sampleIntervalUs",
@@ -471,11 +481,31 @@ public final class ScenarioJson {
         return null;
     }
 
+    /**
+     * "routing.ibEngine": the subnet manager's routing engine of an InfiniBand run (null: the
+     * fabric's ECMP routing); refused on another transport.
+     */
+    private io.fabriclab.routing.IbRoutingEngine ibEngine(JsonNode r, Transport transport) {
+        if (r == null || !r.isObject() || !r.has("ibEngine")) {
+            return null;
+        }
+        JsonNode v = r.get("ibEngine");
+        if (transport != Transport.INFINIBAND) {
+            throw error("$.routing.ibEngine", v, "no ibEngine unless $.transport.name is infiniband");
+        }
+        io.fabriclab.routing.IbRoutingEngine e = v.isTextual() ? io.fabriclab.routing.IbRoutingEngine.fromJsonName(v.asText()) : null;
+        if (e == null) {
+            throw error("$.routing.ibEngine", v, "one of " + io.fabriclab.routing.IbRoutingEngine.allowedNames()
+                    + " (OpenSM's routing engines)");
+        }
+        return e;
+    }
+
     private io.fabriclab.sim.RoutingPolicy routing(JsonNode r) {
         if (r == null) {
             return io.fabriclab.sim.RoutingPolicy.ecmp();
         }
-        checkFields(r, "$.routing", List.of("mode", "flowletGapUs", "reorderWindowPackets"));
+        checkFields(r, "$.routing", List.of("mode", "flowletGapUs", "reorderWindowPackets", "ibEngine"));
         io.fabriclab.sim.RoutingMode mode = io.fabriclab.sim.RoutingMode.ECMP;
         if (r.has("mode")) {
             mode = r.get("mode").isTextual() ? io.fabriclab.sim.RoutingMode.fromJsonName(r.get("mode").asText()) : null;

@@ -269,6 +269,14 @@ final class CreditFlowControl {
         }
     }
 
+    /**
+     * Since when egress {@code port}'s VL {@code vl} has held a packet its receiver's credits do not
+     * cover, or -1 (the credit-loop deadlock detector reads it).
+     */
+    long stallStartPs(int port, int vl) {
+        return stallStartPs[EgressPort.portClass(port, vl)];
+    }
+
     // ----- results -------------------------------------------------------------------------------
 
     /**

@@ -12,8 +12,9 @@ import org.jgrapht.graph.DefaultDirectedGraph;
 import org.jgrapht.graph.DefaultEdge;
 
 /**
- * Dynamic PFC deadlock detection: egress queues (port, lossless priority) that hold packets and
- * have been paused continuously for longer than a threshold, linked queue to queue where the
+ * Dynamic deadlock detection: egress queues (port, lossless priority) that hold packets and
+ * have been paused continuously for longer than a threshold (PFC; on an InfiniBand run, credit
+ * stalled: the receiver's credits have not covered the head packet of that VL for that long), linked queue to queue where the
  * paused queue's peer switch holds traffic for that priority in another paused queue (the
  * peer's ingress from this link cannot drain while that queue cannot send). A cycle in that
  * wait-for graph is a set of queues that can only wait for one another: a deadlock.
@@ -25,12 +26,19 @@ final class DeadlockDetector {
 
     private final EgressPort[] ports;
     private final long thresholdPs;
+    /** InfiniBand's credits: a queue waits on credits instead of a pause; null on other transports. */
+    private final CreditFlowControl credits;
     private final Set<String> reported = new HashSet<>();
     private final List<Deadlock> found = new ArrayList<>();
 
     DeadlockDetector(EgressPort[] ports, long thresholdPs) {
+        this(ports, thresholdPs, null);
+    }
+
+    DeadlockDetector(EgressPort[] ports, long thresholdPs, CreditFlowControl credits) {
         this.ports = ports;
         this.thresholdPs = thresholdPs;
+        this.credits = credits;
     }
 
     List<Deadlock> found() {
@@ -102,6 +110,11 @@ final class DeadlockDetector {
     }
 
     private boolean stuck(EgressPort p, int c, long now) {
+        if (credits != null) {
+            // A credit loop: the queue's head has waited for credits continuously this long.
+            long since = credits.stallStartPs(p.id, c);
+            return p.sw != null && p.hasPackets(c) && since >= 0 && now - since >= thresholdPs;
+        }
         return p.sw != null && p.hasPackets(c) && p.cls(c, EgressPort.PAUSED_UNTIL) > now
                 && p.pauseStartPs[c] >= 0 && now - p.pauseStartPs[c] >= thresholdPs;
     }

@@ -12,6 +12,8 @@ import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
 import io.fabriclab.routing.EcmpHash;
+import io.fabriclab.routing.IbRoutingEngine;
+import io.fabriclab.routing.LinearForwardingTables;
 import io.fabriclab.routing.Routing;
 
 /**
@@ -28,6 +30,12 @@ final class FlowPaths {
     /** Every path of every flow, back to back; a packet holds the offset of its path. */
     int[] store = new int[1024];
     int size;
+    /**
+     * InfiniBand: the subnet manager's engine and the forwarding tables it computed over the
+     * current routing; paths follow the tables instead of the ECMP hash. Null otherwise.
+     */
+    IbRoutingEngine engine;
+    LinearForwardingTables tables;
 
     FlowPaths(Routing routing, EcmpHash ecmp, Map<Link, Integer> linkIndex) {
         this.routing = routing;
@@ -54,7 +62,10 @@ final class FlowPaths {
             if (hops.isEmpty() || ++guard > 64) {
                 return null;
             }
-            Link l = hops.get(ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.size()));
+            Link l = tables != null ? tables.outLink(sw, to) : hops.get(ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.size()));
+            if (l == null) {
+                return null;
+            }
             out.add(portId(l, sw));
             sw = l.other(sw);
         }
@@ -77,6 +88,16 @@ final class FlowPaths {
     void recompute(Fabric fabric, Set<Link> downLinks) {
         routing = Routing.compute(fabric, Set.of(), downLinks);
         hopCache.clear();
+        if (engine != null) {
+            // The subnet manager sweeps again and recomputes every table.
+            tables = LinearForwardingTables.compute(routing, engine);
+        }
+    }
+
+    /** InfiniBand: paths from now on follow the tables {@code e} computes. */
+    void useEngine(IbRoutingEngine e) {
+        engine = e;
+        tables = LinearForwardingTables.compute(routing, e);
     }
 
     /** The egress port by which {@code from} sends into link {@code l}: 2i from its a end, 2i+1 from its b end. */

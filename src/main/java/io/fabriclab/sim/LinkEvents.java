@@ -116,6 +116,9 @@ final class LinkEvents {
         paths.recompute(fabric, downLinks);
         if (sim.selector != null) {
             sim.selector.routingChanged(paths.routing);
+            if (paths.tables != null) {
+                sim.selector.tablesChanged(paths.tables);
+            }
         }
         reroutes++;
         for (Flow f : flows) {

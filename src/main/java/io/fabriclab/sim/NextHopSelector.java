@@ -21,6 +21,8 @@ final class NextHopSelector {
     private final Map<Link, Integer> linkIndex;
     private final SplittableRandom random;
     private Routing routing;
+    /** InfiniBand under a subnet manager's engine: the next hops it allows; null otherwise. */
+    private io.fabriclab.routing.LinearForwardingTables tables;
     /** Egress port ids toward a destination switch, by (switch index << 32 | destination index). */
     private final Map<Long, int[]> groups = new HashMap<>();
     /**
@@ -48,6 +50,15 @@ final class NextHopSelector {
         if (policy.mode() == RoutingMode.FLOWLET) {
             flowletPort = new int[flows][];
             flowletLastPs = new long[flows][];
+        }
+    }
+
+    /** The next hops come from the subnet manager's tables ({@code t}) instead of the routing's shortest paths. */
+    void tablesChanged(io.fabriclab.routing.LinearForwardingTables t) {
+        this.tables = t;
+        groups.clear();
+        if (byIndex != null) {
+            java.util.Arrays.fill(byIndex, null);
         }
     }
 
@@ -101,7 +112,7 @@ final class NextHopSelector {
         long key = ((long) routing.indexOf(sw) << 32) | routing.indexOf(dst);
         int[] g = groups.get(key);
         if (g == null) {
-            List<Link> hops = routing.nextHops(sw, dst);
+            List<Link> hops = tables != null ? tables.allowedNextHops(sw, dst) : routing.nextHops(sw, dst);
             g = new int[hops.size()];
             for (int i = 0; i < g.length; i++) {
                 Link l = hops.get(i);

@@ -129,6 +129,8 @@ public final class Simulator {
     /** Packet trimming at the switches; null unless the run is ultra-ethernet. */
     final Trimming trimming;
     final LinkEvents linkEvents;
+    /** Port-to-port latency and forwarding mode of every switch (docs/model.md, Switch port-to-port latency). */
+    final SwitchPipeline pipeline;
     private final Telemetry telemetry;
     final LiveControl live;
     private List<io.fabriclab.workload.Collective> collectiveWorkloads = List.of();
@@ -231,6 +233,7 @@ public final class Simulator {
             }
         }
         pgHeadroom = new long[ports.length * EgressPort.CLASSES];
+        pipeline = SwitchPipeline.of(switches, transport, ports.length);
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
         }
@@ -330,6 +333,54 @@ public final class Simulator {
             throw new IllegalStateException("set VL credits before the run");
         }
         credits.setVlCreditBytes(bytes);
+    }
+
+    /**
+     * InfiniBand: routes come from the linear forwarding tables the subnet manager's {@code engine}
+     * computes (docs/model.md, InfiniBand routing) instead of the ECMP hash; adaptive routing, if
+     * chosen, picks among the next hops the engine allows. Every flow's path is recomputed. Call
+     * before {@link #run()}.
+     */
+    public void setIbRoutingEngine(io.fabriclab.routing.IbRoutingEngine engine) {
+        if (credits == null) {
+            throw new IllegalStateException("a subnet manager's routing applies to an InfiniBand run, this one is "
+                    + transport.jsonName());
+        }
+        if (ran) {
+            throw new IllegalStateException("set the routing engine before the run");
+        }
+        paths.useEngine(java.util.Objects.requireNonNull(engine, "engine"));
+        for (Flow f : flows) {
+            int[] fwd = paths.path(f.srcPort.port, f.dstPort.port, f.srcPort.nic.address, f.dstPort.nic.address,
+                    f.udpSourcePort);
+            int[] rev = paths.path(f.dstPort.port, f.srcPort.port, f.dstPort.nic.address, f.srcPort.nic.address,
+                    f.udpSourcePort);
+            if (fwd == null || rev == null) {
+                throw new IllegalArgumentException("flow " + f.id + ": " + engine.jsonName()
+                        + " routing leaves no route between " + f.srcPort.ref() + " and " + f.dstPort.ref());
+            }
+            f.forwardPaths[0] = fwd;
+            f.reversePaths[0] = rev;
+            f.forwardBase = paths.store(fwd);
+            f.reverseBase = paths.store(rev);
+        }
+    }
+
+    /** InfiniBand: the subnet manager's forwarding tables in force, or null (ECMP routing). */
+    public io.fabriclab.routing.LinearForwardingTables forwardingTables() {
+        return paths.tables;
+    }
+
+    /**
+     * Every switch's port-to-port latency at {@code ps} instead of its model's
+     * ({@code topology.SwitchLatency}); 0 makes every switch a store-and-forward switch without
+     * pipeline delay. Call before {@link #run()}.
+     */
+    public void setSwitchLatencyPs(long ps) {
+        if (ran) {
+            throw new IllegalStateException("set the switch latency before the run");
+        }
+        pipeline.setAllPs(ps);
     }
 
     public void setTrace(SimTrace trace) {
@@ -480,6 +531,9 @@ public final class Simulator {
         if (routingPolicy.perPacket()) {
             selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed(),
                     switches.size());
+            if (paths.tables != null) {
+                selector.tablesChanged(paths.tables);
+            }
         }
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
@@ -633,8 +687,10 @@ public final class Simulator {
         int pkt;
         int bytes;
         if (p.hasPackets(EgressPort.CONTROL)) {
+            // Link-level frames (PAUSE, flow control) do not cross the forwarding pipeline.
             pkt = pop(p, EgressPort.CONTROL);
             bytes = p.polledBytes();
+            startTx(p, pkt, bytes, 0);
         } else {
             CreditFlowControl cr = credits;
             int c = schedule(p, cr == null ? 0 : cr.blockedClasses(p));
@@ -644,12 +700,16 @@ public final class Simulator {
             pkt = pop(p, c);
             // Read before leaveSwitch: a PFC frame it sends may be dequeued through p's polled entry.
             bytes = p.polledBytes();
+            int ingress = p.polledIngress();
+            boolean waited = p.polledLatencyPs(now) > 0;
             if (cr != null) {
                 cr.consume(p, c, bytes);
             }
             leaveSwitch(p, c, pkt);
+            int wire = bytes + wireOverheadBytes;
+            long ser = p.serializationPs(wire);
+            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now));
         }
-        startTx(p, pkt, bytes);
     }
 
     /**
@@ -694,6 +754,15 @@ public final class Simulator {
 
     /** Puts packet {@code pkt} of {@code frame} bytes on the wire of {@code p}. */
     void startTx(EgressPort p, int pkt, int frame) {
+        startTx(p, pkt, frame, 0);
+    }
+
+    /**
+     * Puts packet {@code pkt} of {@code frame} bytes on the wire of {@code p}; it reaches the peer
+     * {@code pipelinePs} later than serialization and propagation alone (a switch's port-to-port
+     * latency, {@link SwitchPipeline}).
+     */
+    void startTx(EgressPort p, int pkt, int frame, long pipelinePs) {
         int wire = frame + wireOverheadBytes;
         long ser = p.serializationPs(wire);
         long done = now + ser;
@@ -710,7 +779,7 @@ public final class Simulator {
         }
         // The event carries the port as well as the packet: the port's state and the packet's
         // record are then fetched from memory in parallel at arrival.
-        events.push(done + p.propagationPs, EV_ARRIVE, pkt, p.id);
+        events.push(done + p.propagationPs + pipelinePs, EV_ARRIVE, pkt, p.id);
         // The end of a frame is an event only when something may wait for the wire: a switch queue
         // that is not empty, or a NIC (its queue pairs generate the next frame).
         if (p.nic != null || p.queuedPackets > 0) {

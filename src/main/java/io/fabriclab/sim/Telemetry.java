@@ -47,7 +47,7 @@ final class Telemetry {
         long start = now - interval;
         if (deadlockThresholdPs > 0) {
             if (deadlocks == null) {
-                deadlocks = new DeadlockDetector(ports, deadlockThresholdPs);
+                deadlocks = new DeadlockDetector(ports, deadlockThresholdPs, sim.credits);
             }
             deadlocks.check(touchedPorts, now);
         }

@@ -129,7 +129,7 @@ final class UecTransport {
 
     /**
      * The unloaded round trip of a flow: a full data frame serialized and propagated on every hop
-     * of its path, the ACK on every hop back (no queueing; every equal-cost path of a two- or
+     * of its path and through every switch's port-to-port latency, the ACK on every hop back (no queueing; every equal-cost path of a two- or
      * three-tier fabric has as many hops, so the ECMP path stands for all of them).
      */
     private long baseRttPs(Flow f) {
@@ -137,11 +137,14 @@ final class UecTransport {
         int dataWire = maxPayload + UecFraming.DATA_HEADER_BYTES + RoceFraming.WIRE_OVERHEAD_BYTES;
         int ackWire = UecFraming.ACK_FRAME_BYTES + RoceFraming.WIRE_OVERHEAD_BYTES;
         long rtt = 0;
+        // Each switch crossed adds its port-to-port latency (SwitchPipeline) both ways.
         for (int p : f.forwardPath()) {
-            rtt += io.fabriclab.model.Units.serializationPs(dataWire, ports[p].rateBps) + ports[p].propagationPs;
+            rtt += io.fabriclab.model.Units.serializationPs(dataWire, ports[p].rateBps) + ports[p].propagationPs
+                    + (ports[p].sw != null ? sim.pipeline.latencyPs(ports[p].sw) : 0);
         }
         for (int p : f.reversePaths[f.pathVersion]) {
-            rtt += io.fabriclab.model.Units.serializationPs(ackWire, ports[p].rateBps) + ports[p].propagationPs;
+            rtt += io.fabriclab.model.Units.serializationPs(ackWire, ports[p].rateBps) + ports[p].propagationPs
+                    + (ports[p].sw != null ? sim.pipeline.latencyPs(ports[p].sw) : 0);
         }
         return rtt;
     }

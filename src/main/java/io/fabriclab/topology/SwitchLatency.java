@@ -18,7 +18,8 @@ import io.fabriclab.model.Units;
  * InfiniBand switches of the same radix; an Ethernet run (RoCEv2, Ultra Ethernet) uses
  * shallow-buffer cut-through switches unless the model names a deep-buffer family. A
  * store-and-forward switch also waits for the whole packet before forwarding it; that
- * serialization is the simulator's (its switch is store-and-forward), not part of this figure.
+ * serialization is not part of this figure. The simulator applies the figure and the forwarding
+ * mode at every switch (sim.SwitchPipeline).
  * docs/model.md, Transports, cites the figures.
  */
 public final class SwitchLatency {

@@ -22,6 +22,9 @@ class AnalyzeTransportsTest {
         assertTrue(text.out().contains("98.06 %") && text.out().contains("96.10 %") && text.out().contains("99.37 %"),
                 text.out());
         assertTrue(text.out().contains("Switch port-to-port latency"), text.out());
+        // A rail-optimized leaf-spine: every engine's routes go up then down, no credit loop, one VL.
+        assertTrue(text.out().contains("InfiniBand credit loops by subnet-manager routing engine"), text.out());
+        assertTrue(text.out().matches("(?s).*updn\\s+none\\s+1\\s.*"), text.out());
         CliRun json = CliRun.of("analyze", "resources/examples/rail-1su.json", "--no-failure-sweep", "--json");
         JsonNode root = new ObjectMapper().readTree(json.out());
         JsonNode eff = root.get("payloadEfficiency");

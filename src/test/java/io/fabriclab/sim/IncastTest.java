@@ -65,9 +65,11 @@ class IncastTest {
         assertTrue(maxIngress > 100_000, "some ingress went past XOFF into headroom: " + maxIngress);
         // Line rate: the first packets reach leaf0 at 337,600 + 5,000; from then on the port toward s0
         // never idles (PFC holds data in the switch instead of dropping it), so the last byte arrives
-        // after exactly n * 242 serializations plus one propagation delay.
+        // after exactly n * 242 serializations plus one propagation delay; leaf0 is an Ethernet
+        // cut-through switch (600 ns): the first frame leaves as its head comes in, 600,000 - 337,600
+        // later than without latency, and every later one straight behind it (SwitchPipelineTest).
         long lastFinish = r.flows().stream().mapToLong(SimResults.FlowResult::finishPs).max().orElseThrow();
-        long expected = SER_FULL_100G + PROP_1M + n * packets * SER_FULL_100G + PROP_1M;
+        long expected = SER_FULL_100G + PROP_1M + n * packets * SER_FULL_100G + PROP_1M + (600_000 - SER_FULL_100G);
         System.out.printf("incast PFC: max ingress %d B (XOFF+frame+headroom 174200), pauses %d, resumes %d, last finish %d ps (expected %d)%n",
                 maxIngress, r.summary().pauseFramesSent(), r.summary().resumeFramesSent(), lastFinish, expected);
         assertEquals(expected, lastFinish);

@@ -31,6 +31,15 @@ class InfinibandCreditTest {
     private static final long PKT_PS = 329_760;
     private static final long FC_PS = 480;
     private static final int PAYLOAD = 4096;
+    /** leaf0's port-to-port latency: an InfiniBand (Quantum-class) switch, 150 ns (topology.SwitchLatency). */
+    private static final long L = 150_000;
+    /**
+     * leaf0 forwards cut-through: a packet that finds its egress free leaves as its head comes in,
+     * its tail L - min(serIn, serOut) = 150,000 - 329,760 after a store-and-forward switch without
+     * latency would finish sending it (SwitchPipelineTest); one that waited for credits with the
+     * egress idle leaves L after it is sent.
+     */
+    private static final long CUT = L - PKT_PS;
 
     /** s0 -(100G, 2 m)- leaf0 -(100G, {@code farM})- s1. */
     private static Fabric longHaul(double farM) {
@@ -86,27 +95,33 @@ class InfinibandCreditTest {
         // previous window come back during each window, and the leaf returns their credits (one
         // block each) to s1 in 6-byte flow-control packets sent ahead of data, so each packet of
         // the last window may start up to 480 ps later: at most 31 * 480 = 14,880 ps in all.
+        // leaf0's latency: the first window cuts through (CUT = -179,760 each, so its credits come
+        // back that much sooner); every later window starts on an idle egress when a credit returns,
+        // so its packets arrive L after they are sent and each later window takes R + L:
+        // FCT = 339,760 + 31 * 329,760 + 9 * R + 50,000,000 + CUT + 9 * L.
         int packets = 310;
-        long fct = 339_760 + 31 * PKT_PS + 9 * r + 50_000_000;
-        assertEquals(963_534_480L, fct);
+        long fct = 339_760 + 31 * PKT_PS + 9 * r + 50_000_000 + CUT + 9 * L;
+        assertEquals(964_704_720L, fct);
         long fcSlack = 31 * FC_PS;
         SimResults res = runIb(longHaul(10_000), List.of(new FlowSpec("s0:nic0", "s1:nic0", (long) packets * PAYLOAD, 0, 3)),
                 128 * 1024);
         assertEquals(SimResults.StopReason.COMPLETED, res.run().stopReason());
         long measured = res.flows().get(0).fctPs();
         assertTrue(measured >= fct && measured <= fct + fcSlack, "FCT " + measured);
-        // Payload rate over the run: 310 * 4096 * 8 bit / 963.53 us = 10.54 Gb/s; it includes the
+        // Payload rate over the run: 310 * 4096 * 8 bit / 964.70 us = 10.53 Gb/s; it includes the
         // first window sent at line rate, so it is the steady 10.12 plus that head start, and
         // stays within the C / R bound plus one window over the run.
         double goodput = res.flows().get(0).throughputGbps();
         assertEquals(packets * 4096 * 8 * 1000.0 / measured, goodput, 1e-9);
-        assertEquals(10.54, goodput, 0.01);
+        assertEquals(10.53, goodput, 0.01);
         // leaf0's egress to s1 waits for credits R - 31 * 329,760 = 90,107,680 ps in each of the 9
-        // windows after the first: 810,969,120 ps credit-stalled (less the flow-control packets'
-        // 480 ps each that fill part of each wait: at most 9 * 31 * 480 = 133,920 ps).
+        // windows after the first, plus the latency: CUT before the second window, L before each of
+        // the 8 others: 810,969,120 - 179,760 + 1,200,000 = 811,989,360 ps credit-stalled (less the
+        // flow-control packets' 480 ps each that fill part of each wait: at most 9 * 31 * 480 = 133,920 ps).
         long stalled = credit(res, "leaf0:eth1", 3).creditStalledPs();
-        assertEquals(810_969_120L, 9 * (r - 31 * PKT_PS));
-        assertTrue(stalled <= 810_969_120L && stalled >= 810_969_120L - 9 * 31 * FC_PS, "stalled " + stalled);
+        long expectStalled = 9 * (r - 31 * PKT_PS) + CUT + 8 * L;
+        assertEquals(811_989_360L, expectStalled);
+        assertTrue(stalled <= expectStalled && stalled >= expectStalled - 9 * 31 * FC_PS, "stalled " + stalled);
         // Back-pressure reaches the source without a loss: no drops, no retransmission, and
         // leaf0's buffer for s0's VL held its whole advertised 31 packets (2015 blocks) at most.
         assertEquals(0, res.summary().drops());
@@ -120,11 +135,12 @@ class InfinibandCreditTest {
         // The same 10 km link with C = 32 KiB = 512 blocks: floor(512 / 65) = 7 packets a round trip.
         // 70 packets = 10 windows: FCT = 339,760 + 7 * 329,760 + 9 * R + 50,000,000
         //   = 339,760 + 2,308,320 + 902,972,160 + 50,000,000 = 955,620,240 ps, plus at most
-        // 7 * 480 ps of flow-control packets in the last window (as above);
-        // steady rate 7 * 4122 * 8 / R = 2.30 Gb/s, under C / R = 32,768 * 8 / R = 2.61 Gb/s.
+        // 7 * 480 ps of flow-control packets in the last window (as above); leaf0's latency adds
+        // CUT + 9 * L as above: 955,620,240 - 179,760 + 1,350,000 = 956,790,480.
+        // Steady rate 7 * 4122 * 8 / (R + L) = 2.29 Gb/s, under C / R = 32,768 * 8 / R = 2.61 Gb/s.
         long r = 100_330_240;
-        long fct = 339_760 + 7 * PKT_PS + 9 * r + 50_000_000;
-        assertEquals(955_620_240L, fct);
+        long fct = 339_760 + 7 * PKT_PS + 9 * r + 50_000_000 + CUT + 9 * L;
+        assertEquals(956_790_480L, fct);
         SimResults res = runIb(longHaul(10_000), List.of(new FlowSpec("s0:nic0", "s1:nic0", 70L * PAYLOAD, 0, 3)),
                 32 * 1024);
         long measured = res.flows().get(0).fctPs();
@@ -141,9 +157,11 @@ class InfinibandCreditTest {
         // (N - 1) * 329,760 and arrives 329,760 + 2,500,000 later. The wire also carries the
         // flow-control packets that return the credits of the ACKs coming back (one 6-byte
         // packet, 480 ps, per ACK, ahead of data): at most N * 480 ps more, 0.15 % of the FCT.
+        // leaf0 cuts every packet through (none waits for credits, each leaves straight behind the
+        // one before): CUT = -179,760 once.
         int packets = 310;
-        long fct = 339_760 + packets * PKT_PS + 2_500_000;
-        assertEquals(105_065_360L, fct);
+        long fct = 339_760 + packets * PKT_PS + 2_500_000 + CUT;
+        assertEquals(104_885_600L, fct);
         SimResults res = runIb(longHaul(500), List.of(new FlowSpec("s0:nic0", "s1:nic0", (long) packets * PAYLOAD, 0, 3)),
                 128 * 1024);
         long measured = res.flows().get(0).fctPs();

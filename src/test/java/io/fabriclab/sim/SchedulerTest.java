@@ -31,6 +31,13 @@ class SchedulerTest {
     // Frames: MTU 4200 B carries 4138 B of payload; 10 MB = 2417 frames (the last one 3392 B of
     // payload). On the wire 4220 B = 337,600 ps at 100G.
     private static final long FRAME_PS = 337_600;
+    /**
+     * leaf0 is an Ethernet cut-through switch, 600 ns (topology.SwitchLatency): the first frame of
+     * the port's busy period leaves as its head comes in, 600,000 - 337,600 ps later than a
+     * store-and-forward switch without latency would deliver it, and every frame queued behind it
+     * follows straight after: all arrive 262,400 ps later (SwitchPipelineTest).
+     */
+    private static final long PIPELINE_PS = 600_000 - FRAME_PS;
 
     @Test
     void dwrrSharesACongestedPortByWeight() {
@@ -44,12 +51,12 @@ class SchedulerTest {
         // DWRR round sends 1 frame of class 1 (quantum 1 x 4200 B) and 3 of class 2 (3 x 4200 B):
         // class 2's 2417 frames leave within ceil(2417 / 3) = 806 rounds, interleaved with about
         // 806 frames of class 1: 3223 frame times = 1,088.1 us, give or take a round (4 frames).
-        long expected3 = 3223 * FRAME_PS;
+        long expected3 = 3223 * FRAME_PS + PIPELINE_PS;
         assertTrue(Math.abs(w3.fctPs() - expected3) <= 4 * FRAME_PS, "weight 3: " + w3.fctPs() + " vs " + expected3);
         // Its throughput is 3/4 of the link in payload: 75 Gb/s x 4138 / 4220 = 73.5 Gb/s.
         assertEquals(73.5, w3.throughputGbps(), 0.3);
         // Class 1 then has the port alone; the port never idles: all 4834 frames back to back.
-        long expected1 = 4834 * FRAME_PS;
+        long expected1 = 4834 * FRAME_PS + PIPELINE_PS;
         assertTrue(Math.abs(w1.fctPs() - expected1) <= 2 * FRAME_PS, "weight 1: " + w1.fctPs() + " vs " + expected1);
     }
 
@@ -63,12 +70,13 @@ class SchedulerTest {
         SimResults.FlowResult strict = r.flows().get(2);
         // 1 MB = 242 frames (the last one 2,120 B of payload). Strict priority: each frame waits at
         // most for the frame on the wire, so the flow finishes as if the port were its own, plus at
-        // most one frame time: 242 x 337,600 = 81.7 us + up to 337,600 ps.
-        long alone = 242 * FRAME_PS;
+        // most one frame time: 242 x 337,600 = 81.7 us + up to 337,600 ps; it joins the port's busy
+        // period, so it is as late as every frame of it (PIPELINE_PS).
+        long alone = 242 * FRAME_PS + PIPELINE_PS;
         assertTrue(strict.fctPs() >= alone - FRAME_PS && strict.fctPs() <= alone + 2 * FRAME_PS,
                 "strict fct " + strict.fctPs() + " vs " + alone);
         // The DWRR classes lose exactly that time: class 2 finishes 242 frame times later than without it.
-        long expected3 = (3223 + 242) * FRAME_PS;
+        long expected3 = (3223 + 242) * FRAME_PS + PIPELINE_PS;
         assertTrue(Math.abs(r.flows().get(1).fctPs() - expected3) <= 4 * FRAME_PS,
                 "weight 3 with a strict flow: " + r.flows().get(1).fctPs() + " vs " + expected3);
     }

@@ -26,14 +26,19 @@ class SingleFlowTest {
         long full400 = 33_760L * 10 / 4;  // 2.5 ps per bit at 400G: 84,400 ps
         long prop = 2 * 5_000;             // 2 m at 5 ns/m = 10,000 ps per hop
         // The NIC sends back to back (4 * full100); the 400G hops never queue; on the last 100G hop
-        // each packet arrives exactly as its predecessor finishes, so the last packet pays one
-        // serialization per hop after leaving the NIC, plus four propagation delays.
-        long expected = 4 * full100 + prop     // NIC -> leaf0
+        // each packet arrives exactly as its predecessor finishes, so, store-and-forward, the last
+        // packet pays one serialization per hop after leaving the NIC, plus four propagation delays.
+        long storeAndForward = 4 * full100 + prop     // NIC -> leaf0
                 + full400 + prop               // leaf0 -> spine0
                 + full400 + prop               // spine0 -> leaf1
                 + full100 + prop;              // leaf1 -> s1_0
         // 1,350,400 + 84,400 + 84,400 + 337,600 + 40,000
-        assertEquals(1_896_800, expected);
+        assertEquals(1_896_800, storeAndForward);
+        // The three switches are Ethernet cut-through (600 ns, topology.SwitchLatency): each adds its
+        // latency and, as no packet waits for its egress, saves the smaller of its ingress and egress
+        // serializations (84,400 at each: 100/400, 400/400, 400/100): SwitchPipelineTest derives it.
+        long expected = storeAndForward + 3 * 600_000 - 3 * full400;
+        assertEquals(3_443_600, expected);
         SimResults.FlowResult fr = r.flows().get(0);
         assertEquals(expected, fr.fctPs());
         assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
@@ -47,11 +52,18 @@ class SingleFlowTest {
         Fabric f = TestFabrics.leafSpine(2, 1, 1, 100, 400, 2.0, QosProfile.roceLossless("lossless", 100));
         SimResults r = new Simulator(f, List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", 3 * 4138 + 1000, 0, 3)),
                 SimConfig.defaults()).run();
-        // Third full packet reaches leaf1 at 3 * 337,600 + 10,000 + 2 * (84,400 + 10,000) = 1,211,600
-        // and holds the 100G link until 1,549,200. The 1000 B packet (1082 B on the wire: 86,560 ps at
-        // 100G, 21,640 ps at 400G) reaches leaf1 at 1,099,360 + 10,000 + 2 * 31,640 = 1,172,640, waits,
-        // and arrives at 1,549,200 + 86,560 + 10,000.
-        assertEquals(1_645_760, r.flows().get(0).fctPs());
+        // Store-and-forward without latency, the third full packet would reach leaf1 at 3 * 337,600
+        // + 10,000 + 2 * (84,400 + 10,000) = 1,211,600 and hold the 100G link until 1,549,200; the
+        // 1000 B packet (1082 B on the wire: 86,560 ps at 100G, 21,640 ps at 400G) would reach leaf1
+        // at 1,099,360 + 10,000 + 2 * 31,640 = 1,172,640, wait, and arrive at 1,549,200 + 86,560 +
+        // 10,000 = 1,645,760.
+        // The switches are Ethernet cut-through, L = 600 ns (SwitchPipelineTest). The third full
+        // packet waits nowhere: leaf0 and spine0 each add L - 84,400, leaf1 L - min(84,400, 337,600),
+        // so its last bit reaches s1_0 at 3 * 337,600 + 4 * 10,000 + 2 * 84,400 + 337,600
+        // + 3 * (600,000 - 84,400) = 3,106,000. The short packet also waits nowhere on the 400G hops
+        // (L - 21,640 at each) and waits at leaf1 behind the third packet: it leaves straight after
+        // it, so it arrives one 100G serialization of its own after the third: 3,106,000 + 86,560.
+        assertEquals(3_192_560, r.flows().get(0).fctPs());
     }
 
     @Test
@@ -60,8 +72,9 @@ class SingleFlowTest {
         long start = 7_000_000;
         SimResults r = new Simulator(f, List.of(new FlowSpec("s0:nic0", "s1:nic0", 4138, start, 3)),
                 SimConfig.defaults()).run();
-        // One full packet over two 100G hops of 1 m: 2 * (337,600 + 5,000).
-        assertEquals(2 * (337_600 + 5_000), r.flows().get(0).fctPs());
-        assertEquals(start + 685_200, r.flows().get(0).finishPs());
+        // One full packet over two 100G hops of 1 m, through one cut-through switch (600 ns) that
+        // sends it on as its head arrives: 337,600 + 2 * 5,000 + 600,000 = 947,600.
+        assertEquals(337_600 + 2 * 5_000 + 600_000, r.flows().get(0).fctPs());
+        assertEquals(start + 947_600, r.flows().get(0).finishPs());
     }
 }

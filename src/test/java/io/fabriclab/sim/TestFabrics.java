@@ -63,6 +63,25 @@ public final class TestFabrics {
     }
 
     /**
+     * {@code n} leaf switches L0..L(n-1) in a ring (L{i}:e1 to L{i+1}:e0), one server h{i} on each
+     * (its nic0 on L{i}:e2); every link at {@code gbps} and {@code cableM}.
+     */
+    public static Fabric ring(int n, int gbps, double cableM) {
+        Fabric f = new Fabric("ring" + n);
+        Device[] l = new Device[n];
+        for (int i = 0; i < n; i++) {
+            l[i] = f.addDevice("L" + i, DeviceRole.LEAF);
+            l[i].addPorts("e", 0, 3, gbps);
+        }
+        for (int i = 0; i < n; i++) {
+            f.connect(l[i].port("e1"), l[(i + 1) % n].port("e0"), gbps, cableM);
+            Device h = server(f, "h" + i, gbps);
+            f.connect(h.port("nic0"), l[i].port("e2"), gbps, cableM);
+        }
+        return f;
+    }
+
+    /**
      * The k-ary fat-tree of Al-Fares et al.: k pods of k/2 edge and k/2 aggregation switches,
      * (k/2)^2 core switches, k^3/4 hosts h0..; every link at {@code gbps} with {@code cableM}.
      */

@@ -177,7 +177,7 @@ public final class TransportRuns {
                                    io.fabriclab.sim.SimConfig cfg, Transport t) {
         return new Scenario(name, "", fabric, qosProfile, qos, List.of(), flows, cfg, "-", List.of(),
                 50 * io.fabriclab.model.Units.PS_PER_US, 500 * io.fabriclab.model.Units.PS_PER_US,
-                io.fabriclab.sim.RoutingPolicy.ecmp(), profile(t, fabric.mtuBytes()), List.of());
+                io.fabriclab.sim.RoutingPolicy.ecmp(), profile(t, fabric.mtuBytes()), List.of(), -1L, null);
     }
 
     /** The transports of {@code set} this build simulates, in order. */

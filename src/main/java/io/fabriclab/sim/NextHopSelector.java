@@ -21,7 +21,7 @@ final class NextHopSelector {
     private final Map<Link, Integer> linkIndex;
     private final SplittableRandom random;
     private Routing routing;
-    /** Egress port ids toward a destination switch, by (switch index << 32 | destination index). */
+    /** Egress port ids toward a destination switch, by (switch index x switches + destination index), when {@link #byIndex} is null. */
     private final Map<Long, int[]> groups = new HashMap<>();
     /**
      * The same groups by (switch index x switches + destination switch index), so a packet's
@@ -31,12 +31,33 @@ final class NextHopSelector {
     private final int[][] byIndex;
     private final int switchCount;
     static final int MAX_CACHED_SWITCHES = 2048;
+    /**
+     * Per flow: the destination edge switch's port to the NIC (the flow's last hop), and that
+     * switch's index; read by flow id, so a packet's decision does not load its flow's object.
+     */
+    private final int[] lastHopPort;
+    private final int[] lastSwitch;
+    /** Per switch by routing index: neighbours and the egress ports toward them (built on first use per routing state). */
+    private int[][] neighbour;
+    private int[][] neighbourPort;
+    /** The groups built so far, by content (see {@link #nextHopPorts}). */
+    private final Map<String, int[]> distinct = new HashMap<>();
+    /** The run's simulator: while no link is down ({@code downLinkCount == 0}) no member needs checking. */
+    private final Simulator sim;
     /** Flowlet state per flow and hop: the next hop chosen and when the flow last used it. */
     private int[][] flowletPort;
     private long[][] flowletLastPs;
 
-    NextHopSelector(RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
-                    int flows, long seed, int switchCount) {
+    NextHopSelector(Simulator sim, RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
+                    Flow[] flowList, long seed, int switchCount) {
+        int flows = flowList.length;
+        this.sim = sim;
+        this.lastHopPort = new int[flows];
+        this.lastSwitch = new int[flows];
+        for (Flow f : flowList) {
+            lastHopPort[f.id] = f.lastHopPort;
+            lastSwitch[f.id] = ports[f.lastHopPort].sw.index;
+        }
         this.switchCount = switchCount;
         this.byIndex = switchCount <= MAX_CACHED_SWITCHES ? new int[switchCount * switchCount][] : null;
         this.policy = policy;
@@ -54,33 +75,35 @@ final class NextHopSelector {
     void routingChanged(Routing r) {
         this.routing = r;
         groups.clear();
+        neighbour = null;
+        neighbourPort = null;
+        distinct.clear();
         if (byIndex != null) {
             java.util.Arrays.fill(byIndex, null);
         }
     }
 
     /**
-     * The egress port a data packet of {@code flow} takes at the switch that owns ingress
-     * {@code in}, {@code hop} hops after its source NIC, toward the switch {@code dstEdge} that
-     * serves its destination ({@code lastHop} is that switch's port to the NIC).
+     * The egress port a data packet of flow {@code flow} takes at the switch that owns ingress
+     * {@code in}, {@code hop} hops after its source NIC, toward the edge switch that serves its
+     * destination (which owns the flow's last-hop port, its port to the NIC).
      */
-    int next(EgressPort in, Flow flow, int hop, long now) {
+    int next(EgressPort in, int flow, int hop, long now) {
         SwitchState here = in.sw;
-        // The destination's edge switch owns the flow's last-hop port.
-        SwitchState last = ports[flow.lastHopPort].sw;
-        if (here == last) {
-            return flow.lastHopPort;
+        int last = lastSwitch[flow];
+        if (here.index == last) {
+            return lastHopPort[flow];
         }
         int[] group;
         if (byIndex != null) {
-            int k = here.index * switchCount + last.index;
+            int k = here.index * switchCount + last;
             group = byIndex[k];
             if (group == null) {
-                group = group(here.device, last.device);
+                group = group(here.device, ports[lastHopPort[flow]].sw.device);
                 byIndex[k] = group;
             }
         } else {
-            group = group(here.device, last.device);
+            group = group(here.device, ports[lastHopPort[flow]].sw.device);
         }
         if (group.length == 0) {
             // Unreachable under the current routing: the flow's ECMP path decides (and drops if dead).
@@ -91,29 +114,89 @@ final class NextHopSelector {
         }
         return switch (policy.mode()) {
             case SPRAY -> pickRandom(group);
-            case ADAPTIVE -> leastQueued(group, flow.priority);
+            case ADAPTIVE -> leastQueued(group);
             case FLOWLET -> flowlet(group, flow, hop, now);
             case ECMP -> throw new IllegalStateException("ECMP packets follow their flow's path");
         };
     }
 
     private int[] group(Device sw, Device dst) {
-        long key = ((long) routing.indexOf(sw) << 32) | routing.indexOf(dst);
+        int a = routing.indexOf(sw);
+        int t = routing.indexOf(dst);
+        if (a < 0 || t < 0) {
+            return new int[0];
+        }
+        if (byIndex != null) {
+            // Cached by the caller per (switch, destination switch).
+            return nextHopPorts(a, t);
+        }
+        // a x n + t: distinct keys hash apart (a << 32 | t would fold to a ^ t, a few hundred values).
+        long key = (long) a * routing.switches().size() + t;
         int[] g = groups.get(key);
         if (g == null) {
-            List<Link> hops = routing.nextHops(sw, dst);
-            g = new int[hops.size()];
-            for (int i = 0; i < g.length; i++) {
-                Link l = hops.get(i);
-                int li = linkIndex.get(l);
-                g[i] = l.a().device() == sw ? 2 * li : 2 * li + 1;
-            }
+            g = nextHopPorts(a, t);
             groups.put(key, g);
         }
         return g;
     }
 
+    /**
+     * The egress ports of {@link Routing#nextHops}(switch a, switch t), by routing index, in the
+     * same order: every up link of a to a neighbour one hop closer to t. Reads the neighbour
+     * tables built once per routing state instead of hashing every link of a.
+     */
+    private int[] nextHopPorts(int a, int t) {
+        if (neighbour == null) {
+            buildNeighbours();
+        }
+        int[] d = routing.distancesTo(t);
+        if (d[a] == Routing.UNREACHABLE || d[a] == 0) {
+            return new int[0];
+        }
+        int[] nb = neighbour[a];
+        int[] out = neighbourPort[a];
+        int n = 0;
+        for (int v : nb) {
+            if (d[v] == d[a] - 1) {
+                n++;
+            }
+        }
+        int[] g = new int[n];
+        int k = 0;
+        for (int i = 0; i < nb.length; i++) {
+            if (d[nb[i]] == d[a] - 1) {
+                g[k++] = out[i];
+            }
+        }
+        // One array per distinct group (a switch's uplinks serve every far destination): the few
+        // hundred arrays a run reads stay in cache, where tens of thousands of copies would not.
+        return distinct.computeIfAbsent(java.util.Arrays.toString(g), x -> g);
+    }
+
+    /** Per switch (routing index): its up switch links' far ends (routing index) and its egress port ids on them. */
+    private void buildNeighbours() {
+        List<Device> sws = routing.switches();
+        neighbour = new int[sws.size()][];
+        neighbourPort = new int[sws.size()][];
+        for (int i = 0; i < sws.size(); i++) {
+            Device sw = sws.get(i);
+            Link[] links = routing.switchLinks(sw);
+            neighbour[i] = new int[links.length];
+            neighbourPort[i] = new int[links.length];
+            for (int j = 0; j < links.length; j++) {
+                Link l = links[j];
+                neighbour[i][j] = routing.indexOf(l.other(sw));
+                int li = linkIndex.get(l);
+                neighbourPort[i][j] = l.a().device() == sw ? 2 * li : 2 * li + 1;
+            }
+        }
+    }
+
     private int pickRandom(int[] group) {
+        if (sim.downLinkCount == 0) {
+            // Every member is up: the k-th live member is group[k] (the same draw as below).
+            return group[random.nextInt(group.length)];
+        }
         int live = 0;
         for (int p : group) {
             if (!ports[p].down) {
@@ -133,7 +216,7 @@ final class NextHopSelector {
     }
 
     /** The member whose egress queues hold the fewest bytes (data classes); ties at random. */
-    private int leastQueued(int[] group, int priority) {
+    private int leastQueued(int[] group) {
         int best = -1;
         long bestBytes = Long.MAX_VALUE;
         int ties = 0;
@@ -157,8 +240,7 @@ final class NextHopSelector {
         return best >= 0 ? best : group[0];
     }
 
-    private int flowlet(int[] group, Flow flow, int hop, long now) {
-        int id = flow.id;
+    private int flowlet(int[] group, int id, int hop, long now) {
         if (flowletPort[id] == null || hop >= flowletPort[id].length) {
             int old = flowletPort[id] == null ? 0 : flowletPort[id].length;
             int n = Math.max(8, hop + 1);

@@ -330,12 +330,16 @@ final class UecTransport {
         sendControl(in, f, PacketPool.ACK, psn, ce);
     }
 
-    /** ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. */
+    /**
+     * ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. An
+     * ACK carries a PDS ACK and an SES response, a NACK only its PDS NACK ({@link UecFraming}).
+     */
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce) {
-        int pkt = pkts.allocate(kind, f.id, psn, UecFraming.ACK_FRAME_BYTES, QosProfile.CNP_PRIORITY,
+        int size = kind == PacketPool.NAK ? UecFraming.NACK_FRAME_BYTES : UecFraming.ACK_FRAME_BYTES;
+        int pkt = pkts.allocate(kind, f.id, psn, size, QosProfile.CNP_PRIORITY,
                 ce ? PacketPool.CE : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.reverseBase);
-        sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, UecFraming.ACK_FRAME_BYTES, -1, false);
+        sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, size, -1, false);
         if (p.busyUntilPs <= sim.now) {
             nicTransmit(p);
         }

@@ -21,14 +21,21 @@ final class NextHopSelector {
     private final Map<Link, Integer> linkIndex;
     private final SplittableRandom random;
     private Routing routing;
-    /** Egress port ids toward a destination switch, by (switch index x switches + destination index), when {@link #byIndex} is null. */
+    /** Egress port ids toward a destination switch, by (routing index x switches + destination routing index). */
     private final Map<Long, int[]> groups = new HashMap<>();
     /**
-     * The same groups by (switch index x switches + destination switch index), so a packet's
-     * decision reads an array instead of hashing two devices and a boxed key; null when the
-     * fabric has more than {@link #MAX_CACHED_SWITCHES} switches (the table would grow as n^2).
+     * The same groups by (switch index x switches + destination switch index), as the id of the
+     * distinct group in {@link #groupById} (0: not looked up yet), so a packet's decision reads a
+     * compact table (2 bytes an entry, not a reference) instead of hashing two devices and a boxed
+     * key; null when the fabric has more than {@link #MAX_CACHED_SWITCHES} switches (the table
+     * would grow as n^2).
      */
-    private final int[][] byIndex;
+    private final char[] byIndex;
+    /** The distinct groups, by id from 1 (a switch's uplinks serve every far destination: few distinct groups). */
+    private int[][] groupById = new int[64][];
+    private int groupCount;
+    /** Group ids by content. */
+    private final Map<String, Integer> groupIds = new HashMap<>();
     private final int switchCount;
     static final int MAX_CACHED_SWITCHES = 2048;
     /**
@@ -40,8 +47,6 @@ final class NextHopSelector {
     /** Per switch by routing index: neighbours and the egress ports toward them (built on first use per routing state). */
     private int[][] neighbour;
     private int[][] neighbourPort;
-    /** The groups built so far, by content (see {@link #nextHopPorts}). */
-    private final Map<String, int[]> distinct = new HashMap<>();
     /** The run's simulator: while no link is down ({@code downLinkCount == 0}) no member needs checking. */
     private final Simulator sim;
     /** Flowlet state per flow and hop: the next hop chosen and when the flow last used it. */
@@ -59,7 +64,7 @@ final class NextHopSelector {
             lastSwitch[f.id] = ports[f.lastHopPort].sw.index;
         }
         this.switchCount = switchCount;
-        this.byIndex = switchCount <= MAX_CACHED_SWITCHES ? new int[switchCount * switchCount][] : null;
+        this.byIndex = switchCount <= MAX_CACHED_SWITCHES ? new char[switchCount * switchCount] : null;
         this.policy = policy;
         this.ports = ports;
         this.linkIndex = linkIndex;
@@ -77,9 +82,11 @@ final class NextHopSelector {
         groups.clear();
         neighbour = null;
         neighbourPort = null;
-        distinct.clear();
+        groupIds.clear();
+        groupCount = 0;
+        java.util.Arrays.fill(groupById, null);
         if (byIndex != null) {
-            java.util.Arrays.fill(byIndex, null);
+            java.util.Arrays.fill(byIndex, (char) 0);
         }
     }
 
@@ -89,21 +96,27 @@ final class NextHopSelector {
      * destination (which owns the flow's last-hop port, its port to the NIC).
      */
     int next(EgressPort in, int flow, int hop, long now) {
-        SwitchState here = in.sw;
+        // The switch's index from the port itself: the switch's object is not loaded per packet.
+        int here = in.switchIndex;
         int last = lastSwitch[flow];
-        if (here.index == last) {
+        if (here == last) {
             return lastHopPort[flow];
         }
         int[] group;
         if (byIndex != null) {
-            int k = here.index * switchCount + last;
-            group = byIndex[k];
-            if (group == null) {
-                group = group(here.device, ports[lastHopPort[flow]].sw.device);
-                byIndex[k] = group;
+            int k = here * switchCount + last;
+            int id = byIndex[k];
+            if (id != 0) {
+                group = groupById[id];
+            } else {
+                int gid = idOf(group(in.sw.device, ports[lastHopPort[flow]].sw.device));
+                group = groupById[gid];
+                if (gid <= Character.MAX_VALUE) {
+                    byIndex[k] = (char) gid;
+                }
             }
         } else {
-            group = group(here.device, ports[lastHopPort[flow]].sw.device);
+            group = group(in.sw.device, ports[lastHopPort[flow]].sw.device);
         }
         if (group.length == 0) {
             // Unreachable under the current routing: the flow's ECMP path decides (and drops if dead).
@@ -125,10 +138,6 @@ final class NextHopSelector {
         int t = routing.indexOf(dst);
         if (a < 0 || t < 0) {
             return new int[0];
-        }
-        if (byIndex != null) {
-            // Cached by the caller per (switch, destination switch).
-            return nextHopPorts(a, t);
         }
         // a x n + t: distinct keys hash apart (a << 32 | t would fold to a ^ t, a few hundred values).
         long key = (long) a * routing.switches().size() + t;
@@ -168,9 +177,25 @@ final class NextHopSelector {
                 g[k++] = out[i];
             }
         }
-        // One array per distinct group (a switch's uplinks serve every far destination): the few
-        // hundred arrays a run reads stay in cache, where tens of thousands of copies would not.
-        return distinct.computeIfAbsent(java.util.Arrays.toString(g), x -> g);
+        return g;
+    }
+
+    /**
+     * The id of group {@code g} among the distinct groups (by content), from 1: one array per
+     * distinct group, so the few hundred a run reads stay in cache, where tens of thousands of
+     * copies (one per switch and destination) would not.
+     */
+    private int idOf(int[] g) {
+        Integer id = groupIds.get(java.util.Arrays.toString(g));
+        if (id == null) {
+            id = ++groupCount;
+            if (id == groupById.length) {
+                groupById = java.util.Arrays.copyOf(groupById, id * 2);
+            }
+            groupById[id] = g;
+            groupIds.put(java.util.Arrays.toString(g), id);
+        }
+        return id;
     }
 
     /** Per switch (routing index): its up switch links' far ends (routing index) and its egress port ids on them. */

@@ -26,6 +26,8 @@ final class EgressPort {
     final long propagationPs;
     /** Switch state of the owner, or null when the owner is a NIC. */
     final SwitchState sw;
+    /** {@code sw.index}, or -1 at a NIC: read per sprayed packet without loading the switch's state. */
+    final int switchIndex;
     /** NIC state of the owner, or null when the owner is a switch. */
     final Nic nic;
 
@@ -206,6 +208,7 @@ final class EgressPort {
         this.rateBps = link.rateBps();
         this.propagationPs = link.propagationPs();
         this.sw = sw;
+        this.switchIndex = sw == null ? -1 : sw.index;
         this.nic = nic;
         Arrays.fill(pauseStartPs, -1);
         Arrays.fill(firstDropPs, -1);

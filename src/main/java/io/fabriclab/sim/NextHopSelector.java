@@ -23,24 +23,50 @@ final class NextHopSelector {
     private Routing routing;
     /** InfiniBand under a subnet manager's engine: the next hops it allows; null otherwise. */
     private io.fabriclab.routing.LinearForwardingTables tables;
-    /** Egress port ids toward a destination switch, by (switch index << 32 | destination index). */
+    /** Egress port ids toward a destination switch, by (routing index x switches + destination routing index). */
     private final Map<Long, int[]> groups = new HashMap<>();
     /**
-     * The same groups by (switch index x switches + destination switch index), so a packet's
-     * decision reads an array instead of hashing two devices and a boxed key; null when the
-     * fabric has more than {@link #MAX_CACHED_SWITCHES} switches (the table would grow as n^2).
+     * The same groups by (switch index x switches + destination switch index), as the id of the
+     * distinct group in {@link #groupById} (0: not looked up yet), so a packet's decision reads a
+     * compact table (2 bytes an entry, not a reference) instead of hashing two devices and a boxed
+     * key; null when the fabric has more than {@link #MAX_CACHED_SWITCHES} switches (the table
+     * would grow as n^2).
      */
-    private final int[][] byIndex;
+    private final char[] byIndex;
+    /** The distinct groups, by id from 1 (a switch's uplinks serve every far destination: few distinct groups). */
+    private int[][] groupById = new int[64][];
+    private int groupCount;
+    /** Group ids by content. */
+    private final Map<String, Integer> groupIds = new HashMap<>();
     private final int switchCount;
     static final int MAX_CACHED_SWITCHES = 2048;
+    /**
+     * Per flow: the destination edge switch's port to the NIC (the flow's last hop), and that
+     * switch's index; read by flow id, so a packet's decision does not load its flow's object.
+     */
+    private final int[] lastHopPort;
+    private final int[] lastSwitch;
+    /** Per switch by routing index: neighbours and the egress ports toward them (built on first use per routing state). */
+    private int[][] neighbour;
+    private int[][] neighbourPort;
+    /** The run's simulator: while no link is down ({@code downLinkCount == 0}) no member needs checking. */
+    private final Simulator sim;
     /** Flowlet state per flow and hop: the next hop chosen and when the flow last used it. */
     private int[][] flowletPort;
     private long[][] flowletLastPs;
 
-    NextHopSelector(RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
-                    int flows, long seed, int switchCount) {
+    NextHopSelector(Simulator sim, RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
+                    Flow[] flowList, long seed, int switchCount) {
+        int flows = flowList.length;
+        this.sim = sim;
+        this.lastHopPort = new int[flows];
+        this.lastSwitch = new int[flows];
+        for (Flow f : flowList) {
+            lastHopPort[f.id] = f.lastHopPort;
+            lastSwitch[f.id] = ports[f.lastHopPort].sw.index;
+        }
         this.switchCount = switchCount;
-        this.byIndex = switchCount <= MAX_CACHED_SWITCHES ? new int[switchCount * switchCount][] : null;
+        this.byIndex = switchCount <= MAX_CACHED_SWITCHES ? new char[switchCount * switchCount] : null;
         this.policy = policy;
         this.ports = ports;
         this.linkIndex = linkIndex;
@@ -57,41 +83,54 @@ final class NextHopSelector {
     void tablesChanged(io.fabriclab.routing.LinearForwardingTables t) {
         this.tables = t;
         groups.clear();
+        groupIds.clear();
+        groupCount = 0;
+        java.util.Arrays.fill(groupById, null);
         if (byIndex != null) {
-            java.util.Arrays.fill(byIndex, null);
+            java.util.Arrays.fill(byIndex, (char) 0);
         }
     }
 
     void routingChanged(Routing r) {
         this.routing = r;
         groups.clear();
+        neighbour = null;
+        neighbourPort = null;
+        groupIds.clear();
+        groupCount = 0;
+        java.util.Arrays.fill(groupById, null);
         if (byIndex != null) {
-            java.util.Arrays.fill(byIndex, null);
+            java.util.Arrays.fill(byIndex, (char) 0);
         }
     }
 
     /**
-     * The egress port a data packet of {@code flow} takes at the switch that owns ingress
-     * {@code in}, {@code hop} hops after its source NIC, toward the switch {@code dstEdge} that
-     * serves its destination ({@code lastHop} is that switch's port to the NIC).
+     * The egress port a data packet of flow {@code flow} takes at the switch that owns ingress
+     * {@code in}, {@code hop} hops after its source NIC, toward the edge switch that serves its
+     * destination (which owns the flow's last-hop port, its port to the NIC).
      */
-    int next(EgressPort in, Flow flow, int hop, long now) {
-        SwitchState here = in.sw;
-        // The destination's edge switch owns the flow's last-hop port.
-        SwitchState last = ports[flow.lastHopPort].sw;
+    int next(EgressPort in, int flow, int hop, long now) {
+        // The switch's index from the port itself: the switch's object is not loaded per packet.
+        int here = in.switchIndex;
+        int last = lastSwitch[flow];
         if (here == last) {
-            return flow.lastHopPort;
+            return lastHopPort[flow];
         }
         int[] group;
         if (byIndex != null) {
-            int k = here.index * switchCount + last.index;
-            group = byIndex[k];
-            if (group == null) {
-                group = group(here.device, last.device);
-                byIndex[k] = group;
+            int k = here * switchCount + last;
+            int id = byIndex[k];
+            if (id != 0) {
+                group = groupById[id];
+            } else {
+                int gid = idOf(group(in.sw.device, ports[lastHopPort[flow]].sw.device));
+                group = groupById[gid];
+                if (gid <= Character.MAX_VALUE) {
+                    byIndex[k] = (char) gid;
+                }
             }
         } else {
-            group = group(here.device, last.device);
+            group = group(in.sw.device, ports[lastHopPort[flow]].sw.device);
         }
         if (group.length == 0) {
             // Unreachable under the current routing: the flow's ECMP path decides (and drops if dead).
@@ -102,29 +141,111 @@ final class NextHopSelector {
         }
         return switch (policy.mode()) {
             case SPRAY -> pickRandom(group);
-            case ADAPTIVE -> leastQueued(group, flow.priority);
+            case ADAPTIVE -> leastQueued(group);
             case FLOWLET -> flowlet(group, flow, hop, now);
             case ECMP -> throw new IllegalStateException("ECMP packets follow their flow's path");
         };
     }
 
     private int[] group(Device sw, Device dst) {
-        long key = ((long) routing.indexOf(sw) << 32) | routing.indexOf(dst);
+        int a = routing.indexOf(sw);
+        int t = routing.indexOf(dst);
+        if (a < 0 || t < 0) {
+            return new int[0];
+        }
+        // a x n + t: distinct keys hash apart (a << 32 | t would fold to a ^ t, a few hundred values).
+        long key = (long) a * routing.switches().size() + t;
         int[] g = groups.get(key);
         if (g == null) {
-            List<Link> hops = tables != null ? tables.allowedNextHops(sw, dst) : routing.nextHops(sw, dst);
-            g = new int[hops.size()];
-            for (int i = 0; i < g.length; i++) {
-                Link l = hops.get(i);
-                int li = linkIndex.get(l);
-                g[i] = l.a().device() == sw ? 2 * li : 2 * li + 1;
+            if (tables != null) {
+                List<Link> hops = tables.allowedNextHops(sw, dst);
+                g = new int[hops.size()];
+                for (int i = 0; i < g.length; i++) {
+                    Link l = hops.get(i);
+                    int li = linkIndex.get(l);
+                    g[i] = l.a().device() == sw ? 2 * li : 2 * li + 1;
+                }
+            } else {
+                g = nextHopPorts(a, t);
             }
             groups.put(key, g);
         }
         return g;
     }
 
+    /**
+     * The egress ports of {@link Routing#nextHops}(switch a, switch t), by routing index, in the
+     * same order: every up link of a to a neighbour one hop closer to t. Reads the neighbour
+     * tables built once per routing state instead of hashing every link of a.
+     */
+    private int[] nextHopPorts(int a, int t) {
+        if (neighbour == null) {
+            buildNeighbours();
+        }
+        int[] d = routing.distancesTo(t);
+        if (d[a] == Routing.UNREACHABLE || d[a] == 0) {
+            return new int[0];
+        }
+        int[] nb = neighbour[a];
+        int[] out = neighbourPort[a];
+        int n = 0;
+        for (int v : nb) {
+            if (d[v] == d[a] - 1) {
+                n++;
+            }
+        }
+        int[] g = new int[n];
+        int k = 0;
+        for (int i = 0; i < nb.length; i++) {
+            if (d[nb[i]] == d[a] - 1) {
+                g[k++] = out[i];
+            }
+        }
+        return g;
+    }
+
+    /**
+     * The id of group {@code g} among the distinct groups (by content), from 1: one array per
+     * distinct group, so the few hundred a run reads stay in cache, where tens of thousands of
+     * copies (one per switch and destination) would not.
+     */
+    private int idOf(int[] g) {
+        Integer id = groupIds.get(java.util.Arrays.toString(g));
+        if (id == null) {
+            id = ++groupCount;
+            if (id == groupById.length) {
+                groupById = java.util.Arrays.copyOf(groupById, id * 2);
+            }
+            groupById[id] = g;
+            groupIds.put(java.util.Arrays.toString(g), id);
+        }
+        return id;
+    }
+
+    /** Per switch (routing index): its up switch links' far ends (routing index) and its egress port ids on them. */
+    private void buildNeighbours() {
+        List<Device> sws = routing.switches();
+        neighbour = new int[sws.size()][];
+        neighbourPort = new int[sws.size()][];
+        for (int i = 0; i < sws.size(); i++) {
+            Device sw = sws.get(i);
+            Link[] links = routing.switchLinks(sw);
+            neighbour[i] = new int[links.length];
+            neighbourPort[i] = new int[links.length];
+            for (int j = 0; j < links.length; j++) {
+                Link l = links[j];
+                neighbour[i][j] = routing.indexOf(l.other(sw));
+                int li = linkIndex.get(l);
+                neighbourPort[i][j] = l.a().device() == sw ? 2 * li : 2 * li + 1;
+            }
+        }
+    }
+
     private int pickRandom(int[] group) {
+        if (sim.downLinkCount == 0) {
+            // Every member is up: the k-th live member is group[k] (the same draw as below).
+            return group[random.nextInt(group.length)];
+        }
         int live = 0;
         for (int p : group) {
             if (!ports[p].down) {
@@ -144,7 +265,7 @@ final class NextHopSelector {
     }
 
     /** The member whose egress queues hold the fewest bytes (data classes); ties at random. */
-    private int leastQueued(int[] group, int priority) {
+    private int leastQueued(int[] group) {
         int best = -1;
         long bestBytes = Long.MAX_VALUE;
         int ties = 0;
@@ -168,8 +289,7 @@ final class NextHopSelector {
         return best >= 0 ? best : group[0];
     }
 
-    private int flowlet(int[] group, Flow flow, int hop, long now) {
-        int id = flow.id;
+    private int flowlet(int[] group, int id, int hop, long now) {
         if (flowletPort[id] == null || hop >= flowletPort[id].length) {
             int old = flowletPort[id] == null ? 0 : flowletPort[id].length;
             int n = Math.max(8, hop + 1);

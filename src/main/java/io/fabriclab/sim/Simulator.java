@@ -301,7 +301,7 @@ public final class Simulator {
                 if (p.sw != null) {
                     for (int c = 0; c < EgressPort.CLASSES; c++) {
                         if (c != QosProfile.CNP_PRIORITY) {
-                            p.wred[c] = Trimming.curveFor(p.wred[c], trimming.thresholdBytes);
+                            p.wred[c] = trimming.curve(p.wred[c]);
                         }
                     }
                 }
@@ -529,7 +529,7 @@ public final class Simulator {
             routingPolicy = new RoutingPolicy(RoutingMode.SPRAY, routingPolicy.flowletGapPs(), routingPolicy.reorderWindowPackets());
         }
         if (routingPolicy.perPacket()) {
-            selector = new NextHopSelector(routingPolicy, ports, linkIndex, paths.routing, flows.length, cfg.seed(),
+            selector = new NextHopSelector(this, routingPolicy, ports, linkIndex, paths.routing, flows, cfg.seed(),
                     switches.size());
             if (paths.tables != null) {
                 selector.tablesChanged(paths.tables);
@@ -1051,7 +1051,7 @@ public final class Simulator {
     private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        int chosen = selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED) ? selector.next(in, flows[pkts.flow(pkt)], h, now) : -1;
+        int chosen = selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED) ? selector.next(in, pkts.flow(pkt), h, now) : -1;
         return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
     }
 

@@ -42,6 +42,23 @@ final class Trimming {
         return new io.fabriclab.model.WredEcn(thresholdBytes / 4, thresholdBytes * 97 / 100, 1.0);
     }
 
+    /** The curve {@link #curve} puts in place of a configured one, built once and shared by every queue. */
+    private io.fabriclab.model.WredEcn replacement;
+
+    /**
+     * {@link #curveFor}(configured, this run's threshold), the replacement curve one object for
+     * every queue, so marking reads one shared record rather than one per port.
+     */
+    io.fabriclab.model.WredEcn curve(io.fabriclab.model.WredEcn configured) {
+        if (configured != null && configured.kminBytes() < thresholdBytes) {
+            return configured;
+        }
+        if (replacement == null) {
+            replacement = curveFor(null, thresholdBytes);
+        }
+        return replacement;
+    }
+
     /** Whether a data packet that finds {@code queueBytes} in its egress queue is trimmed. */
     boolean trims(long queueBytes) {
         return queueBytes >= thresholdBytes;

@@ -11,24 +11,43 @@ public final class UecFraming {
     public static final int ETHERNET_BYTES = 14;
     /** IPv4 header without options (RFC 791). */
     public static final int IPV4_BYTES = 20;
-    /** UDP header (RFC 768); UET's IANA-registered destination port is 4793. */
+    /** UDP header (RFC 768). */
     public static final int UDP_BYTES = 8;
-    /** PDS header of a RUD/ROD request: type, flags, PSN, source and destination PDC ids (UEC 1.0, PDS). */
+    /**
+     * PDS header of a RUD/ROD request: prologue 2 (type, next header, flags), clear PSN offset 2,
+     * PSN 4, source PDC id 2, destination PDC id (or PSN offset) 2 (UEC 1.0, PDS header formats).
+     */
     public static final int PDS_REQUEST_BYTES = 12;
-    /** SES standard request header: opcode, message id, job id, buffer offset, memory key, length (UEC 1.0, SES). */
+    /**
+     * SES standard request header: opcode and flags 2, message id 2, index generation and job id 4,
+     * PID on FEP 2, resource index 2, buffer offset 8, initiator 4, match bits 8, header data 8,
+     * request length 4 (UEC 1.0, SES standard header).
+     */
     public static final int SES_STANDARD_BYTES = 44;
-    /** PDS ACK header with its cumulative PSN and SACK offset (UEC 1.0, PDS). */
-    public static final int PDS_ACK_BYTES = 16;
-    /** SES response header carried in an ACK (UEC 1.0, SES). */
+    /**
+     * PDS ACK header: prologue 2, ACK PSN offset 2, cumulative ACK PSN 4, source and destination
+     * PDC ids 2 + 2 (UEC 1.0, PDS ACK). The ACK names its PSN exactly (offset from the cumulative
+     * PSN), which is the per-packet selective ACK modelled; the 32-byte ACK_CC with its SACK bitmap
+     * and congestion-control state is not used.
+     */
+    public static final int PDS_ACK_BYTES = 12;
+    /** SES response header carried in an ACK: list, opcode, version, return code 2, message id 2, job id 4, modified length 4 (UEC 1.0, SES). */
     public static final int SES_RESPONSE_BYTES = 12;
+    /**
+     * PDS NACK header: prologue 2, NACK code 1, vendor code 1, NACK PSN 4, source and destination
+     * PDC ids 2 + 2, payload 4 (UEC 1.0, PDS NACK). A NACK carries no SES header.
+     */
+    public static final int PDS_NACK_BYTES = 16;
     /** Ethernet frame check sequence (IEEE 802.3). */
     public static final int FCS_BYTES = 4;
-    /** Ethernet 14 + IPv4 20 + UDP 8 + PDS 12 + SES 44 + FCS 4. */
+    /** Ethernet 14 + IPv4 20 + UDP 8 + PDS 12 + SES 44 + FCS 4 = 102 B. */
     public static final int DATA_HEADER_BYTES = ETHERNET_BYTES + IPV4_BYTES + UDP_BYTES + PDS_REQUEST_BYTES
             + SES_STANDARD_BYTES + FCS_BYTES;
-    /** An ACK (or NACK): Ethernet + IPv4 + UDP + PDS ACK + SES response + FCS. */
+    /** An ACK: Ethernet 14 + IPv4 20 + UDP 8 + PDS ACK 12 + SES response 12 + FCS 4 = 70 B. */
     public static final int ACK_FRAME_BYTES = ETHERNET_BYTES + IPV4_BYTES + UDP_BYTES + PDS_ACK_BYTES
             + SES_RESPONSE_BYTES + FCS_BYTES;
+    /** A NACK: Ethernet 14 + IPv4 20 + UDP 8 + PDS NACK 16 + FCS 4 = 62 B. */
+    public static final int NACK_FRAME_BYTES = ETHERNET_BYTES + IPV4_BYTES + UDP_BYTES + PDS_NACK_BYTES + FCS_BYTES;
     /**
      * A trimmed packet keeps its headers (the receiver needs PDS and SES to name what was cut) and
      * loses its payload: the data headers, no payload (UEC 1.0, packet trimming; NDP, Handley et al.,

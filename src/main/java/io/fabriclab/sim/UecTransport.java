@@ -51,6 +51,8 @@ final class UecTransport {
         /** Send time of PSN p at p mod length (the RTT sample of its ACK). */
         final long[] sentPs;
         Nscc cc;
+        /** {@code cc.cwnd}, copied after every change, so the send check reads this record only. */
+        double cwnd;
 
         State(int packets) {
             int words = (packets + 63) >>> 6;
@@ -121,6 +123,7 @@ final class UecTransport {
         f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
         State s = new State(f.totalPackets);
         s.cc = new Nscc(maxPayload, baseRttPs(f), f.srcPort.rateBps, profile, now);
+        s.cwnd = s.cc.cwnd;
         state[f.id] = s;
         f.srcPort.nic.activate(f);
         events.push(now + cfg.retransmitTimeoutPs(), Simulator.EV_RTO, f.id, 0);
@@ -151,7 +154,7 @@ final class UecTransport {
 
     private boolean canSend(Flow f, State s) {
         boolean work = s.rtxCount > 0 || f.sndNxt < f.totalPackets;
-        return work && (s.inflightBytes == 0 || s.inflightBytes + maxPayload <= s.cc.cwnd);
+        return work && (s.inflightBytes == 0 || s.inflightBytes + maxPayload <= s.cwnd);
     }
 
     /** The NIC's wire is free: its next frame, control (ACK, NACK) before data. */
@@ -244,6 +247,7 @@ final class UecTransport {
             s.inflightBytes -= payload;
         }
         s.cc.onAck(payload, now - s.sentPs[psn % s.sentPs.length], ce, now);
+        s.cwnd = s.cc.cwnd;
         while (f.sndUna < f.totalPackets && get(s.acked, f.sndUna)) {
             f.sndUna++;
         }
@@ -264,15 +268,18 @@ final class UecTransport {
         int payload = f.payloadOf(psn, maxPayload);
         s.inflightBytes -= payload;
         s.cc.onNack(payload, sim.now);
+        s.cwnd = s.cc.cwnd;
         s.pushRtx(psn);
         sim.transmit(f.srcPort);
     }
 
     /** A packet reached the NIC behind ingress {@code in}: data or a trimmed header for the responder, ACK / NACK for the requester. */
     void nicReceive(EgressPort in, int pkt, byte kind) {
-        Flow f = flows[pkts.flow(pkt)];
+        int id = pkts.flow(pkt);
+        // The state by the packet's flow id: its load does not wait for the flow's record.
+        State s = state[id];
+        Flow f = flows[id];
         int psn = pkts.psn(pkt);
-        State s = state[f.id];
         switch (kind) {
             case PacketPool.DATA -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
@@ -333,12 +340,16 @@ final class UecTransport {
         sendControl(in, f, PacketPool.ACK, psn, ce);
     }
 
-    /** ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. */
+    /**
+     * ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. An
+     * ACK carries a PDS ACK and an SES response, a NACK only its PDS NACK ({@link UecFraming}).
+     */
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce) {
-        int pkt = pkts.allocate(kind, f.id, psn, UecFraming.ACK_FRAME_BYTES, QosProfile.CNP_PRIORITY,
+        int size = kind == PacketPool.NAK ? UecFraming.NACK_FRAME_BYTES : UecFraming.ACK_FRAME_BYTES;
+        int pkt = pkts.allocate(kind, f.id, psn, size, QosProfile.CNP_PRIORITY,
                 ce ? PacketPool.CE : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.reverseBase);
-        sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, UecFraming.ACK_FRAME_BYTES, -1, false);
+        sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, size, -1, false);
         if (p.busyUntilPs <= sim.now) {
             nicTransmit(p);
         }

@@ -42,9 +42,11 @@ class TransportProfileTest {
 
     @Test
     void ultraEthernetFramingIsEthernetIpUdpPdsSesFcs() {
-        // Ethernet 14 + IPv4 20 + UDP 8 + PDS 12 + SES 44 + FCS 4 = 102 B; ACK 14+20+8+16+12+4 = 74 B.
+        // Ethernet 14 + IPv4 20 + UDP 8 + PDS 12 + SES 44 + FCS 4 = 102 B; ACK 14+20+8 + PDS ACK 12 +
+        // SES response 12 + 4 = 70 B; NACK 14+20+8 + PDS NACK 16 + 4 = 62 B (no SES header).
         assertEquals(102, UecFraming.DATA_HEADER_BYTES);
-        assertEquals(74, UecFraming.ACK_FRAME_BYTES);
+        assertEquals(70, UecFraming.ACK_FRAME_BYTES);
+        assertEquals(62, UecFraming.NACK_FRAME_BYTES);
         assertEquals(102, UecFraming.TRIMMED_FRAME_BYTES);
         assertEquals(4096, UecFraming.maxPayload(4096 + 102));
     }
@@ -68,8 +70,8 @@ class TransportProfileTest {
         assertEquals(4096.0 / 4264, roce.payloadEfficiency(PAYLOAD, 1), 1e-12);
         // InfiniBand: 4096 / (4122 + 30 + 6) = 4096 / 4158 = 0.985089...
         assertEquals(4096.0 / 4158, ib.payloadEfficiency(PAYLOAD, 1), 1e-12);
-        // Ultra Ethernet: 4096 / (4218 + 74 + 20) = 4096 / 4312 = 0.949907...
-        assertEquals(4096.0 / 4312, uec.payloadEfficiency(PAYLOAD, 1), 1e-12);
+        // Ultra Ethernet: 4096 / (4218 + 70 + 20) = 4096 / 4308 = 0.950789...
+        assertEquals(4096.0 / 4308, uec.payloadEfficiency(PAYLOAD, 1), 1e-12);
         // ACK every 4 packets: RoCEv2 4096 / (4178 + 86/4) = 4096 / 4199.5
         assertEquals(4096.0 / 4199.5, roce.payloadEfficiency(PAYLOAD, 4), 1e-12);
     }

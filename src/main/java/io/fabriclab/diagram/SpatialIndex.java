@@ -23,6 +23,8 @@ public final class SpatialIndex<T> {
     private final double cellSize;
     private final Map<Long, List<Entry<T>>> cells = new HashMap<>();
     private final List<Entry<T>> overflow = new ArrayList<>();
+    /** Each item's entry, so {@link #remove} finds the cells it was filed under. */
+    private final Map<T, Entry<T>> entries = new IdentityHashMap<>();
     private int size;
 
     public SpatialIndex(double cellSize) {
@@ -44,6 +46,7 @@ public final class SpatialIndex<T> {
     public void insert(T item, Bounds box) {
         Entry<T> e = new Entry<>(item, box);
         size++;
+        entries.put(item, e);
         long c0 = cell(box.minX());
         long c1 = cell(box.maxX());
         long r0 = cell(box.minY());
@@ -64,6 +67,7 @@ public final class SpatialIndex<T> {
         Bounds box = Bounds.of(x1, y1, x2, y2).grow(pad);
         Entry<T> e = new Entry<>(item, box);
         size++;
+        entries.put(item, e);
         long c0 = cell(box.minX());
         long c1 = cell(box.maxX());
         if (c1 - c0 + 1 > MAX_CELLS_PER_ITEM || cell(box.maxY()) - cell(box.minY()) + 1 > MAX_CELLS_PER_ITEM) {
@@ -97,6 +101,43 @@ public final class SpatialIndex<T> {
         for (long[] h : hits) {
             cells.computeIfAbsent(key(h[0], h[1]), k -> new ArrayList<>()).add(e);
         }
+    }
+
+    /**
+     * Takes items out (an edit moved them; they are filed again at their new place). A segment was
+     * filed under cells inside its box, so only the cells of each item's box are searched.
+     */
+    public void removeAll(java.util.Collection<T> items) {
+        Set<Entry<T>> gone = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (T item : items) {
+            Entry<T> e = entries.remove(item);
+            if (e != null) {
+                gone.add(e);
+                size--;
+            }
+        }
+        if (gone.isEmpty()) {
+            return;
+        }
+        for (Entry<T> e : gone) {
+            Bounds box = e.box();
+            long c0 = cell(box.minX());
+            long c1 = cell(box.maxX());
+            long r0 = cell(box.minY());
+            long r1 = cell(box.maxY());
+            if ((c1 - c0 + 1) * (r1 - r0 + 1) > (long) MAX_CELLS_PER_ITEM * MAX_CELLS_PER_ITEM) {
+                continue; // too wide for any cell: it is in the overflow list
+            }
+            for (long c = c0; c <= c1; c++) {
+                for (long r = r0; r <= r1; r++) {
+                    List<Entry<T>> list = cells.get(key(c, r));
+                    if (list != null && list.removeIf(gone::contains) && list.isEmpty()) {
+                        cells.remove(key(c, r));
+                    }
+                }
+            }
+        }
+        overflow.removeIf(gone::contains);
     }
 
     /** Items whose box intersects the query, each once, in no particular order. */

@@ -105,6 +105,8 @@ public final class FabricPainter {
     /** For each drawn end (a device or a fold group), the places in {@link #cachedGroups} of its groups. */
     private Map<Object, List<Integer>> cachedGroupsByEnd;
     private LegendContent cachedLegend;
+    /** The geometry {@link #cachedLegend} was counted for. */
+    private DiagramGeometry legendGeometry;
     /** Lines that could have been drawn when the last frame drew a sample (0 when it drew them all). */
     private int sampledOf;
     private int sampledShown;
@@ -183,7 +185,8 @@ public final class FabricPainter {
      * changed nothing drawn but colours and labels ({@link DiagramGeometry#movedSince}), only the
      * fold groups holding a moved device and the link groups with a moved end get new bounds; the
      * grouping and its order stay, as a full grouping of the new geometry would make them. The
-     * legend (roles, speeds, rails, links down) is counted again after every edit.
+     * legend (roles, speeds, rails, links down) is counted again for each geometry, when it is
+     * first drawn ({@link #legend}).
      */
     private void prepare(DiagramGeometry g, double scale, FoldMode mode) {
         DetailState st = new DetailState(g, foldsServersAt(scale, mode), foldsUnitSwitchesAt(scale, mode), mode,
@@ -199,9 +202,6 @@ public final class FabricPainter {
             cachedFolds = computeFoldGroups(g, st.servers(), st.unitSwitches(), mode);
             cachedGroupsByEnd = new IdentityHashMap<>();
             cachedGroups = groupLinks(g, cachedFolds, cachedGroupsByEnd);
-        }
-        if (cachedState == null || cachedState.geometry() != g) {
-            cachedLegend = legendContent(g.fabric());
         }
         cachedState = st;
     }
@@ -302,7 +302,7 @@ public final class FabricPainter {
             }
         }
         if (o.legend()) {
-            paintLegend(p, cachedLegend, h, !folded.isEmpty());
+            paintLegend(p, legend(g), h, !folded.isEmpty());
         }
         p.restore();
         return new Stats(devicesDrawn, counts[0], counts[1], groupsDrawn, !folded.isEmpty());
@@ -332,7 +332,7 @@ public final class FabricPainter {
         }
         p.save();
         p.setDash();
-        paintLegend(p, cachedLegend, h, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
+        paintLegend(p, legend(g), h, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
         p.restore();
     }
 
@@ -341,11 +341,11 @@ public final class FabricPainter {
      * computes its content), or null before the first paint.
      */
     public double[] legendSize(DiagramGeometry g, Viewport vp, Options o) {
-        if (cachedLegend == null) {
+        if (cachedState == null) {
             return null;
         }
         boolean folded = !foldGroups(g, vp.scale(), o.fold()).isEmpty();
-        return new double[] {LEGEND_WIDTH, 24 + legendRows(cachedLegend, folded) * LEGEND_ROW};
+        return new double[] {LEGEND_WIDTH, 24 + legendRows(legend(g), folded) * LEGEND_ROW};
     }
 
     /**
@@ -354,12 +354,12 @@ public final class FabricPainter {
      */
     public void paintLegendAt(Painter p, DiagramGeometry g, Viewport vp, double x, double y, Options o,
                               boolean collapsible) {
-        if (cachedLegend == null) {
+        if (cachedState == null) {
             return;
         }
         p.save();
         p.setDash();
-        paintLegendBox(p, cachedLegend, x, y, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
+        paintLegendBox(p, legend(g), x, y, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
         if (collapsible) {
             p.setFill(style.textMuted());
             p.setFont(13, true);
@@ -998,6 +998,15 @@ public final class FabricPainter {
                                  boolean anyDown) {
     }
 
+    /** The legend's content for this geometry's fabric, counted once per geometry (a picture without a legend never counts it). */
+    private LegendContent legend(DiagramGeometry g) {
+        if (legendGeometry != g) {
+            cachedLegend = legendContent(g.fabric());
+            legendGeometry = g;
+        }
+        return cachedLegend;
+    }
+
     private static LegendContent legendContent(Fabric f) {
         Map<DeviceRole, Integer> roles = new TreeMap<>((a, b) -> Integer.compare(b.tier() * 10 + b.ordinal(),
                 a.tier() * 10 + a.ordinal()));
@@ -1007,12 +1016,15 @@ public final class FabricPainter {
         TreeSet<Integer> speeds = new TreeSet<>();
         TreeSet<Integer> rails = new TreeSet<>();
         boolean anyDown = false;
+        // The last speed added: the links of one tier come one after the other, so most are skipped.
+        int lastSpeed = -1;
         for (Link l : f.links()) {
             Integer r = railOf(l);
             if (r != null) {
                 rails.add(r);
-            } else {
-                speeds.add(l.speedGbps());
+            } else if (l.speedGbps() != lastSpeed) {
+                lastSpeed = l.speedGbps();
+                speeds.add(lastSpeed);
             }
             anyDown |= !l.isUp();
         }

@@ -119,19 +119,29 @@ public final class DiagramGeometry {
             before.deviceIndex = null;
             before.linkIndex = null;
             if (!moved.isEmpty()) {
-                java.util.Set<Link> touched = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+                // Out at the places they were filed (the earlier geometry's boxes), in at the new ones.
+                java.util.Map<Device, Bounds> oldBoxes = new java.util.IdentityHashMap<>();
                 for (Device d : moved) {
-                    touched.addAll(fabric.linksOf(d));
+                    oldBoxes.put(d, before.box(d));
                 }
-                di.removeAll(moved);
-                li.removeAll(touched);
+                java.util.Map<Link, Bounds> oldLines = new java.util.IdentityHashMap<>();
+                for (Device d : moved) {
+                    for (Link l : fabric.linksOf(d)) {
+                        Segment s = before.segment(l);
+                        if (s != null) {
+                            oldLines.put(l, s.bounds());
+                        }
+                    }
+                }
+                di.removeAll(oldBoxes);
+                li.removeAll(oldLines);
                 for (Device d : g.devices) {
                     if (moved.contains(d)) {
                         di.insert(d, g.box(d));
                     }
                 }
                 for (Link l : g.links) {
-                    if (touched.contains(l)) {
+                    if (oldLines.containsKey(l)) {
                         g.fileLink(li, l);
                     }
                 }
@@ -290,7 +300,7 @@ public final class DiagramGeometry {
             // At the same distance (parallel links share a line) the later link in the fabric's
             // order wins, whatever order the index returns them in.
             if (dist < bestD || (dist == bestD && (best == null
-                    || linkOrder.getOrDefault(l, -1) > linkOrder.getOrDefault(best, -1)))) {
+                    || linkOrder().getOrDefault(l, -1) > linkOrder().getOrDefault(best, -1)))) {
                 bestD = dist;
                 best = l;
             }
@@ -336,15 +346,24 @@ public final class DiagramGeometry {
             }
         }
         SpatialIndex<Link> li = new SpatialIndex<>(CELL);
-        java.util.Map<Link, Integer> lorder = new java.util.IdentityHashMap<>(2 * links.length);
         for (Link l : links) {
-            lorder.put(l, lorder.size());
             fileLink(li, l);
         }
         deviceIndex = di;
         linkIndex = li;
         drawOrder = order;
-        linkOrder = lorder;
+    }
+
+    /** Made on the first tie only: most picks have a single nearest link. */
+    private java.util.Map<Link, Integer> linkOrder() {
+        if (linkOrder == null) {
+            java.util.Map<Link, Integer> order = new java.util.IdentityHashMap<>(2 * links.length);
+            for (Link l : links) {
+                order.put(l, order.size());
+            }
+            linkOrder = order;
+        }
+        return linkOrder;
     }
 
     private void fileLink(SpatialIndex<Link> li, Link l) {

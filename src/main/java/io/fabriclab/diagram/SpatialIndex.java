@@ -23,8 +23,6 @@ public final class SpatialIndex<T> {
     private final double cellSize;
     private final Map<Long, List<Entry<T>>> cells = new HashMap<>();
     private final List<Entry<T>> overflow = new ArrayList<>();
-    /** Each item's entry, so {@link #remove} finds the cells it was filed under. */
-    private final Map<T, Entry<T>> entries = new IdentityHashMap<>();
     private int size;
 
     public SpatialIndex(double cellSize) {
@@ -46,7 +44,6 @@ public final class SpatialIndex<T> {
     public void insert(T item, Bounds box) {
         Entry<T> e = new Entry<>(item, box);
         size++;
-        entries.put(item, e);
         long c0 = cell(box.minX());
         long c1 = cell(box.maxX());
         long r0 = cell(box.minY());
@@ -67,7 +64,6 @@ public final class SpatialIndex<T> {
         Bounds box = Bounds.of(x1, y1, x2, y2).grow(pad);
         Entry<T> e = new Entry<>(item, box);
         size++;
-        entries.put(item, e);
         long c0 = cell(box.minX());
         long c1 = cell(box.maxX());
         if (c1 - c0 + 1 > MAX_CELLS_PER_ITEM || cell(box.maxY()) - cell(box.minY()) + 1 > MAX_CELLS_PER_ITEM) {
@@ -104,23 +100,19 @@ public final class SpatialIndex<T> {
     }
 
     /**
-     * Takes items out (an edit moved them; they are filed again at their new place). A segment was
-     * filed under cells inside its box, so only the cells of each item's box are searched.
+     * Takes items out (an edit moved them; they are filed again at their new place). {@code filed}
+     * gives each item's box as it was filed (for a segment, the box of the segment widened by its
+     * pad): only the cells of that box are searched, and the overflow list once.
      */
-    public void removeAll(java.util.Collection<T> items) {
-        Set<Entry<T>> gone = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (T item : items) {
-            Entry<T> e = entries.remove(item);
-            if (e != null) {
-                gone.add(e);
-                size--;
-            }
-        }
-        if (gone.isEmpty()) {
+    public void removeAll(Map<T, Bounds> filed) {
+        if (filed.isEmpty()) {
             return;
         }
-        for (Entry<T> e : gone) {
-            Bounds box = e.box();
+        Set<T> items = Collections.newSetFromMap(new IdentityHashMap<>());
+        items.addAll(filed.keySet());
+        java.util.function.Predicate<Entry<T>> gone = e -> items.contains(e.item());
+        int before = size;
+        for (Bounds box : filed.values()) {
             long c0 = cell(box.minX());
             long c1 = cell(box.maxX());
             long r0 = cell(box.minY());
@@ -131,13 +123,14 @@ public final class SpatialIndex<T> {
             for (long c = c0; c <= c1; c++) {
                 for (long r = r0; r <= r1; r++) {
                     List<Entry<T>> list = cells.get(key(c, r));
-                    if (list != null && list.removeIf(gone::contains) && list.isEmpty()) {
+                    if (list != null && list.removeIf(gone) && list.isEmpty()) {
                         cells.remove(key(c, r));
                     }
                 }
             }
         }
-        overflow.removeIf(gone::contains);
+        overflow.removeIf(gone);
+        size = before - items.size();
     }
 
     /** Items whose box intersects the query, each once, in no particular order. */

@@ -184,28 +184,25 @@ public final class DiagramStyle {
      * out from host links without a legend lookup.
      */
     public Rgba linkColour(int speedGbps) {
-        Rgba c = lightLinkColour(speedGbps);
         // On the dark background the same hues, lifted towards white so thin lines stay visible.
-        return theme == Theme.DARK ? c.mix(Rgba.hex("#ffffff"), 0.45) : c;
+        return (theme == Theme.DARK ? DARK_LINK_COLOURS : LIGHT_LINK_COLOURS)[speedClass(speedGbps)];
     }
 
-    private static Rgba lightLinkColour(int speedGbps) {
-        if (speedGbps >= 1600) {
-            return Rgba.hex("#2d1e5a");
+    /** Link colours by {@link #speedClass}, parsed once: a frame asks for one per link it bundles. */
+    private static final Rgba[] LIGHT_LINK_COLOURS = {Rgba.hex("#a8b3bf"), Rgba.hex("#7f8ea0"), Rgba.hex("#5b7896"),
+            Rgba.hex("#2f5d8a"), Rgba.hex("#4a3a8c"), Rgba.hex("#2d1e5a")};
+    private static final Rgba[] DARK_LINK_COLOURS = new Rgba[LIGHT_LINK_COLOURS.length];
+
+    static {
+        for (int i = 0; i < LIGHT_LINK_COLOURS.length; i++) {
+            DARK_LINK_COLOURS[i] = LIGHT_LINK_COLOURS[i].mix(Rgba.hex("#ffffff"), 0.45);
         }
-        if (speedGbps >= 800) {
-            return Rgba.hex("#4a3a8c");
-        }
-        if (speedGbps >= 400) {
-            return Rgba.hex("#2f5d8a");
-        }
-        if (speedGbps >= 200) {
-            return Rgba.hex("#5b7896");
-        }
-        if (speedGbps >= 100) {
-            return Rgba.hex("#7f8ea0");
-        }
-        return Rgba.hex("#a8b3bf");
+    }
+
+    /** 0 below 100G, then 100G, 200G, 400G, 800G, 1.6T and faster. */
+    private static int speedClass(int speedGbps) {
+        return speedGbps >= 1600 ? 5 : speedGbps >= 800 ? 4 : speedGbps >= 400 ? 3 : speedGbps >= 200 ? 2
+                : speedGbps >= 100 ? 1 : 0;
     }
 
     /** Link width on screen in pixels: 1 px at 100G plus 0.6 px per doubling (400G: 2.2 px). */

@@ -102,7 +102,11 @@ public final class FabricPainter {
     private DetailState cachedState;
     private Map<Device, FoldGroup> cachedFolds;
     private List<LinkGroup> cachedGroups;
+    /** For each drawn end (a device or a fold group), the places in {@link #cachedGroups} of its groups. */
+    private Map<Object, List<Integer>> cachedGroupsByEnd;
     private LegendContent cachedLegend;
+    /** The geometry {@link #cachedLegend} was counted for. */
+    private DiagramGeometry legendGeometry;
     /** Lines that could have been drawn when the last frame drew a sample (0 when it drew them all). */
     private int sampledOf;
     private int sampledShown;
@@ -176,17 +180,58 @@ public final class FabricPainter {
                                java.util.Set<String> userFolded) {
     }
 
+    /**
+     * Fold groups, link groups and the legend for this state. After an edit that moved devices or
+     * changed nothing drawn but colours and labels ({@link DiagramGeometry#movedSince}), only the
+     * fold groups holding a moved device and the link groups with a moved end get new bounds; the
+     * grouping and its order stay, as a full grouping of the new geometry would make them. The
+     * legend (roles, speeds, rails, links down) is counted again for each geometry, when it is
+     * first drawn ({@link #legend}).
+     */
     private void prepare(DiagramGeometry g, double scale, FoldMode mode) {
         DetailState st = new DetailState(g, foldsServersAt(scale, mode), foldsUnitSwitchesAt(scale, mode), mode,
                 java.util.Set.copyOf(g.layout().foldedGroups()));
-        if (!st.equals(cachedState)) {
-            cachedFolds = computeFoldGroups(g, st.servers(), st.unitSwitches(), mode);
-            cachedGroups = groupLinks(g, cachedFolds);
-            if (cachedState == null || cachedState.geometry() != g) {
-                cachedLegend = legendContent(g.fabric());
-            }
-            cachedState = st;
+        if (st.equals(cachedState)) {
+            return;
         }
+        java.util.Set<Device> moved = cachedState == null ? null : g.movedSince(cachedState.geometry());
+        if (moved != null && st.equals(new DetailState(g, cachedState.servers(), cachedState.unitSwitches(),
+                cachedState.mode(), cachedState.userFolded()))) {
+            refit(g, moved);
+        } else {
+            cachedFolds = computeFoldGroups(g, st.servers(), st.unitSwitches(), mode);
+            cachedGroupsByEnd = new IdentityHashMap<>();
+            cachedGroups = groupLinks(g, cachedFolds, cachedGroupsByEnd);
+        }
+        cachedState = st;
+    }
+
+    /** New bounds for the fold groups and link groups that moved devices belong to (see {@link #prepare}). */
+    private void refit(DiagramGeometry g, java.util.Set<Device> moved) {
+        java.util.Set<Object> ends = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Device d : moved) {
+            FoldGroup fg = cachedFolds.get(d);
+            if (fg == null) {
+                ends.add(d);
+            } else if (ends.add(fg)) {
+                fg.refit(g);
+            }
+        }
+        java.util.Set<Integer> changed = new java.util.TreeSet<>();
+        for (Object end : ends) {
+            changed.addAll(cachedGroupsByEnd.getOrDefault(end, List.of()));
+        }
+        for (int i : changed) {
+            LinkGroup lg = cachedGroups.get(i);
+            Bounds bx = endBox(g, lg.first());
+            Bounds by = endBox(g, lg.second());
+            cachedGroups.set(i, new LinkGroup(lg.first(), lg.second(), bx, by, DiagramGeometry.between(bx, by).bounds(),
+                    lg.anyFolded(), lg.links()));
+        }
+    }
+
+    private static Bounds endBox(DiagramGeometry g, Object end) {
+        return end instanceof FoldGroup fg ? fg.bounds() : g.box((Device) end);
     }
 
     private static Map<Device, FoldGroup> computeFoldGroups(DiagramGeometry g, boolean all, boolean unitSwitches,
@@ -257,7 +302,7 @@ public final class FabricPainter {
             }
         }
         if (o.legend()) {
-            paintLegend(p, cachedLegend, h, !folded.isEmpty());
+            paintLegend(p, legend(g), h, !folded.isEmpty());
         }
         p.restore();
         return new Stats(devicesDrawn, counts[0], counts[1], groupsDrawn, !folded.isEmpty());
@@ -287,7 +332,7 @@ public final class FabricPainter {
         }
         p.save();
         p.setDash();
-        paintLegend(p, cachedLegend, h, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
+        paintLegend(p, legend(g), h, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
         p.restore();
     }
 
@@ -296,11 +341,11 @@ public final class FabricPainter {
      * computes its content), or null before the first paint.
      */
     public double[] legendSize(DiagramGeometry g, Viewport vp, Options o) {
-        if (cachedLegend == null) {
+        if (cachedState == null) {
             return null;
         }
         boolean folded = !foldGroups(g, vp.scale(), o.fold()).isEmpty();
-        return new double[] {LEGEND_WIDTH, 24 + legendRows(cachedLegend, folded) * LEGEND_ROW};
+        return new double[] {LEGEND_WIDTH, 24 + legendRows(legend(g), folded) * LEGEND_ROW};
     }
 
     /**
@@ -309,12 +354,12 @@ public final class FabricPainter {
      */
     public void paintLegendAt(Painter p, DiagramGeometry g, Viewport vp, double x, double y, Options o,
                               boolean collapsible) {
-        if (cachedLegend == null) {
+        if (cachedState == null) {
             return;
         }
         p.save();
         p.setDash();
-        paintLegendBox(p, cachedLegend, x, y, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
+        paintLegendBox(p, legend(g), x, y, !foldGroups(g, vp.scale(), o.fold()).isEmpty());
         if (collapsible) {
             p.setFill(style.textMuted());
             p.setFont(13, true);
@@ -404,8 +449,16 @@ public final class FabricPainter {
                              boolean anyFolded, List<Link> links) {
     }
 
-    private List<LinkGroup> groupLinks(DiagramGeometry g, Map<Device, FoldGroup> folded) {
-        Map<List<Object>, List<Link>> byEnds = new LinkedHashMap<>();
+    /**
+     * Links grouped by their two drawn ends, in the order of each group's first link in the fabric;
+     * a group's first end is the drawn end of its first link's {@code a} port. {@code byEnd} gets,
+     * for each end, the places of its groups in the list.
+     */
+    private List<LinkGroup> groupLinks(DiagramGeometry g, Map<Device, FoldGroup> folded, Map<Object, List<Integer>> byEnd) {
+        // Two-level map (first end, then second end, both by identity): no key object per link.
+        Map<Object, Map<Object, Integer>> index = new IdentityHashMap<>();
+        List<Object[]> ends = new ArrayList<>();
+        List<List<Link>> members = new ArrayList<>();
         Map<Object, Bounds> boxes = new IdentityHashMap<>();
         for (Link l : g.fabric().links()) {
             End a = end(g, l.a().device(), folded);
@@ -415,18 +468,30 @@ public final class FabricPainter {
             }
             boxes.put(a.what(), a.box());
             boxes.put(b.what(), b.box());
-            List<Object> key = System.identityHashCode(a.what()) <= System.identityHashCode(b.what())
-                    ? List.of(a.what(), b.what()) : List.of(b.what(), a.what());
-            byEnds.computeIfAbsent(key, k -> new ArrayList<>(1)).add(l);
+            Map<Object, Integer> fromA = index.get(a.what());
+            Integer at = fromA == null ? null : fromA.get(b.what());
+            if (at == null) {
+                Map<Object, Integer> fromB = index.get(b.what());
+                at = fromB == null ? null : fromB.get(a.what());
+            }
+            if (at == null) {
+                at = members.size();
+                index.computeIfAbsent(a.what(), k -> new IdentityHashMap<>()).put(b.what(), at);
+                ends.add(new Object[] {a.what(), b.what()});
+                members.add(new ArrayList<>(1));
+            }
+            members.get(at).add(l);
         }
-        List<LinkGroup> out = new ArrayList<>(byEnds.size());
-        for (Map.Entry<List<Object>, List<Link>> e : byEnds.entrySet()) {
-            Object x = e.getKey().get(0);
-            Object y = e.getKey().get(1);
+        List<LinkGroup> out = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++) {
+            Object x = ends.get(i)[0];
+            Object y = ends.get(i)[1];
             Bounds bx = boxes.get(x);
             Bounds by = boxes.get(y);
             out.add(new LinkGroup(x, y, bx, by, DiagramGeometry.between(bx, by).bounds(),
-                    x instanceof FoldGroup || y instanceof FoldGroup, e.getValue()));
+                    x instanceof FoldGroup || y instanceof FoldGroup, members.get(i)));
+            byEnd.computeIfAbsent(x, k -> new ArrayList<>(2)).add(i);
+            byEnd.computeIfAbsent(y, k -> new ArrayList<>(2)).add(i);
         }
         return out;
     }
@@ -933,6 +998,15 @@ public final class FabricPainter {
                                  boolean anyDown) {
     }
 
+    /** The legend's content for this geometry's fabric, counted once per geometry (a picture without a legend never counts it). */
+    private LegendContent legend(DiagramGeometry g) {
+        if (legendGeometry != g) {
+            cachedLegend = legendContent(g.fabric());
+            legendGeometry = g;
+        }
+        return cachedLegend;
+    }
+
     private static LegendContent legendContent(Fabric f) {
         Map<DeviceRole, Integer> roles = new TreeMap<>((a, b) -> Integer.compare(b.tier() * 10 + b.ordinal(),
                 a.tier() * 10 + a.ordinal()));
@@ -942,12 +1016,15 @@ public final class FabricPainter {
         TreeSet<Integer> speeds = new TreeSet<>();
         TreeSet<Integer> rails = new TreeSet<>();
         boolean anyDown = false;
+        // The last speed added: the links of one tier come one after the other, so most are skipped.
+        int lastSpeed = -1;
         for (Link l : f.links()) {
             Integer r = railOf(l);
             if (r != null) {
                 rails.add(r);
-            } else {
-                speeds.add(l.speedGbps());
+            } else if (l.speedGbps() != lastSpeed) {
+                lastSpeed = l.speedGbps();
+                speeds.add(lastSpeed);
             }
             anyDown |= !l.isUp();
         }

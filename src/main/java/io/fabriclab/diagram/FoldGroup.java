@@ -32,6 +32,16 @@ public final class FoldGroup {
         bounds = bounds == null ? box : bounds.union(box);
     }
 
+    /** Bounds again from the members' boxes in {@code g}, in member order as {@link #add} made them (some moved). */
+    void refit(DiagramGeometry g) {
+        Bounds b = null;
+        for (Device d : members) {
+            Bounds box = g.box(d);
+            b = b == null ? box : b.union(box);
+        }
+        bounds = b;
+    }
+
     /** "unit 3" or "rack leaf1": also the name stored in {@code Layout.foldedGroups()}. */
     public String key() {
         return key;

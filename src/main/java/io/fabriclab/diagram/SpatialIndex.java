@@ -99,6 +99,40 @@ public final class SpatialIndex<T> {
         }
     }
 
+    /**
+     * Takes items out (an edit moved them; they are filed again at their new place). {@code filed}
+     * gives each item's box as it was filed (for a segment, the box of the segment widened by its
+     * pad): only the cells of that box are searched, and the overflow list once.
+     */
+    public void removeAll(Map<T, Bounds> filed) {
+        if (filed.isEmpty()) {
+            return;
+        }
+        Set<T> items = Collections.newSetFromMap(new IdentityHashMap<>());
+        items.addAll(filed.keySet());
+        java.util.function.Predicate<Entry<T>> gone = e -> items.contains(e.item());
+        int before = size;
+        for (Bounds box : filed.values()) {
+            long c0 = cell(box.minX());
+            long c1 = cell(box.maxX());
+            long r0 = cell(box.minY());
+            long r1 = cell(box.maxY());
+            if ((c1 - c0 + 1) * (r1 - r0 + 1) > (long) MAX_CELLS_PER_ITEM * MAX_CELLS_PER_ITEM) {
+                continue; // too wide for any cell: it is in the overflow list
+            }
+            for (long c = c0; c <= c1; c++) {
+                for (long r = r0; r <= r1; r++) {
+                    List<Entry<T>> list = cells.get(key(c, r));
+                    if (list != null && list.removeIf(gone) && list.isEmpty()) {
+                        cells.remove(key(c, r));
+                    }
+                }
+            }
+        }
+        overflow.removeIf(gone);
+        size = before - items.size();
+    }
+
     /** Items whose box intersects the query, each once, in no particular order. */
     public List<T> query(Bounds q) {
         Set<T> seen = Collections.newSetFromMap(new IdentityHashMap<>());

@@ -50,6 +50,12 @@ public final class FabricCanvas extends Region {
     private final ObjectProperty<EditorTool> tool = new SimpleObjectProperty<>(EditorTool.SELECT);
     private final ReadOnlyDoubleWrapper zoom = new ReadOnlyDoubleWrapper(1);
     private DiagramGeometry geometry;
+    /**
+     * The fabric changed since {@link #geometry} was made: the next use updates it
+     * ({@link DiagramGeometry#update}), which after a move or an edit that changes nothing drawn
+     * keeps the hit-test index and lets the painter keep its fold and link groups.
+     */
+    private boolean geometryStale;
     private FabricPainter.Stats lastStats;
     /**
      * The view (scale, offsets) Fit made last, null before the first fit: while the viewport still
@@ -128,9 +134,9 @@ public final class FabricCanvas extends Region {
         messages.accept(m);
     }
 
-    /** The layout moved under the geometry (a drag in progress): rebuilt at the next use. */
+    /** The layout moved under the geometry (a drag in progress): updated at the next use. */
     void geometryChanged() {
-        geometry = null;
+        geometryStale = true;
         requestRedraw();
     }
 
@@ -243,8 +249,9 @@ public final class FabricCanvas extends Region {
 
     /** The geometry of the fabric as drawn now (positions in world units, hit-testing). */
     public DiagramGeometry geometry() {
-        if (geometry == null) {
-            geometry = new DiagramGeometry(doc.fabric(), doc.fabric().layout(), painter.style());
+        if (geometry == null || geometryStale) {
+            geometry = DiagramGeometry.update(geometry, doc.fabric(), doc.fabric().layout(), painter.style());
+            geometryStale = false;
         }
         return geometry;
     }
@@ -428,7 +435,7 @@ public final class FabricCanvas extends Region {
     }
 
     private void modelChanged() {
-        geometry = null;
+        geometryStale = true;
         baseDirty = true;
         requestRedraw();
     }

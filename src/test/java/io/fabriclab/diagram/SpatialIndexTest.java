@@ -48,4 +48,22 @@ class SpatialIndexTest {
         assertTrue(idx.query(new Bounds(41, 1, 49, 9)).isEmpty());
         assertTrue(idx.query(new Bounds(24, 24, 26, 26)).contains("diag"));
     }
+
+    @Test
+    void removedItemsAreFoundNoMoreAndTheOthersStay() {
+        SpatialIndex<String> idx = new SpatialIndex<>(10);
+        idx.insert("a", new Bounds(0, 0, 5, 5));
+        idx.insert("b", new Bounds(2, 2, 8, 8));
+        idx.insertSegment("long", 0, 0, 1000, 3, 0); // 101 columns: the overflow list
+        idx.insertSegment("short", 0, 0, 25, 3, 0);
+        assertEquals(4, idx.size());
+        idx.removeAll(java.util.Map.of("a", new Bounds(0, 0, 5, 5), "long", Bounds.of(0, 0, 1000, 3),
+                "short", Bounds.of(0, 0, 25, 3)));
+        assertEquals(1, idx.size());
+        assertEquals(0, idx.overflowSize());
+        assertEquals(List.of("b"), idx.query(new Bounds(-100, -100, 2000, 100)));
+        idx.insert("a", new Bounds(50, 50, 55, 55));
+        assertEquals(List.of("a"), idx.query(new Bounds(49, 49, 51, 51)));
+        assertTrue(idx.query(new Bounds(0, 0, 1, 1)).isEmpty());
+    }
 }

@@ -1,0 +1,102 @@
+package io.fabriclab.ui;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import io.fabriclab.diagram.DiagramGeometry;
+import io.fabriclab.edit.DeleteSelectionCommand;
+import io.fabriclab.edit.FabricCommand;
+import io.fabriclab.edit.MoveDevicesCommand;
+import io.fabriclab.edit.SetPropertyCommand;
+import io.fabriclab.io.FabricFiles;
+import io.fabriclab.model.Device;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Layout;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.LinkState;
+import javafx.scene.Scene;
+import javafx.scene.image.Image;
+import javafx.scene.image.ImageView;
+import javafx.scene.image.PixelFormat;
+import javafx.stage.Stage;
+
+/**
+ * After an edit the canvas updates its geometry from the previous one (issue 17): a failed link
+ * or a moved device keeps the geometry's index and the painter's groups, any other edit makes them
+ * again; either way the frame is, pixel for pixel, the one a canvas that starts afresh paints.
+ */
+@ExtendWith(ApplicationExtension.class)
+class EditRedrawTest {
+    private FabricEditor editor;
+    private FabricCanvas canvas;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        Fabric rail = FabricFiles.load(Path.of("resources/examples/rail-4su.json"));
+        editor = new FabricEditor(new FabricDocument(rail, null));
+        canvas = editor.canvas();
+        stage.setScene(new Scene(editor, 1200, 780));
+        stage.show();
+    }
+
+    private int[] pixels() {
+        Image img = ((ImageView) canvas.canvas()).getImage();
+        int w = (int) img.getWidth();
+        int h = (int) img.getHeight();
+        int[] px = new int[w * h];
+        img.getPixelReader().getPixels(0, 0, w, h, PixelFormat.getIntArgbInstance(), px, 0, w);
+        return px;
+    }
+
+    /**
+     * Runs the edit and paints; then paints the same view with a new painter and geometry (a theme
+     * set again starts both afresh). Returns what {@link DiagramGeometry#movedSince} said.
+     */
+    private Set<Device> editAndCompare(FxRobot robot, FabricCommand c) {
+        Object[] out = new Object[3];
+        robot.interact(() -> {
+            DiagramGeometry before = canvas.geometry();
+            canvas.document().execute(c);
+            canvas.redraw();
+            out[0] = pixels();
+            out[2] = canvas.geometry().movedSince(before);
+            DiagramGeometry kept = canvas.geometry();
+            canvas.setTheme(canvas.painter().style().theme());
+            canvas.redraw();
+            assertNotSame(kept, canvas.geometry(), "the comparison frame starts afresh");
+            out[1] = pixels();
+        });
+        assertArrayEquals((int[]) out[1], (int[]) out[0], c.description() + ": the frame a fresh canvas paints");
+        @SuppressWarnings("unchecked")
+        Set<Device> moved = (Set<Device>) out[2];
+        return moved;
+    }
+
+    @Test
+    void failingALinkOrMovingADeviceKeepsWhatItCanAndDrawsWhatAFreshCanvasDraws(FxRobot robot) {
+        Fabric f = canvas.document().fabric();
+        Link uplink = f.links().stream().filter(l -> l.a().device().role().tier() == 1
+                && l.b().device().role().tier() == 2).findFirst().orElseThrow();
+        assertEquals(Set.of(), editAndCompare(robot, new SetPropertyCommand<>("Fail " + uplink.id(), uplink::state,
+                uplink::setState, LinkState.DOWN)), "a failed link moves nothing: everything is kept");
+        Device leaf = uplink.a().device();
+        Layout.Point p = f.layout().position(leaf.id());
+        assertEquals(Set.of(leaf), editAndCompare(robot, new MoveDevicesCommand(f, "Move " + leaf.id(),
+                Map.of(leaf.id(), p), Map.of(leaf.id(), new Layout.Point(p.x() + 200, p.y() + 40)))),
+                "a move refits the moved leaf's groups only");
+        assertNull(editAndCompare(robot, new DeleteSelectionCommand(f, Set.of(), Set.of(uplink))),
+                "a link removed: the geometry and the groups are made again");
+    }
+}

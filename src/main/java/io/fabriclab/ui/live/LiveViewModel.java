@@ -331,7 +331,11 @@ public final class LiveViewModel {
     }
 
     static double number(StringProperty f, String name) {
-        String text = f.get() == null ? "" : f.get();
+        return number(f.get() == null ? "" : f.get(), name);
+    }
+
+    /** A form field's number, at least 0; IllegalArgumentException naming the field otherwise. */
+    static double number(String text, String name) {
         try {
             double v = Double.parseDouble(text.trim());
             if (Double.isNaN(v) || v < 0) {

@@ -571,15 +571,7 @@ public final class TransportCompareWindow extends BorderPane {
     }
 
     private static double number(String text, String name) {
-        try {
-            double v = Double.parseDouble(text.trim());
-            if (Double.isNaN(v) || v < 0) {
-                throw new NumberFormatException();
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + ": '" + text + "' is not a number >= 0");
-        }
+        return LiveViewModel.number(text, name);
     }
 
     private static String number(double v) {

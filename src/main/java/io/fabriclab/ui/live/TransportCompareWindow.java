@@ -491,7 +491,7 @@ public final class TransportCompareWindow extends BorderPane {
 
     private void charts(TransportComparison cmp) {
         String unit = unit(cmp);
-        String what = cmp.collectiveNames().isEmpty() ? "mean flow throughput" : cmp.collectiveNames().get(0) + " busbw";
+        String what = cmp.collectiveNames().isEmpty() ? "aggregate goodput" : cmp.collectiveNames().get(0) + " busbw";
         String currency = cmp.rows().get(0).bill().currency();
         throughputChart.setTitle(what + " (" + unit + ")");
         costChart.setTitle("fabric cost (million " + currency + ")");
@@ -538,7 +538,11 @@ public final class TransportCompareWindow extends BorderPane {
         });
     }
 
-    /** The first collective's busbw (GB/s), or the mean flow throughput (Gb/s) of a run without one. */
+    /**
+     * The first collective's busbw (GB/s), or the aggregate goodput (Gb/s) of a run without one: what
+     * the fabric delivered, not the mean of per-flow throughputs, which rewards flows finishing
+     * unevenly (docs/model.md, Ultra Ethernet in the simulator).
+     */
     static double throughput(TransportComparison.Row r) {
         if (!r.simulated()) {
             return Double.NaN;
@@ -547,7 +551,7 @@ public final class TransportCompareWindow extends BorderPane {
         if (!cs.isEmpty()) {
             return cs.get(0).timePs() > 0 ? cs.get(0).busbwGBps() : 0;
         }
-        return r.results().summary().meanThroughputGbps();
+        return TransportComparison.aggregateGoodputGbps(r.results());
     }
 
     private static String unit(TransportComparison cmp) {

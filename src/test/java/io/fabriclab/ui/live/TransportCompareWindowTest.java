@@ -100,6 +100,14 @@ class TransportCompareWindowTest {
             assertEquals(3, w[0].throughputChart.getData().get(0).getData().size());
             assertEquals(3, w[0].costChart.getData().get(0).getData().size());
             assertEquals(3, w[0].perCostChart.getData().get(0).getData().size());
+            // An incast has no collective: the bars are the aggregate goodput, what the fabric delivered
+            // (the mean of per-flow throughputs would reward flows finishing unevenly).
+            assertTrue(w[0].throughputChart.getTitle().startsWith("aggregate goodput"), w[0].throughputChart.getTitle());
+            for (int i = 0; i < 3; i++) {
+                TransportComparison.Row r = cmp.rows().get(i);
+                assertEquals(TransportComparison.aggregateGoodputGbps(r.results()),
+                        w[0].throughputChart.getData().get(0).getData().get(i).getYValue().doubleValue(), 1e-9, r.transport().toString());
+            }
             assertFalse(w[0].compare.isDisabled());
             assertTrue(w[0].status.getText().startsWith("Compared"), w[0].status.getText());
             assertEquals(1.0, w[0].bars.get(Transport.INFINIBAND).getProgress(), 0);

@@ -233,4 +233,33 @@ public final class JsonInput {
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
+
+    /**
+     * What a JSON value is, as error messages name it ("a string", "a number", "an object", ...;
+     * "nothing" for an absent value): the one wording of every FabricLab reader.
+     */
+    public static String kind(JsonNode n) {
+        if (n == null || n.isMissingNode()) {
+            return "nothing";
+        }
+        if (n.isTextual()) {
+            return "a string";
+        }
+        if (n.isNumber()) {
+            return "a number";
+        }
+        if (n.isBoolean()) {
+            return "a boolean";
+        }
+        if (n.isArray()) {
+            return "an array";
+        }
+        if (n.isObject()) {
+            return "an object";
+        }
+        if (n.isNull()) {
+            return "null";
+        }
+        return n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+    }
 }

@@ -227,24 +227,6 @@ final class JsonObjectReader {
     }
 
     static String kind(JsonNode n) {
-        if (n.isTextual()) {
-            return "a string";
-        }
-        if (n.isNumber()) {
-            return "a number";
-        }
-        if (n.isBoolean()) {
-            return "a boolean";
-        }
-        if (n.isArray()) {
-            return "an array";
-        }
-        if (n.isObject()) {
-            return "an object";
-        }
-        if (n.isNull()) {
-            return "null";
-        }
-        return n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+        return JsonInput.kind(n);
     }
 }

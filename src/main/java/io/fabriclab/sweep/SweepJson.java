@@ -156,24 +156,6 @@ final class SweepJson {
     }
 
     static String kind(JsonNode n) {
-        if (n == null || n.isMissingNode()) {
-            return "nothing";
-        }
-        if (n.isTextual()) {
-            return "a string";
-        }
-        if (n.isNumber()) {
-            return "a number";
-        }
-        if (n.isBoolean()) {
-            return "a boolean";
-        }
-        if (n.isArray()) {
-            return "an array";
-        }
-        if (n.isObject()) {
-            return "an object";
-        }
-        return "null";
+        return JsonInput.kind(n); // the readers' own wording
     }
 }

@@ -265,9 +265,9 @@ public final class TransportCompareWindow extends BorderPane {
         if (w == null || w.preset() == null && w.scenario() == null) {
             throw new IllegalArgumentException("Workload: choose a preset or a scenario file");
         }
-        long bytes = Math.round(number(sizeMb.getText(), "Size (MB)") * 1e6);
-        int fans = (int) number(fanIn.getText(), "Incast senders");
-        long s = (long) number(seed.getText(), "Seed");
+        long bytes = Math.round(LiveViewModel.number(sizeMb.getText(), "Size (MB)") * 1e6);
+        int fans = (int) LiveViewModel.number(fanIn.getText(), "Incast senders");
+        long s = (long) LiveViewModel.number(seed.getText(), "Seed");
         if (bytes <= 0) {
             throw new IllegalArgumentException("Size (MB): must be more than 0");
         }
@@ -579,10 +579,6 @@ public final class TransportCompareWindow extends BorderPane {
         c.setMinHeight(150);
         c.setPrefHeight(220);
         return c;
-    }
-
-    private static double number(String text, String name) {
-        return LiveViewModel.number(text, name);
     }
 
     private static String number(double v) {

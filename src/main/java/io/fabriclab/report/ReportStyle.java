@@ -52,6 +52,7 @@ final class ReportStyle {
             table.findings th:first-child { width: 9%; } table.findings th:nth-child(2) { width: 15%; }
             table.findings th:nth-child(3) { width: 14%; } table.findings th:nth-child(6) { width: 10%; }
             table.data td.status { white-space: nowrap; }
+            table.sweep td { white-space: nowrap; }
             .status.pass { color: #1b6e2a; }
             .status.warn { color: #8a6100; }
             .status.fail { color: #b3261e; }

@@ -82,11 +82,33 @@ public final class SweepSection {
             h.append("<h3>Charts</h3>\n");
             int n = 0;
             for (Map.Entry<String, JFreeChart> e : charts.entrySet()) {
-                h.append("<div class=\"chart\">").append(HtmlReport.stripXmlDeclaration(SweepCharts.svg(e.getValue(), chartPrefix + n++)))
+                h.append("<div class=\"figure\">").append(fitted(SweepCharts.svg(e.getValue(), chartPrefix + n++)))
                         .append("</div>\n");
             }
         }
         return h.append("</div>\n").toString();
+    }
+
+    /** Display width of a sweep chart: the report's own charts' width, which fits an A4 page. */
+    static final int CHART_WIDTH = 680;
+
+    /**
+     * A chart's SVG scaled to {@link #CHART_WIDTH} through a viewBox of its drawing size: drawn at
+     * 720 px, it was cut off at the page's edge in the PDF.
+     */
+    static String fitted(String svg) {
+        int w = SweepCharts.WIDTH;
+        int ht = SweepCharts.HEIGHT;
+        return HtmlReport.stripXmlDeclaration(svg).replaceFirst("width='" + w + ".0' height='" + ht + ".0'",
+                "width='" + CHART_WIDTH + "' height='" + Math.round((double) ht * CHART_WIDTH / w) + "' viewBox='0 0 " + w + " " + ht + "'");
+    }
+
+    /** An interval's half-width to two significant digits without an exponent (570, not 5.7e+02). */
+    static String halfWidth(double v) {
+        if (v == 0) {
+            return "0";
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
     }
 
     private static String pointsTable(SweepSummary s) {
@@ -98,7 +120,7 @@ public final class SweepSection {
         if (plan.objectives().size() >= 2) {
             head.add("Pareto");
         }
-        StringBuilder h = new StringBuilder("<table class=\"data\"><thead><tr>");
+        StringBuilder h = new StringBuilder("<table class=\"data sweep\"><thead><tr>");
         head.forEach(c -> h.append("<th>").append(Html.escape(c)).append("</th>"));
         h.append("</tr></thead><tbody>\n");
         for (SweepSummary.Point p : s.points().subList(0, Math.min(MAX_POINTS, s.points().size()))) {
@@ -107,7 +129,7 @@ public final class SweepSection {
             for (String m : plan.summaryMetrics()) {
                 SweepSummary.Stat st = p.stat(m);
                 String cell = st.n() == 0 ? "-" : Double.isFinite(st.halfWidth())
-                        ? String.format(Locale.ROOT, "%.4g \u00b1 %.2g", st.mean(), st.halfWidth())
+                        ? String.format(Locale.ROOT, "%.4g \u00b1 %s", st.mean(), halfWidth(st.halfWidth()))
                         : String.format(Locale.ROOT, "%.4g", st.mean());
                 h.append("<td class=\"num\">").append(cell).append("</td>");
             }

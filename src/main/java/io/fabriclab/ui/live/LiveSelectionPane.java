@@ -190,9 +190,9 @@ final class LiveSelectionPane extends VBox {
         flowTable.getColumns().setAll(List.of(
                 column("#", 30, "flow id", r -> String.valueOf(r.flow())),
                 column("from → to", 140, "sender and receiver NIC", r -> r.src() + " → " + r.dst()),
-                column("rate", 40, "DCQCN current rate (Gb/s)", r -> gbps(r.rateGbps())),
-                column("tgt", 40, "DCQCN target rate (Gb/s)", r -> gbps(r.targetGbps())),
-                column("got", 40, "throughput achieved over the last 20 µs (Gb/s)", r -> gbps(r.achievedGbps())),
+                column("rate", 50, "DCQCN current rate (Gb/s)", r -> gbps(r.rateGbps())),
+                column("tgt", 50, "DCQCN target rate (Gb/s)", r -> gbps(r.targetGbps())),
+                column("got", 50, "throughput achieved over the last 20 µs (Gb/s)", r -> gbps(r.achievedGbps())),
                 column("%", 36, "progress: share of its packets delivered in order",
                         r -> String.format(Locale.ROOT, "%.0f", 100 * r.progress()))));
         flowTable.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {
@@ -209,6 +209,11 @@ final class LiveSelectionPane extends VBox {
         header.setTooltip(new javafx.scene.control.Tooltip(tip));
         c.setGraphic(header);
         c.setPrefWidth(width);
+        if (width < 100) {
+            // Numbers stay narrow, so the constrained policy gives the spare width to "from → to"
+            // (the NIC names were cut to "server10:nic0 → server0..." at 1600 px).
+            c.setMaxWidth(width * 1.5);
+        }
         c.setSortable(false);
         c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(value.apply(d.getValue())));
         return c;

@@ -69,6 +69,13 @@ public final class PauseStormScreenshots {
                     // so servers unfold and the pause marks are big enough to read.
                     javafx.scene.control.SplitPane sp = (javafx.scene.control.SplitPane) fe.lookup(".split-pane");
                     sp.setDividerPositions(0.0, 0.62, 0.99);
+                    // The live thresholds are not part of this story: fold them, so the dashboard
+                    // (which names the paused directions) is in view under the run controls.
+                    for (javafx.scene.Node n : fe.lookupAll(".titled-pane")) {
+                        if (n instanceof javafx.scene.control.TitledPane tp && tp.getText().startsWith("Thresholds")) {
+                            tp.setExpanded(false);
+                        }
+                    }
                     fe.applyCss();
                     fe.layout();
                     var g = fe.canvas().geometry();

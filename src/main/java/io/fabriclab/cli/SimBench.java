@@ -50,8 +50,10 @@ final class SimBench implements Callable<Integer> {
             description = "which shipped bench: 9000 or 1500 (default: ${DEFAULT-VALUE})")
     int mtu;
 
-    @Option(names = "--scenario", paramLabel = "FILE", description = "run this scenario file instead of the shipped bench")
-    Path scenarioFile;
+    @Option(names = "--scenario", paramLabel = "FILE", description = {"run this scenario file instead of the shipped bench;",
+            "repeat it to compare scenarios: their runs alternate (A, B, C, A, B, C, ...) in this JVM and each",
+            "later one is reported as the median of its per-round ratios to the first one's CPU events/s"})
+    List<Path> scenarioFiles = new ArrayList<>();
 
     @Option(names = "--runs", defaultValue = "3", description = "runs in this JVM; the first one includes JIT warm-up (default: ${DEFAULT-VALUE})")
     int runs;
@@ -68,78 +70,102 @@ final class SimBench implements Callable<Integer> {
         if (runs < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--runs must be >= 1");
         }
-        Path file;
+        List<Path> files = new ArrayList<>();
         Path temp = null;
-        if (scenarioFile != null) {
-            file = scenarioFile;
+        if (!scenarioFiles.isEmpty()) {
+            files.addAll(scenarioFiles);
         } else {
             if (mtu != 9000 && mtu != 1500) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "--mtu: the shipped benches are 9000 and 1500 (use --scenario for others)");
             }
             temp = Files.createTempDirectory("fabriclab-bench");
-            file = extract(temp, mtu == 9000 ? SCENARIO_9000 : SCENARIO_1500);
+            files.add(extract(temp, mtu == 9000 ? SCENARIO_9000 : SCENARIO_1500));
             extract(temp, FABRIC);
         }
+        boolean several = files.size() > 1;
         try {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            out.printf(Locale.ROOT, "bench sim: %s, %d runs, %d cores, load average %.1f, max heap %d MB, %s%n",
-                    scenarioFile != null ? scenarioFile : "shipped " + (mtu == 9000 ? SCENARIO_9000 : SCENARIO_1500), runs,
+            out.printf(Locale.ROOT, "bench sim: %s, %d runs%s, %d cores, load average %.1f, max heap %d MB, %s%n",
+                    !scenarioFiles.isEmpty() ? scenarioFiles.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", "))
+                            : "shipped " + (mtu == 9000 ? SCENARIO_9000 : SCENARIO_1500),
+                    runs, several ? " of each, alternating" : "",
                     Runtime.getRuntime().availableProcessors(), load, Runtime.getRuntime().maxMemory() >> 20,
                     System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
             out.flush();
-            List<Double> warm = new ArrayList<>();
-            for (int r = 1; r <= runs; r++) {
-                long b0 = System.nanoTime();
-                Scenario scenario;
-                Simulator sim;
-                try {
-                    scenario = ScenarioJson.read(file, FabricReader.FILES);
-                    sim = scenario.simulator(scenario.config());
-                } catch (ScenarioException | IllegalArgumentException e) {
-                    err.println("error: " + e.getMessage());
-                    return ExitCode.BAD_INPUT;
-                }
-                long build = System.nanoTime() - b0;
-                HeapProbe probe = heapCheck ? new HeapProbe(scenario.config().durationPs() > 0) : null;
-                long cpu0 = threads.getCurrentThreadCpuTime();
-                long t0 = System.nanoTime();
-                SimResults res = sim.run(probe);
-                long wall = System.nanoTime() - t0;
-                long cpu = threads.getCurrentThreadCpuTime() - cpu0;
-                SimResults.RunInfo run = res.run();
-                if (r > 1) {
-                    warm.add(run.events() * 1e3 / Math.max(1, cpu));
-                }
-                out.printf(Locale.ROOT, "run %d%s: %,d events, CPU %.3f s (%.2f M events/s), wall %.3f s (%.2f M events/s), "
-                                + "load average %.1f%n", r, r == 1 ? " (cold)" : "", run.events(), cpu / 1e9,
-                        run.events() * 1e3 / Math.max(1, cpu), wall / 1e9, run.events() * 1e3 / Math.max(1, wall),
-                        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-                out.printf(Locale.ROOT, "  %s: %.1f us simulated (%.2f ms per simulated us of CPU), %d/%d flows, FCT p50 %.1f us, "
-                                + "p99 %.1f us; %,d ECN marks, %,d CNPs, %,d PFC pauses, %,d drops; build %.2f s; "
-                                + "max packets in flight %,d%n",
-                        run.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), run.simulatedPs() / 1e6,
-                        cpu / 1e6 / Math.max(1e-9, run.simulatedPs() / 1e6), run.flowsCompleted(), run.flows(),
-                        res.summary().fctP50Us(), res.summary().fctP99Us(), res.summary().ecnMarked(),
-                        res.summary().cnpsSent(), res.summary().pauseFramesSent(), res.summary().drops(), build / 1e9,
-                        run.maxPacketsInFlight());
-                if (probe != null) {
-                    out.println("  heap after full GC during the run (MB): " + probe.report());
-                }
-                res = null;
-                sim = null;
-                scenario = null;
-                out.printf(Locale.ROOT, "  heap after full GC with the results released: %d MB%n", heapAfterGc() >> 20);
-                out.flush();
+            // warm.get(i): scenario i's CPU events/s (M) of rounds 2..runs, in round order.
+            List<List<Double>> warm = new ArrayList<>();
+            for (int i = 0; i < files.size(); i++) {
+                warm.add(new ArrayList<>());
             }
-            if (!warm.isEmpty()) {
+            for (int r = 1; r <= runs; r++) {
+                for (int i = 0; i < files.size(); i++) {
+                    Path file = files.get(i);
+                    long b0 = System.nanoTime();
+                    Scenario scenario;
+                    Simulator sim;
+                    try {
+                        scenario = ScenarioJson.read(file, FabricReader.FILES);
+                        sim = scenario.simulator(scenario.config());
+                    } catch (ScenarioException | IllegalArgumentException e) {
+                        err.println("error: " + e.getMessage());
+                        return ExitCode.BAD_INPUT;
+                    }
+                    long build = System.nanoTime() - b0;
+                    HeapProbe probe = heapCheck ? new HeapProbe(scenario.config().durationPs() > 0) : null;
+                    long cpu0 = threads.getCurrentThreadCpuTime();
+                    long t0 = System.nanoTime();
+                    SimResults res = sim.run(probe);
+                    long wall = System.nanoTime() - t0;
+                    long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+                    SimResults.RunInfo run = res.run();
+                    if (r > 1) {
+                        warm.get(i).add(run.events() * 1e3 / Math.max(1, cpu));
+                    }
+                    out.printf(Locale.ROOT, "run %d%s%s: %,d events, CPU %.3f s (%.2f M events/s), wall %.3f s (%.2f M events/s), "
+                                    + "load average %.1f%n", r, r == 1 ? " (cold)" : "", several ? " " + file.getFileName() : "",
+                            run.events(), cpu / 1e9, run.events() * 1e3 / Math.max(1, cpu), wall / 1e9,
+                            run.events() * 1e3 / Math.max(1, wall),
+                            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                    out.printf(Locale.ROOT, "  %s: %.1f us simulated (%.2f ms per simulated us of CPU), %d/%d flows, FCT p50 %.1f us, "
+                                    + "p99 %.1f us; %,d ECN marks, %,d CNPs, %,d PFC pauses, %,d drops; build %.2f s; "
+                                    + "max packets in flight %,d%n",
+                            run.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), run.simulatedPs() / 1e6,
+                            cpu / 1e6 / Math.max(1e-9, run.simulatedPs() / 1e6), run.flowsCompleted(), run.flows(),
+                            res.summary().fctP50Us(), res.summary().fctP99Us(), res.summary().ecnMarked(),
+                            res.summary().cnpsSent(), res.summary().pauseFramesSent(), res.summary().drops(), build / 1e9,
+                            run.maxPacketsInFlight());
+                    if (probe != null) {
+                        out.println("  heap after full GC during the run (MB): " + probe.report());
+                    }
+                    res = null;
+                    sim = null;
+                    scenario = null;
+                    out.printf(Locale.ROOT, "  heap after full GC with the results released: %d MB%n", heapAfterGc() >> 20);
+                    out.flush();
+                }
+            }
+            if (runs > 1) {
                 // The verdict on the 5 M events/s target: warm runs only (run 1 also pays the JIT).
-                Collections.sort(warm);
-                int n = warm.size();
-                double median = n % 2 == 1 ? warm.get(n / 2) : (warm.get(n / 2 - 1) + warm.get(n / 2)) / 2;
-                out.printf(Locale.ROOT, "warm runs (2..%d): median %.2f M events/s of CPU, range %.2f-%.2f%n", runs,
-                        median, warm.get(0), warm.get(n - 1));
+                for (int i = 0; i < files.size(); i++) {
+                    List<Double> w = new ArrayList<>(warm.get(i));
+                    Collections.sort(w);
+                    out.printf(Locale.ROOT, "warm runs (2..%d)%s: median %.2f M events/s of CPU, range %.2f-%.2f%n", runs,
+                            several ? " " + files.get(i).getFileName() : "", median(w), w.get(0), w.get(w.size() - 1));
+                }
+                for (int i = 1; i < files.size(); i++) {
+                    // Ratios per round: both runs of a round saw about the same machine, so the ratio is
+                    // steadier than the ratio of two medians taken over minutes of a shared machine.
+                    List<Double> ratios = new ArrayList<>();
+                    for (int k = 0; k < warm.get(i).size(); k++) {
+                        ratios.add(warm.get(i).get(k) / warm.get(0).get(k));
+                    }
+                    Collections.sort(ratios);
+                    out.printf(Locale.ROOT, "%s / %s: median of per-round ratios of CPU events/s %.2f, range %.2f-%.2f%n",
+                            files.get(i).getFileName(), files.get(0).getFileName(), median(ratios), ratios.get(0),
+                            ratios.get(ratios.size() - 1));
+                }
             }
             long peak = 0;
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -154,6 +180,11 @@ final class SimBench implements Callable<Integer> {
                 deleteTree(temp);
             }
         }
+    }
+
+    private static double median(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /** Copies a shipped resource to {@code dir/relative} (the scenario names its fabric by relative path). */

@@ -72,6 +72,37 @@ class SimBenchCommandTest {
     }
 
     @Test
+    void severalScenariosAlternateAndTheLaterOnesAreRatiosOfTheFirst() {
+        // Two scenarios, 3 rounds: runs go A, B, A, B, A, B; each round's ratio B/A of CPU events/s, and
+        // the printed figure is the median of rounds 2 and 3 (their mean), within the 0.01 rounding
+        // of the printed rates it is recomputed from.
+        String a = "resources/scenarios/incast-pfc-only.json";
+        String b = "resources/scenarios/incast-pfc-dcqcn.json";
+        CliRun r = CliRun.of("bench", "sim", "--scenario", a, "--scenario", b, "--runs", "3");
+        assertEquals(0, r.code(), r.err());
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("run ([123])(?: \\(cold\\))? (incast-[a-z-]+\\.json): [0-9,]+ events, CPU [0-9.]+ s \\(([0-9.]+) M events/s\\)")
+                .matcher(r.out());
+        java.util.List<String> order = new java.util.ArrayList<>();
+        double[][] rates = new double[2][4];
+        while (m.find()) {
+            order.add(m.group(1) + m.group(2));
+            rates[m.group(2).equals("incast-pfc-only.json") ? 0 : 1][Integer.parseInt(m.group(1))] = Double.parseDouble(m.group(3));
+        }
+        assertEquals(java.util.List.of("1incast-pfc-only.json", "1incast-pfc-dcqcn.json", "2incast-pfc-only.json", "2incast-pfc-dcqcn.json",
+                "3incast-pfc-only.json", "3incast-pfc-dcqcn.json"), order, r.out());
+        java.util.regex.Matcher rm = java.util.regex.Pattern
+                .compile("incast-pfc-dcqcn\\.json / incast-pfc-only\\.json: median of per-round ratios of CPU events/s ([0-9.]+), range ([0-9.]+)-([0-9.]+)")
+                .matcher(r.out());
+        assertTrue(rm.find(), r.out());
+        double r2 = rates[1][2] / rates[0][2];
+        double r3 = rates[1][3] / rates[0][3];
+        assertEquals((r2 + r3) / 2, Double.parseDouble(rm.group(1)), 0.02, r.out());
+        assertEquals(Math.min(r2, r3), Double.parseDouble(rm.group(2)), 0.02, r.out());
+        assertTrue(r.out().contains("warm runs (2..3) incast-pfc-dcqcn.json: median "), r.out());
+    }
+
+    @Test
     void onlyTheShippedMtusAreBenches() {
         CliRun r = CliRun.of("bench", "sim", "--mtu", "4200");
         assertEquals(2, r.code());

@@ -181,7 +181,8 @@ app_image="$(find "$image_dest" -mindepth 1 -maxdepth 1 | head -1)"
 #     k=8 fat-tree permutation, then the cache is made and both launchers are given it. Two steps
 #     (record, create) through JAVA_TOOL_OPTIONS: the one-step -XX:AOTCacheOutput starts bin/java,
 #     which jlink --strip-native-commands left out. FABRICLAB_AOT=0 skips it. The cache is the
-#     app-image's: the installable packages below are built from the inputs and do not carry it.
+#     app-image's: the installable packages below are built from the inputs and do not carry it
+#     (the .deb makes its own when installed, step 5c; .rpm, .msi, .exe, .dmg, .pkg have none).
 t_aot=0
 case "$os" in
   linux) app_dir="$app_image/lib/app"; cli_bin="$app_image/bin/$cli_name" ;;
@@ -206,6 +207,15 @@ if [ "${FABRICLAB_AOT:-1}" != 0 ] && [ "$type" = app-image ]; then
     mv "$cfg.new" "$cfg"
   done
   t_aot=$(( $(now) - t1 ))
+fi
+
+# 5c. The .deb makes its start-up cache when it is installed (installers/linux/postinst): the JVM
+#     takes a cache only for the jar file it was made from, and the package's jar is a new copy.
+#     Its training run needs a scenario and its fabric as files: they go in lib/app/aot-training.
+if [ "$type" = deb ] && [ "${FABRICLAB_AOT:-1}" != 0 ]; then
+  mkdir -p "$out/input/aot-training/scenarios" "$out/input/aot-training/examples"
+  cp "$root/resources/scenarios/bench-fattree-k8-permutation.json" "$out/input/aot-training/scenarios/"
+  cp "$root/resources/examples/fat-tree-k8-bench.json" "$out/input/aot-training/examples/"
 fi
 
 # 6. The installable package, from the same inputs (not from the image: a package built with

@@ -73,4 +73,40 @@ class InstallerLaunchersTest {
         String env = Files.readString(INSTALLERS.resolve("jpackage").resolve("app.env"));
         assertTrue(env.contains("APP_VERSION='${project.version}'"), env);
     }
+
+    @Test
+    void theDebScriptsUseOnlyPlaceholdersTheJdksJpackageFillsIn() throws IOException {
+        // installers/linux/postinst and prerm are copies of jpackage's templates; jpackage replaces
+        // placeholder lines (DESKTOP_COMMANDS_INSTALL, COMMON_SCRIPTS, ...) by shell code and leaves an
+        // unknown one as is, which the shell then runs as a command. The JDK 17 template's
+        // UTILITY_SCRIPTS made `dpkg -r fabriclab` fail under JDK 25's jpackage ("not found"). Every
+        // placeholder line of ours must be one of the build JDK's template (read from its jrt image).
+        java.nio.file.FileSystem jrt = java.nio.file.FileSystems.getFileSystem(java.net.URI.create("jrt:/"));
+        Pattern placeholder = Pattern.compile("(?m)^\\s*([A-Z][A-Z_]{3,})\\s*$");
+        for (String script : new String[] {"postinst", "prerm"}) {
+            Path template = jrt.getPath("modules", "jdk.jpackage", "jdk/jpackage/internal/resources/template." + script);
+            assertTrue(Files.exists(template), "the build JDK has jpackage's " + template);
+            java.util.Set<String> known = new java.util.HashSet<>();
+            Matcher t = placeholder.matcher(Files.readString(template));
+            while (t.find()) {
+                known.add(t.group(1));
+            }
+            Matcher ours = placeholder.matcher(Files.readString(INSTALLERS.resolve("linux").resolve(script)));
+            int n = 0;
+            while (ours.find()) {
+                n++;
+                assertTrue(known.contains(ours.group(1)), "installers/linux/" + script + " has the placeholder "
+                        + ours.group(1) + ", which this JDK's jpackage template does not: " + known);
+            }
+            assertTrue(n > 0, script + " keeps jpackage's desktop commands");
+            // jpackage replaces a placeholder wherever it appears, so one inside a comment or a
+            // command pastes shell code into it (a comment naming the removal commands did so).
+            for (String line : Files.readAllLines(INSTALLERS.resolve("linux").resolve(script))) {
+                for (String word : known) {
+                    assertTrue(!line.contains(word) || line.strip().equals(word),
+                            "installers/linux/" + script + " names " + word + " outside a placeholder line: " + line);
+                }
+            }
+        }
+    }
 }

@@ -24,13 +24,13 @@ import picocli.CommandLine.Option;
  * round, the medians and the speed-up, with the load average before and after.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = "Time a sweep (default: resources/sweeps/bench-16.json, 16 short runs) with 1 worker and with --workers N, alternately.")
+        description = "Time a sweep (default: resources/sweeps/bench-16-k8-long.json, 16 runs of about 0.2 s) with 1 worker and with --workers N, alternately.")
 final class SweepBench implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--sweep", paramLabel = "FILE", description = "sweep file (default: ${DEFAULT-VALUE})",
-            defaultValue = "resources/sweeps/bench-16.json")
+            defaultValue = "resources/sweeps/bench-16-k8-long.json")
     Path sweepFile;
 
     @Option(names = "--workers", paramLabel = "N", defaultValue = "2", description = "workers to compare with 1 (default: ${DEFAULT-VALUE})")

@@ -48,7 +48,7 @@ import javafx.stage.FileChooser;
  * yet ended), takes the newest snapshot each frame through the model (never waits), draws it
  * through {@link CongestionPainter} as a layer of the canvas, and sends user actions as commands.
  *
- * <p>About 650 lines: the widgets of four sections and their bindings to the model (no run
+ * <p>About 800 lines: the widgets of four sections and their bindings to the model (no run
  * state lives here); the Selection section is {@link LiveSelectionPane}.
  */
 public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveViewProvider.Panel {

@@ -41,7 +41,7 @@ import javafx.beans.property.StringProperty;
  * it directly; {@link LivePanel} is its view. FX thread only (it reads the run through
  * {@link LiveRun#take()}, which never waits).
  *
- * <p>About 700 lines: it is one state machine (building, running, paused, stepped, ended,
+ * <p>About 780 lines: it is one state machine (building, running, paused, stepped, ended,
  * scrubbed) whose fields change together; what does not share that state is split out: commands
  * to the run ({@link LiveCommands}), the speed scale ({@link LiveSpeed}), progress
  * ({@link RunProgress}), the after-run review ({@link RunReview}) and the widgets ({@link LivePanel},

@@ -88,6 +88,7 @@ final class AnalysisJson {
         }
         root.set("pfcHeadroom", headroom(fabric, a));
         root.set("deadlock", deadlock(a.deadlock()));
+        root.set("ibCreditLoops", creditLoops(fabric));
         if (a.failure() != null) {
             FailureImpact.Detail d = a.failure().detail();
             ObjectNode f = root.putObject("failure");
@@ -107,6 +108,33 @@ final class AnalysisJson {
             o.put("fix", f.fix());
         }
         return MAPPER.writeValueAsString(root) + "\n";
+    }
+
+    /**
+     * InfiniBand credit loops per subnet-manager routing engine, the figures of the text output's
+     * table (docs/model.md, Credit-loop deadlock): on one data VL, the cycles of credit dependencies
+     * (how many, and the first as channels "from->to"), and the VLs the engine's routes need for the
+     * escape at down-up turns.
+     */
+    private static ArrayNode creditLoops(Fabric fabric) {
+        ArrayNode out = MAPPER.createArrayNode();
+        for (AnalyzeCommand.CreditLoops c : AnalyzeCommand.creditLoopsByEngine(fabric)) {
+            io.fabriclab.topology.CreditLoopCheck.Result r = c.result();
+            ObjectNode o = out.addObject();
+            o.put("engine", c.engine().jsonName());
+            o.put("engineUsed", r.engine().jsonName());
+            o.put("dataVls", r.dataVls());
+            o.put("creditLoops", r.cycles().size());
+            o.put("deadlockFree", r.deadlockFree());
+            o.put("vlsNeeded", r.vlsNeeded());
+            if (r.cycles().isEmpty()) {
+                o.putNull("exampleLoop");
+            } else {
+                ArrayNode loop = o.putArray("exampleLoop");
+                r.cycles().get(0).forEach(loop::add);
+            }
+        }
+        return out;
     }
 
     /** Every lossless port by class (its need, terms and margin), and the ports that fall short. */

@@ -70,17 +70,31 @@ public final class AnalyzeCommand implements Callable<Integer> {
      * would need for the escape at down-up turns.
      */
     static String creditLoops(Fabric fabric) {
-        io.fabriclab.routing.Routing r = io.fabriclab.routing.Routing.compute(fabric);
         io.fabriclab.topology.TextTable t = new io.fabriclab.topology.TextTable("engine", "credit loops on 1 VL",
                 "VLs for the escape");
-        for (io.fabriclab.routing.IbRoutingEngine e : io.fabriclab.routing.IbRoutingEngine.values()) {
-            io.fabriclab.routing.LinearForwardingTables tables = io.fabriclab.routing.LinearForwardingTables.compute(r, e);
-            io.fabriclab.topology.CreditLoopCheck.Result res = io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1);
-            String name = e.jsonName() + (tables.engine() != e ? " (not a fat-tree: minhop)" : "");
+        for (CreditLoops c : creditLoopsByEngine(fabric)) {
+            String name = c.engine().jsonName() + (c.fellBackToMinhop() ? " (not a fat-tree: minhop)" : "");
+            io.fabriclab.topology.CreditLoopCheck.Result res = c.result();
             String loops = res.deadlockFree() ? "none" : res.cycles().size() + ", e.g. " + String.join(" -> ", res.cycles().get(0));
             t.row(name, loops, res.vlsNeeded());
         }
         return "\nInfiniBand credit loops by subnet-manager routing engine (routing.ibEngine; one data VL)\n" + t + "\n";
+    }
+
+    /** The credit-loop check of one engine on one data VL; {@code fellBackToMinhop}: ftree on a fabric that is no fat-tree. */
+    record CreditLoops(io.fabriclab.routing.IbRoutingEngine engine, boolean fellBackToMinhop,
+                       io.fabriclab.topology.CreditLoopCheck.Result result) {
+    }
+
+    /** Every subnet-manager engine's tables checked for credit loops on one data VL (text and JSON show the same). */
+    static java.util.List<CreditLoops> creditLoopsByEngine(Fabric fabric) {
+        io.fabriclab.routing.Routing r = io.fabriclab.routing.Routing.compute(fabric);
+        java.util.List<CreditLoops> out = new java.util.ArrayList<>();
+        for (io.fabriclab.routing.IbRoutingEngine e : io.fabriclab.routing.IbRoutingEngine.values()) {
+            io.fabriclab.routing.LinearForwardingTables tables = io.fabriclab.routing.LinearForwardingTables.compute(r, e);
+            out.add(new CreditLoops(e, tables.engine() != e, io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1)));
+        }
+        return out;
     }
 
     @Override

@@ -266,6 +266,17 @@ public final class SimulateCommand implements Callable<Integer> {
         sb.append(String.format(Locale.ROOT, "drops %,d (buffer %,d, headroom overflow %,d, watchdog %,d, link down %,d); "
                         + "retransmitted %,d B; reroutes %d%n", s.drops(), s.bufferDrops(), s.headroomOverflowDrops(),
                 s.watchdogDrops(), s.linkDownDrops(), s.retransmittedBytes(), run.reroutes()));
+        SimResults.IbCongestionResult cc = r.ibCongestionControl();
+        if (cc != null) {
+            // InfiniBand congestion control on: what the switches marked and how far the senders backed off.
+            long ports = cc.fecnByPort().size();
+            sb.append(String.format(Locale.ROOT, "IB congestion control: FECN marked %,d packets at %d switch port%s "
+                            + "(threshold %d: queue above %s); BECNs %,d; highest CCTI %d of %d; %.1f us at CCTI > 0 "
+                            + "over %d flow%s%n", cc.fecnMarked(), ports, ports == 1 ? "" : "s", cc.threshold(),
+                    cc.thresholdBytes() < 0 ? "never" : String.format(Locale.ROOT, "%,d B", cc.thresholdBytes()),
+                    cc.becnsReceived(), cc.maxCcti(), cc.cctiLimit(), cc.cctiAboveZeroPs() / 1e6,
+                    cc.flows().size(), cc.flows().size() == 1 ? "" : "s"));
+        }
         SimResults.UecResult u = r.ultraEthernet();
         if (u != null) {
             // Ultra Ethernet only: what trimming and selective retransmission did.

@@ -120,6 +120,10 @@ public final class ResultsJson {
             // Only on an InfiniBand run, so RoCEv2 results files stay as they were.
             field(g, "credits", r.credits());
         }
+        if (r.ibCongestionControl() != null) {
+            // Only on an InfiniBand run with congestion control on, so every other results file stays as it was.
+            field(g, "ibCongestionControl", r.ibCongestionControl());
+        }
         if (r.ultraEthernet() != null) {
             // Only on an ultra-ethernet run, so RoCEv2 results files stay as they were.
             field(g, "ultraEthernet", r.ultraEthernet());

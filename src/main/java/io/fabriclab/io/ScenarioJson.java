@@ -30,6 +30,7 @@ import io.fabriclab.model.QosProfile;
 import io.fabriclab.model.SchedulerConfig;
 import io.fabriclab.model.Transport;
 import io.fabriclab.model.Units;
+import io.fabriclab.sim.IbCongestionSettings;
 import io.fabriclab.sim.IbFraming;
 import io.fabriclab.sim.LinkFailure;
 import io.fabriclab.sim.QosResolver;
@@ -849,6 +850,7 @@ public final class ScenarioJson {
             int vls = ib.dataVls();
             int buffer = ib.vlBufferBytes();
             boolean cc = ib.congestionControl();
+            IbCongestionSettings ccSettings = ib.congestionSettings();
             if (object && tr.has("dataVls")) {
                 long n = longValue(tr.get("dataVls"), "$.transport.dataVls", 1, 15);
                 if (n != 1 && n != 2 && n != 4 && n != 8 && n != 15) {
@@ -867,10 +869,19 @@ public final class ScenarioJson {
                 buffer = (int) b;
             }
             if (object && tr.has("congestionControl")) {
-                cc = bool(tr.get("congestionControl"), "$.transport.congestionControl");
+                JsonNode ccNode = tr.get("congestionControl");
+                if (ccNode.isObject()) {
+                    ccSettings = congestionSettings(ccNode, ccSettings);
+                    cc = !ccNode.has("enabled") || bool(ccNode.get("enabled"), CC_PATH + ".enabled");
+                } else if (ccNode.isBoolean()) {
+                    cc = ccNode.asBoolean();
+                } else {
+                    throw error(CC_PATH, ccNode, "true, false, or an object of congestion-control settings ("
+                            + String.join(", ", CC_FIELDS) + ")");
+                }
             }
             return TransportProfile.infiniband(new TransportProfileIb(mtu, vls, buffer, ib.fcRefreshSymbolTimes(),
-                    ib.fcPacketsPerDataPacket(), cc, ib.crossSubnet()));
+                    ib.fcPacketsPerDataPacket(), cc, ib.crossSubnet(), ccSettings));
         }
         if (transport == Transport.ULTRA_ETHERNET && object && tr.has("trimThresholdPackets")) {
             TransportProfileUec u = dflt.uec();
@@ -880,6 +891,54 @@ public final class ScenarioJson {
                     u.nsccTargetDelayRttFraction(), u.nsccMultiplicativeDecrease(), u.nsccAdditiveIncreaseMtus()));
         }
         return dflt;
+    }
+
+    private static final String CC_PATH = "$.transport.congestionControl";
+    /** Fields of "congestionControl" as an object: on/off, then OpenSM's names without their cc_*_setting_ prefix. */
+    private static final List<String> CC_FIELDS = List.of("enabled", "threshold", "markingRate", "packetSizeCredits",
+            "cctiIncrease", "cctiTimer", "cctiMin", "cct");
+
+    /**
+     * InfiniBand congestion control settings (docs/format-scenario.md): each field left out keeps
+     * {@code d}'s; ranges are the IBTA attribute fields' (annex A10, as OpenSM's options set them).
+     */
+    private IbCongestionSettings congestionSettings(JsonNode n, IbCongestionSettings d) {
+        checkFields(n, CC_PATH, CC_FIELDS);
+        int threshold = n.has("threshold") ? (int) longValue(n.get("threshold"), CC_PATH + ".threshold", 0, 15)
+                : d.threshold();
+        int markingRate = n.has("markingRate") ? (int) longValue(n.get("markingRate"), CC_PATH + ".markingRate", 0,
+                0xFFFF) : d.markingRate();
+        int size = n.has("packetSizeCredits") ? (int) longValue(n.get("packetSizeCredits"),
+                CC_PATH + ".packetSizeCredits", 0, 0xFF) : d.packetSizeCredits();
+        int increase = n.has("cctiIncrease") ? (int) longValue(n.get("cctiIncrease"), CC_PATH + ".cctiIncrease", 0,
+                0xFF) : d.cctiIncrease();
+        int timer = n.has("cctiTimer") ? (int) longValue(n.get("cctiTimer"), CC_PATH + ".cctiTimer", 0, 0xFFFF)
+                : d.cctiTimer();
+        List<Integer> cct = d.cct();
+        if (n.has("cct")) {
+            JsonNode t = n.get("cct");
+            String allowed = "a CCT in OpenSM's cc_cct notation: 1 to " + IbCongestionSettings.MAX_CCT_ENTRIES
+                    + " entries \"shift:multiplier\" (shift 0-3, multiplier 0-16383) separated by commas";
+            if (!t.isTextual()) {
+                throw error(CC_PATH + ".cct", t, allowed);
+            }
+            try {
+                cct = IbCongestionSettings.parseCct(t.asText());
+            } catch (IllegalArgumentException e) {
+                throw error(CC_PATH + ".cct", t, allowed + " (" + e.getMessage() + ")");
+            }
+            if (cct.size() > IbCongestionSettings.MAX_CCT_ENTRIES) {
+                throw error(CC_PATH + ".cct", t, allowed);
+            }
+        }
+        int min = d.cctiMin();
+        if (n.has("cctiMin")) {
+            min = (int) longValue(n.get("cctiMin"), CC_PATH + ".cctiMin", 0, cct.size() - 1);
+        } else if (min > cct.size() - 1) {
+            throw error(CC_PATH + ".cctiMin", null, "a cctiMin at most CCTI_Limit " + (cct.size() - 1)
+                    + " (the CCT's last index)");
+        }
+        return new IbCongestionSettings(threshold, markingRate, size, increase, timer, min, cct);
     }
 
     /**
@@ -917,10 +976,6 @@ public final class ScenarioJson {
         if (tr != null && tr.isObject() && tr.has("dataVls") && !"1".equals(tr.get("dataVls").asText())) {
             out.add(new InputProblem(file, "$.transport.dataVls", JsonObjectReader.text(tr.get("dataVls")),
                     "ignored by this build's simulator, which runs one data VL", "1"));
-        }
-        if (tr != null && tr.isObject() && tr.has("congestionControl") && tr.get("congestionControl").asBoolean(false)) {
-            out.add(new InputProblem(file, "$.transport.congestionControl", "true",
-                    "ignored by this build's simulator, which does not model InfiniBand congestion control", "false"));
         }
         if (tr != null && tr.isObject() && tr.has("ect")) {
             out.add(new InputProblem(file, "$.transport.ect", JsonObjectReader.text(tr.get("ect")), why

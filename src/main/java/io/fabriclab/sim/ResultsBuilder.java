@@ -162,7 +162,8 @@ final class ResultsBuilder {
         }
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
                 sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped(),
-                sim.creditResults(end), uecResult(flows, ports));
+                sim.creditResults(end), uecResult(flows, ports),
+                sim.ibcc == null ? null : sim.ibcc.results(flows, ports, end));
     }
 
     /** Ultra Ethernet's counts (SimResults.UecResult); null on other transports. */

@@ -35,7 +35,16 @@ final class RoceTransport {
         this.maxPayload = maxPayload;
         this.wireOverheadBytes = wireOverheadBytes;
         this.ectData = cfg.ectData() && sim.credits == null;
+        this.ibcc = sim.ibcc;
     }
+
+    /** InfiniBand congestion control, or null (every other run). */
+    private final IbCongestionControl ibcc;
+    /**
+     * InfiniBand congestion control: the data packet being answered carried FECN, so the next
+     * ACK or NAK of the responder carries BECN (set only when {@link #ibcc} is on).
+     */
+    private boolean becnPending;
 
     /** Data packets carry ECT(0): RoCEv2 with ECN on; never on InfiniBand. */
     private final boolean ectData;
@@ -135,6 +144,10 @@ final class RoceTransport {
         long rate = rp.currentRateBps();
         // Pacing at the current DCQCN rate; at line rate this is exactly the serialization time.
         f.nextSendPs = sim.now + Units.serializationPs(frame + wireOverheadBytes, rate);
+        if (ibcc != null) {
+            // IB congestion control: the CCT entry of the flow's CCTI delays its next packet.
+            f.nextSendPs += ibcc.delayPs(f, p);
+        }
         if (rp.onBytesSent(frame)) {
             noteRate(f);
         }
@@ -198,6 +211,9 @@ final class RoceTransport {
         if (f.sndUna >= f.totalPackets && !f.senderDone) {
             f.senderDone = true;
             f.srcPort.nic.deactivate(f);
+            if (ibcc != null) {
+                ibcc.senderDone(f);
+            }
         }
     }
 
@@ -210,13 +226,30 @@ final class RoceTransport {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
                 int payload = pkts.frameBytes(pkt) - sim.dataHeaderBytes;
                 pkts.free(pkt);
+                if (ibcc != null && ce) {
+                    // InfiniBand: the mark is FECN; the answer is BECN in an ACK sent at once, not a CNP.
+                    ibcc.fecnReceived(f);
+                    becnPending = true;
+                    responderData(in, f, psn, false, payload);
+                    if (becnPending) {
+                        // No ACK or NAK went out for it (coalesced or placed out of order): acknowledge now.
+                        sendControl(in, f, PacketPool.ACK, f.expected - 1, sim.ackBytes);
+                    }
+                    return;
+                }
                 responderData(in, f, psn, ce, payload);
             }
             case PacketPool.ACK -> {
+                if (ibcc != null && pkts.ecn(pkt) == PacketPool.CE) {
+                    ibcc.becn(f);
+                }
                 pkts.free(pkt);
                 acknowledged(f, psn + 1);
             }
             case PacketPool.NAK -> {
+                if (ibcc != null && pkts.ecn(pkt) == PacketPool.CE) {
+                    ibcc.becn(f);
+                }
                 pkts.free(pkt);
                 // A NAK acknowledges everything before the expected PSN and asks for go-back-N from it.
                 acknowledged(f, psn);
@@ -316,7 +349,14 @@ final class RoceTransport {
 
     /** ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model does. */
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
-        int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
+        byte ecn = PacketPool.NOT_ECT;
+        if (becnPending) {
+            // InfiniBand congestion control: BECN rides this ACK or NAK (the BTH's BECN bit).
+            becnPending = false;
+            ecn = PacketPool.CE;
+            ibcc.becnSent();
+        }
+        int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, ecn);
         pkts.setPathBase(pkt, f.reverseBase);
         sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, bytes, -1, false);
         if (p.busyUntilPs <= sim.now) {

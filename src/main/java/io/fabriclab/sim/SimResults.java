@@ -13,13 +13,41 @@ import java.util.List;
  * @param pfcEventsDropped PFC frames beyond the cap, counted but not listed
  * @param credits          InfiniBand runs: credit flow control per (port, VL); empty on the other transports
  * @param ultraEthernet    Ultra Ethernet runs: trims, NACKs, retransmissions ({@link UecResult}); null on the others
+ * @param ibCongestionControl InfiniBand runs with congestion control on: FECN, BECN and CCTI
+ *                         ({@link IbCongestionResult}); null on every other run
  */
 public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, List<QueueResult> queues,
                          List<PfcResult> pfc, List<LinkResult> links, List<NicResult> nics, List<EcmpResult> ecmp,
                          List<CollectiveResult> collectives, List<DeadlockResult> deadlocks,
                          List<UplinkSpread> uplinks, DcqcnLog dcqcnReactions, List<BufferResult> buffers, List<DropResult> drops,
                          List<PfcEvent> pfcEvents, long pfcEventsDropped, List<CreditResult> credits,
-                         UecResult ultraEthernet) {
+                         UecResult ultraEthernet, IbCongestionResult ibCongestionControl) {
+
+    /**
+     * InfiniBand congestion control of a run (docs/model.md, InfiniBand congestion control): the
+     * settings in force (threshold as set, 0-15, and the queue it means in bytes, -1 when 0 marks
+     * nothing; marking rate; minimum packet size in credits; CCTI_Increase; CCTI_Timer in 1.024 us;
+     * CCTI_Min; CCTI_Limit), then data packets the switches marked with FECN, FECN-marked packets
+     * the destination HCAs received, ACKs they sent with BECN and BECNs the sources received, the
+     * highest CCTI any flow reached, and the time flows spent at a CCTI above 0 (summed over flows;
+     * a flow counts until every packet of it is acknowledged). Per switch port and VL the marks,
+     * per flow that saw any of it (or starts above CCTI 0) its own counts.
+     */
+    public record IbCongestionResult(int threshold, long thresholdBytes, int markingRate, int packetSizeCredits,
+                                     int cctiIncrease, int cctiTimer, int cctiMin, int cctiLimit, long fecnMarked,
+                                     long fecnReceived, long becnsSent, long becnsReceived, int maxCcti,
+                                     long cctiAboveZeroPs, List<FecnPortResult> fecnByPort,
+                                     List<IbCcFlowResult> flows) {
+    }
+
+    /** FECN marks at one switch egress port and VL. */
+    public record FecnPortResult(String port, int vl, long fecnMarked) {
+    }
+
+    /** One flow's congestion control: FECN-marked packets its responder received, BECNs its requester received, its highest and last CCTI, time above CCTI 0. */
+    public record IbCcFlowResult(int flow, long fecnReceived, long becnsReceived, int maxCcti, int finalCcti,
+                                 long cctiAboveZeroPs) {
+    }
 
     /**
      * Ultra Ethernet's own counts (null on other transports): data packets the switches trimmed

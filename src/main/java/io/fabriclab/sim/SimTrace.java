@@ -18,6 +18,13 @@ public interface SimTrace {
                              boolean marked) {
     }
 
+    /**
+     * InfiniBand congestion control: a data packet queued at a switch egress port and VL found
+     * {@code queueBytes} ahead of it; {@code marked} whether the port marked it with FECN.
+     */
+    default void fecnDecision(long nowPs, String port, int vl, long queueBytes, boolean marked) {
+    }
+
     /** A packet was dropped at an egress queue. */
     default void drop(long nowPs, String port, int trafficClass, String cause) {
     }

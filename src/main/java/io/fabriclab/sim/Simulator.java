@@ -106,6 +106,8 @@ public final class Simulator {
     final TransportProfile transportProfile;
     /** InfiniBand's link-level flow control; null in a RoCEv2 run. */
     final CreditFlowControl credits;
+    /** InfiniBand congestion control (FECN, BECN, CCTI); null unless an InfiniBand run switches it on. */
+    final IbCongestionControl ibcc;
     /** Per-packet bytes of the transport: data headers, an ACK or NAK, and the wire's gap per packet. */
     final int dataHeaderBytes;
     final int ackBytes;
@@ -293,6 +295,10 @@ public final class Simulator {
         reactionLog = new ReactionLog(flows.length);
         pfc = new Pfc(this, ports.length, pcs, events, pkts);
         credits = ib ? new CreditFlowControl(this, ports, pkts) : null;
+        TransportProfileIb ibProfile = transportProfile.ib();
+        ibcc = ib && ibProfile != null && ibProfile.congestionControl()
+                ? new IbCongestionControl(this, credits, pkts, ibProfile.congestionSettings(), ports.length, flows,
+                maxPayload + dataHeaderBytes) : null;
         roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
         uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
         trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes()) : null;
@@ -448,7 +454,7 @@ public final class Simulator {
             }
             int w = c < sched.dwrrWeights().size() ? Math.max(1, sched.dwrrWeights().get(c)) : 1;
             pcs[p.at(c, EgressPort.DEQ_QUANTUM)] = (long) w * fabric.mtuBytes();
-            // InfiniBand switches mark no ECN (its congestion control, FECN/BECN, is not modelled).
+            // InfiniBand switches mark no ECN: their congestion control marks FECN (IbCongestionControl).
             p.wred[c] = transport == io.fabriclab.model.Transport.INFINIBAND ? null : q.ecn().forClass(c);
         }
         p.markAtEnqueue = q.ecn().markAt() == io.fabriclab.model.EcnConfig.MarkingPoint.ENQUEUE;
@@ -1034,6 +1040,10 @@ public final class Simulator {
         long occ = pcs[inAt + EgressPort.INGRESS_BYTES] += bytes;
         if (occ > pcs[inAt + EgressPort.MAX_INGRESS]) {
             pcs[inAt + EgressPort.MAX_INGRESS] = occ;
+        }
+        if (ibcc != null && pkts.kind(pkt) == PacketPool.DATA) {
+            // IB congestion control: FECN if this port's VL queue ahead of the packet is above the threshold.
+            ibcc.atSwitchEgress(out, c, pkt, bytes, pcs[EgressPort.at(out.id, c, EgressPort.QUEUE_BYTES)]);
         }
         enqueue(out, c, pkt, bytes, inId, false);
         if (out.busyUntilPs <= now) {

@@ -17,9 +17,11 @@ package io.fabriclab.sim;
  * @param congestionControl     IB congestion control (FECN at a switch VL threshold, BECN, CCTI
  *                              injection delay; vol. 1 annex A10) on or off
  * @param crossSubnet           packets carry a GRH (40 B): only when they cross an IB router
+ * @param congestionSettings    the congestion control's parameters, used when it is on
  */
 public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, int fcRefreshSymbolTimes,
-                                 int fcPacketsPerDataPacket, boolean congestionControl, boolean crossSubnet) {
+                                 int fcPacketsPerDataPacket, boolean congestionControl, boolean crossSubnet,
+                                 IbCongestionSettings congestionSettings) {
 
     /**
      * Most blocks a sender may have outstanding: the credit check (FCCL - (FCTBS + blocks)) mod 4096
@@ -44,6 +46,14 @@ public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, i
         if (fcRefreshSymbolTimes <= 0 || fcPacketsPerDataPacket < 0) {
             throw new IllegalArgumentException("flow-control period and rate must be positive");
         }
+        java.util.Objects.requireNonNull(congestionSettings, "congestionSettings");
+    }
+
+    /** The profile without congestion settings of its own: {@link IbCongestionSettings#defaults()}. */
+    public TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, int fcRefreshSymbolTimes,
+                              int fcPacketsPerDataPacket, boolean congestionControl, boolean crossSubnet) {
+        this(mtuBytes, dataVls, vlBufferBytes, fcRefreshSymbolTimes, fcPacketsPerDataPacket, congestionControl,
+                crossSubnet, IbCongestionSettings.defaults());
     }
 
     /**
@@ -54,8 +64,10 @@ public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, i
      * 128 KiB x 8 / 400 Gb/s = 2.62 us (about 250 m of fibre plus switch latency); FC refresh
      * every 65,536 symbol times (vol. 1 §7.9.4); an FC packet for every data packet freed; IB
      * congestion control off, as the common deployment runs it: it must be configured in the
-     * subnet manager (OpenSM's congestion control is disabled unless enabled) and NVIDIA fabrics
-     * rely on adaptive routing instead; no GRH (one subnet).
+     * subnet manager (OpenSM's {@code congestion_control} is FALSE unless enabled, and every one of
+     * its CC parameters then defaults to 0, nothing configured) and NVIDIA fabrics rely on
+     * adaptive routing instead; its parameters, when switched on, are
+     * {@link IbCongestionSettings#defaults()}; no GRH (one subnet).
      */
     public static TransportProfileIb defaults() {
         return new TransportProfileIb(IbFraming.MAX_MTU_BYTES, 1, 2048 * IbFraming.CREDIT_BLOCK_BYTES, 65_536, 1,
@@ -64,7 +76,13 @@ public record TransportProfileIb(int mtuBytes, int dataVls, int vlBufferBytes, i
 
     public TransportProfileIb withMtuBytes(int mtu) {
         return new TransportProfileIb(mtu, dataVls, vlBufferBytes, fcRefreshSymbolTimes, fcPacketsPerDataPacket,
-                congestionControl, crossSubnet);
+                congestionControl, crossSubnet, congestionSettings);
+    }
+
+    /** This profile with IB congestion control on under {@code settings}. */
+    public TransportProfileIb withCongestionControl(IbCongestionSettings settings) {
+        return new TransportProfileIb(mtuBytes, dataVls, vlBufferBytes, fcRefreshSymbolTimes, fcPacketsPerDataPacket,
+                true, crossSubnet, settings);
     }
 
     /** Bytes of one data packet of a full MTU on the wire. */

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import io.fabriclab.model.Transport;
+import io.fabriclab.sim.IbCongestionSettings;
 import io.fabriclab.sim.SimConfig;
 
 /** The scenario's "transport": its name, each transport's own fields, and the messages bad input gets. */
@@ -80,6 +81,16 @@ class ScenarioTransportTest {
             "\"transport\": {\"name\": \"infiniband\"‚ \"vlBufferBytes\": 100000}, | s.json: $.transport.vlBufferBytes: found 100000, expected a multiple of the 64-byte credit block from 4160 (one MTU packet) to 131072",
             "\"transport\": {\"name\": \"infiniband\"‚ \"vlBufferBytes\": 1000000}, | s.json: $.transport.vlBufferBytes: found 1000000, expected an integer 4160 to 131072",
             "\"transport\": {\"nam\": \"infiniband\"}, | s.json: $.transport.nam: unknown field \"nam\"; allowed: name, ackEveryPackets",
+            // InfiniBand congestion control: on/off or an object of OpenSM's settings, each range-checked.
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": \"yes\"}, | s.json: $.transport.congestionControl: found \"yes\", expected true, false, or an object of congestion-control settings (enabled, threshold, markingRate",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": {\"treshold\": 3}}, | s.json: $.transport.congestionControl.treshold: unknown field \"treshold\"; allowed: enabled, threshold, markingRate, packetSizeCredits, cctiIncrease, cctiTimer, cctiMin, cct",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": {\"threshold\": 16}}, | s.json: $.transport.congestionControl.threshold: found 16, expected an integer 0 to 15",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": {\"markingRate\": -1}}, | s.json: $.transport.congestionControl.markingRate: found -1, expected an integer 0 to 65535",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": {\"cctiTimer\": 70000}}, | s.json: $.transport.congestionControl.cctiTimer: found 70000, expected an integer 0 to 65535",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": {\"cct\": \"0:0‚4:1\"}}, | s.json: $.transport.congestionControl.cct: found \"0:0,4:1\", expected a CCT in OpenSM's cc_cct notation",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": {\"cct\": \"0:0‚0:1\"‚ \"cctiMin\": 2}}, | s.json: $.transport.congestionControl.cctiMin: found 2, expected an integer 0 to 1",
+            "\"transport\": {\"name\": \"infiniband\"‚ \"congestionControl\": {\"enabled\": 1}}, | s.json: $.transport.congestionControl.enabled: found 1, expected true or false",
+            "\"transport\": {\"name\": \"rocev2\"‚ \"congestionControl\": true}, | s.json: $.transport.congestionControl: found true, expected no congestionControl unless $.transport.name is infiniband",
     })
     void badTransportInputNamesFilePathAndWhatIsAllowed(String fields, String message) {
         // ‚ (a low quotation mark) stands for the commas inside a field of this table.
@@ -139,10 +150,38 @@ class ScenarioTransportTest {
 
     @Test
     void settingsTheSimulatorDoesNotModelAreWarnedAbout() {
+        // Congestion control is modelled: "true" is no longer warned about; more than one VL still is.
         Scenario s = parse(plain("\"transport\": {\"name\": \"infiniband\", \"dataVls\": 2, \"congestionControl\": true},"));
         List<String> w = s.warnings().stream().map(InputProblem::render).toList();
-        assertEquals(List.of("s.json: $.transport.dataVls: ignored by this build's simulator, which runs one data VL; allowed: 1",
-                "s.json: $.transport.congestionControl: ignored by this build's simulator, which does not model InfiniBand "
-                        + "congestion control; allowed: false"), w);
+        assertEquals(List.of("s.json: $.transport.dataVls: ignored by this build's simulator, which runs one data VL; allowed: 1"), w);
+    }
+
+    @Test
+    void congestionControlSettingsReachTheSimulator() {
+        // true: on with the defaults (IbCongestionSettings.defaults()); an object: on, each field
+        // given replacing the default, "enabled": false keeps it off; absent or false: off.
+        IbCongestionSettings d = IbCongestionSettings.defaults();
+        Scenario on = parse(plain("\"transport\": {\"name\": \"infiniband\", \"congestionControl\": true},"));
+        assertTrue(on.transport().ib().congestionControl());
+        assertEquals(d, on.transport().ib().congestionSettings());
+        Scenario tuned = parse(plain("\"transport\": {\"name\": \"infiniband\", \"congestionControl\": {\"threshold\": 8, "
+                + "\"markingRate\": 3, \"packetSizeCredits\": 2, \"cctiIncrease\": 2, \"cctiTimer\": 150, \"cctiMin\": 1, "
+                + "\"cct\": \"0:0, 1:3, 0:4\"}},"));
+        assertTrue(tuned.transport().ib().congestionControl());
+        IbCongestionSettings t = tuned.transport().ib().congestionSettings();
+        assertEquals(new IbCongestionSettings(8, 3, 2, 2, 150, 1, List.of(0, 1 << 14 | 3, 4)), t);
+        assertEquals("0:0,1:3,0:4", t.cctText());
+        assertEquals(2, t.cctiLimit());
+        // Threshold 8: (16 - 8) / 16 of the 131,072 B VL buffer = 65,536 B.
+        assertEquals(65_536, t.thresholdBytes(131_072));
+        assertTrue(!parse(plain("\"transport\": {\"name\": \"infiniband\", \"congestionControl\": {\"enabled\": false, "
+                + "\"threshold\": 3}},")).transport().ib().congestionControl());
+        assertTrue(!parse(plain("\"transport\": \"infiniband\",")).transport().ib().congestionControl());
+        // The scenario's simulator runs it: an InfiniBand run with it on has the results block.
+        io.fabriclab.sim.SimResults r = tuned.simulator(tuned.config()).run();
+        assertEquals(8, r.ibCongestionControl().threshold());
+        assertEquals(65_536, r.ibCongestionControl().thresholdBytes());
+        assertEquals(2, r.ibCongestionControl().cctiLimit());
+        assertNull(parse(plain("\"transport\": \"infiniband\",")).simulator(on.config()).run().ibCongestionControl());
     }
 }

@@ -394,26 +394,26 @@ public final class Fabric {
      * no mutable object with it.
      *
      * <p>The editor takes it on the FX thread, which answers nothing meanwhile, so it copies only
-     * what can change (docs/performance.md, "Responsiveness"): devices with their ports, links and
-     * the layout, in bulk rather than through {@link #addDevice(Device)} and {@link #addLink(Link)}
-     * (the original already holds every invariant those check: unique ids, ports of this fabric,
-     * one link per port, no self-loop). Each copied port is found through its original
-     * ({@link Port#copy}) rather than by name. What follows from them, the graph and the link
-     * indexes, the copy builds on first use ({@link #index()}), on the thread that reads it. Two
-     * threads may take copies of one fabric at once: they take turns.
+     * what can change (docs/performance.md, "Responsiveness during long actions"): devices with
+     * their ports, links and the layout, in bulk rather than through {@link #addDevice(Device)} and
+     * {@link #addLink(Link)} (the original already holds every invariant those check: unique ids,
+     * ports of this fabric, one link per port, no self-loop). Each copied port is found through its
+     * original ({@link Port#copy}) rather than by name. What follows from them, the graph and the
+     * link indexes, the copy builds on first use ({@link #index()}), on the thread that reads it.
+     * Two threads may take copies of one fabric at once: they take turns.
      */
     public Fabric copy() {
         synchronized (lock) {
             Fabric c = new Fabric(name, devices.size());
             c.description = description;
             c.mtuBytes = mtuBytes;
-            for (Device d : devices.values()) {
-                Device n = new Device(d);
-                c.devices.put(n.id(), n);
-            }
             Collection<Link> ls = linksInOrder();
             List<Link> copiedLinks = new ArrayList<>(ls.size());
             try {
+                for (Device d : devices.values()) {
+                    Device n = new Device(d);
+                    c.devices.put(n.id(), n);
+                }
                 for (Link l : ls) {
                     Link n = new Link(l.id(), l.a().copy, l.b().copy, l.speedGbps(), l.cableLengthM(), l.cableType());
                     n.setState(l.state());

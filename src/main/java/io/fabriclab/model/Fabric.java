@@ -409,20 +409,31 @@ public final class Fabric {
             c.mtuBytes = mtuBytes;
             Collection<Link> ls = linksInOrder();
             List<Link> copiedLinks = new ArrayList<>(ls.size());
+            // The originals must not keep the copy alive: each link clears its ports' field as it
+            // reads it, and a last pass clears the rest (free ports, or all after a failure).
+            int ports = 0;
+            boolean whole = false;
             try {
                 for (Device d : devices.values()) {
                     Device n = new Device(d);
+                    ports += n.portCount();
                     c.devices.put(n.id(), n);
                 }
                 for (Link l : ls) {
-                    Link n = new Link(l.id(), l.a().copy, l.b().copy, l.speedGbps(), l.cableLengthM(), l.cableType());
+                    Port a = l.a();
+                    Port b = l.b();
+                    Link n = new Link(l.id(), a.copy, b.copy, l.speedGbps(), l.cableLengthM(), l.cableType());
+                    a.copy = null;
+                    b.copy = null;
                     n.setState(l.state());
                     copiedLinks.add(n);
                 }
+                whole = true;
             } finally {
-                // The originals must not keep the copy alive.
-                for (Device d : devices.values()) {
-                    d.forgetCopies();
+                if (!whole || ports != 2 * ls.size()) {
+                    for (Device d : devices.values()) {
+                        d.forgetCopies();
+                    }
                 }
             }
             c.unindexedLinks = copiedLinks;

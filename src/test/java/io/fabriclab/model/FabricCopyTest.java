@@ -156,11 +156,19 @@ class FabricCopyTest {
         assertThrows(IllegalArgumentException.class, () -> m.addLink(m.links().iterator().next()));
     }
 
+    /** Every port linked (the links clear their ports), then a free port too (a last pass clears it). */
     @Test
     void theOriginalKeepsNoReferenceToItsCopy() {
         Fabric f = everyField();
-        f.servers().get(1).addPort("spare", 400); // a free port too
+        assertEquals(2 * f.linkCount(), f.devices().stream().mapToInt(Device::portCount).sum());
         f.copy();
+        assertNoCopyKept(f);
+        f.servers().get(1).addPort("spare", 400);
+        f.copy();
+        assertNoCopyKept(f);
+    }
+
+    private static void assertNoCopyKept(Fabric f) {
         for (Device d : f.devices()) {
             for (Port p : d.ports()) {
                 assertNull(p.copy, p.ref());

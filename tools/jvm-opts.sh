@@ -13,13 +13,19 @@
 #     this takes its resident set from 207 to 160 MB at no measured CPU cost;
 #   - gui, bench, sweep and tune keep both compilers: the editor runs for hours, `bench sim` measures
 #     the simulator at full speed once warm, and a sweep or a tuning runs the simulator tens to
-#     thousands of times in one process, where C2's code pays back its compile time.
+#     thousands of times in one process, where C2's code pays back its compile time;
+#   - gui: a first metaspace threshold of 128 MB (-XX:MetaspaceSize=128m). The editor's classes
+#     take about 36 MB of metaspace; at the default threshold (about 21 MB) the serial collector
+#     ran two full collections of the whole heap to raise it, pauses of 0.2-1.1 s that stop the FX
+#     thread too (docs/performance.md, "Responsiveness during long actions"). A threshold reserves
+#     nothing. The collector stays serial: G1 and ZGC measured no better there.
 # FABRICLAB_JIT=c2 keeps both compilers for any command (a long simulate: k=32, or 1500 B MTUs at
 # k>=24, where C2's code pays back its compile time).
 fabriclab_jvm_opts() {
   FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC)
   case "${1:-}" in
-    gui|bench|sweep|tune|"") ;;
+    gui|"") FABRICLAB_JVM_OPTS+=(-XX:MetaspaceSize=128m) ;;
+    bench|sweep|tune) ;;
     *) FABRICLAB_JVM_OPTS+=(-Xmn32m)
        [ "${FABRICLAB_JIT:-}" = c2 ] || FABRICLAB_JVM_OPTS+=(-XX:TieredStopAtLevel=1) ;;
   esac

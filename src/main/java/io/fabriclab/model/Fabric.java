@@ -3,6 +3,7 @@ package io.fabriclab.model;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,17 +29,76 @@ public final class Fabric {
     private String name;
     private String description = "";
     private int mtuBytes = DEFAULT_MTU_BYTES;
-    private final Graph<Device, Link> graph = GraphTypeBuilder.<Device, Link>undirected()
-            .allowingMultipleEdges(true).allowingSelfLoops(false).weighted(false).buildGraph();
-    private final Map<String, Device> devices = new LinkedHashMap<>();
-    private final Map<String, Link> links = new LinkedHashMap<>();
-    private final Map<Port, Link> linkByPort = new java.util.IdentityHashMap<>();
+    private final Map<String, Device> devices;
     private final Map<String, QosProfile> qosProfiles = new LinkedHashMap<>();
     private String defaultQosProfile;
     private Layout layout = new Layout();
+    /**
+     * The graph and the link indexes; null on a copy until first used ({@link #index()}). Guarded
+     * by {@link #lock} while null: a copy may be handed to another thread before its first use.
+     */
+    private volatile Index index;
+    /** A copy's links in order, until its index is built from them. */
+    private List<Link> unindexedLinks;
+    /** Held while a copy is taken of this fabric and while this copy's index is built. */
+    private final Object lock = new Object();
+
+    /**
+     * What follows from the devices and links: the JGraphT multigraph, links by id (in the fabric's
+     * link order) and by port. Kept in step by every mutation of this class.
+     */
+    private static final class Index {
+        final Graph<Device, Link> graph = GraphTypeBuilder.<Device, Link>undirected()
+                .allowingMultipleEdges(true).allowingSelfLoops(false).weighted(false).buildGraph();
+        final Map<String, Link> links;
+        final Map<Port, Link> linkByPort;
+
+        Index(int linkCount) {
+            links = LinkedHashMap.newLinkedHashMap(linkCount);
+            linkByPort = new IdentityHashMap<>(2 * linkCount);
+        }
+
+        void add(Link l) {
+            graph.addEdge(l.a().device(), l.b().device(), l);
+            links.put(l.id(), l);
+            linkByPort.put(l.a(), l);
+            linkByPort.put(l.b(), l);
+        }
+    }
 
     public Fabric(String name) {
         this.name = Objects.requireNonNull(name);
+        this.devices = new LinkedHashMap<>();
+        this.index = new Index(0);
+    }
+
+    /** A copy's shell: devices in a map sized for them, the links and the index to come ({@link #copy()}). */
+    private Fabric(String name, int deviceCount) {
+        this.name = Objects.requireNonNull(name);
+        this.devices = LinkedHashMap.newLinkedHashMap(deviceCount);
+    }
+
+    /**
+     * The graph and link indexes, built on first use on a copy: from its devices in order, then its
+     * links in order, as {@link #addDevice(Device)} and {@link #addLink(Link)} would have built them
+     * (the same vertex and edge order, so every walk of the graph sees what it saw on the original).
+     * A copy is taken on the FX thread and mostly read on a background thread, which so builds them.
+     */
+    private Index index() {
+        Index i = index;
+        if (i != null) {
+            return i;
+        }
+        synchronized (lock) {
+            if (index == null) {
+                Index built = new Index(unindexedLinks.size());
+                devices.values().forEach(built.graph::addVertex);
+                unindexedLinks.forEach(built::add);
+                unindexedLinks = null;
+                index = built;
+            }
+            return index;
+        }
     }
 
     // ----- identity --------------------------------------------------------------------------
@@ -80,12 +140,12 @@ public final class Fabric {
 
     /** The fabric as a read-only JGraphT graph, failed links included. */
     public Graph<Device, Link> graph() {
-        return new AsUnmodifiableGraph<>(graph);
+        return new AsUnmodifiableGraph<>(index().graph);
     }
 
     /** A live read-only view without DOWN links and without the given devices and links. */
     public Graph<Device, Link> view(Predicate<Device> deviceDown, Predicate<Link> linkDown) {
-        return new MaskSubgraph<>(graph, deviceDown, l -> !l.isUp() || linkDown.test(l));
+        return new MaskSubgraph<>(index().graph, deviceDown, l -> !l.isUp() || linkDown.test(l));
     }
 
     /** A live read-only view of the links that are up. */
@@ -129,13 +189,15 @@ public final class Fabric {
         if (devices.containsKey(d.id())) {
             throw new IllegalArgumentException("duplicate device id: " + d.id());
         }
+        Index i = index();
         devices.put(d.id(), d);
-        graph.addVertex(d);
+        i.graph.addVertex(d);
         return d;
     }
 
     /** Removes a device and every link attached to it; returns the links removed. */
     public List<Link> removeDevice(Device d) {
+        Graph<Device, Link> graph = index().graph;
         List<Link> removed = new ArrayList<>(graph.edgesOf(d));
         removed.forEach(this::removeLink);
         graph.removeVertex(d);
@@ -158,11 +220,11 @@ public final class Fabric {
 
     /** The link on a port, or null when the port is free. */
     public Link linkAt(Port p) {
-        return linkByPort.get(p);
+        return index().linkByPort.get(p);
     }
 
     public boolean isFree(Port p) {
-        return !linkByPort.containsKey(p);
+        return !index().linkByPort.containsKey(p);
     }
 
     /** Free ports of a device, in port order. */
@@ -181,28 +243,28 @@ public final class Fabric {
     // ----- links -----------------------------------------------------------------------------
 
     public Collection<Link> links() {
-        return Collections.unmodifiableCollection(links.values());
+        return Collections.unmodifiableCollection(index().links.values());
     }
 
     public Link link(String id) {
-        return links.get(id);
+        return index().links.get(id);
     }
 
     public int linkCount() {
-        return links.size();
+        return index().links.size();
     }
 
     /** Links between two devices (parallel links included). */
     public List<Link> linksBetween(Device x, Device y) {
-        return List.copyOf(graph.getAllEdges(x, y));
+        return List.copyOf(index().graph.getAllEdges(x, y));
     }
 
     public List<Link> linksOf(Device d) {
-        return List.copyOf(graph.edgesOf(d));
+        return List.copyOf(index().graph.edgesOf(d));
     }
 
     public List<Device> neighbors(Device d) {
-        return Graphs.neighborListOf(graph, d).stream().distinct().toList();
+        return Graphs.neighborListOf(index().graph, d).stream().distinct().toList();
     }
 
     /** Connects two free ports with the conventional id "a--b". */
@@ -230,21 +292,20 @@ public final class Fabric {
                 throw new IllegalArgumentException("port " + p.ref() + " already carries link " + linkAt(p).id());
             }
         }
-        if (links.containsKey(l.id())) {
+        Index i = index();
+        if (i.links.containsKey(l.id())) {
             throw new IllegalArgumentException("duplicate link id: " + l.id());
         }
-        graph.addEdge(a.device(), b.device(), l);
-        links.put(l.id(), l);
-        linkByPort.put(a, l);
-        linkByPort.put(b, l);
+        i.add(l);
         return l;
     }
 
     public void removeLink(Link l) {
-        if (links.remove(l.id()) != null) {
-            graph.removeEdge(l);
-            linkByPort.remove(l.a());
-            linkByPort.remove(l.b());
+        Index i = index();
+        if (i.links.remove(l.id()) != null) {
+            i.graph.removeEdge(l);
+            i.linkByPort.remove(l.a());
+            i.linkByPort.remove(l.b());
         }
     }
 
@@ -253,7 +314,7 @@ public final class Fabric {
      * first link between them). Returns null if none matches.
      */
     public Link findLink(String spec) {
-        Link l = links.get(spec);
+        Link l = link(spec);
         if (l != null) {
             return l;
         }
@@ -331,36 +392,64 @@ public final class Fabric {
      * profiles (immutable records, shared) and a copy of the layout. Background work (analysis,
      * export, autosave) reads a copy so the editor can go on changing the original; the copy shares
      * no mutable object with it.
+     *
+     * <p>The editor takes it on the FX thread, which answers nothing meanwhile, so it copies only
+     * what can change (docs/performance.md, "Responsiveness during long actions"): devices with
+     * their ports, links and the layout, in bulk rather than through {@link #addDevice(Device)} and
+     * {@link #addLink(Link)} (the original already holds every invariant those check: unique ids,
+     * ports of this fabric, one link per port, no self-loop). Each copied port is found through its
+     * original ({@link Port#copy}) rather than by name. What follows from them, the graph and the
+     * link indexes, the copy builds on first use ({@link #index()}), on the thread that reads it.
+     * Two threads may take copies of one fabric at once: they take turns.
      */
     public Fabric copy() {
-        Fabric c = new Fabric(name);
-        c.description = description;
-        c.mtuBytes = mtuBytes;
-        for (Device d : devices.values()) {
-            Device n = new Device(d.id(), d.role());
-            n.setModel(d.model());
-            n.setUnit(d.unit());
-            n.setRail(d.rail());
-            n.setPod(d.pod());
-            n.setGpus(d.gpusOverride());
-            n.setQosProfile(d.qosProfile());
-            n.labels().putAll(d.labels());
-            for (Port p : d.ports()) {
-                n.addPort(p.name(), p.speedGbps(), p.nic()).setQosProfile(p.qosProfile());
+        synchronized (lock) {
+            Fabric c = new Fabric(name, devices.size());
+            c.description = description;
+            c.mtuBytes = mtuBytes;
+            Collection<Link> ls = linksInOrder();
+            List<Link> copiedLinks = new ArrayList<>(ls.size());
+            // The originals must not keep the copy alive: each link clears its ports' field as it
+            // reads it, and a last pass clears the rest (free ports, or all after a failure).
+            int ports = 0;
+            boolean whole = false;
+            try {
+                for (Device d : devices.values()) {
+                    Device n = new Device(d);
+                    ports += n.portCount();
+                    c.devices.put(n.id(), n);
+                }
+                for (Link l : ls) {
+                    Port a = l.a();
+                    Port b = l.b();
+                    Link n = new Link(l.id(), a.copy, b.copy, l.speedGbps(), l.cableLengthM(), l.cableType());
+                    a.copy = null;
+                    b.copy = null;
+                    n.setState(l.state());
+                    copiedLinks.add(n);
+                }
+                whole = true;
+            } finally {
+                if (!whole || ports != 2 * ls.size()) {
+                    for (Device d : devices.values()) {
+                        d.forgetCopies();
+                    }
+                }
             }
-            c.addDevice(n);
+            c.unindexedLinks = copiedLinks;
+            c.qosProfiles.putAll(qosProfiles);
+            c.defaultQosProfile = defaultQosProfile;
+            c.layout = layout.copy();
+            return c;
         }
-        for (Link l : links.values()) {
-            Port a = c.devices.get(l.a().device().id()).port(l.a().name());
-            Port b = c.devices.get(l.b().device().id()).port(l.b().name());
-            Link n = new Link(l.id(), a, b, l.speedGbps(), l.cableLengthM(), l.cableType());
-            n.setState(l.state());
-            c.addLink(n);
+    }
+
+    /** The links in order, without building the index of a copy not yet read (a copy of a copy). */
+    private Collection<Link> linksInOrder() {
+        synchronized (lock) {
+            Index i = index;
+            return i != null ? i.links.values() : unindexedLinks;
         }
-        c.qosProfiles.putAll(qosProfiles);
-        c.defaultQosProfile = defaultQosProfile;
-        c.layout = layout.copy();
-        return c;
     }
 
     // ----- counts ----------------------------------------------------------------------------
@@ -371,6 +460,6 @@ public final class Fabric {
 
     @Override
     public String toString() {
-        return "Fabric[" + name + ", " + devices.size() + " devices, " + links.size() + " links]";
+        return "Fabric[" + name + ", " + devices.size() + " devices, " + linkCount() + " links]";
     }
 }

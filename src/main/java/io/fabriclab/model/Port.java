@@ -12,12 +12,26 @@ public final class Port {
     private int speedGbps;
     private Integer nic;
     private String qosProfile;
+    /**
+     * While {@link Fabric#copy()} runs (under the fabric's lock): this port's copy, so each copied
+     * link finds its copied ports without a lookup by name; null otherwise.
+     */
+    Port copy;
 
     Port(Device device, String name, int speedGbps, Integer nic) {
         this.device = Objects.requireNonNull(device);
         this.name = Objects.requireNonNull(name);
         this.speedGbps = speedGbps;
         this.nic = nic;
+    }
+
+    /** A copy of {@code p} on {@code device} (a copy of p's device), for {@link Device#Device(Device)}. */
+    Port(Device device, Port p) {
+        this.device = device;
+        this.name = p.name;
+        this.speedGbps = p.speedGbps;
+        this.nic = p.nic;
+        this.qosProfile = p.qosProfile;
     }
 
     public Device device() {

@@ -30,8 +30,13 @@ import javafx.stage.Stage;
  * <li><b>pings</b>: a {@code Platform.runLater} posted every 10 ms from another thread while the work
  * runs; how long each waited to run (worst, 99th percentile, median), the figure the FX thread's
  * responsiveness is judged by (a frame at 60 Hz is 16.7 ms; issue 17 asks for under 100 ms);
- * <li><b>done</b>: the wall time until the result was shown.
+ * <li><b>done</b>: the wall time until the result was shown;
+ * <li><b>GC</b>: the collector's pauses while the action ran (they stop the FX thread too): how
+ * many, and the longest (collectors that also work concurrently, G1 and ZGC, count only their
+ * pauses).
  * </ul>
+ * Each round ends with the cost of {@link Fabric#copy()} alone on the FX thread (every action
+ * above takes one there first): the wall and the FX thread's CPU time, median of 5.
  * An idle line (pings with nothing running) is the floor. Without a display (no {@code DISPLAY}) it
  * runs on Monocle's headless platform, as the UI tests do. Figures depend on the machine and its
  * load: run it at idle, and quote {@code uptime} with them (docs/performance.md).
@@ -86,7 +91,8 @@ public final class ResponsivenessBenchmark {
                 return e;
             });
             waitIdle();
-            out.println(line("idle", 0, idle(2000), 0));
+            GC.take();
+            out.println(line("idle", 0, idle(2000), 0) + gcLine(GC.take()));
             ReportExport report = new ReportExport(editor);
             Link uplink = f.links().stream().filter(l -> l.a().device().role().tier() == 1
                     && l.b().device().role().tier() == 2).findFirst().orElseThrow();
@@ -111,12 +117,70 @@ public final class ResponsivenessBenchmark {
                         List.of(), "bench")));
                 out.println(measure("save", () -> editor.saveTo(dir.resolve("rail.json"))));
                 out.println(measure("problems check (lint)", () -> editor.problems().check()));
+                out.println(copyCost(editor));
             }
         } finally {
             Platform.exit();
         }
         return 0;
     }
+
+    /** Fabric.copy() of the open fabric on the FX thread, five times: median wall and thread CPU. */
+    private static String copyCost(FabricEditor editor) throws Exception {
+        waitIdle();
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] wall = new long[5];
+        long[] cpu = new long[5];
+        for (int i = 0; i < wall.length; i++) {
+            int n = i;
+            onFx(() -> {
+                long c0 = mx.getCurrentThreadCpuTime();
+                long t0 = System.nanoTime();
+                Fabric copy = editor.document().fabric().copy();
+                wall[n] = System.nanoTime() - t0;
+                cpu[n] = mx.getCurrentThreadCpuTime() - c0;
+                return copy.name();
+            });
+        }
+        java.util.Arrays.sort(wall);
+        java.util.Arrays.sort(cpu);
+        return String.format(Locale.ROOT, "  %-24s %6.1f ms wall, %5.1f ms CPU on the FX thread (median of %d; %.1f-%.1f ms wall)",
+                "Fabric.copy() alone", wall[2] / 1e6, cpu[2] / 1e6, wall.length, wall[0] / 1e6, wall[4] / 1e6);
+    }
+
+    /** The collector's pauses, as the platform's GC beans report them (cycles of concurrent collectors left out). */
+    private static final class GcPauses implements javax.management.NotificationListener {
+        private final List<Long> millis = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        GcPauses() {
+            for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+                // ZGC reports "ZGC Minor Cycles" / "ZGC Major Cycles" beside its "... Pauses" beans, and G1 its
+                // "G1 Concurrent GC": concurrent work, during which the other threads run.
+                if (!b.getName().contains("Cycles") && !b.getName().contains("Concurrent")) {
+                    ((javax.management.NotificationEmitter) b).addNotificationListener(this, null, null);
+                }
+            }
+        }
+
+        @Override
+        public void handleNotification(javax.management.Notification n, Object handback) {
+            if (com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+                millis.add(com.sun.management.GarbageCollectionNotificationInfo.from(
+                        (javax.management.openmbean.CompositeData) n.getUserData()).getGcInfo().getDuration());
+            }
+        }
+
+        /** The pauses so far, and forgets them. */
+        List<Long> take() {
+            synchronized (millis) {
+                List<Long> l = List.copyOf(millis);
+                millis.clear();
+                return l;
+            }
+        }
+    }
+
+    private static final GcPauses GC = new GcPauses();
 
     private static <T> T onFx(Callable<T> c) throws Exception {
         CompletableFuture<T> r = new CompletableFuture<>();
@@ -139,6 +203,7 @@ public final class ResponsivenessBenchmark {
     /** Starts an action on the FX thread and pings the FX thread until its work is done and shown. */
     private static String measure(String what, Callable<? extends Future<?>> action) throws Exception {
         waitIdle();
+        GC.take();
         long t0 = System.nanoTime();
         long[] startNanos = new long[1];
         Future<?> work = onFx(() -> {
@@ -154,7 +219,7 @@ public final class ResponsivenessBenchmark {
         }
         work.get(10, TimeUnit.MINUTES);
         waitIdle(); // a Task's handlers (the result shown) run after it is done
-        return line(what, startNanos[0], pings, System.nanoTime() - t0);
+        return line(what, startNanos[0], pings, System.nanoTime() - t0) + gcLine(GC.take());
     }
 
     private static List<Long> idle(long millis) throws Exception {
@@ -178,6 +243,11 @@ public final class ResponsivenessBenchmark {
         });
         back.await();
         return ran[0] - sent;
+    }
+
+    private static String gcLine(List<Long> pauses) {
+        return String.format(Locale.ROOT, " | GC %2d pauses, longest %4d ms", pauses.size(),
+                pauses.stream().mapToLong(Long::longValue).max().orElse(0));
     }
 
     private static String line(String what, long startNanos, List<Long> pings, long doneNanos) {

@@ -138,12 +138,15 @@ case "$os" in
   mac) icon="$root/installers/icons/fabriclab.icns"; cli_name=fabriclab-cli ;;
 esac
 # The serial collector: chosen by measurement for one- and two-core runs (docs/performance.md).
+# MetaspaceSize 128 MB: the editor's 36 MB of class metadata passed the default first threshold
+# (about 21 MB) and cost two full collections per session, 0.2-1.2 s each with the window stopped
+# (docs/performance.md, Responsiveness); `fabriclab gui` gets the same (tools/jvm-opts.sh).
 # Software rendering: works on every desktop, VM, remote X and Xvfb; the editor draws one 2D canvas.
 # The exports let ControlsFX (class path) reach the JavaFX internals it uses, now that JavaFX is a
 # set of named modules in the runtime.
 # --enable-native-access: JavaFX's natives are loaded by named modules here; ALL-UNNAMED keeps
 # Java 24+ quiet for the class-path jars too.
-java_opts=(-XX:+UseSerialGC -Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
+java_opts=(-XX:+UseSerialGC -XX:MetaspaceSize=128m -Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
   --add-exports=javafx.base/com.sun.javafx.event=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control.behavior=ALL-UNNAMED

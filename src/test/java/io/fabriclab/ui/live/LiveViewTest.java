@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -37,6 +36,7 @@ import io.fabriclab.sim.SimSnapshot;
 import io.fabriclab.ui.FabricCanvas;
 import io.fabriclab.ui.FabricDocument;
 import io.fabriclab.ui.FabricEditor;
+import io.fabriclab.ui.SharedStageExtension;
 import javafx.geometry.Point2D;
 import javafx.scene.Scene;
 import javafx.scene.image.PixelReader;
@@ -45,7 +45,7 @@ import javafx.scene.paint.Color;
 import javafx.stage.Stage;
 
 /** The live congestion view, headless: play, pixels, click-to-fail, live thresholds, replay, errors. */
-@ExtendWith(ApplicationExtension.class)
+@ExtendWith(SharedStageExtension.class)
 class LiveViewTest {
     static final Path FABRIC = Path.of("resources/examples/classic-leaf-spine.json");
     static final Path INCAST = Path.of("resources/scenarios/incast-pfc-only.json");

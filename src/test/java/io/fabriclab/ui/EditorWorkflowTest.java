@@ -20,7 +20,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -48,7 +47,7 @@ import javafx.stage.Stage;
  * The editor's workflows end to end, headless (TestFX on Monocle): templates, drawing, undo/redo
  * across every kind of edit, clipboard, files, broken files, problems, analyses, recovery.
  */
-@ExtendWith(ApplicationExtension.class)
+@ExtendWith(SharedStageExtension.class)
 class EditorWorkflowTest {
     private FabricDocument doc;
     private FabricEditor editor;

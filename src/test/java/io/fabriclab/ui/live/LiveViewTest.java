@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -37,6 +36,7 @@ import io.fabriclab.sim.SimSnapshot;
 import io.fabriclab.ui.FabricCanvas;
 import io.fabriclab.ui.FabricDocument;
 import io.fabriclab.ui.FabricEditor;
+import io.fabriclab.ui.SharedStageExtension;
 import javafx.geometry.Point2D;
 import javafx.scene.Scene;
 import javafx.scene.image.PixelReader;
@@ -45,7 +45,7 @@ import javafx.scene.paint.Color;
 import javafx.stage.Stage;
 
 /** The live congestion view, headless: play, pixels, click-to-fail, live thresholds, replay, errors. */
-@ExtendWith(ApplicationExtension.class)
+@ExtendWith(SharedStageExtension.class)
 class LiveViewTest {
     static final Path FABRIC = Path.of("resources/examples/classic-leaf-spine.json");
     static final Path INCAST = Path.of("resources/scenarios/incast-pfc-only.json");
@@ -87,16 +87,19 @@ class LiveViewTest {
         return canvas.document().fabric();
     }
 
+    /**
+     * Reads {@code c} on the FX thread. A read, not an action: it does not wait for the FX events an
+     * action would cause afterwards (robot.interact does, about 50 ms of fixed sleeps per call, which
+     * every poll of a waitFor condition paid).
+     */
     private <T> T fx(FxRobot robot, Callable<T> c) {
-        AtomicReference<T> out = new AtomicReference<>();
-        robot.interact(() -> {
-            try {
-                out.set(c.call());
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return out.get();
+        try {
+            return WaitForAsyncUtils.asyncFx(c).get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void waitFor(int seconds, Callable<Boolean> condition) throws Exception {
@@ -194,15 +197,18 @@ class LiveViewTest {
             return paused >= 3;
         }));
         robot.clickOn("#live-pause");
+        // Paused, and the panel shows the newest picture the run published.
         waitFor(20, () -> fx(robot, () -> panel.session() != null
-                && panel.session().run().state() == LiveRun.State.PAUSED));
-        Thread.sleep(300);
-        WaitForAsyncUtils.waitForFxEvents();
-        SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
+                && panel.session().run().state() == LiveRun.State.PAUSED
+                && panel.shownSnapshot() == panel.session().run().latest()));
+        // The snapshot and the canvas drawn from it, read together on the FX thread: the shot shows s.
+        SimSnapshot[] shown = new SimSnapshot[1];
         WritableImage shot = fx(robot, () -> {
+            shown[0] = panel.shownSnapshot();
             canvas.redraw();
             return canvas.canvas().snapshot(null, null);
         });
+        SimSnapshot s = shown[0];
         savePng(shot, "live-incast-paused");
         PixelReader px = shot.getPixelReader();
         int w = (int) shot.getWidth();
@@ -442,11 +448,11 @@ class LiveViewTest {
         // The rate chart plots the picked flow's published rate over the recorded frames.
         List<SimSnapshot> rec = fx(robot, () -> panel.session().recording().frames());
         int step = Math.max(1, (rec.size() + LiveCharts.MAX_POINTS - 1) / LiveCharts.MAX_POINTS);
-        assertEquals((rec.size() + step - 1) / step, fx(robot, () -> rateSeries.getData().size()));
+        // The chart's points, read in one go on the FX thread (not one FX round trip per point).
+        List<Double> plotted = fx(robot, () -> rateSeries.getData().stream().map(d -> d.getYValue().doubleValue()).toList());
+        assertEquals((rec.size() + step - 1) / step, plotted.size());
         for (int i = 0; i < rec.size(); i += step) {
-            final int k = i / step;
-            assertEquals(rec.get(i).flowRateGbps().get(picked),
-                    fx(robot, () -> rateSeries.getData().get(k).getYValue().doubleValue()), 1e-9);
+            assertEquals(rec.get(i).flowRateGbps().get(picked), plotted.get(i / step), 1e-9);
         }
         savePng(fx(robot, () -> editor.getScene().snapshot(null)), "live-flow-pick");
         robot.interact(() -> panel.reset());
@@ -462,8 +468,10 @@ class LiveViewTest {
             panel.setSpeedPosition(7.3); // 20 us/s
         });
         robot.clickOn("#live-play");
+        // 20 us in (1 s of wall time at this speed): the 62 ring steps take about 200 us, some 3 us each, so
+        // several steps are complete and most are not.
         waitFor(60, () -> fx(robot, () -> panel.shownSnapshot() != null
-                && panel.shownSnapshot().timePs() >= 60_000_000L));
+                && panel.shownSnapshot().timePs() >= 20_000_000L));
         robot.interact(() -> panel.pauseRun()); // at once: the whole run lasts about 200 us
         waitFor(20, () -> fx(robot, () -> panel.session().run().state() == LiveRun.State.PAUSED));
         // The dashboard catches up with the paused instant (it refreshes five times a second).
@@ -829,7 +837,10 @@ class LiveViewTest {
         fit(robot);
         robot.interact(() -> {
             panel.setScenarioFile(INCAST);
-            panel.setSpeedPosition(8.3); // 200 us/s: a dozen frames or more over the run
+            // 1 ms/s, the fastest paced speed: the ~1.3 ms run takes 1.3 s of wall time or more, and a
+            // paced run publishes a frame every 5 us of simulated time up to one per 60 Hz frame: dozens
+            // of frames however fast the machine (unthrottled, a fast one could finish in a few frames).
+            panel.setSpeedPosition(9);
         });
         robot.clickOn("#live-play");
         waitFor(90, () -> fx(robot, () -> panel.results() != null));

@@ -43,9 +43,9 @@ import javafx.stage.Stage;
 import javafx.stage.Window;
 
 /**
- * On a 16-unit rail fabric (4,096 GPUs), Analyze, Check Deadlocks, Fail a Link, Export Report and
- * Save, started from their menu items, run on the background executor and leave the FX thread free
- * while they run.
+ * On the 64-unit rail fabric (16,384 GPUs; seconds of work per action), Analyze, Check Deadlocks,
+ * Fail a Link, Export Report and Save, started from their menu items, run on the background
+ * executor and leave the FX thread free while they run.
  *
  * <p>What is asserted is what the code decided, not how fast the machine is: the executor's gate
  * (a test hook, {@code BackgroundTasks.setGate}) holds each action's work after it is computed and
@@ -55,9 +55,7 @@ import javafx.stage.Window;
  * runnable could not run before the work ends, and the work does not end until the test releases
  * it), and that the result is not shown yet; then it releases the gate and waits for the result in
  * the UI. How long the FX thread takes to answer while the work runs un-held is a benchmark
- * ({@code tools/bench-ui.sh responsive}, docs/performance.md), not a test. Since the gate holds the
- * work whatever its size, the fabric need not be the 64-unit one (16,384 GPUs, seconds of work per
- * action, about 13 s of CPU for this test); a quarter of it keeps a large fabric's every kind of tier.
+ * ({@code tools/bench-ui.sh responsive}, docs/performance.md), not a test.
  */
 @ExtendWith(ApplicationExtension.class)
 class BackgroundWorkTest {
@@ -226,14 +224,13 @@ class BackgroundWorkTest {
     }
 
     @Test
-    void analyzeDeadlockCheckFailLinkReportExportAndSaveOfALargeRailFabricLeaveTheFxThreadFree(FxRobot robot)
+    void analyzeDeadlockCheckFailLinkReportExportAndSaveOfThe64UnitFabricLeaveTheFxThreadFree(FxRobot robot)
             throws Exception {
         Path dir = Files.createTempDirectory("fabriclab-64");
-        Path file = dir.resolve("rail16.json");
-        openEditor(RailOptimizedGenerator.generate(16), file);
+        Path file = dir.resolve("rail64.json");
+        openEditor(RailOptimizedGenerator.generate(64), file);
         Fabric f = editor.document().fabric();
-        // 16 scalable units x 32 servers x 8 GPUs
-        assertEquals(4_096, f.gpuCount(), "the 16-unit rail fabric");
+        assertEquals(16_384, f.gpuCount(), "the 64-unit rail fabric");
 
         // Fabric > Analyze
         Gate g = chooseAndHold("Analyze", null);
@@ -261,7 +258,7 @@ class BackgroundWorkTest {
         waitUntil("the failure report", () -> reports.contains("Failure of " + uplink.id()));
 
         // File > Export Report…: its dialog is answered (OK), the save dialog by the test's service.
-        reportFile = dir.resolve("rail16-review.html").toFile();
+        reportFile = dir.resolve("rail64-review.html").toFile();
         g = chooseAndHold("Export Report…", () -> pressOk(robot, "Export Report"));
         assertFalse(statusText().startsWith("Report written"), "not reported before the work is released");
         release(g);
@@ -269,7 +266,7 @@ class BackgroundWorkTest {
             String s = statusText();
             return s.startsWith("Report written: ") || s.startsWith("Report not written");
         });
-        assertTrue(statusText().startsWith("Report written: rail16-review.html"), statusText());
+        assertTrue(statusText().startsWith("Report written: rail64-review.html"), statusText());
         assertTrue(reportFile.length() > 10_000, "the report was written");
 
         // File > Save, held before the file is written, with an edit made meanwhile: the copy

@@ -1,6 +1,7 @@
 package io.fabriclab.topology;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,13 @@ public final class CreditLoopCheck {
         if (dataVls < 1) {
             throw new IllegalArgumentException("data VLs must be at least 1, not " + dataVls);
         }
-        Graph<String, DefaultEdge> g = new DefaultDirectedGraph<>(DefaultEdge.class);
+        // Channels are (switch link, VL) numbers and the edges between them are gathered once each: a
+        // large fabric's routes repeat the same hops millions of times (a 16-unit rail fabric: 4,096
+        // destinations x 128 source switches), so the graph is built from the distinct edges only,
+        // and names are made for the channels of a cycle only.
+        // succ[channel]: the distinct channels that follow it on some route (few: a switch's links).
+        int[][] succ = new int[tables.linkSlots() * dataVls][];
+        int[] succCount = new int[succ.length];
         int mostTurns = 0;
         // Routes from one switch to one destination are the same whatever the source HCA on it.
         Map<Device, Boolean> sourceSwitches = new LinkedHashMap<>();
@@ -65,47 +72,93 @@ public final class CreditLoopCheck {
                 sourceSwitches.put(sw, true);
             }
         }
-        for (Port dst : routing.nicPorts()) {
-            Device last = routing.edgeSwitch(dst);
-            for (Device first : sourceSwitches.keySet()) {
-                if (first == last || last == null) {
+        int[] sources = sourceSwitches.keySet().stream().mapToInt(routing::indexOf).toArray();
+        for (int j = 0; j < tables.destinations(); j++) {
+            Device lastSwitch = routing.edgeSwitch(tables.destination(j));
+            if (lastSwitch == null) {
+                continue;
+            }
+            int last = routing.indexOf(lastSwitch);
+            for (int first : sources) {
+                if (first == last) {
                     continue;
                 }
-                Device sw = first;
-                String prev = null;
+                int sw = first;
+                int prev = -1;
                 boolean wentDown = false;
                 int turns = 0;
                 int guard = 0;
                 while (sw != last && guard++ < 256) {
-                    Link l = tables.outLink(sw, dst);
-                    if (l == null) {
+                    int k = tables.outIndex(sw, j);
+                    if (k < 0) {
                         break;
                     }
-                    boolean up = tables.isUp(sw, l);
+                    boolean up = tables.isUp(sw, k);
                     if (up && wentDown) {
                         turns++;
                         wentDown = false;
                     }
                     wentDown |= !up;
                     int vl = Math.min(turns, dataVls - 1);
-                    String channel = l.portOn(sw).ref() + " (VL " + vl + ")";
-                    g.addVertex(channel);
-                    if (prev != null) {
-                        g.addEdge(prev, channel);
+                    // channel = (the switch's egress link, VL)
+                    int channel = tables.linkSlot(sw, k) * dataVls + vl;
+                    if (prev >= 0) {
+                        addEdge(succ, succCount, prev, channel);
                     }
                     prev = channel;
-                    sw = l.other(sw);
+                    sw = tables.neighbour(sw, k);
                 }
                 mostTurns = Math.max(mostTurns, turns);
             }
         }
+        Graph<Integer, DefaultEdge> g = new DefaultDirectedGraph<>(DefaultEdge.class);
+        for (int from = 0; from < succ.length; from++) {
+            for (int i = 0; i < succCount[from]; i++) {
+                int to = succ[from][i];
+                g.addVertex(from);
+                g.addVertex(to);
+                g.addEdge(from, to);
+            }
+        }
         List<List<String>> cycles = new ArrayList<>();
-        for (Set<String> scc : new KosarajuStrongConnectivityInspector<>(g).stronglyConnectedSets()) {
+        for (Set<Integer> scc : new KosarajuStrongConnectivityInspector<>(g).stronglyConnectedSets()) {
             if (scc.size() > 1) {
-                cycles.add(List.copyOf(new TreeSet<>(scc)));
+                TreeSet<String> names = new TreeSet<>();
+                for (int c : scc) {
+                    names.add(egressPort(routing, tables, c / dataVls).ref() + " (VL " + (c % dataVls) + ")");
+                }
+                cycles.add(List.copyOf(names));
             }
         }
         cycles.sort((a, b) -> a.get(0).compareTo(b.get(0)));
         return new Result(tables.engine(), dataVls, mostTurns + 1, List.copyOf(cycles));
+    }
+
+    private static void addEdge(int[][] succ, int[] count, int from, int to) {
+        int[] list = succ[from];
+        int n = count[from];
+        for (int i = 0; i < n; i++) {
+            if (list[i] == to) {
+                return;
+            }
+        }
+        if (list == null) {
+            list = succ[from] = new int[4];
+        } else if (n == list.length) {
+            list = succ[from] = Arrays.copyOf(list, 2 * n);
+        }
+        list[n] = to;
+        count[from] = n + 1;
+    }
+
+    /** The egress port of a link slot (LinearForwardingTables#linkSlot): the port on the switch it leaves. */
+    private static Port egressPort(Routing routing, LinearForwardingTables tables, int slot) {
+        List<Device> switches = routing.switches();
+        for (int s = 0; s < switches.size(); s++) {
+            if (slot < tables.linkSlot(s, 0) + tables.linkCount(s)) {
+                return tables.link(s, slot - tables.linkSlot(s, 0)).portOn(switches.get(s));
+            }
+        }
+        throw new IllegalArgumentException("no link slot " + slot);
     }
 }

@@ -2,9 +2,7 @@ package io.fabriclab.topology;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -14,7 +12,6 @@ import org.jgrapht.graph.DefaultDirectedGraph;
 import org.jgrapht.graph.DefaultEdge;
 
 import io.fabriclab.model.Device;
-import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
 import io.fabriclab.routing.IbRoutingEngine;
 import io.fabriclab.routing.LinearForwardingTables;
@@ -65,14 +62,14 @@ public final class CreditLoopCheck {
         int[] succCount = new int[succ.length];
         int mostTurns = 0;
         // Routes from one switch to one destination are the same whatever the source HCA on it.
-        Map<Device, Boolean> sourceSwitches = new LinkedHashMap<>();
+        Set<Device> sourceSwitches = new java.util.LinkedHashSet<>();
         for (Port p : routing.nicPorts()) {
             Device sw = routing.edgeSwitch(p);
             if (sw != null) {
-                sourceSwitches.put(sw, true);
+                sourceSwitches.add(sw);
             }
         }
-        int[] sources = sourceSwitches.keySet().stream().mapToInt(routing::indexOf).toArray();
+        int[] sources = sourceSwitches.stream().mapToInt(routing::indexOf).toArray();
         for (int j = 0; j < tables.destinations(); j++) {
             Device lastSwitch = routing.edgeSwitch(tables.destination(j));
             if (lastSwitch == null) {

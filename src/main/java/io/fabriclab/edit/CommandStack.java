@@ -10,6 +10,11 @@ import java.util.List;
  * execute, undo and redo (views repaint on it). "Unsaved changes" compares the command on top
  * of the undo stack with the one that was on top when the fabric was saved, so undoing back to
  * the saved state makes the document clean again.
+ *
+ * <p>Two kinds of listener: {@link #addListener} hears changes of the fabric (execute, undo, redo,
+ * clear), which views redraw and analyses recompute on; {@link #addSavedStateListener} hears those
+ * and also a save, which changes only whether the fabric counts as modified (the window's title).
+ * A save of a large fabric thus repaints nothing and keeps the problems found.
  */
 public final class CommandStack {
     /** Oldest commands are forgotten beyond this depth. */
@@ -18,6 +23,7 @@ public final class CommandStack {
     private final Deque<FabricCommand> undo = new ArrayDeque<>();
     private final Deque<FabricCommand> redo = new ArrayDeque<>();
     private final List<Runnable> listeners = new ArrayList<>();
+    private final List<Runnable> savedStateListeners = new ArrayList<>();
     private final int limit;
     private long revision;
     private FabricCommand savedTop;
@@ -109,7 +115,7 @@ public final class CommandStack {
     public void markSaved() {
         savedTop = undo.peek();
         savedReachable = true;
-        changed();
+        savedStateChanged();
     }
 
     /**
@@ -130,7 +136,7 @@ public final class CommandStack {
         // Saved with an empty undo stack: that state is gone once a command has fallen off since.
         // A command on top, once dropped, never comes back to the top, so peek() alone decides.
         savedReachable = p.top != null || p.dropped == dropped;
-        changed();
+        savedStateChanged();
     }
 
     /** A state of the stack, as {@link #savePoint()} took it. */
@@ -158,6 +164,7 @@ public final class CommandStack {
         changed();
     }
 
+    /** Hears every change of the fabric: execute, undo, redo, clear (not a save). */
     public void addListener(Runnable r) {
         listeners.add(r);
     }
@@ -166,9 +173,21 @@ public final class CommandStack {
         listeners.remove(r);
     }
 
+    /** Hears every change of {@link #isModified()}'s inputs: each change of the fabric and each save. */
+    public void addSavedStateListener(Runnable r) {
+        savedStateListeners.add(r);
+    }
+
     private void changed() {
         revision++;
         for (Runnable r : List.copyOf(listeners)) {
+            r.run();
+        }
+        savedStateChanged();
+    }
+
+    private void savedStateChanged() {
+        for (Runnable r : List.copyOf(savedStateListeners)) {
             r.run();
         }
     }

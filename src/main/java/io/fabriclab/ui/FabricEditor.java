@@ -165,7 +165,7 @@ public final class FabricEditor extends BorderPane {
         for (Label l : List.of(busy, counts, oversubscription, zoomLabel)) {
             l.setMinWidth(Region.USE_PREF_SIZE);
         }
-        doc.stack().addListener(this::refreshState);
+        doc.stack().addSavedStateListener(this::refreshState); // the title shows a save too
         doc.stack().addListener(this::describeChange);
         doc.stack().addListener(oversubscriptionDebounce::playFromStart);
         doc.selection().addListener(this::refreshState);

@@ -169,10 +169,21 @@ class CommandStackTest {
     void listenersHearEveryChange() {
         CommandStack stack = new CommandStack();
         int[] heard = {0};
+        int[] heardSaved = {0};
         stack.addListener(() -> heard[0]++);
+        stack.addSavedStateListener(() -> heardSaved[0]++);
         stack.execute(append(new ArrayList<>(), "a"));
         stack.undo();
+        long revision = stack.revision();
         stack.markSaved();
+        stack.markSaved(stack.savePoint());
+        // A save changes whether the fabric counts as modified, not the fabric: the views that draw
+        // or check the fabric (model listeners) do not hear it, and the revision stays.
+        assertEquals(2, heard[0]);
+        assertEquals(4, heardSaved[0]);
+        assertEquals(revision, stack.revision());
+        stack.clear();
         assertEquals(3, heard[0]);
+        assertEquals(5, heardSaved[0]);
     }
 }

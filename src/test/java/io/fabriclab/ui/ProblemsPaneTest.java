@@ -126,4 +126,22 @@ class ProblemsPaneTest {
         assertEquals(Lint.check(doc.fabric()), check(robot), "a check after the edit is shown");
         assertEquals(Lint.check(doc.fabric()), pane.findings());
     }
+
+    /**
+     * A save changes whether the fabric counts as modified, not the fabric: the findings of the
+     * last check stay shown (a save used to count as an edit and emptied the list of a fabric too
+     * large to re-check on every edit).
+     */
+    @Test
+    void aSaveKeepsTheFindingsShown(FxRobot robot) throws Exception {
+        robot.interact(() -> doc.execute(new AddDeviceCommand(doc.fabric(), new Device("srv-saved", DeviceRole.SERVER), 0, 0)));
+        check(robot);
+        List<Finding> shown = pane.findings();
+        assertTrue(shown.size() > 0, "isolated servers are findings");
+        assertTrue(doc.stack().isModified());
+        robot.interact(() -> doc.stack().markSaved(doc.stack().savePoint()));
+        assertFalse(doc.stack().isModified(), "saved");
+        assertEquals(shown, pane.findings(), "the findings of the saved fabric stay shown");
+        assertFalse(pane.getText().startsWith("Problems: not checked"), pane.getText());
+    }
 }

@@ -99,4 +99,43 @@ class EditRedrawTest {
         assertNull(editAndCompare(robot, new DeleteSelectionCommand(f, Set.of(), Set.of(uplink))),
                 "a link removed: the geometry and the groups are made again");
     }
+
+    /**
+     * After an edit the FX thread repaints in three turns, each short on a large fabric, with
+     * whatever else is queued running between them: the new geometry, then the frame, then the
+     * minimap's picture. Probes posted from turn to turn (the FX queue runs in order) see each
+     * step land in its own turn.
+     */
+    @Test
+    void theRepaintAfterAnEditComesInTurns(FxRobot robot) throws Exception {
+        Link l = canvas.document().fabric().links().iterator().next();
+        robot.interact(() -> { });
+        java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        long[] revision = new long[1];
+        robot.interact(() -> {
+            canvas.document().execute(new SetPropertyCommand<>("Fail link", l::state, l::setState, LinkState.DOWN));
+            revision[0] = canvas.document().stack().revision();
+            // The paint is queued by the edit; each probe runs after the turn queued before it.
+            javafx.application.Platform.runLater(() -> {
+                seen.add(state(revision[0]));
+                javafx.application.Platform.runLater(() -> {
+                    seen.add(state(revision[0]));
+                    javafx.application.Platform.runLater(() -> {
+                        seen.add(state(revision[0]));
+                        done.countDown();
+                    });
+                });
+            });
+        });
+        org.junit.jupiter.api.Assertions.assertTrue(done.await(1, java.util.concurrent.TimeUnit.MINUTES));
+        assertEquals(java.util.List.of("geometry new, frame old, minimap old", "geometry new, frame new, minimap old",
+                "geometry new, frame new, minimap new"), seen);
+    }
+
+    private String state(long revision) {
+        return "geometry " + (canvas.geometryIsCurrent() ? "new" : "old") + ", frame "
+                + (canvas.paintedRevision() == revision ? "new" : "old") + ", minimap "
+                + (canvas.minimapRevision() == revision ? "new" : "old");
+    }
 }

@@ -171,13 +171,21 @@ final class AnalysisActions {
             if (!a.isEmpty() && !b.isEmpty()) {
                 Port pb = b.stream().filter(p -> java.util.Objects.equals(p.nic(), a.get(0).nic())).findFirst()
                         .orElse(b.get(0));
-                showPaths(a.get(0), pb);
+                boolean shown = shownPaths != null && shownPaths.from() == a.get(0) && shownPaths.to() == pb
+                        && shownRevision == doc.stack().revision();
+                boolean asked = pathsAsked != pathsShown && askedFrom == a.get(0) && askedTo == pb
+                        && askedRevision == doc.stack().revision();
+                if (!shown && !asked) {
+                    showPaths(a.get(0), pb);
+                }
                 return;
             }
         }
-        if (shownPaths != null && !(sel.size() == 2 && sel.contains(shownPaths.from().device())
-                && sel.contains(shownPaths.to().device()))) {
-            clearPaths();
+        if (shownPaths != null || pathsAsked != pathsShown) {
+            if (!(shownPaths != null && sel.size() == 2 && sel.contains(shownPaths.from().device())
+                    && sel.contains(shownPaths.to().device()))) {
+                clearPaths();
+            }
         }
     }
 
@@ -185,15 +193,68 @@ final class AnalysisActions {
         return server.ports().stream().filter(p -> p.nic() != null).toList();
     }
 
-    /** Highlights every ECMP path between two NIC ports and says how many there are. */
-    public EcmpPaths showPaths(Port a, Port b) {
-        EcmpPaths p = EcmpPaths.between(Routing.compute(doc.fabric()), a, b);
+    /** How many path searches were started and which of them is shown (a later one supersedes). */
+    private long pathsAsked;
+    private long pathsShown;
+    /** The command stack's revision the shown paths were found on. */
+    private long shownRevision = -1;
+    /** The NIC pair and revision of the last search started. */
+    private Port askedFrom;
+    private Port askedTo;
+    private long askedRevision = -1;
+
+    /**
+     * Highlights every ECMP path between two NIC ports and says how many there are. The routing
+     * (all switches' distances; about 75 ms warm on the 64-unit rail fabric, 200 ms cold) is
+     * computed in the background on a copy of the fabric; the paths are shown on the FX thread
+     * unless the fabric was edited, the selection changed or another search started meanwhile.
+     * The future completes with what is shown (null when it was superseded).
+     */
+    public CompletableFuture<EcmpPaths> showPaths(Port a, Port b) {
+        long mine = ++pathsAsked;
+        long revision = doc.stack().revision();
+        askedFrom = a;
+        askedTo = b;
+        askedRevision = revision;
+        Fabric original = doc.fabric();
+        Fabric copy = original.copy();
+        String from = a.ref();
+        String to = b.ref();
+        return tasks.run("Finding ECMP paths", () -> {
+            EcmpPaths p = EcmpPaths.between(Routing.compute(copy), copy.port(from), copy.port(to));
+            return p;
+        }, p -> {
+            if (mine != pathsAsked || revision != doc.stack().revision() || original != doc.fabric()) {
+                return; // superseded: a newer search, an edit, or another fabric
+            }
+            show(onOriginal(p, original), revision, mine);
+        }, ex -> editor.message("ECMP paths failed: " + ex.getMessage()))
+                .thenApply(p -> mine == pathsShown ? shownPaths : null);
+    }
+
+    /** The paths found on a copy, as the original fabric's ports, links and devices (same ids). */
+    private static EcmpPaths onOriginal(EcmpPaths p, Fabric f) {
+        Set<Link> links = new java.util.LinkedHashSet<>();
+        for (Link l : p.links()) {
+            links.add(f.link(l.id()));
+        }
+        Set<Device> devices = new java.util.LinkedHashSet<>();
+        for (Device d : p.devices()) {
+            devices.add(f.device(d.id()));
+        }
+        return new EcmpPaths(f.port(p.from().ref()), f.port(p.to().ref()), p.count(), p.hops(), links, devices);
+    }
+
+    private void show(EcmpPaths p, long revision, long generation) {
         shownPaths = p;
+        shownRevision = revision;
+        pathsShown = generation;
         canvas.setHighlight(p.links(), p.devices());
+        Port a = p.from();
+        Port b = p.to();
         editor.message(p.count() == 0 ? "No path from " + a.ref() + " to " + b.ref()
                 : String.format(Locale.ROOT, "%s → %s: %,d ECMP path%s of %d links, highlighted (Fabric > Show ECMP Paths picks other NICs)",
                         a.ref(), b.ref(), p.count(), p.count() == 1 ? "" : "s", p.hops()));
-        return p;
     }
 
     /** The ECMP paths highlighted now, or null. */
@@ -202,6 +263,7 @@ final class AnalysisActions {
     }
 
     public void clearPaths() {
+        pathsShown = ++pathsAsked; // a search still running is not shown
         shownPaths = null;
         canvas.setHighlight(Set.of(), Set.of());
     }

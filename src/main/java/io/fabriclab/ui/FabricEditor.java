@@ -475,7 +475,8 @@ public final class FabricEditor extends BorderPane {
         return analysis.failLink(l);
     }
 
-    public EcmpPaths showPaths(Port a, Port b) {
+    /** See {@link AnalysisActions#showPaths}. */
+    public CompletableFuture<EcmpPaths> showPaths(Port a, Port b) {
         return analysis.showPaths(a, b);
     }
 

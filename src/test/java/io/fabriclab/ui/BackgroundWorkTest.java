@@ -257,6 +257,23 @@ class BackgroundWorkTest {
         release(g);
         waitUntil("the failure report", () -> reports.contains("Failure of " + uplink.id()));
 
+        // Two servers selected: the routing behind their ECMP paths (about 75 ms warm on this
+        // fabric) is computed in the background; the paths are highlighted when it is done.
+        Gate paths = new Gate();
+        BackgroundTasks.shared().setGate(paths);
+        List<Device> servers = f.servers();
+        Device first = servers.get(0);
+        Device last = servers.get(servers.size() - 1);
+        robot.interact(() -> editor.document().selection().set(List.of(first, last), List.of()));
+        assertTrue(paths.arrived.await(WAIT_MINUTES, TimeUnit.MINUTES), "the paths' routing reached the executor");
+        assertEquals(List.of(false), paths.onFxThread, "the paths' routing ran off the FX application thread");
+        assertTrue(fx(() -> editor.shownPaths() == null), "not shown before the work is released");
+        release(paths);
+        waitUntil("the ECMP paths", () -> fx(() -> editor.shownPaths() != null));
+        assertTrue(fx(() -> editor.shownPaths().count() > 0 && editor.shownPaths().from().device() == first));
+        robot.interact(() -> editor.document().selection().clear());
+        assertTrue(fx(() -> editor.shownPaths() == null));
+
         // File > Export Report…: its dialog is answered (OK), the save dialog by the test's service.
         reportFile = dir.resolve("rail64-review.html").toFile();
         g = chooseAndHold("Export Report…", () -> pressOk(robot, "Export Report"));

@@ -369,7 +369,8 @@ class EditorWorkflowTest {
         // spines, so there are 2 equal-cost paths: nic0 - leaf1 - spine{1,2} - leaf2 - nic0, 4 links long.
         robot.clickOn(screenOf("srv1"));
         robot.press(KeyCode.SHIFT).clickOn(screenOf("srv9")).release(KeyCode.SHIFT);
-        WaitForAsyncUtils.waitForFxEvents();
+        // The routing is computed in the background on a copy: the paths show when it is done.
+        waitFor(() -> editor.shownPaths() != null);
         EcmpPaths p = editor.shownPaths();
         assertNotNull(p);
         assertEquals(2, p.count());
@@ -381,6 +382,7 @@ class EditorWorkflowTest {
         assertTrue(editor.statusBar().getText().contains("2 ECMP paths"), editor.statusBar().getText());
         // srv1 and srv2 share leaf1: one path of two links.
         robot.interact(() -> doc.selection().set(List.of(fabric().device("srv1"), fabric().device("srv2")), List.of()));
+        waitFor(() -> editor.shownPaths() != null && editor.shownPaths().to().device() == fabric().device("srv2"));
         assertEquals(1, editor.shownPaths().count());
         assertEquals(2, editor.shownPaths().hops());
         robot.interact(() -> doc.selection().clear());
@@ -548,5 +550,15 @@ class EditorWorkflowTest {
         List<java.util.concurrent.CompletableFuture<T>> f = new ArrayList<>();
         robot.interact(() -> f.add(start.get()));
         return f.get(0);
+    }
+
+    /** Waits (at most a minute) for what a background task shows on the FX thread. */
+    private static void waitFor(java.util.concurrent.Callable<Boolean> shown) {
+        try {
+            WaitForAsyncUtils.waitFor(1, TimeUnit.MINUTES, shown);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("not shown within a minute", e);
+        }
+        WaitForAsyncUtils.waitForFxEvents();
     }
 }

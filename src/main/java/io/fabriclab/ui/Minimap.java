@@ -83,11 +83,7 @@ final class Minimap {
                 });
             }
         } else if (image == null || rev != revision) {
-            view.fit(c.geometry().extent(), W, H, 8);
-            FxPainter mp = new FxPainter(gc);
-            painter.paint(mp, c.geometry(), new io.fabriclab.diagram.Selection(), null, view, W,
-                    H, new FabricPainter.Options(false, false, false, FabricPainter.FoldMode.AUTO, false));
-            image = node.snapshot(null, null);
+            image = render();
             revision = rev;
         }
         gc.drawImage(image, 0, 0);
@@ -104,6 +100,29 @@ final class Minimap {
         gc.setStroke(FxPainter.fx(DiagramStyle.LEGEND_STROKE));
         gc.setLineWidth(1);
         gc.strokeRect(0.5, 0.5, W - 1, H - 1);
+    }
+
+    /**
+     * The fabric's picture, painted on the FX thread into an image of its own (Java2D, like the
+     * canvas's software renderer). Not a snapshot of the canvas: {@code Node.snapshot} waits for
+     * the render thread to finish the frame in flight first, which after an edit of the 64-unit
+     * rail fabric held the FX thread 40-480 ms.
+     */
+    private javafx.scene.image.WritableImage render() {
+        int w = (int) W;
+        int h = (int) H;
+        java.awt.image.BufferedImage bi = new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_ARGB_PRE);
+        java.awt.Graphics2D g = bi.createGraphics();
+        io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(bi, g);
+        view.fit(c.geometry().extent(), W, H, 8);
+        painter.paint(p, c.geometry(), new io.fabriclab.diagram.Selection(), null, view, W, H,
+                new FabricPainter.Options(false, false, false, FabricPainter.FoldMode.AUTO, false));
+        p.flush();
+        g.dispose();
+        int[] px = ((java.awt.image.DataBufferInt) bi.getRaster().getDataBuffer()).getData();
+        javafx.scene.image.WritableImage img = new javafx.scene.image.WritableImage(w, h);
+        img.getPixelWriter().setPixels(0, 0, w, h, javafx.scene.image.PixelFormat.getIntArgbPreInstance(), px, 0, w);
+        return img;
     }
 
     /** A click or drag in the minimap centres the main view on that point of the fabric. */

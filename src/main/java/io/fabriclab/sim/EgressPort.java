@@ -119,6 +119,14 @@ final class EgressPort {
     long polledMeta;
     /** Bit c set when queue c (CONTROL included) holds a packet. */
     int nonEmpty;
+    /**
+     * InfiniBand: the first and last flow-control packet of the CONTROL queue (-1: none), linked
+     * through their records in the packet pool ({@link PacketPool#queueNext}) instead of the ring:
+     * a flow-control packet needs no ring entry (its size is fixed, it has no ingress and nothing
+     * reads its wait), so queueing it touches only this object and its own, just written, record.
+     */
+    int fcHead = -1;
+    int fcTail = -1;
     int queuedPackets;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
@@ -265,6 +273,12 @@ final class EgressPort {
     int headBytes(int c) {
         int a = clsBase + (c << 4);
         return (int) (rings.slab[(int) (cls[a + RING_SEGMENT] >>> 8) + ((int) cls[a + RING_START] << 1) + 1] >>> 48);
+    }
+
+    /** Ingress port of the front packet of queue {@code c} (which must not be empty), or -1. */
+    int headIngress(int c) {
+        int a = clsBase + (c << 4);
+        return (int) (rings.slab[(int) (cls[a + RING_SEGMENT] >>> 8) + ((int) cls[a + RING_START] << 1)] >> 32);
     }
 
     /** Frame size of the packet last polled. */

@@ -676,12 +676,15 @@ public final class Simulator {
     }
 
     /**
-     * {@link #lookahead} of an InfiniBand run, which also reads the credit record an event will
-     * update (the receiver's at a data packet's arrival, the sender's at a flow-control packet's)
-     * and, at a frame's end on a switch port, the queue it will serve next: its ring's head, its
-     * dequeue counters and its credits. Each of these was a cache miss per packet in the JFR
-     * profile of the k=16 bench (the 4096 B MTU makes 2.2x the packets, and every packet sent
-     * back a flow-control packet); read ahead, a bucket's misses overlap.
+     * {@link #lookahead} of an InfiniBand run, which reads further ahead: at an arrival, the credit
+     * record it updates (the receiver's for a data packet or ACK, the sender's for a flow-control
+     * packet) and, at a switch, the egress queue the packet joins and is often sent from at once
+     * (its counters, ring head and credits), at an HCA the queue pair; at a frame's end, the queue
+     * a switch port will probably serve next (the highest class that holds packets) or the queue
+     * pair an HCA serves next. Each of these was a cache miss per packet in the JFR profile of the
+     * k=16 bench (the 4096 B MTU makes 2.2x the packets, and every packet that leaves a buffer
+     * sends a flow-control packet back); read ahead, the misses of a bucket's events overlap.
+     * Pure reads, as {@link #lookahead}.
      */
     private int lookaheadCredited(int type, int target, int arg) {
         if (type == EV_ARRIVE) {
@@ -695,29 +698,40 @@ public final class Simulator {
             FlowPaths fp = paths;
             int i = pkts.pathBase(target) + ((h >>> 8) & 0xFF) + 1;
             int out = i < fp.size ? fp.store[i] : arg;
-            int sum = h + in.nonEmpty + ports[out].nonEmpty + credits.touch(arg, c);
-            return in.sw == null ? sum : sum + (int) pcs[EgressPort.at(arg ^ 1, c, EgressPort.INGRESS_BYTES)]
-                    + (int) pcs[EgressPort.at(out, c, EgressPort.RING_SEGMENT)];
+            int sum = h + in.nonEmpty + credits.touch(arg, c);
+            if (in.sw == null) {
+                // At an HCA: the queue pair's state (a data packet's responder, an ACK's requester).
+                int fl = pkts.flow(target);
+                if (fl < 0 || fl >= flows.length) {
+                    return sum;
+                }
+                Flow f = flows[fl];
+                return sum + f.expected + f.sndUna;
+            }
+            // At a switch: the ingress buffer's counters, and the egress queue the packet joins and
+            // is often sent from at once (its counters, ring, head and credits).
+            EgressPort o = ports[out];
+            int outAt = EgressPort.at(out, c, 0);
+            sum += o.nonEmpty + (int) pcs[EgressPort.at(arg ^ 1, c, EgressPort.INGRESS_BYTES)] + credits.touch(out, c)
+                    + (int) pcs[outAt + EgressPort.QUEUE_BYTES] + (int) pcs[outAt + EgressPort.DEQ_PACKETS]
+                    + (int) pcs[outAt + EgressPort.RING_SEGMENT];
+            return (o.nonEmpty & (1 << c)) == 0 ? sum : sum + o.headBytes(c);
         }
         if (type == EV_TX_DONE) {
             EgressPort p = ports[target];
             Nic nic = p.nic;
             if (nic != null) {
-                // The HCA's next data packet: the flow its round robin serves next.
+                // An HCA: the queue pair its round robin serves next.
                 int n = nic.activeCount;
                 int rr = nic.roundRobin;
-                return n == 0 || rr >= n ? n : n + nic.active[rr].sndNxt;
+                return rr >= n ? n : n + nic.active[rr].sndNxt;
             }
             int ready = p.nonEmpty & 0xFF;
             if (ready == 0) {
                 return 0;
             }
             int c = 31 - Integer.numberOfLeadingZeros(ready);
-            int sum = p.headBytes(c) + credits.touch(target, c) + (int) pcs[EgressPort.at(target, c, EgressPort.DEQ_PACKETS)];
-            // The head packet's ingress: its buffer is released and a flow-control packet goes out there.
-            int ingress = p.headIngress(c);
-            return ingress < 0 || ingress >= ports.length ? sum : sum + credits.touch(ingress ^ 1, c)
-                    + (int) pcs[EgressPort.at(ingress, c, EgressPort.INGRESS_BYTES)] + ports[ingress].fcTail;
+            return p.headBytes(c) + credits.touch(target, c) + (int) pcs[EgressPort.at(target, c, EgressPort.DEQ_PACKETS)];
         }
         return 0;
     }
@@ -949,7 +963,8 @@ public final class Simulator {
             dq[o + EgressPort.DEQ_LATENCY_MAX] = latency;
         }
         releaseIngress(ingress, c, bytes);
-        if (!p.markAtEnqueue && p.wred[c] != null && ect) {
+        // ect first: a packet that is not ECN-capable (every InfiniBand packet) does not load the curves.
+        if (ect && !p.markAtEnqueue && p.wred[c] != null) {
             // At dequeue the packet sees the queue that is still behind it.
             markEcn(p, c, pkt, pcs[p.at(c, EgressPort.QUEUE_BYTES)]);
         }

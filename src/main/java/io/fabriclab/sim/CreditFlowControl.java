@@ -70,8 +70,8 @@ final class CreditFlowControl {
      * {@link #st}: the sending end's counters and, next to them, those of the receiving end of the
      * same direction. A packet's send, its arrival, its release and the flow-control packet that
      * answers it then touch one record instead of a slot in each of nine arrays (each a cache miss
-     * on a large fabric, as the JFR profile of the k=16 bench showed). The sender's fields are
-     * ints (FCTBS, FCCL) kept in longs, with int arithmetic.
+     * on a large fabric, as the JFR profile of the k=16 bench showed). The counters are ints kept
+     * in longs, with int arithmetic.
      */
     private final long[] st;
     private static final int STRIDE = 8;
@@ -79,16 +79,18 @@ final class CreditFlowControl {
     private static final int SENT = 0;
     /** Sender side: the credit limit of the last flow-control packet received (FCCL, unreduced). */
     private static final int LIMIT = 1;
-    /** Sender side: when the current credit stall began (-1: none), and the blocks it waits for. */
+    /** Sender side: when the current credit stall began (-1: none), the blocks it waits for, the time of the stalls that ended. */
     private static final int STALL_START = 2;
     private static final int STALL_NEED = 3;
-    /** Receiver side: blocks in the buffer, the most seen, blocks freed so far, flow-control packets sent back. */
-    private static final int HELD = 4;
-    private static final int MAX_HELD = 5;
+    private static final int STALLED_PS = 4;
+    /**
+     * Receiver side: blocks in the buffer (low 32 bits) and the most it held (high 32 bits), updated
+     * together; blocks freed so far; flow-control packets sent back.
+     */
+    private static final int HELD = 5;
     private static final int FREED = 6;
     private static final int FC_SENT = 7;
-    /** Sender side, at portClass(egress port, VL): stalled time of the stalls that ended (read rarely, kept apart). */
-    private final long[] stalledPs;
+    private static final long LOW = 0xFFFFFFFFL;
 
     CreditFlowControl(Simulator sim, EgressPort[] ports, PacketPool pkts) {
         this.sim = sim;
@@ -99,7 +101,6 @@ final class CreditFlowControl {
         for (int k = 0; k < n; k++) {
             st[k * STRIDE + STALL_START] = -1;
         }
-        stalledPs = new long[n];
         setVlCreditBytes(DEFAULT_VL_CREDIT_BYTES);
     }
 
@@ -219,7 +220,7 @@ final class CreditFlowControl {
     }
 
     private void endStall(int o) {
-        stalledPs[o / STRIDE] += sim.now - st[o + STALL_START];
+        st[o + STALLED_PS] += sim.now - st[o + STALL_START];
         st[o + STALL_START] = -1;
     }
 
@@ -252,15 +253,17 @@ final class CreditFlowControl {
     /** A packet of {@code bytes} on VL {@code c} entered the buffer of receiving port {@code in}. */
     void arrived(int in, int c, int bytes) {
         int o = receiver(in, c);
-        int h = (int) st[o + HELD] + blocks(bytes);
-        st[o + HELD] = h;
-        if (h > (int) st[o + MAX_HELD]) {
+        long w = st[o + HELD];
+        int h = (int) w + blocks(bytes);
+        int max = (int) (w >>> 32);
+        if (h > max) {
             if (h > creditBlocks) {
                 throw new IllegalStateException("credit flow control broken: " + ports[in].ref() + " VL " + c
                         + " holds " + h + " blocks, advertised " + creditBlocks);
             }
-            st[o + MAX_HELD] = h;
+            max = h;
         }
+        st[o + HELD] = (long) max << 32 | h & LOW;
     }
 
     /**
@@ -271,7 +274,8 @@ final class CreditFlowControl {
     void released(int in, int c, int bytes) {
         int o = receiver(in, c);
         int b = blocks(bytes);
-        st[o + HELD] = (int) st[o + HELD] - b;
+        long w = st[o + HELD];
+        st[o + HELD] = w & ~LOW | ((int) w - b) & LOW;
         int freed = (int) st[o + FREED] + b;
         st[o + FREED] = freed;
         EgressPort back = ports[in];
@@ -325,12 +329,12 @@ final class CreditFlowControl {
                 int o = sender(p.id, c);
                 int r = receiver(p.id, c);
                 int sent = (int) st[o + SENT];
-                int maxHeld = (int) st[r + MAX_HELD];
+                int maxHeld = (int) (st[r + HELD] >>> 32);
                 if (sent == 0 && maxHeld == 0) {
                     continue;
                 }
                 long stallStart = st[o + STALL_START];
-                long stalled = stalledPs[o / STRIDE] + (stallStart >= 0 ? endPs - stallStart : 0);
+                long stalled = st[o + STALLED_PS] + (stallStart >= 0 ? endPs - stallStart : 0);
                 out.add(new SimResults.CreditResult(p.ref(), c, (long) creditBlocks * BLOCK_BYTES,
                         (long) maxHeld * BLOCK_BYTES, (long) sent * BLOCK_BYTES, stalled, st[r + FC_SENT]));
             }

@@ -65,36 +65,53 @@ final class CreditFlowControl {
     private final PacketPool pkts;
     /** Blocks each port's receiving side advertises per VL. */
     private int creditBlocks;
-    /** Sender side, at portClass(egress port, VL): blocks sent (FCTBS, not reduced modulo 4096). */
-    private final int[] sent;
+    /**
+     * The credit state of every (link direction, VL), one record of {@link #STRIDE} longs at
+     * {@link #st}: the sending end's counters and, next to them, those of the receiving end of the
+     * same direction. A packet's send, its arrival, its release and the flow-control packet that
+     * answers it then touch one record instead of a slot in each of nine arrays (each a cache miss
+     * on a large fabric, as the JFR profile of the k=16 bench showed). The counters are ints kept
+     * in longs, with int arithmetic.
+     */
+    private final long[] st;
+    private static final int STRIDE = 8;
+    /** Sender side: blocks sent (FCTBS, not reduced modulo 4096). */
+    private static final int SENT = 0;
     /** Sender side: the credit limit of the last flow-control packet received (FCCL, unreduced). */
-    private final int[] limit;
-    /** Receiver side, at portClass(receiving port, VL): blocks in the buffer, the most seen, blocks freed so far. */
-    private final int[] held;
-    private final int[] maxHeld;
-    private final int[] freed;
-    private final long[] fcPacketsSent;
-    /** Sender side: when the current credit stall began (-1: none), the blocks it waits for, stalled time so far. */
-    private final long[] stallStartPs;
-    private final int[] stallNeed;
-    private final long[] stalledPs;
+    private static final int LIMIT = 1;
+    /** Sender side: when the current credit stall began (-1: none), the blocks it waits for, the time of the stalls that ended. */
+    private static final int STALL_START = 2;
+    private static final int STALL_NEED = 3;
+    private static final int STALLED_PS = 4;
+    /**
+     * Receiver side: blocks in the buffer (low 32 bits) and the most it held (high 32 bits), updated
+     * together; blocks freed so far; flow-control packets sent back.
+     */
+    private static final int HELD = 5;
+    private static final int FREED = 6;
+    private static final int FC_SENT = 7;
+    private static final long LOW = 0xFFFFFFFFL;
 
     CreditFlowControl(Simulator sim, EgressPort[] ports, PacketPool pkts) {
         this.sim = sim;
         this.ports = ports;
         this.pkts = pkts;
         int n = ports.length * EgressPort.CLASSES;
-        sent = new int[n];
-        limit = new int[n];
-        held = new int[n];
-        maxHeld = new int[n];
-        freed = new int[n];
-        fcPacketsSent = new long[n];
-        stallStartPs = new long[n];
-        java.util.Arrays.fill(stallStartPs, -1);
-        stallNeed = new int[n];
-        stalledPs = new long[n];
+        st = new long[Math.multiplyExact(n, STRIDE)];
+        for (int k = 0; k < n; k++) {
+            st[k * STRIDE + STALL_START] = -1;
+        }
         setVlCreditBytes(DEFAULT_VL_CREDIT_BYTES);
+    }
+
+    /** Where the record of sending egress {@code port}'s VL {@code c} starts in {@link #st}. */
+    private static int sender(int port, int c) {
+        return EgressPort.portClass(port, c) * STRIDE;
+    }
+
+    /** Where the record of the link direction into receiving port {@code in} (VL {@code c}) starts: its sender's. */
+    private static int receiver(int in, int c) {
+        return EgressPort.portClass(in ^ 1, c) * STRIDE;
     }
 
     /** The payload of an InfiniBand packet on a fabric of {@code mtuBytes}: the largest IB path MTU not above it. */
@@ -124,7 +141,9 @@ final class CreditFlowControl {
         }
         creditBlocks = bytes / BLOCK_BYTES;
         // At link-up every receiver advertises its whole buffer (the initial FC packets).
-        java.util.Arrays.fill(limit, creditBlocks);
+        for (int o = LIMIT; o < st.length; o += STRIDE) {
+            st[o] = creditBlocks;
+        }
     }
 
     int vlCreditBytes() {
@@ -135,8 +154,8 @@ final class CreditFlowControl {
 
     /** Whether egress {@code p} holds credits for a packet of {@code bytes} on VL {@code c}. */
     boolean fits(EgressPort p, int c, int bytes) {
-        int k = EgressPort.portClass(p.id, c);
-        return limit[k] - sent[k] >= blocks(bytes);
+        int o = sender(p.id, c);
+        return (int) st[o + LIMIT] - (int) st[o + SENT] >= blocks(bytes);
     }
 
     /**
@@ -148,10 +167,10 @@ final class CreditFlowControl {
         for (int ready = p.nonEmpty & 0xFF; ready != 0; ready &= ready - 1) {
             int c = Integer.numberOfTrailingZeros(ready);
             int need = blocks(p.headBytes(c));
-            int k = EgressPort.portClass(p.id, c);
-            if (limit[k] - sent[k] < need) {
+            int o = sender(p.id, c);
+            if ((int) st[o + LIMIT] - (int) st[o + SENT] < need) {
                 blocked |= 1 << c;
-                stall(k, need);
+                stall(o, need);
             }
         }
         return blocked;
@@ -161,37 +180,48 @@ final class CreditFlowControl {
     int stalledMask(EgressPort p) {
         int mask = 0;
         for (int c = 0; c < EgressPort.CLASSES; c++) {
-            if (stallStartPs[EgressPort.portClass(p.id, c)] >= 0) {
+            if (st[sender(p.id, c) + STALL_START] >= 0) {
                 mask |= 1 << c;
             }
         }
         return mask;
     }
 
-    /** A packet of VL {@code c} that egress {@code p}'s credits do not cover waits: a credit stall begins if none is open. */
-    void stall(EgressPort p, int c, int bytes) {
-        stall(EgressPort.portClass(p.id, c), blocks(bytes));
+    /**
+     * Reads the record of the link direction sent by egress {@code port} on VL {@code c} (its
+     * sender's credits and its receiver's buffer) ahead of use; the simulator's lookahead calls it.
+     */
+    int touch(int port, int c) {
+        int o = sender(port, c);
+        // Both ends: a record may straddle two cache lines (arrays are not aligned to them).
+        return (int) (st[o + SENT] + st[o + FC_SENT]);
     }
 
-    private void stall(int k, int need) {
-        if (stallStartPs[k] < 0) {
-            stallStartPs[k] = sim.now;
+    /** A packet of VL {@code c} that egress {@code p}'s credits do not cover waits: a credit stall begins if none is open. */
+    void stall(EgressPort p, int c, int bytes) {
+        stall(sender(p.id, c), blocks(bytes));
+    }
+
+    /** A stall of the sender record at {@code o} for {@code need} blocks. */
+    private void stall(int o, int need) {
+        if (st[o + STALL_START] < 0) {
+            st[o + STALL_START] = sim.now;
         }
-        stallNeed[k] = need;
+        st[o + STALL_NEED] = need;
     }
 
     /** Egress {@code p} starts a packet of {@code bytes} on VL {@code c}: its blocks are spent. */
     void consume(EgressPort p, int c, int bytes) {
-        int k = EgressPort.portClass(p.id, c);
-        sent[k] += blocks(bytes);
-        if (stallStartPs[k] >= 0) {
-            endStall(k);
+        int o = sender(p.id, c);
+        st[o + SENT] = (int) st[o + SENT] + blocks(bytes);
+        if (st[o + STALL_START] >= 0) {
+            endStall(o);
         }
     }
 
-    private void endStall(int k) {
-        stalledPs[k] += sim.now - stallStartPs[k];
-        stallStartPs[k] = -1;
+    private void endStall(int o) {
+        st[o + STALLED_PS] += sim.now - st[o + STALL_START];
+        st[o + STALL_START] = -1;
     }
 
     /**
@@ -201,17 +231,19 @@ final class CreditFlowControl {
      */
     void receive(EgressPort p, int pkt) {
         int c = pkts.priority(pkt);
-        int k = EgressPort.portClass(p.id, c);
+        int o = sender(p.id, c);
         int fccl = pkts.psn(pkt);
-        int available = (fccl - sent[k]) & (COUNTER_MODULUS - 1);
+        int sent = (int) st[o + SENT];
+        int available = (fccl - sent) & (COUNTER_MODULUS - 1);
         pkts.free(pkt);
         if (available > creditBlocks) {
             // Sent before a link re-initialization and delivered after it: stale, ignored.
             return;
         }
-        limit[k] = sent[k] + available;
-        if (stallStartPs[k] >= 0 && limit[k] - sent[k] >= stallNeed[k]) {
-            endStall(k);
+        int limit = sent + available;
+        st[o + LIMIT] = limit;
+        if (st[o + STALL_START] >= 0 && limit - sent >= (int) st[o + STALL_NEED]) {
+            endStall(o);
         }
         sim.transmit(p);
     }
@@ -220,15 +252,18 @@ final class CreditFlowControl {
 
     /** A packet of {@code bytes} on VL {@code c} entered the buffer of receiving port {@code in}. */
     void arrived(int in, int c, int bytes) {
-        int k = EgressPort.portClass(in, c);
-        int h = held[k] += blocks(bytes);
-        if (h > maxHeld[k]) {
+        int o = receiver(in, c);
+        long w = st[o + HELD];
+        int h = (int) w + blocks(bytes);
+        int max = (int) (w >>> 32);
+        if (h > max) {
             if (h > creditBlocks) {
                 throw new IllegalStateException("credit flow control broken: " + ports[in].ref() + " VL " + c
                         + " holds " + h + " blocks, advertised " + creditBlocks);
             }
-            maxHeld[k] = h;
+            max = h;
         }
+        st[o + HELD] = (long) max << 32 | h & LOW;
     }
 
     /**
@@ -237,18 +272,20 @@ final class CreditFlowControl {
      * the same link, ahead of data (it needs no credits itself).
      */
     void released(int in, int c, int bytes) {
-        int k = EgressPort.portClass(in, c);
+        int o = receiver(in, c);
         int b = blocks(bytes);
-        held[k] -= b;
-        freed[k] += b;
+        long w = st[o + HELD];
+        st[o + HELD] = w & ~LOW | ((int) w - b) & LOW;
+        int freed = (int) st[o + FREED] + b;
+        st[o + FREED] = freed;
         EgressPort back = ports[in];
         if (back.down) {
             return;
         }
-        int fccl = (creditBlocks + freed[k]) & (COUNTER_MODULUS - 1);
+        int fccl = (creditBlocks + freed) & (COUNTER_MODULUS - 1);
         int pkt = pkts.allocate(FC, -1, fccl, FC_PACKET_BYTES, c, PacketPool.NOT_ECT);
-        sim.enqueue(back, EgressPort.CONTROL, pkt, FC_PACKET_BYTES, -1, false);
-        fcPacketsSent[k]++;
+        sim.enqueueFc(back, pkt);
+        st[o + FC_SENT]++;
         sim.transmit(back);
     }
 
@@ -261,10 +298,11 @@ final class CreditFlowControl {
     void linkUp(int a) {
         for (int s : new int[] {a, a ^ 1}) {
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                int ks = EgressPort.portClass(s, c);
-                int kr = EgressPort.portClass(s ^ 1, c);
-                sent[ks] = freed[kr] + held[kr];
-                limit[ks] = creditBlocks + freed[kr];
+                // Sender s and the receiver of its direction share the record.
+                int o = sender(s, c);
+                int freed = (int) st[o + FREED];
+                st[o + SENT] = freed + (int) st[o + HELD];
+                st[o + LIMIT] = creditBlocks + freed;
             }
         }
     }
@@ -274,7 +312,7 @@ final class CreditFlowControl {
      * cover, or -1 (the credit-loop deadlock detector reads it).
      */
     long stallStartPs(int port, int vl) {
-        return stallStartPs[EgressPort.portClass(port, vl)];
+        return st[sender(port, vl) + STALL_START];
     }
 
     // ----- results -------------------------------------------------------------------------------
@@ -287,13 +325,18 @@ final class CreditFlowControl {
         java.util.List<SimResults.CreditResult> out = new java.util.ArrayList<>();
         for (EgressPort p : ports) {
             for (int c = 0; c < EgressPort.CLASSES; c++) {
-                int k = EgressPort.portClass(p.id, c);
-                if (sent[k] == 0 && maxHeld[k] == 0) {
+                // As a sender: p's record; as a receiver: the record of the direction into p.
+                int o = sender(p.id, c);
+                int r = receiver(p.id, c);
+                int sent = (int) st[o + SENT];
+                int maxHeld = (int) (st[r + HELD] >>> 32);
+                if (sent == 0 && maxHeld == 0) {
                     continue;
                 }
-                long stalled = stalledPs[k] + (stallStartPs[k] >= 0 ? endPs - stallStartPs[k] : 0);
+                long stallStart = st[o + STALL_START];
+                long stalled = st[o + STALLED_PS] + (stallStart >= 0 ? endPs - stallStart : 0);
                 out.add(new SimResults.CreditResult(p.ref(), c, (long) creditBlocks * BLOCK_BYTES,
-                        (long) maxHeld[k] * BLOCK_BYTES, (long) sent[k] * BLOCK_BYTES, stalled, fcPacketsSent[k]));
+                        (long) maxHeld * BLOCK_BYTES, (long) sent * BLOCK_BYTES, stalled, st[r + FC_SENT]));
             }
         }
         return out;

@@ -119,6 +119,14 @@ final class EgressPort {
     long polledMeta;
     /** Bit c set when queue c (CONTROL included) holds a packet. */
     int nonEmpty;
+    /**
+     * InfiniBand: the first and last flow-control packet of the CONTROL queue (-1: none), linked
+     * through their records in the packet pool ({@link PacketPool#queueNext}) instead of the ring:
+     * a flow-control packet needs no ring entry (its size is fixed, it has no ingress and nothing
+     * reads its wait), so queueing it touches only this object and its own, just written, record.
+     */
+    int fcHead = -1;
+    int fcTail = -1;
     int queuedPackets;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
@@ -129,6 +137,9 @@ final class EgressPort {
     long wakeAtPs = -1;
     int lastWireBytes = -1;
     long lastSerializationPs;
+    /** InfiniBand: the serialization time of a flow-control packet at {@link #fcSerializationRateBps} (-1: not yet). */
+    private long fcSerializationPs = -1;
+    private long fcSerializationRateBps;
 
     // Pause imposed by the peer on this egress, per priority.
     /**
@@ -337,7 +348,6 @@ final class EgressPort {
         return cls[clsBase + (c << 4) + PAUSED_UNTIL] > nowPs && (stormedMask & (1 << c)) == 0;
     }
 
-    /** Time to put one frame on this wire, cached for the last size seen (most frames are MTU-sized). */
     /**
      * Time the wire carried bits up to {@code t}: every frame started, less the part of the one in
      * progress that lies after {@code t} (frames never overlap, so only the last can).
@@ -346,12 +356,34 @@ final class EgressPort {
         return busyPs - Math.max(0, busyUntilPs - t);
     }
 
+    /**
+     * Time to put one frame on this wire, cached for the last size seen (most frames are MTU-sized)
+     * and, on InfiniBand, for the flow-control packet.
+     */
     long serializationPs(int wireBytes) {
         if (wireBytes != lastWireBytes) {
+            if (wireBytes == CreditFlowControl.FC_PACKET_BYTES + CreditFlowControl.WIRE_OVERHEAD_BYTES) {
+                return flowControlSerializationPs();
+            }
             lastWireBytes = wireBytes;
             lastSerializationPs = io.fabriclab.model.Units.serializationPs(wireBytes, rateBps);
         }
         return lastSerializationPs;
+    }
+
+    /**
+     * InfiniBand: the serialization time of a flow-control packet, kept apart from the last frame
+     * size's: flow-control packets go out between the data packets and ACKs of the same wire, so
+     * with one cached size nearly every frame recomputed its time (a 64-bit division).
+     */
+    private long flowControlSerializationPs() {
+        long t = fcSerializationPs;
+        if (t < 0 || fcSerializationRateBps != rateBps) {
+            t = fcSerializationPs = io.fabriclab.model.Units.serializationPs(
+                    CreditFlowControl.FC_PACKET_BYTES + CreditFlowControl.WIRE_OVERHEAD_BYTES, rateBps);
+            fcSerializationRateBps = rateBps;
+        }
+        return t;
     }
 
     String ref() {

@@ -76,7 +76,7 @@ final class LinkEvents {
             // Everything queued for the dead wire is lost.
             for (int c = 0; c <= EgressPort.CLASSES; c++) {
                 while (p.hasPackets(c)) {
-                    int pkt = sim.pop(p, c);
+                    int pkt = c == EgressPort.CONTROL ? sim.popControl(p) : sim.pop(p, c);
                     if (c < EgressPort.CLASSES && p.sw != null) {
                         sim.releaseIngress(p.polledIngress(), c, p.polledBytes());
                     }

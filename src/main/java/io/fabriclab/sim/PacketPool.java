@@ -134,6 +134,20 @@ final class PacketPool {
         f[id * STRIDE + PATH_BASE] = v;
     }
 
+    /**
+     * InfiniBand: the flow-control packet queued behind {@code id} on the same port, or -1. A
+     * flow-control packet has no path, so its path slot links the port's queue of them (see
+     * {@link Simulator#enqueueFc}); {@link #setQueueNext} writes it, and it is reset to 0 when
+     * the packet leaves the queue.
+     */
+    int queueNext(int id) {
+        return f[id * STRIDE + PATH_BASE];
+    }
+
+    void setQueueNext(int id, int next) {
+        f[id * STRIDE + PATH_BASE] = next;
+    }
+
     int live() {
         return live;
     }

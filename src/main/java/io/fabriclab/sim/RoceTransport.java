@@ -72,7 +72,7 @@ final class RoceTransport {
         if (p.queuedPackets > 0) {
             if (cr != null && p.hasPackets(EgressPort.CONTROL)) {
                 // InfiniBand flow-control packets go first and need no credits.
-                int pkt = sim.pop(p, EgressPort.CONTROL);
+                int pkt = sim.popControl(p);
                 sim.startTx(p, pkt, p.polledBytes());
                 return;
             }
@@ -101,7 +101,8 @@ final class RoceTransport {
                 idx -= n;
             }
             Flow f = nic.active[idx];
-            if (f.sndNxt >= f.totalPackets || p.paused(f.priority, now)) {
+            // (InfiniBand has no PFC: nothing pauses its HCAs, and the pause state is not read.)
+            if (f.sndNxt >= f.totalPackets || cr == null && p.paused(f.priority, now)) {
                 continue;
             }
             if (cr != null && f.nextSendPs <= now) {

@@ -287,4 +287,27 @@ class InfinibandCreditTest {
             assertTrue(c.maxHeldBytes() <= c.advertisedBytes(), c.toString());
         }
     }
+
+    /**
+     * A wire keeps the time of a flow-control packet apart from the last frame size it sent (data
+     * packets, ACKs and flow-control packets alternate on every InfiniBand link), and a new line
+     * rate (a degraded link) gives the new time: 6 B = 48 bits at 100 Gb/s (10 ps a bit) = 480 ps;
+     * at 25 Gb/s (40 ps a bit) 1,920 ps. A data packet, 4122 B: 329,760 ps at 100 Gb/s, 1,319,040
+     * ps at 25 Gb/s.
+     */
+    @Test
+    void flowControlPacketTimeIsKeptApartAndFollowsTheRate() {
+        Fabric f = longHaul(2.0);
+        Simulator sim = new Simulator(f, List.of(), SimConfig.defaults(), QosResolver.of(f), Transport.INFINIBAND);
+        EgressPort p = sim.ports()[0];
+        assertEquals(PKT_PS, p.serializationPs(4122));
+        assertEquals(FC_PS, p.serializationPs(CreditFlowControl.FC_PACKET_BYTES));
+        assertEquals(PKT_PS, p.serializationPs(4122));
+        assertEquals(4122, p.lastWireBytes, "the flow-control packet does not replace the cached data size");
+        // As LinkEvents.speed renegotiates a link to 25 Gb/s.
+        p.rateBps = io.fabriclab.model.Units.gbpsToBps(25);
+        p.lastWireBytes = -1;
+        assertEquals(1_920, p.serializationPs(CreditFlowControl.FC_PACKET_BYTES));
+        assertEquals(1_319_040, p.serializationPs(4122));
+    }
 }

@@ -279,6 +279,15 @@ final class EgressPort {
     }
 
     /** Frame size of the packet last polled. */
+    /**
+     * Sets the polled entry as {@link #poll} leaves it, for a packet that left a queue kept outside
+     * the ring (InfiniBand's flow-control packets): no enqueue time, {@code ingress} -1 at none.
+     */
+    void setPolled(int pkt, int ingress, int bytes) {
+        polledId = pkt & 0xFFFFFFFFL | (long) ingress << 32;
+        polledMeta = (long) bytes << 48;
+    }
+
     int polledBytes() {
         return (int) (polledMeta >>> 48);
     }

@@ -871,10 +871,7 @@ public final class Simulator {
     void enqueue(EgressPort p, int c, int pkt, int bytes, int ingress, boolean ect) {
         p.offer(c, pkt, bytes, ingress, now, ect);
         p.queuedPackets++;
-        if (!p.txDonePending && p.busyUntilPs > now) {
-            events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
-            p.txDonePending = true;
-        }
+        wakeAtFrameEnd(p);
         long q = pcs[p.at(c, EgressPort.QUEUE_BYTES)] += bytes;
         if (c < EgressPort.CLASSES) {
             pcs[p.at(c, EgressPort.ENQ_PACKETS)]++;
@@ -912,6 +909,11 @@ public final class Simulator {
         p.fcTail = pkt;
         p.nonEmpty |= 1 << EgressPort.CONTROL;
         p.queuedPackets++;
+        wakeAtFrameEnd(p);
+    }
+
+    /** A packet was queued at {@code p}: the end of the frame on its wire, if one is, serves it. */
+    private void wakeAtFrameEnd(EgressPort p) {
         if (!p.txDonePending && p.busyUntilPs > now) {
             events.push(p.busyUntilPs, EV_TX_DONE, p.id, 0);
             p.txDonePending = true;
@@ -936,8 +938,7 @@ public final class Simulator {
             p.nonEmpty &= ~(1 << EgressPort.CONTROL);
         }
         p.queuedPackets--;
-        p.polledId = pkt & 0xFFFFFFFFL | -1L << 32;
-        p.polledMeta = (long) CreditFlowControl.FC_PACKET_BYTES << 48;
+        p.setPolled(pkt, -1, CreditFlowControl.FC_PACKET_BYTES);
         return pkt;
     }
 

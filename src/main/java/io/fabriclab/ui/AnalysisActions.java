@@ -171,21 +171,16 @@ final class AnalysisActions {
             if (!a.isEmpty() && !b.isEmpty()) {
                 Port pb = b.stream().filter(p -> java.util.Objects.equals(p.nic(), a.get(0).nic())).findFirst()
                         .orElse(b.get(0));
-                boolean shown = shownPaths != null && shownPaths.from() == a.get(0) && shownPaths.to() == pb
-                        && shownRevision == doc.stack().revision();
-                boolean asked = pathsAsked != pathsShown && askedFrom == a.get(0) && askedTo == pb
-                        && askedRevision == doc.stack().revision();
-                if (!shown && !asked) {
+                // Shown, or being found, for this pair on this state of the fabric: nothing to do.
+                if (!new PathsQuery(a.get(0), pb, doc.stack().revision()).equals(asked)) {
                     showPaths(a.get(0), pb);
                 }
                 return;
             }
         }
-        if (shownPaths != null || pathsAsked != pathsShown) {
-            if (!(shownPaths != null && sel.size() == 2 && sel.contains(shownPaths.from().device())
-                    && sel.contains(shownPaths.to().device()))) {
-                clearPaths();
-            }
+        if (asked != null && !(sel.size() == 2 && sel.contains(asked.from().device())
+                && sel.contains(asked.to().device()))) {
+            clearPaths();
         }
     }
 
@@ -193,43 +188,37 @@ final class AnalysisActions {
         return server.ports().stream().filter(p -> p.nic() != null).toList();
     }
 
-    /** How many path searches were started and which of them is shown (a later one supersedes). */
-    private long pathsAsked;
-    private long pathsShown;
-    /** The command stack's revision the shown paths were found on. */
-    private long shownRevision = -1;
-    /** The NIC pair and revision of the last search started. */
-    private Port askedFrom;
-    private Port askedTo;
-    private long askedRevision = -1;
+    /** A search for the ECMP paths between two NIC ports, on the fabric at a command-stack revision. */
+    private record PathsQuery(Port from, Port to, long revision) {
+    }
+
+    /** The last search started (its paths shown, or still being found); null when none is wanted. */
+    private PathsQuery asked;
 
     /**
      * Highlights every ECMP path between two NIC ports and says how many there are. The routing
      * (all switches' distances; about 75 ms warm on the 64-unit rail fabric, 200 ms cold) is
      * computed in the background on a copy of the fabric; the paths are shown on the FX thread
-     * unless the fabric was edited, the selection changed or another search started meanwhile.
+     * unless the fabric was edited, the highlight cleared or another search started meanwhile.
      * The future completes with what is shown (null when it was superseded).
      */
     public CompletableFuture<EcmpPaths> showPaths(Port a, Port b) {
-        long mine = ++pathsAsked;
-        long revision = doc.stack().revision();
-        askedFrom = a;
-        askedTo = b;
-        askedRevision = revision;
+        PathsQuery q = new PathsQuery(a, b, doc.stack().revision());
+        asked = q;
         Fabric original = doc.fabric();
         Fabric copy = original.copy();
         String from = a.ref();
         String to = b.ref();
-        return tasks.run("Finding ECMP paths", () -> {
-            EcmpPaths p = EcmpPaths.between(Routing.compute(copy), copy.port(from), copy.port(to));
-            return p;
-        }, p -> {
-            if (mine != pathsAsked || revision != doc.stack().revision() || original != doc.fabric()) {
-                return; // superseded: a newer search, an edit, or another fabric
-            }
-            show(onOriginal(p, original), revision, mine);
-        }, ex -> editor.message("ECMP paths failed: " + ex.getMessage()))
-                .thenApply(p -> mine == pathsShown ? shownPaths : null);
+        EcmpPaths[] shown = new EcmpPaths[1];
+        return tasks.run("Finding ECMP paths",
+                () -> EcmpPaths.between(Routing.compute(copy), copy.port(from), copy.port(to)), p -> {
+                    if (asked != q || q.revision() != doc.stack().revision() || original != doc.fabric()) {
+                        return; // superseded: a newer search, a cleared highlight, an edit, another fabric
+                    }
+                    shown[0] = onOriginal(p, original);
+                    show(shown[0]);
+                }, ex -> editor.message("ECMP paths failed: " + ex.getMessage()))
+                .thenApply(p -> shown[0]);
     }
 
     /** The paths found on a copy, as the original fabric's ports, links and devices (same ids). */
@@ -245,10 +234,8 @@ final class AnalysisActions {
         return new EcmpPaths(f.port(p.from().ref()), f.port(p.to().ref()), p.count(), p.hops(), links, devices);
     }
 
-    private void show(EcmpPaths p, long revision, long generation) {
+    private void show(EcmpPaths p) {
         shownPaths = p;
-        shownRevision = revision;
-        pathsShown = generation;
         canvas.setHighlight(p.links(), p.devices());
         Port a = p.from();
         Port b = p.to();
@@ -263,7 +250,7 @@ final class AnalysisActions {
     }
 
     public void clearPaths() {
-        pathsShown = ++pathsAsked; // a search still running is not shown
+        asked = null; // a search still running is not shown
         shownPaths = null;
         canvas.setHighlight(Set.of(), Set.of());
     }

@@ -486,16 +486,9 @@ public final class FabricCanvas extends Region {
             return;
         }
         redrawPending = false;
-        minimapLater = true;
-        try {
-            redraw();
-        } finally {
-            minimapLater = false;
-        }
+        redraw(true);
     }
 
-    /** True while a scheduled paint runs: the minimap then renders a changed fabric in a turn of its own. */
-    private boolean minimapLater;
     /** The command stack's revision of the last frame painted (-1 before the first). */
     private long paintedRevision = -1;
 
@@ -524,12 +517,17 @@ public final class FabricCanvas extends Region {
 
     /** Paints now. */
     public void redraw() {
+        redraw(false);
+    }
+
+    /** Paints now; {@code minimapLater}: a changed fabric's minimap picture in a turn of its own. */
+    private void redraw(boolean minimapLater) {
         if (canvas.getWidth() <= 0 || canvas.getHeight() <= 0) {
             return;
         }
         boolean draft = interaction.isInteracting() && lastPaintNanos > DRAFT_ABOVE_NANOS;
         long t0 = System.nanoTime();
-        paintFrame(options.withDraft(draft));
+        paintFrame(options.withDraft(draft), minimapLater);
         if (!draft) {
             lastPaintNanos = System.nanoTime() - t0;
         }
@@ -537,6 +535,10 @@ public final class FabricCanvas extends Region {
 
     /** One whole frame (fabric, overlays, minimap) with the given options; what the benchmark times. */
     public FabricPainter.Stats paintFrame(FabricPainter.Options o) {
+        return paintFrame(o, false);
+    }
+
+    private FabricPainter.Stats paintFrame(FabricPainter.Options o, boolean minimapLater) {
         double w = canvas.getWidth();
         double h = canvas.getHeight();
         javafx.scene.canvas.GraphicsContext gc = canvas.getGraphicsContext2D();

@@ -52,13 +52,9 @@ final class Minimap {
         return revision;
     }
 
-    /** The fabric picture is re-rendered when the fabric changed; the view rectangle on every paint. */
-    void paint() {
-        paint(false);
-    }
-
     /**
-     * Draws the minimap. When the fabric changed since its picture was rendered and {@code later}
+     * Draws the minimap: the fabric's picture, rendered again when the fabric changed, and the view
+     * rectangle on every paint. When the fabric changed since its picture was rendered and {@code later}
      * is true, it shows the picture it has and renders the new one in a turn of its own on the FX
      * thread: after an edit of a large fabric, the main view's frame and the minimap's picture
      * (about 30 and 20 ms of CPU on the 64-unit rail fabric) are two pieces of work with input

@@ -364,13 +364,13 @@ class EditorWorkflowTest {
     }
 
     @Test
-    void selectingTwoServersHighlightsEveryEcmpPathBetweenTheirNics(FxRobot robot) {
+    void selectingTwoServersHighlightsEveryEcmpPathBetweenTheirNics(FxRobot robot) throws Exception {
         // srv1 hangs off leaf1, srv9 off leaf2; leaf1 and leaf2 each have one uplink to each of the 2
         // spines, so there are 2 equal-cost paths: nic0 - leaf1 - spine{1,2} - leaf2 - nic0, 4 links long.
         robot.clickOn(screenOf("srv1"));
         robot.press(KeyCode.SHIFT).clickOn(screenOf("srv9")).release(KeyCode.SHIFT);
         // The routing is computed in the background on a copy: the paths show when it is done.
-        waitFor(() -> editor.shownPaths() != null);
+        WaitForAsyncUtils.waitFor(1, TimeUnit.MINUTES, () -> editor.shownPaths() != null);
         EcmpPaths p = editor.shownPaths();
         assertNotNull(p);
         assertEquals(2, p.count());
@@ -382,7 +382,8 @@ class EditorWorkflowTest {
         assertTrue(editor.statusBar().getText().contains("2 ECMP paths"), editor.statusBar().getText());
         // srv1 and srv2 share leaf1: one path of two links.
         robot.interact(() -> doc.selection().set(List.of(fabric().device("srv1"), fabric().device("srv2")), List.of()));
-        waitFor(() -> editor.shownPaths() != null && editor.shownPaths().to().device() == fabric().device("srv2"));
+        WaitForAsyncUtils.waitFor(1, TimeUnit.MINUTES,
+                () -> editor.shownPaths() != null && editor.shownPaths().to().device() == fabric().device("srv2"));
         assertEquals(1, editor.shownPaths().count());
         assertEquals(2, editor.shownPaths().hops());
         robot.interact(() -> doc.selection().clear());
@@ -550,15 +551,5 @@ class EditorWorkflowTest {
         List<java.util.concurrent.CompletableFuture<T>> f = new ArrayList<>();
         robot.interact(() -> f.add(start.get()));
         return f.get(0);
-    }
-
-    /** Waits (at most a minute) for what a background task shows on the FX thread. */
-    private static void waitFor(java.util.concurrent.Callable<Boolean> shown) {
-        try {
-            WaitForAsyncUtils.waitFor(1, TimeUnit.MINUTES, shown);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("not shown within a minute", e);
-        }
-        WaitForAsyncUtils.waitForFxEvents();
     }
 }

@@ -137,16 +137,21 @@ case "$os" in
   win) icon="$root/installers/icons/fabriclab.ico"; cli_name=fabriclab-cli ;;   # names are case-insensitive there
   mac) icon="$root/installers/icons/fabriclab.icns"; cli_name=fabriclab-cli ;;
 esac
-# The serial collector: chosen by measurement for one- and two-core runs (docs/performance.md).
-# MetaspaceSize 128 MB: the editor's 36 MB of class metadata passed the default first threshold
-# (about 21 MB) and cost two full collections per session, 0.2-1.2 s each with the window stopped
-# (docs/performance.md, Responsiveness); `fabriclab gui` gets the same (tools/jvm-opts.sh).
+# The collectors (tools/jvm-opts.sh says why, docs/performance.md has the figures): the editor
+# (the main launcher) runs the Z collector with a 1 GB soft heap size, whose pauses stay under 1 ms
+# where the serial collector's stopped the window for 100-500 ms with a large fabric open; the CLI
+# launcher runs the serial collector, chosen by measurement for one- and two-core runs, and is the
+# only one given the start-up cache (made with the serial collector's compressed pointers, which
+# ZGC does not have). MetaspaceSize 128 MB: the editor's 36 MB of class metadata passed the default
+# first threshold (about 21 MB), and each threshold passed starts a whole-heap collection.
 # Software rendering: works on every desktop, VM, remote X and Xvfb; the editor draws one 2D canvas.
 # The exports let ControlsFX (class path) reach the JavaFX internals it uses, now that JavaFX is a
 # set of named modules in the runtime.
 # --enable-native-access: JavaFX's natives are loaded by named modules here; ALL-UNNAMED keeps
 # Java 24+ quiet for the class-path jars too.
-java_opts=(-XX:+UseSerialGC -XX:MetaspaceSize=128m -Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
+editor_gc=(-XX:+UseZGC -XX:SoftMaxHeapSize=1g -XX:MetaspaceSize=128m)
+cli_gc=(-XX:+UseSerialGC -XX:MetaspaceSize=128m)
+java_opts=(-Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
   --add-exports=javafx.base/com.sun.javafx.event=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control=ALL-UNNAMED
   --add-exports=javafx.controls/com.sun.javafx.scene.control.behavior=ALL-UNNAMED
@@ -160,7 +165,7 @@ cli_props="$out/jpackage/cli-launcher.properties"
   echo "# The command line: \`$cli_name --help\`; \`$cli_name gui\` opens the editor too."
   echo "main-class=io.fabriclab.FabricLab"
   echo "win-console=true"
-  echo "java-options=${java_opts[*]}"
+  echo "java-options=${cli_gc[*]} ${java_opts[*]}"
   # An empty icon is jpackage's "no icon": on Linux a launcher with an icon gets a menu entry.
   if [ "$os" = linux ]; then echo "icon="; fi
 } > "$cli_props"
@@ -170,7 +175,7 @@ t1=$(now)
 image_dest="$out/image"
 rm -rf "$image_dest"
 jopts=()
-for o in "${java_opts[@]}"; do jopts+=(--java-options "$o"); done
+for o in "${editor_gc[@]}" "${java_opts[@]}"; do jopts+=(--java-options "$o"); done
 mac_opts=()
 if [ "$os" = mac ]; then mac_opts=(--mac-package-identifier "$APP_ID" --mac-package-name "$APP_NAME"); fi
 app=("${common[@]}" --input "$out/input" --main-jar fabriclab.jar --main-class io.fabriclab.ui.Launcher
@@ -196,7 +201,8 @@ if [ "${FABRICLAB_AOT:-1}" != 0 ] && [ "$type" = app-image ]; then
   t1=$(now)
   aot_work="$out/aot-training"
   rm -rf "$aot_work" && mkdir -p "$aot_work"
-  # Training with the serial collector the launchers use (java_opts): the cache is made for it.
+  # Training through the CLI launcher, with its serial collector: the cache is made for it, and
+  # only the CLI launcher's .cfg is given it (the editor's ZGC cannot map it).
   JAVA_TOOL_OPTIONS="-XX:AOTMode=record -XX:AOTConfiguration=$aot_work/fabriclab.aotconf" \
     "$cli_bin" simulate "$root/resources/scenarios/bench-fattree-k8-permutation.json" \
     -o "$aot_work/results.json" --quiet >"$aot_work/record.log" 2>&1 || {
@@ -204,11 +210,11 @@ if [ "${FABRICLAB_AOT:-1}" != 0 ] && [ "$type" = app-image ]; then
   JAVA_TOOL_OPTIONS="-XX:AOTMode=create -XX:AOTConfiguration=$aot_work/fabriclab.aotconf -XX:AOTCache=$app_dir/fabriclab.aot" \
     "$cli_bin" --version >"$aot_work/create.log" 2>&1 || true
   [ -s "$app_dir/fabriclab.aot" ] || { echo "build.sh: no AOT cache made (see $aot_work/create.log)" >&2; exit 2; }
-  for cfg in "$app_dir"/*.cfg; do
-    # jpackage expands $APPDIR to the app folder wherever the app is installed.
-    awk '{print} /^\[JavaOptions\]/{print "java-options=-XX:AOTCache=$APPDIR/fabriclab.aot"}' "$cfg" >"$cfg.new"
-    mv "$cfg.new" "$cfg"
-  done
+  cfg="$app_dir/$cli_name.cfg"
+  [ -f "$cfg" ] || { echo "build.sh: no $cfg to give the start-up cache to" >&2; exit 2; }
+  # jpackage expands $APPDIR to the app folder wherever the app is installed.
+  awk '{print} /^\[JavaOptions\]/{print "java-options=-XX:AOTCache=$APPDIR/fabriclab.aot"}' "$cfg" >"$cfg.new"
+  mv "$cfg.new" "$cfg"
   t_aot=$(( $(now) - t1 ))
 fi
 

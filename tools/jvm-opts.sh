@@ -1,34 +1,48 @@
 # Sourced (bash) by ./fabriclab and tools/htsim-compare.sh: the JVM settings of a FabricLab process
-# and its start-up cache. Chosen by measurement (docs/performance.md, "Whole-process runs").
+# and its start-up cache. Chosen by measurement (docs/performance.md, "Whole-process runs" and
+# "Responsiveness during long actions").
 #
 # fabriclab_jvm_opts CMD  sets the array FABRICLAB_JVM_OPTS for a run of `fabriclab CMD ...`:
-#   - every command: the serial collector (-XX:+UseSerialGC). One collector thread instead of G1's
-#     workers, refinement and marking threads; on two cores and heaps under a few GB it costs less
-#     CPU for the same pauses;
+#   - gui (the editor): the Z collector (-XX:+UseZGC), which collects while the FX thread runs.
+#     With a large fabric open the serial collector stopped every thread for 100-500 ms at each
+#     young collection (it copies what the background work's copy of the fabric and its analysis
+#     leave alive, about 4 ms per MB), so the window did not answer within 100 ms during Fail a
+#     Link, Analyze or Export; ZGC's pauses stay under 1 ms and `bench sim` runs at 0.95-1.06 of
+#     the serial collector's events/s (the live view runs the simulator in the editor's JVM).
+#     A soft heap size of 1 GB (-XX:SoftMaxHeapSize=1g): ZGC then collects and reuses memory it
+#     has already touched instead of growing the heap towards its maximum, and a first touch is
+#     what costs (Fabric.copy() of the 64-unit fabric: 70 ms of CPU on fresh memory, 9-20 ms on
+#     reused). It is soft: a larger fabric grows the heap past it. A first metaspace threshold of
+#     128 MB (-XX:MetaspaceSize=128m): the editor's classes take about 36 MB of metaspace, and each
+#     threshold passed starts a whole-heap collection. The AOT cache is not used: it is made with
+#     the serial collector's compressed pointers, which ZGC does not have;
+#   - every other command: the serial collector (-XX:+UseSerialGC). One collector thread instead
+#     of G1's workers, refinement and marking threads; on two cores and heaps under a few GB it
+#     costs less CPU for the same pauses, and a command has no window to keep answering;
 #   - one-shot commands (simulate, analyze, report, ...): only the C1 compiler
 #     (-XX:TieredStopAtLevel=1). C2 spends seconds of CPU compiling during a run of a few seconds
 #     and its faster code does not pay that back before the run ends. And a 32 MB young generation
 #     (-Xmn32m): the JVM's default first heap is 1/64 of the machine's memory, whose young third
 #     a run touches once before its first collection; a k=16 run's live set is under 50 MB, so
 #     this takes its resident set from 207 to 160 MB at no measured CPU cost;
-#   - gui, bench, sweep and tune keep both compilers: the editor runs for hours, `bench sim` measures
-#     the simulator at full speed once warm, and a sweep or a tuning runs the simulator tens to
-#     thousands of times in one process, where C2's code pays back its compile time;
-#   - gui: a first metaspace threshold of 128 MB (-XX:MetaspaceSize=128m). The editor's classes
-#     take about 36 MB of metaspace; at the default threshold (about 21 MB) the serial collector
-#     ran two full collections of the whole heap to raise it, pauses of 0.2-1.1 s that stop the FX
-#     thread too (docs/performance.md, "Responsiveness during long actions"). A threshold reserves
-#     nothing. The collector stays serial: G1 and ZGC measured no better there.
+#   - bench, sweep and tune keep both compilers: `bench sim` measures the simulator at full speed
+#     once warm, and a sweep or a tuning runs the simulator tens to thousands of times in one
+#     process, where C2's code pays back its compile time.
 # FABRICLAB_JIT=c2 keeps both compilers for any command (a long simulate: k=32, or 1500 B MTUs at
 # k>=24, where C2's code pays back its compile time).
 fabriclab_jvm_opts() {
-  FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC)
   case "${1:-}" in
-    gui|"") FABRICLAB_JVM_OPTS+=(-XX:MetaspaceSize=128m) ;;
-    bench|sweep|tune) ;;
-    *) FABRICLAB_JVM_OPTS+=(-Xmn32m)
+    gui) FABRICLAB_JVM_OPTS=(-XX:+UseZGC -XX:SoftMaxHeapSize=1g -XX:MetaspaceSize=128m) ;;
+    bench|sweep|tune) FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC) ;;
+    *) FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC -Xmn32m)
        [ "${FABRICLAB_JIT:-}" = c2 ] || FABRICLAB_JVM_OPTS+=(-XX:TieredStopAtLevel=1) ;;
   esac
+}
+
+# fabriclab_uses_aot_cache CMD  whether a run of `fabriclab CMD` can take the AOT cache (made with
+# the serial collector): every command but the editor's.
+fabriclab_uses_aot_cache() {
+  case "${1:-}" in gui) return 1 ;; *) return 0 ;; esac
 }
 
 # fabriclab_aot_cache JAVA_HOME JAR CLASSPATH_FILE CACHE TRAINING_SCENARIO

@@ -87,4 +87,12 @@ aot_log="$(run env JAVA_TOOL_OPTIONS=-Xlog:aot=info "$cli" --version 2>&1)" || f
 grep -q 'Opened AOT cache' <<<"$aot_log" || fail "the CLI launcher did not open its AOT cache: $(grep -i 'aot' <<<"$aot_log" | grep -iv skipping | head -5)"
 say "AOT cache used by the CLI launcher"
 
+# The editor's launcher: the Z collector, and no start-up cache (ZGC cannot map one made with the
+# serial collector's compressed pointers; the JVM would print errors at every start).
+editor_cfg="$image/lib/app/FabricLab.cfg"
+[ -f "$editor_cfg" ] || fail "no editor launcher configuration $editor_cfg"
+grep -qx 'java-options=-XX:+UseZGC' "$editor_cfg" || fail "the editor launcher does not run the Z collector ($editor_cfg)"
+! grep -q 'AOTCache' "$editor_cfg" || fail "the editor launcher names the AOT cache ($editor_cfg)"
+say "editor launcher: Z collector, no AOT cache"
+
 say "OK in $(( $(date +%s) - start )) s ($(cat target/installer/build-report.txt | grep '^app image' | tr -s ' '))"

@@ -7,7 +7,8 @@
 # editor and live need a display: on a server, xvfb-run -a -s '-screen 0 1920x1200x24' tools/bench-ui.sh editor;
 # responsive runs headless (Monocle) when there is no DISPLAY.
 # Compiles the main and test classes (mvn test-compile) when sources changed, then runs
-# io.fabriclab.ui.live.UiBench on the test class path. Figures: docs/performance.md.
+# io.fabriclab.ui.live.UiBench on the test class path, with the editor's JVM settings
+# (tools/jvm-opts.sh; FABRICLAB_JAVA_OPTS override). Figures: docs/performance.md.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 # shellcheck source=tools/jdk.sh
@@ -24,11 +25,16 @@ if [ ! -f "$entry" ] || [ ! -f "$cp_file" ] || \
   touch "$cp_file"
 fi
 cp="$root/target/test-classes:$root/target/classes:$(cat "$cp_file")"
+# The editor's JVM settings (its collector: tools/jvm-opts.sh), so that the figures are those of
+# `fabriclab gui`; FABRICLAB_JAVA_OPTS come after them and override (e.g. another collector).
+# shellcheck source=tools/jvm-opts.sh
+. "$root/tools/jvm-opts.sh"
+fabriclab_jvm_opts gui
 if [ "${1:-}" = responsive ]; then
   shift
-  exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED ${FABRICLAB_JAVA_OPTS:-} \
+  exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED "${FABRICLAB_JVM_OPTS[@]}" ${FABRICLAB_JAVA_OPTS:-} \
     -cp "$cp" io.fabriclab.ui.ResponsivenessBenchmark "$@"
 fi
 # --enable-native-access: JavaFX loads its native libraries from the class path (Java 24+ warns otherwise).
-exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED ${FABRICLAB_JAVA_OPTS:-} \
+exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED "${FABRICLAB_JVM_OPTS[@]}" ${FABRICLAB_JAVA_OPTS:-} \
   -cp "$cp" io.fabriclab.ui.live.UiBench "$@"

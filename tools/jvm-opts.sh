@@ -30,7 +30,22 @@
 #     process, where C2's code pays back its compile time.
 # FABRICLAB_JIT=c2 keeps both compilers for any command (a long simulate: k=32, or 1500 B MTUs at
 # k>=24, where C2's code pays back its compile time).
+# A collector named in FABRICLAB_JAVA_OPTS (-XX:+Use...GC) replaces the one chosen here, with its
+# heap sizing (-Xmn, -XX:SoftMaxHeapSize): the JVM refuses two collectors.
 fabriclab_jvm_opts() {
+  fabriclab_jvm_opts_for "$@"
+  # A collector named in FABRICLAB_JAVA_OPTS replaces ours (the JVM refuses two).
+  case " ${FABRICLAB_JAVA_OPTS:-} " in
+    *" -XX:+Use"*"GC "*)
+      local kept=() o
+      for o in "${FABRICLAB_JVM_OPTS[@]}"; do
+        case "$o" in -XX:+Use*GC|-XX:SoftMaxHeapSize=*|-Xmn*) ;; *) kept+=("$o") ;; esac
+      done
+      FABRICLAB_JVM_OPTS=("${kept[@]}") ;;
+  esac
+}
+
+fabriclab_jvm_opts_for() {
   case "${1:-}" in
     gui) FABRICLAB_JVM_OPTS=(-XX:+UseZGC -XX:SoftMaxHeapSize=1g -XX:MetaspaceSize=128m) ;;
     bench|sweep|tune) FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC) ;;

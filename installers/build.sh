@@ -138,7 +138,7 @@ case "$os" in
   mac) icon="$root/installers/icons/fabriclab.icns"; cli_name=fabriclab-cli ;;
 esac
 # The collectors (tools/jvm-opts.sh says why, docs/performance.md has the figures): the editor
-# (the main launcher) runs the Z collector with a 2 GB soft heap size, whose pauses stay under 1 ms
+# (the main launcher) runs the Z collector (ui.EditorHeap sets its soft heap size), whose pauses stay under 1 ms
 # where the serial collector's stopped the window for 100-500 ms with a large fabric open; the CLI
 # launcher runs the serial collector, chosen by measurement for one- and two-core runs, and is the
 # only one given the start-up cache (made with the serial collector's compressed pointers, which
@@ -149,7 +149,7 @@ esac
 # set of named modules in the runtime.
 # --enable-native-access: JavaFX's natives are loaded by named modules here; ALL-UNNAMED keeps
 # Java 24+ quiet for the class-path jars too.
-editor_gc=(-XX:+UseZGC -XX:SoftMaxHeapSize=2g -XX:MetaspaceSize=128m)
+editor_gc=(-XX:+UseZGC -XX:MetaspaceSize=128m)
 cli_gc=(-XX:+UseSerialGC -XX:MetaspaceSize=128m)
 java_opts=(-Dprism.order=sw --enable-native-access=javafx.graphics,ALL-UNNAMED
   --add-exports=javafx.base/com.sun.javafx.event=ALL-UNNAMED

@@ -9,12 +9,8 @@
 #     leave alive, about 4 ms per MB), so the window did not answer within 100 ms during Fail a
 #     Link, Analyze or Export; ZGC's pauses stay under 1 ms and `bench sim` runs at 0.95-1.06 of
 #     the serial collector's events/s (the live view runs the simulator in the editor's JVM).
-#     A soft heap size of 2 GB (-XX:SoftMaxHeapSize=2g): ZGC then collects and reuses memory it
-#     has already touched instead of growing the heap towards its maximum (a quarter of the
-#     machine's memory), and a first touch is what costs here (Fabric.copy() of the 64-unit
-#     fabric: 70-110 ms of CPU on fresh memory, 9-20 ms on reused). 1 GB was too tight for the live
-#     view: ZGC collected its heap back to back (2-3 s of collector CPU per run of the 4-unit
-#     all-reduce, against 0.1-0.3 s at 2 GB). It is soft: a larger fabric grows the heap past it. A first metaspace threshold of
+#     The editor sets ZGC's soft heap size to 2 GB itself (ui.EditorHeap says why, and why not
+#     here: above the maximum heap the flag stops the JVM from starting). A first metaspace threshold of
 #     128 MB (-XX:MetaspaceSize=128m): the editor's classes take about 36 MB of metaspace, and each
 #     threshold passed starts a whole-heap collection. The AOT cache is not used: it is made with
 #     the serial collector's compressed pointers, which ZGC does not have;
@@ -33,7 +29,7 @@
 # FABRICLAB_JIT=c2 keeps both compilers for any command (a long simulate: k=32, or 1500 B MTUs at
 # k>=24, where C2's code pays back its compile time).
 # A collector named in FABRICLAB_JAVA_OPTS (-XX:+Use...GC) replaces the one chosen here, with its
-# heap sizing (-Xmn, -XX:SoftMaxHeapSize): the JVM refuses two collectors.
+# heap sizing (-Xmn): the JVM refuses two collectors.
 fabriclab_jvm_opts() {
   fabriclab_jvm_opts_for "$@"
   # A collector named in FABRICLAB_JAVA_OPTS replaces ours (the JVM refuses two).
@@ -41,7 +37,7 @@ fabriclab_jvm_opts() {
     *" -XX:+Use"*"GC "*)
       local kept=() o
       for o in "${FABRICLAB_JVM_OPTS[@]}"; do
-        case "$o" in -XX:+Use*GC|-XX:SoftMaxHeapSize=*|-Xmn*) ;; *) kept+=("$o") ;; esac
+        case "$o" in -XX:+Use*GC|-Xmn*) ;; *) kept+=("$o") ;; esac
       done
       FABRICLAB_JVM_OPTS=("${kept[@]}") ;;
   esac
@@ -49,7 +45,7 @@ fabriclab_jvm_opts() {
 
 fabriclab_jvm_opts_for() {
   case "${1:-}" in
-    gui) FABRICLAB_JVM_OPTS=(-XX:+UseZGC -XX:SoftMaxHeapSize=2g -XX:MetaspaceSize=128m) ;;
+    gui) FABRICLAB_JVM_OPTS=(-XX:+UseZGC -XX:MetaspaceSize=128m) ;;
     bench|sweep|tune) FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC) ;;
     *) FABRICLAB_JVM_OPTS=(-XX:+UseSerialGC -Xmn32m)
        [ "${FABRICLAB_JIT:-}" = c2 ] || FABRICLAB_JVM_OPTS+=(-XX:TieredStopAtLevel=1) ;;

@@ -13,6 +13,7 @@ public final class Launcher {
 
     /** Options: {@code --demo=classic} (default) or {@code --demo=rail} (a 16,384-GPU rail-optimised fabric) or {@code --demo=rail-small}. */
     public static void main(String[] args) {
+        EditorHeap.apply(); // ZGC's soft heap size (its launchers select ZGC)
         if (java.util.Arrays.stream(args).noneMatch(a -> !a.startsWith("--") || a.startsWith("--demo"))) {
             openShippedExample();
         }

@@ -72,10 +72,12 @@ public final class ResponsivenessBenchmark {
             System.setProperty("monocle.platform", "Headless");
             System.setProperty("prism.order", "sw");
         }
+        String heap = EditorHeap.apply(); // as the editor's launcher does
         Fabric f = RailOptimizedGenerator.generate(units);
         out.printf(Locale.ROOT, "bench responsive: %d units (%,d devices, %,d links, %,d GPUs), %d cores, platform %s, "
-                        + "ping every %d ms%n", units, f.devices().size(), f.linkCount(), f.gpuCount(),
-                Runtime.getRuntime().availableProcessors(), System.getProperty("glass.platform", "default"), PING_EVERY_MS);
+                        + "ping every %d ms; %s%n", units, f.devices().size(), f.linkCount(), f.gpuCount(),
+                Runtime.getRuntime().availableProcessors(), System.getProperty("glass.platform", "default"), PING_EVERY_MS,
+                heap);
         CountDownLatch started = new CountDownLatch(1);
         Platform.startup(started::countDown);
         started.await();

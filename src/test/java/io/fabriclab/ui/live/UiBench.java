@@ -21,6 +21,7 @@ public final class UiBench implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        System.out.println("bench-ui: " + io.fabriclab.ui.EditorHeap.apply()); // as the editor's launcher does
         System.exit(new CommandLine(new UiBench()).execute(args));
     }
 

@@ -188,7 +188,32 @@ public final class Device {
         if (gpus != null) {
             return gpus;
         }
-        return (int) ports.values().stream().map(Port::nic).filter(Objects::nonNull).distinct().count();
+        // The distinct NIC indexes among the ports, without allocating for the usual ones (0-63): the
+        // editor sums this over every server after each edit (16,384 GPUs on the 64-unit fabric).
+        int count = 0;
+        long seen = 0;
+        java.util.Set<Integer> others = null;
+        for (Port p : ports.values()) {
+            Integer nic = p.nic();
+            if (nic == null) {
+                continue;
+            }
+            int n = nic;
+            if (n >= 0 && n < Long.SIZE) {
+                if ((seen & (1L << n)) == 0) {
+                    seen |= 1L << n;
+                    count++;
+                }
+            } else {
+                if (others == null) {
+                    others = new java.util.HashSet<>();
+                }
+                if (others.add(n)) {
+                    count++;
+                }
+            }
+        }
+        return count;
     }
 
     /** The explicitly set GPU count, or null when derived from the NICs. */

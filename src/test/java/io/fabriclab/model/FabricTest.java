@@ -97,4 +97,24 @@ class FabricTest {
         assertEquals(0.1, w.markProbability(200), 1e-12);
         assertEquals(1.0, w.markProbability(300));
     }
+
+    @Test
+    void aServerHasOneGpuPerDistinctNicUnlessSet() {
+        Device s = new Device("s1", DeviceRole.SERVER);
+        s.addPort("nic0", 400, 0);
+        s.addPort("nic0b", 400, 0); // a second port of NIC 0: still one GPU
+        s.addPort("nic7", 400, 7);
+        s.addPort("mgmt", 1, null); // no NIC: no GPU
+        s.addPort("nic63", 400, 63); // the last index of the bit set
+        s.addPort("nic64", 400, 64); // past it: counted by the set
+        s.addPort("nic64b", 400, 64);
+        s.addPort("nic100", 400, 100);
+        // Distinct NICs: 0, 7, 63, 64, 100 = 5.
+        assertEquals(5, s.gpus());
+        s.setGpus(8);
+        assertEquals(8, s.gpus()); // set explicitly
+        Device leaf = new Device("leaf1", DeviceRole.LEAF);
+        leaf.addPort("eth1", 400, 3);
+        assertEquals(0, leaf.gpus()); // switches have none
+    }
 }

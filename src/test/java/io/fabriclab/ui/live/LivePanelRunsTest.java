@@ -87,12 +87,8 @@ class LivePanelRunsTest {
 
     @Test
     void atASetSpeedEverySnapshotTakenIsDrawn(FxRobot robot) throws Exception {
-        // 8 x 0.1 MB into one 100G NIC: about 200 us simulated (0.8 MB is 64 us on the receiver's
-        // wire; the incast's PFC pauses and DCQCN stretch it). At 10^8 ps/s (100 us a second) a
-        // snapshot is due every 5 us of simulated time, 50 ms of wall: about 40 (39 taken and drawn on
-        // the 2-core machine at load 3). 8 x 4 MB at 10^9.5 ps/s drew some 270 frames, 5-10 s of CPU,
-        // for the same point.
-        Played p = play(robot, WorkloadPreset.INCAST, "0.1", 8);
+        // 8 x 4 MB: about 2.7 ms simulated; at 10^9.5 ps/s (3.2 ms a second) about a second.
+        Played p = play(robot, WorkloadPreset.INCAST, "4", 9.5);
         long recorded = p.session().recording().size();
         assertTrue(recorded > 20, "recorded " + recorded);
         // The last snapshot may still be waiting for its pulse when the run ends: count the frames

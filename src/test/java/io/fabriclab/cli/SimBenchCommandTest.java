@@ -11,9 +11,28 @@ import io.fabriclab.io.Scenario;
 import io.fabriclab.io.ScenarioJson;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code fabriclab bench sim}: the shipped bench scenarios are on the classpath and the command reports a run. */
 class SimBenchCommandTest {
+    /**
+     * The shipped incast scenario {@code name} with a quarter of its bytes (8 x 0.5 MB instead of 8 x 2 MB),
+     * under its own file name in {@code dir}: these tests check what the command prints and computes,
+     * not the simulator's speed, and ran eleven full incasts (some 10 s of CPU) for it.
+     */
+    static String quarterIncast(Path dir, String name) throws java.io.IOException {
+        Path shipped = Path.of("resources/scenarios", name);
+        String json = java.nio.file.Files.readString(shipped);
+        String fabric = shipped.toAbsolutePath().getParent().resolve("../examples/classic-leaf-spine.json").normalize()
+                .toString().replace("\\", "/");
+        String small = json.replace("\"bytesPerSender\": 2000000", "\"bytesPerSender\": 500000")
+                .replace("\"../examples/classic-leaf-spine.json\"", "\"" + fabric + "\"");
+        assertTrue(!small.equals(json) && small.contains("500000") && small.contains(fabric), "the scenario was shrunk: " + small);
+        Path out = dir.resolve(name);
+        java.nio.file.Files.writeString(out, small);
+        return out.toString();
+    }
+
     @Test
     void theShippedBenchScenariosAreTheReferenceScenarioAtBothMtus() throws Exception {
         for (String r : new String[] {SimBench.SCENARIO_9000, SimBench.SCENARIO_1500, SimBench.FABRIC}) {
@@ -35,8 +54,8 @@ class SimBenchCommandTest {
     }
 
     @Test
-    void benchSimRunsAScenarioAndReportsEventsCpuWallAndHeap() {
-        CliRun r = CliRun.of("bench", "sim", "--scenario", "resources/scenarios/incast-pfc-only.json", "--runs", "1",
+    void benchSimRunsAScenarioAndReportsEventsCpuWallAndHeap(@TempDir Path dir) throws Exception {
+        CliRun r = CliRun.of("bench", "sim", "--scenario", quarterIncast(dir, "incast-pfc-only.json"), "--runs", "1",
                 "--heap-check");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("run 1 (cold): "), r.out());
@@ -49,9 +68,10 @@ class SimBenchCommandTest {
     }
 
     @Test
-    void benchSimSummarisesTheWarmRuns() {
+    void benchSimSummarisesTheWarmRuns(@TempDir Path dir) throws Exception {
         // Run 1 pays the JIT and is left out of the summary; with 3 runs the median of 2 is their mean.
-        CliRun r = CliRun.of("bench", "sim", "--scenario", "resources/scenarios/incast-pfc-only.json", "--runs", "3");
+        String incast = quarterIncast(dir, "incast-pfc-only.json");
+        CliRun r = CliRun.of("bench", "sim", "--scenario", incast, "--runs", "3");
         assertEquals(0, r.code(), r.err());
         java.util.regex.Matcher m = java.util.regex.Pattern
                 .compile("run ([23]): [0-9,]+ events, CPU [0-9.]+ s \\(([0-9.]+) M events/s\\)").matcher(r.out());
@@ -67,17 +87,17 @@ class SimBenchCommandTest {
         assertEquals((rates[2] + rates[3]) / 2, Double.parseDouble(sm.group(1)), 0.0100001, r.out());
         assertEquals(Math.min(rates[2], rates[3]), Double.parseDouble(sm.group(2)), 1e-9, r.out());
         assertEquals(Math.max(rates[2], rates[3]), Double.parseDouble(sm.group(3)), 1e-9, r.out());
-        CliRun one = CliRun.of("bench", "sim", "--scenario", "resources/scenarios/incast-pfc-only.json", "--runs", "1");
+        CliRun one = CliRun.of("bench", "sim", "--scenario", incast, "--runs", "1");
         assertTrue(!one.out().contains("warm runs"), "a single (cold) run has no warm summary");
     }
 
     @Test
-    void severalScenariosAlternateAndTheLaterOnesAreRatiosOfTheFirst() {
+    void severalScenariosAlternateAndTheLaterOnesAreRatiosOfTheFirst(@TempDir Path dir) throws Exception {
         // Two scenarios, 3 rounds: runs go A, B, A, B, A, B; each round's ratio B/A of CPU events/s, and
         // the printed figure is the median of rounds 2 and 3 (their mean), within the 0.01 rounding
         // of the printed rates it is recomputed from.
-        String a = "resources/scenarios/incast-pfc-only.json";
-        String b = "resources/scenarios/incast-pfc-dcqcn.json";
+        String a = quarterIncast(dir, "incast-pfc-only.json");
+        String b = quarterIncast(dir, "incast-pfc-dcqcn.json");
         CliRun r = CliRun.of("bench", "sim", "--scenario", a, "--scenario", b, "--runs", "3");
         assertEquals(0, r.code(), r.err());
         java.util.regex.Matcher m = java.util.regex.Pattern

@@ -44,7 +44,9 @@ class SweepKillResumeTest {
         Path runs = dir.resolve(SweepRunner.RUNS_DIR);
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-Dfabriclab.sweep.holdAfterWrites=" + WRITTEN_BEFORE_KILL,
+        // The serial collector and C1 only, as the test JVMs (pom.xml, fabriclab.test.jvm): a short-lived child.
+        Process child = new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dfabriclab.sweep.holdAfterWrites=" + WRITTEN_BEFORE_KILL,
                 "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), "io.fabriclab.FabricLab",
                 "sweep", sweep.toString(), "-o", dir.toString(), "--workers", "2", "--quiet")
                 .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();

@@ -159,15 +159,19 @@ class LiveLayoutTest {
             editor.canvas().requestRedraw();
             panel.model().sizeMb.set("0.5");
             panel.model().profile.set("pfc-only");
-            panel.model().speedPosition.set(7); // 10 µs/s: pictures every 0.5 µs of simulated time
-            panel.model().play();
         });
         assertTrue(fx(robot, () -> panel.followHottest.isSelected()), "on by default");
-        // The incast's queues build in the first tens of µs (a state waited for, not a time).
+        // The incast's queues build in the first tens of µs: eight steps of 5 µs from a paused start
+        // bring the run to 40 µs exactly, each step's picture shown as a played one is (and the run
+        // stays paused), instead of 4 s of wall time played at 10 µs/s.
+        robot.interact(() -> {
+            for (int i = 0; i < 8; i++) {
+                panel.model().step(false);
+            }
+        });
         WaitForAsyncUtils.waitFor(300, TimeUnit.SECONDS, () -> fx(robot, () -> panel.model().shownSnapshot() != null
-                && panel.model().shownSnapshot().timePs() >= 40_000_000L));
+                && panel.model().shownSnapshot().timePs() == 40_000_000L));
         // Paused, the picture, the dashboard and the hottest line show the same instant.
-        robot.interact(() -> panel.model().pauseRun());
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(robot,
                 () -> panel.model().session().run().state() == io.fabriclab.sim.LiveRun.State.PAUSED));
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> fx(robot, () -> {

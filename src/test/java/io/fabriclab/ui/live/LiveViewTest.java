@@ -835,13 +835,17 @@ class LiveViewTest {
     @Test
     void aSavedRunReopensAndReplaysItsFrames(FxRobot robot, @TempDir Path dir) throws Exception {
         fit(robot);
-        robot.interact(() -> {
-            panel.setScenarioFile(INCAST);
-            // 1 ms/s, the fastest paced speed: the ~1.3 ms run takes 1.3 s of wall time or more, and a
-            // paced run publishes a frame every 5 us of simulated time up to one per 60 Hz frame: dozens
-            // of frames however fast the machine (unthrottled, a fast one could finish in a few frames).
-            panel.setSpeedPosition(9);
-        });
+        robot.interact(() -> panel.setScenarioFile(INCAST));
+        // Ten pictures 5 us apart, stepped and each shown (so recorded) before the next step: the
+        // recording holds them however fast the machine (unthrottled, a fast one could finish the run
+        // in a few frames; paced at 1 ms/s the ~1.3 ms run drew some 80 frames, 2.5 s of CPU). Then
+        // Play at full speed runs it to its end, which saves the results with the frames.
+        for (int k = 1; k <= 10; k++) {
+            long want = k * 5_000_000L;
+            robot.interact(() -> panel.step(false));
+            waitFor(60, () -> fx(robot, () -> panel.shownSnapshot() != null && panel.shownSnapshot().timePs() == want));
+        }
+        robot.interact(() -> panel.setSpeedPosition(LivePanel.SPEED_MAX_POSITION));
         robot.clickOn("#live-play");
         waitFor(90, () -> fx(robot, () -> panel.results() != null));
         Path file = dir.resolve("incast" + RunRecording.EXTENSION);
@@ -850,7 +854,12 @@ class LiveViewTest {
         saved.get().get(60, TimeUnit.SECONDS);
         assertTrue(Files.size(file) > 0);
         List<SimSnapshot> recorded = fx(robot, () -> panel.session().recording().frames());
-        assertTrue(recorded.size() >= 5, "frames recorded: " + recorded.size());
+        assertTrue(recorded.size() >= 10, "frames recorded: " + recorded.size());
+        java.util.Set<Long> recordedAt = new java.util.HashSet<>();
+        recorded.forEach(f -> recordedAt.add(f.timePs()));
+        for (int k = 1; k <= 10; k++) {
+            assertTrue(recordedAt.contains(k * 5_000_000L), "the picture stepped to " + (5 * k) + " us was recorded");
+        }
         ReplayWindow w = fx(robot, () -> ReplayWindow.open(file, m -> { })).get(60, TimeUnit.SECONDS);
         assertNotNull(w);
         ReplayWindow.RunView v = w.views().get(0);

@@ -10,10 +10,11 @@
 #     Link, Analyze or Export; ZGC's pauses stay under 1 ms and `bench sim` runs at 0.95-1.06 of
 #     the serial collector's events/s (the live view runs the simulator in the editor's JVM).
 #     The editor sets ZGC's soft heap size to 2 GB itself (ui.EditorHeap says why, and why not
-#     here: above the maximum heap the flag stops the JVM from starting). A first metaspace threshold of
-#     128 MB (-XX:MetaspaceSize=128m): the editor's classes take about 36 MB of metaspace, and each
-#     threshold passed starts a whole-heap collection. The AOT cache is not used: it is made with
-#     the serial collector's compressed pointers, which ZGC does not have;
+#     here: above the maximum heap the flag stops the JVM from starting). A first metaspace
+#     threshold of 128 MB (-XX:MetaspaceSize=128m): the editor's classes take about 36 MB of
+#     metaspace, and each threshold passed starts a whole-heap collection. Both compilers: the
+#     editor runs for hours. The AOT cache is not used: it is made with the serial collector's
+#     compressed pointers, which ZGC does not have;
 #   - every other command: the serial collector (-XX:+UseSerialGC). One collector thread instead
 #     of G1's workers, refinement and marking threads; on two cores and heaps under a few GB it
 #     costs less CPU for the same pauses, and a command has no window to keep answering;
@@ -32,15 +33,17 @@
 # heap sizing (-Xmn): the JVM refuses two collectors.
 fabriclab_jvm_opts() {
   fabriclab_jvm_opts_for "$@"
-  # A collector named in FABRICLAB_JAVA_OPTS replaces ours (the JVM refuses two).
-  case " ${FABRICLAB_JAVA_OPTS:-} " in
-    *" -XX:+Use"*"GC "*)
-      local kept=() o
-      for o in "${FABRICLAB_JVM_OPTS[@]}"; do
-        case "$o" in -XX:+Use*GC|-Xmn*) ;; *) kept+=("$o") ;; esac
-      done
-      FABRICLAB_JVM_OPTS=("${kept[@]}") ;;
-  esac
+  local w o kept=()
+  for w in ${FABRICLAB_JAVA_OPTS:-}; do
+    case "$w" in
+      -XX:+Use*GC)
+        for o in "${FABRICLAB_JVM_OPTS[@]}"; do
+          case "$o" in -XX:+Use*GC|-Xmn*) ;; *) kept+=("$o") ;; esac
+        done
+        FABRICLAB_JVM_OPTS=("${kept[@]}")
+        return ;;
+    esac
+  done
 }
 
 fabriclab_jvm_opts_for() {
@@ -53,8 +56,13 @@ fabriclab_jvm_opts_for() {
 }
 
 # fabriclab_uses_aot_cache CMD  whether a run of `fabriclab CMD` can take the AOT cache (made with
-# the serial collector): every command but the editor's.
+# the serial collector): every command but the editor's, unless FABRICLAB_JAVA_OPTS name another
+# collector (ZGC cannot map the cache, and the JVM would print errors at every start).
 fabriclab_uses_aot_cache() {
+  local w
+  for w in ${FABRICLAB_JAVA_OPTS:-}; do
+    case "$w" in -XX:+Use*GC) return 1 ;; esac
+  done
   case "${1:-}" in gui) return 1 ;; *) return 0 ;; esac
 }
 

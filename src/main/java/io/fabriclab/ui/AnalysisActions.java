@@ -132,7 +132,9 @@ final class AnalysisActions {
 
     /**
      * Sets a link down (one undo step, at once) and reports the impact of losing it, computed in the
-     * background on a copy of the fabric taken while the link was still up.
+     * background on a copy of the fabric taken while the link was still up. The computation starts
+     * once the canvas has shown the failed link (its repaint's turns done), so the two do not share
+     * the cores. The future completes as the task's does (after the result is shown).
      */
     public CompletableFuture<FailureImpact.Detail> failLink(Link l) {
         if (!l.isUp()) {
@@ -143,8 +145,18 @@ final class AnalysisActions {
         doc.execute(new SetPropertyCommand<>("Fail " + l.id(), l::state, l::setState, LinkState.DOWN));
         doc.selection().set(List.of(), List.of(l));
         editor.message("Failed " + l.id() + ": computing what it costs…");
-        return tasks.run("Impact of failing " + l.id(), () -> FailureImpact.detail(before, before.link(l.id())),
-                d -> showFailure(l, d), ex -> editor.message("Failure impact not computed: " + ex.getMessage()));
+        CompletableFuture<FailureImpact.Detail> result = new CompletableFuture<>();
+        canvas.whenPainted(() -> tasks.run("Impact of failing " + l.id(),
+                        () -> FailureImpact.detail(before, before.link(l.id())),
+                        d -> showFailure(l, d), ex -> editor.message("Failure impact not computed: " + ex.getMessage()))
+                .whenComplete((d, ex) -> {
+                    if (ex != null) {
+                        result.completeExceptionally(ex);
+                    } else {
+                        result.complete(d);
+                    }
+                }));
+        return result;
     }
 
     private void showFailure(Link l, FailureImpact.Detail d) {

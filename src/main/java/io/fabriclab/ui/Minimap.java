@@ -52,6 +52,11 @@ final class Minimap {
         return revision;
     }
 
+    /** Whether a new picture is to be rendered in a turn of its own (asked by {@code paint(true)}). */
+    boolean renderPending() {
+        return renderPending;
+    }
+
     /**
      * Draws the minimap: the fabric's picture, rendered again when the fabric changed, and the view
      * rectangle on every paint. When the fabric changed since its picture was rendered and {@code later}

@@ -133,6 +133,36 @@ class EditRedrawTest {
                 "geometry new, frame new, minimap new"), seen);
     }
 
+    /**
+     * Work asked for after an edit (Fail a Link's background computation) starts once all three
+     * turns of the repaint have run: the frame and the minimap show the edit by then. Asked for
+     * with no repaint pending, it runs in the next turn.
+     */
+    @Test
+    void workAskedForAfterAnEditWaitsForTheWholeRepaint(FxRobot robot) throws Exception {
+        Link l = canvas.document().fabric().links().iterator().next();
+        robot.interact(() -> { });
+        java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(2);
+        long[] revision = new long[1];
+        robot.interact(() -> {
+            canvas.document().execute(new SetPropertyCommand<>("Fail link", l::state, l::setState, LinkState.DOWN));
+            revision[0] = canvas.document().stack().revision();
+            canvas.whenPainted(() -> {
+                seen.add("after the edit: " + state(revision[0]));
+                done.countDown();
+                // Nothing pending now: the next one runs in the next turn, the picture unchanged.
+                canvas.whenPainted(() -> {
+                    seen.add("nothing pending: " + state(revision[0]));
+                    done.countDown();
+                });
+            });
+        });
+        org.junit.jupiter.api.Assertions.assertTrue(done.await(1, java.util.concurrent.TimeUnit.MINUTES));
+        assertEquals(java.util.List.of("after the edit: geometry new, frame new, minimap new",
+                "nothing pending: geometry new, frame new, minimap new"), seen);
+    }
+
     private String state(long revision) {
         return "geometry " + (canvas.geometryIsCurrent() ? "new" : "old") + ", frame "
                 + (canvas.paintedRevision() == revision ? "new" : "old") + ", minimap "

@@ -33,11 +33,12 @@ import javafx.scene.layout.Region;
  * painting (Java2D off-screen frames with a cached fabric picture that a pan shifts, or the JavaFX
  * canvas; see {@link Renderer}), the {@link Minimap} and the live view's layer. Input is handled by
  * {@link CanvasInteraction}; every change to the fabric goes through the document's command stack.
- * About 900 lines, above the 600 the ui classes aim for: the overlay placement (legend and minimap
+ * About 970 lines, above the 600 the ui classes aim for: the overlay placement (legend and minimap
  * take a corner free of devices each frame) reads the same view state; the Java2D frame cache and its pan shift
  * share the view state (viewport, geometry, painter, render scale) with the paint, and the
  * {@link Renderer} choice stays here because the benchmarks and the live view name it as
- * {@code FabricCanvas.Renderer}; the next split would be the cache into its own class.
+ * {@code FabricCanvas.Renderer}, and the repaint's turns decide when work waiting on them runs
+ * ({@code whenPainted}); the next split would be the cache into its own class.
  */
 public final class FabricCanvas extends Region {
 

@@ -33,17 +33,21 @@
 # heap sizing (-Xmn): the JVM refuses two collectors.
 fabriclab_jvm_opts() {
   fabriclab_jvm_opts_for "$@"
-  local w o kept=()
-  for w in ${FABRICLAB_JAVA_OPTS:-}; do
-    case "$w" in
-      -XX:+Use*GC)
-        for o in "${FABRICLAB_JVM_OPTS[@]}"; do
-          case "$o" in -XX:+Use*GC|-Xmn*) ;; *) kept+=("$o") ;; esac
-        done
-        FABRICLAB_JVM_OPTS=("${kept[@]}")
-        return ;;
-    esac
+  fabriclab_user_collector || return 0
+  local o kept=()
+  for o in "${FABRICLAB_JVM_OPTS[@]}"; do
+    case "$o" in -XX:+Use*GC|-Xmn*) ;; *) kept+=("$o") ;; esac
   done
+  FABRICLAB_JVM_OPTS=("${kept[@]}")
+}
+
+# fabriclab_user_collector  whether FABRICLAB_JAVA_OPTS name a collector (-XX:+Use...GC).
+fabriclab_user_collector() {
+  local w
+  for w in ${FABRICLAB_JAVA_OPTS:-}; do
+    case "$w" in -XX:+Use*GC) return 0 ;; esac
+  done
+  return 1
 }
 
 fabriclab_jvm_opts_for() {
@@ -59,10 +63,7 @@ fabriclab_jvm_opts_for() {
 # the serial collector): every command but the editor's, unless FABRICLAB_JAVA_OPTS name another
 # collector (ZGC cannot map the cache, and the JVM would print errors at every start).
 fabriclab_uses_aot_cache() {
-  local w
-  for w in ${FABRICLAB_JAVA_OPTS:-}; do
-    case "$w" in -XX:+Use*GC) return 1 ;; esac
-  done
+  ! fabriclab_user_collector || return 1
   case "${1:-}" in gui) return 1 ;; *) return 0 ;; esac
 }
 

@@ -145,18 +145,10 @@ final class AnalysisActions {
         doc.execute(new SetPropertyCommand<>("Fail " + l.id(), l::state, l::setState, LinkState.DOWN));
         doc.selection().set(List.of(), List.of(l));
         editor.message("Failed " + l.id() + ": computing what it costs…");
-        CompletableFuture<FailureImpact.Detail> result = new CompletableFuture<>();
-        canvas.whenPainted(() -> tasks.run("Impact of failing " + l.id(),
-                        () -> FailureImpact.detail(before, before.link(l.id())),
-                        d -> showFailure(l, d), ex -> editor.message("Failure impact not computed: " + ex.getMessage()))
-                .whenComplete((d, ex) -> {
-                    if (ex != null) {
-                        result.completeExceptionally(ex);
-                    } else {
-                        result.complete(d);
-                    }
-                }));
-        return result;
+        // whenPainted completes on the FX thread, which thenCompose then submits the task from.
+        return canvas.whenPainted().thenCompose(painted -> tasks.run("Impact of failing " + l.id(),
+                () -> FailureImpact.detail(before, before.link(l.id())),
+                d -> showFailure(l, d), ex -> editor.message("Failure impact not computed: " + ex.getMessage())));
     }
 
     private void showFailure(Link l, FailureImpact.Detail d) {

@@ -490,33 +490,35 @@ public final class FabricCanvas extends Region {
         redraw(true);
     }
 
-    /** Work waiting for the pending repaint to finish ({@link #whenPainted}). */
-    private final java.util.List<Runnable> whenPainted = new java.util.ArrayList<>();
+    /** Completed once the pending repaint has run all its turns ({@link #whenPainted}). */
+    private final java.util.List<java.util.concurrent.CompletableFuture<Void>> whenPainted = new java.util.ArrayList<>();
 
     /**
-     * Runs {@code r} on the FX thread once the repaint pending now has run all its turns (the new
+     * Completes on the FX thread once the repaint pending now has run all its turns (the new
      * geometry, the frame, the minimap's picture), or in the next turn when none is pending. An
-     * action that edits the fabric and then starts background work (Fail a Link) starts it here,
+     * action that edits the fabric and then starts background work (Fail a Link) starts it then,
      * so that on two cores the computation does not share them with the repaint that shows the edit.
      */
-    void whenPainted(Runnable r) {
-        whenPainted.add(r);
-        Platform.runLater(() -> runWhenPainted(0));
+    java.util.concurrent.CompletableFuture<Void> whenPainted() {
+        java.util.concurrent.CompletableFuture<Void> painted = new java.util.concurrent.CompletableFuture<>();
+        whenPainted.add(painted);
+        Platform.runLater(() -> completeWhenPainted(0));
+        return painted;
     }
 
-    private void runWhenPainted(int turns) {
+    private void completeWhenPainted(int turns) {
         if (whenPainted.isEmpty()) {
             return;
         }
         // Each repaint turn queues the next before this check is queued again, so this runs after
         // the last; the bound only guards against a repaint asked again and again (a drag).
         if (turns < 16 && (redrawPending || minimapView.renderPending())) {
-            Platform.runLater(() -> runWhenPainted(turns + 1));
+            Platform.runLater(() -> completeWhenPainted(turns + 1));
             return;
         }
-        java.util.List<Runnable> now = java.util.List.copyOf(whenPainted);
+        java.util.List<java.util.concurrent.CompletableFuture<Void>> now = java.util.List.copyOf(whenPainted);
         whenPainted.clear();
-        now.forEach(Runnable::run);
+        now.forEach(f -> f.complete(null));
     }
 
     /** The command stack's revision of the last frame painted (-1 before the first). */

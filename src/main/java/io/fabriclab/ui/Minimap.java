@@ -103,27 +103,23 @@ final class Minimap {
         gc.strokeRect(0.5, 0.5, W - 1, H - 1);
     }
 
+    /** Where the fabric's picture is rasterised (two buffers: the render thread may read the last). */
+    private final OffscreenFrame frame = new OffscreenFrame();
+
     /**
-     * The fabric's picture, painted on the FX thread into an image of its own (Java2D, like the
-     * canvas's software renderer). Not a snapshot of the canvas: {@code Node.snapshot} waits for
-     * the render thread to finish the frame in flight first, which after an edit of the 64-unit
-     * rail fabric held the FX thread 40-480 ms.
+     * The fabric's picture, painted on the FX thread off-screen by Java2D ({@link OffscreenFrame},
+     * like the canvas's software renderer). Not a snapshot of the canvas: {@code Node.snapshot}
+     * waits for the render thread to finish the frame in flight first, which after an edit of the
+     * 64-unit rail fabric held the FX thread 40-480 ms.
      */
     private javafx.scene.image.WritableImage render() {
-        int w = (int) W;
-        int h = (int) H;
-        java.awt.image.BufferedImage bi = new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_ARGB_PRE);
-        java.awt.Graphics2D g = bi.createGraphics();
-        io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(bi, g);
+        java.awt.Graphics2D g = frame.begin(W, H, 1);
+        io.fabriclab.diagram.Java2DPainter p = io.fabriclab.diagram.Java2DPainter.onImage(frame.image(), g);
         view.fit(c.geometry().extent(), W, H, 8);
         painter.paint(p, c.geometry(), new io.fabriclab.diagram.Selection(), null, view, W, H,
                 new FabricPainter.Options(false, false, false, FabricPainter.FoldMode.AUTO, false));
         p.flush();
-        g.dispose();
-        int[] px = ((java.awt.image.DataBufferInt) bi.getRaster().getDataBuffer()).getData();
-        javafx.scene.image.WritableImage img = new javafx.scene.image.WritableImage(w, h);
-        img.getPixelWriter().setPixels(0, 0, w, h, javafx.scene.image.PixelFormat.getIntArgbPreInstance(), px, 0, w);
-        return img;
+        return frame.finish(g);
     }
 
     /** A click or drag in the minimap centres the main view on that point of the fabric. */

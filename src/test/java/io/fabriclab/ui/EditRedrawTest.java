@@ -108,21 +108,16 @@ class EditRedrawTest {
      */
     @Test
     void theRepaintAfterAnEditComesInTurns(FxRobot robot) throws Exception {
-        Link l = canvas.document().fabric().links().iterator().next();
-        robot.interact(() -> { });
         java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-        long[] revision = new long[1];
-        robot.interact(() -> {
-            canvas.document().execute(new SetPropertyCommand<>("Fail link", l::state, l::setState, LinkState.DOWN));
-            revision[0] = canvas.document().stack().revision();
+        failFirstLink(robot, revision -> {
             // The paint is queued by the edit; each probe runs after the turn queued before it.
             javafx.application.Platform.runLater(() -> {
-                seen.add(state(revision[0]));
+                seen.add(state(revision));
                 javafx.application.Platform.runLater(() -> {
-                    seen.add(state(revision[0]));
+                    seen.add(state(revision));
                     javafx.application.Platform.runLater(() -> {
-                        seen.add(state(revision[0]));
+                        seen.add(state(revision));
                         done.countDown();
                     });
                 });
@@ -140,27 +135,30 @@ class EditRedrawTest {
      */
     @Test
     void workAskedForAfterAnEditWaitsForTheWholeRepaint(FxRobot robot) throws Exception {
-        Link l = canvas.document().fabric().links().iterator().next();
-        robot.interact(() -> { });
         java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(2);
-        long[] revision = new long[1];
-        robot.interact(() -> {
-            canvas.document().execute(new SetPropertyCommand<>("Fail link", l::state, l::setState, LinkState.DOWN));
-            revision[0] = canvas.document().stack().revision();
-            canvas.whenPainted(() -> {
-                seen.add("after the edit: " + state(revision[0]));
+        failFirstLink(robot, revision -> canvas.whenPainted().thenRun(() -> {
+            seen.add("after the edit: " + state(revision));
+            done.countDown();
+            // Nothing pending now: the next one completes in the next turn, the picture unchanged.
+            canvas.whenPainted().thenRun(() -> {
+                seen.add("nothing pending: " + state(revision));
                 done.countDown();
-                // Nothing pending now: the next one runs in the next turn, the picture unchanged.
-                canvas.whenPainted(() -> {
-                    seen.add("nothing pending: " + state(revision[0]));
-                    done.countDown();
-                });
             });
-        });
+        }));
         org.junit.jupiter.api.Assertions.assertTrue(done.await(1, java.util.concurrent.TimeUnit.MINUTES));
         assertEquals(java.util.List.of("after the edit: geometry new, frame new, minimap new",
                 "nothing pending: geometry new, frame new, minimap new"), seen);
+    }
+
+    /** Fails the fabric's first link on the FX thread and, in the same turn, gives {@code then} the new revision. */
+    private void failFirstLink(FxRobot robot, java.util.function.LongConsumer then) {
+        Link l = canvas.document().fabric().links().iterator().next();
+        robot.interact(() -> { });
+        robot.interact(() -> {
+            canvas.document().execute(new SetPropertyCommand<>("Fail link", l::state, l::setState, LinkState.DOWN));
+            then.accept(canvas.document().stack().revision());
+        });
     }
 
     private String state(long revision) {

@@ -163,7 +163,34 @@ final class ResultsBuilder {
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
                 sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped(),
                 sim.creditResults(end), uecResult(flows, ports),
-                sim.ibcc == null ? null : sim.ibcc.results(flows, ports, end));
+                sim.ibcc == null ? null : sim.ibcc.results(flows, ports, end), localResult());
+    }
+
+    /** NVLink transfers and compute intervals (SimResults.LocalResult); null when the run had none. */
+    private SimResults.LocalResult localResult() {
+        LocalWork w = sim.local;
+        if (w == null) {
+            return null;
+        }
+        List<SimResults.TaskResult> tasks = new ArrayList<>(w.count);
+        for (int i = 0; i < w.count; i++) {
+            io.fabriclab.workload.FlowSpec s = w.specs[i];
+            tasks.add(new SimResults.TaskResult(w.specIndex[i], s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(),
+                    s.bytes(), s.kind() == io.fabriclab.workload.FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, w.readyPs[i],
+                    w.startedPs[i], w.finishPs[i]));
+        }
+        List<SimResults.GpuResult> gpus = new ArrayList<>();
+        for (int g = 0; g < w.gpuCount(); g++) {
+            if (w.gpuBusyPs[g] > 0) {
+                gpus.add(new SimResults.GpuResult(w.gpuName(g), w.gpuBusyPs[g]));
+            }
+        }
+        int[] flowTasks = new int[sim.flows().length];
+        for (int f = 0; f < flowTasks.length; f++) {
+            flowTasks[f] = sim.specIndexOfFlow(f);
+        }
+        return new SimResults.LocalResult(w.count - w.remaining, List.copyOf(tasks), List.copyOf(gpus),
+                java.util.Arrays.stream(flowTasks).boxed().toList());
     }
 
     /** Ultra Ethernet's counts (SimResults.UecResult); null on other transports. */

@@ -41,35 +41,49 @@ public final class StepAnalysis {
         }
     }
 
+    /** A job's tasks: those labelled "NAME:..." or by its collectives "KIND:NAME-...". */
+    public static boolean ofJob(FlowSpec t, String job) {
+        String l = t.label();
+        return l.startsWith(job + ":") || l.contains(":" + job + "-");
+    }
+
     /**
-     * @param all    every task of the run, in the workload's order (as the simulator got them)
-     * @param from   first task of the job in {@code all}
-     * @param to     one past its last task
-     * @param tokens tokens one step trains
+     * @param all      every task of the run, in the workload's order (as the simulator got them)
+     * @param jobName  the job's name ({@link #ofJob})
+     * @param tokens   tokens one step trains
+     * @param declared the job's collectives by label, for their bus bandwidth
      */
-    public static Result of(List<FlowSpec> all, int from, int to, SimResults r, long tokens,
+    public static Result of(List<FlowSpec> all, String jobName, SimResults r, long tokens,
                             Map<String, NcclCollective> declared) {
-        int n = to - from;
+        int[] local = new int[all.size()];
+        List<FlowSpec> members = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            local[i] = ofJob(all.get(i), jobName) ? members.size() : -1;
+            if (local[i] >= 0) {
+                members.add(all.get(i));
+            }
+        }
+        int n = members.size();
         long[] start = new long[n];
         long[] finish = new long[n];
         java.util.Arrays.fill(finish, -1);
         List<Integer> flowTasks = r.local() == null ? null : r.local().flowTasks();
         for (SimResults.FlowResult f : r.flows()) {
             int task = flowTasks == null ? f.id() : flowTasks.get(f.id());
-            if (task >= from && task < to) {
-                start[task - from] = f.startPs();
-                finish[task - from] = f.finishPs();
+            if (local[task] >= 0) {
+                start[local[task]] = f.startPs();
+                finish[local[task]] = f.finishPs();
             }
         }
         if (r.local() != null) {
             for (SimResults.TaskResult t : r.local().tasks()) {
-                if (t.task() >= from && t.task() < to) {
-                    start[t.task() - from] = t.startPs();
-                    finish[t.task() - from] = t.finishPs();
+                if (local[t.task()] >= 0) {
+                    start[local[t.task()]] = t.startPs();
+                    finish[local[t.task()]] = t.finishPs();
                 }
             }
         }
-        List<FlowSpec> job = all.subList(from, to);
+        List<FlowSpec> job = members;
         boolean completed = true;
         long first = Long.MAX_VALUE;
         long last = 0;
@@ -203,5 +217,39 @@ public final class StepAnalysis {
             count++;
         }
         return count == 0 ? 0 : sum / count;
+    }
+
+    /** A collective's run: from its first task's start to its last task's end, and nccl-tests' bandwidths. */
+    public record CollectiveRun(String label, String plan, long timePs, double algbwGBps, double busbwGBps,
+                                boolean completed) {
+    }
+
+    /** How {@code c} ran in {@code r} ({@code all}: the run's tasks in order). */
+    public static CollectiveRun collective(List<FlowSpec> all, SimResults r, NcclCollective c, String plan) {
+        String label = c.label();
+        long first = Long.MAX_VALUE;
+        long last = 0;
+        boolean done = true;
+        List<Integer> flowTasks = r.local() == null ? null : r.local().flowTasks();
+        for (SimResults.FlowResult f : r.flows()) {
+            int task = flowTasks == null ? f.id() : flowTasks.get(f.id());
+            if (all.get(task).label().equals(label)) {
+                first = Math.min(first, f.startPs());
+                last = Math.max(last, f.finishPs());
+                done &= f.finishPs() >= 0;
+            }
+        }
+        if (r.local() != null) {
+            for (SimResults.TaskResult t : r.local().tasks()) {
+                if (t.label().equals(label)) {
+                    first = Math.min(first, t.startPs());
+                    last = Math.max(last, t.finishPs());
+                    done &= t.finishPs() >= 0;
+                }
+            }
+        }
+        long time = first == Long.MAX_VALUE ? 0 : last - first;
+        double algbw = done && time > 0 ? c.bytes() / (time / 1e12) / 1e9 : 0;
+        return new CollectiveRun(label, plan, done ? time : -1, algbw, algbw * c.op().busFactor(c.ranks().size()), done);
     }
 }

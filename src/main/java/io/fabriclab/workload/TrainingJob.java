@@ -139,6 +139,59 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
         }
     }
 
+    /**
+     * Dense bf16 tensor-core peak per GPU, TFLOP/s, from the datasheets: A100 SXM 312, H100 SXM 989
+     * and H200 SXM 989 (their datasheets give 624 / 1,979 with sparsity, dense is half), B200 2,250
+     * (DGX B200 datasheet: 72 PFLOPS FP8 training for 8 GPUs with sparsity, so 4.5 dense FP8 and
+     * 2.25 dense bf16 per GPU).
+     */
+    public static final Map<String, Double> PEAK_BF16_TFLOPS = Map.of("A100", 312.0, "H100", 989.0, "H200", 989.0,
+            "B200", 2250.0);
+    /**
+     * Model FLOPs utilisation taken when the achieved rate is not given: 52 %, what Megatron-LM
+     * achieved at scale on A100s (163 of 312 TFLOP/s, Narayanan et al., SC'21, 1T-parameter run).
+     */
+    public static final double DEFAULT_MFU = 0.52;
+
+    /**
+     * A job on {@code fabric} with what is not given filled in as a user of Megatron would: TP the
+     * GPUs of a server (at most 8), PP 1, DP the rest; the achieved rate {@link #DEFAULT_MFU} of the
+     * servers' GPU's peak; the global batch rounded up to a multiple of micro batch x DP.
+     */
+    public static TrainingJob on(Fabric fabric, String name, Model model, Integer tp, Integer pp, Integer dp, int ep,
+                                 double achievedTflops, double computeUs, boolean overlap, long bucketBytes,
+                                 boolean distributedOptimizer, int gradientBytes) {
+        int total = Gpus.all(fabric).size();
+        int perServer = 1;
+        String gpuModel = ScaleUp.DEFAULT.gpu();
+        for (Device s : fabric.servers()) {
+            if (!Gpus.nics(fabric, s).isEmpty()) {
+                perServer = Math.max(1, s.gpus());
+                gpuModel = s.scaleUpOrDefault().gpu();
+                break;
+            }
+        }
+        int t = tp != null ? tp : Math.min(8, perServer);
+        int p = pp != null ? pp : 1;
+        int d = dp != null ? dp : Math.max(1, total / Math.max(1, t * p));
+        double tflops = achievedTflops;
+        if (computeUs == 0 && tflops == 0) {
+            Double peak = PEAK_BF16_TFLOPS.get(gpuModel);
+            tflops = DEFAULT_MFU * (peak != null ? peak : PEAK_BF16_TFLOPS.get(ScaleUp.DEFAULT.gpu()));
+        }
+        Model m = model;
+        long unit = (long) m.microBatch() * d;
+        if (m.globalBatch() % unit != 0) {
+            long gb = (m.globalBatch() + unit - 1) / unit * unit;
+            if (gb <= 100_000_000) {
+                m = new Model(m.name(), m.parameters(), m.activeParameters(), m.expertParameters(), m.layers(),
+                        m.hidden(), m.sequence(), (int) gb, m.microBatch(), m.experts(), m.topK());
+            }
+        }
+        return new TrainingJob(name, m, t, p, d, ep, tflops, computeUs, overlap, bucketBytes, distributedOptimizer,
+                gradientBytes);
+    }
+
     static void require(String field, long v, long min, long max) {
         if (v < min || v > max) {
             throw new IllegalArgumentException(field + ": " + min + " to " + max + ", got " + v);

@@ -114,7 +114,7 @@ class TrainingStepTest {
         TrainingJob job = new TrainingJob("j", m, 1, 1, 1, 1, 0, 100, true, TrainingJob.DEFAULT_BUCKET_BYTES, false, 4);
         TrainingJob.Built b = job.build(f);
         SimResults r = run(f, b.tasks());
-        StepAnalysis.Result a = StepAnalysis.of(b.tasks(), 0, b.tasks().size(), r, job.tokensPerStep(), b.collectives());
+        StepAnalysis.Result a = StepAnalysis.of(b.tasks(), "j", r, job.tokensPerStep(), b.collectives());
         assertEquals(3_200_000_000L, a.stepPs());
         assertEquals(a.stepPs(), a.computePs());
         assertEquals(0, a.exposedCommPs());
@@ -132,7 +132,7 @@ class TrainingStepTest {
         TrainingJob.Built b = job.build(f);
         assertEquals(3_300_000_000L, TaskGraphs.computeOnly(b.tasks()));
         SimResults r = run(f, b.tasks());
-        StepAnalysis.Result a = StepAnalysis.of(b.tasks(), 0, b.tasks().size(), r, job.tokensPerStep(), b.collectives());
+        StepAnalysis.Result a = StepAnalysis.of(b.tasks(), "j", r, job.tokensPerStep(), b.collectives());
         assertEquals(2_400_000_000L, a.computePs());
         assertEquals(900_000_000L, a.bubblePs());
         assertEquals(3.0 / 11, (double) a.bubblePs() / a.noCommStepPs(), 1e-12);
@@ -159,7 +159,7 @@ class TrainingStepTest {
         for (boolean overlap : new boolean[] {true, false}) {
             TrainingJob job = new TrainingJob("j", m, 1, 1, 2, 1, 0, 300, overlap, 5_000_000, false, 4);
             TrainingJob.Built b = job.build(f);
-            StepAnalysis.Result a = StepAnalysis.of(b.tasks(), 0, b.tasks().size(), run(f, b.tasks()),
+            StepAnalysis.Result a = StepAnalysis.of(b.tasks(), "j", run(f, b.tasks()),
                     job.tokensPerStep(), b.collectives());
             long expected = overlap ? fw + Math.max(bw + c, bw / 5 + 5 * c) : fw + bw + 5 * c;
             assertEquals(expected, a.stepPs(), expected * 0.01, (overlap ? "overlap" : "no overlap") + ", c = " + c);

@@ -119,6 +119,14 @@ final class ScenarioPreset {
     private final Double durationUs;
     private final Long seed;
     private String json;
+    /** The transport the scenario names (compare --workload); null: the scenario's default. */
+    private io.fabriclab.model.Transport transport;
+
+    /** The same preset under {@code t}. */
+    ScenarioPreset transport(io.fabriclab.model.Transport t) {
+        this.transport = t;
+        return this;
+    }
 
     ScenarioPreset(Kind kind, Integer senders, Long bytes, Integer priority, String profile, Double durationUs, Long seed) {
         this(new Choice(kind, kind == Kind.TRAINING ? "llama-7b" : null), senders, bytes, priority, profile, durationUs, seed);
@@ -185,6 +193,9 @@ final class ScenarioPreset {
         if (profile != null) {
             root.put("profile", profile);
         }
+        if (transport != null) {
+            root.put("transport", transport.jsonName());
+        }
         if (seed != null) {
             root.put("seed", seed);
         }
@@ -232,6 +243,14 @@ final class ScenarioPreset {
                 requireTwo(nics, fabricRef);
                 // Megatron-style defaults: TP the server's GPUs, PP 1, DP the rest (TrainingJob.on).
                 w.put("preset", model);
+                if (durationUs == null) {
+                    // Room for the step: ten times its compute, at least the default limit.
+                    io.fabriclab.workload.TrainingJob job = io.fabriclab.workload.TrainingJob.on(fabric, model,
+                            io.fabriclab.workload.TrainingJob.PRESETS.get(model), null, null, null, 1, 0, 0, true,
+                            io.fabriclab.workload.TrainingJob.DEFAULT_BUCKET_BYTES, false,
+                            io.fabriclab.workload.TrainingJob.DEFAULT_GRADIENT_BYTES);
+                    root.put("maxTimeUs", Math.max(1_000_000.0, 10 * job.computePsPerStep() / 1e6));
+                }
             }
             case PERMUTATION -> {
                 requireTwo(nics, fabricRef);

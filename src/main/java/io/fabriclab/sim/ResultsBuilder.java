@@ -133,7 +133,7 @@ final class ResultsBuilder {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
-        List<SimResults.CollectiveResult> collectives = collectives(flows, sim.collectiveWorkloads(), end);
+        List<SimResults.CollectiveResult> collectives = collectives(flows, sim.collectiveWorkloads(), end, sim.reportedElsewhere());
         // Per-packet modes do not follow the flows' ECMP paths: only bytes describe their spread.
         List<SimResults.UplinkSpread> uplinks = uplinks(ports, sim.routingPolicy().perPacket() ? null : flowsPerPort);
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
@@ -274,12 +274,13 @@ final class ResultsBuilder {
      * the run knows the {@link Collective} behind a label, S is its declared size and steps are
      * reported; otherwise S = total bytes / (steps x ranks / n) and no steps.
      */
-    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end) {
+    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end,
+                                                                 java.util.function.Predicate<String> elsewhere) {
         java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
         for (Flow f : flows) {
             String label = f.spec.label();
             int colon = label.indexOf(':');
-            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null) {
+            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null && !elsewhere.test(label)) {
                 groups.computeIfAbsent(label, k -> new ArrayList<>()).add(f);
             }
         }

@@ -465,6 +465,20 @@ public final class Simulator {
         this.collectiveWorkloads = List.copyOf(collectives);
     }
 
+    /**
+     * Labels of collectives the caller reports itself (NCCL collectives and training steps, whose
+     * tasks include NVLink transfers: StepAnalysis); the results' per-collective list leaves them out.
+     */
+    public void reportElsewhere(java.util.function.Predicate<String> labels) {
+        this.reportedElsewhere = java.util.Objects.requireNonNull(labels);
+    }
+
+    java.util.function.Predicate<String> reportedElsewhere() {
+        return reportedElsewhere;
+    }
+
+    private java.util.function.Predicate<String> reportedElsewhere = l -> false;
+
     List<io.fabriclab.workload.Collective> collectiveWorkloads() {
         return collectiveWorkloads;
     }

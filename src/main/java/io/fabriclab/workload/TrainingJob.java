@@ -154,8 +154,8 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
     public static final double DEFAULT_MFU = 0.52;
 
     /**
-     * A job on {@code fabric} with what is not given filled in as a user of Megatron would: TP the
-     * GPUs of a server (at most 8), PP 1, DP the rest; the achieved rate {@link #DEFAULT_MFU} of the
+     * A job on {@code fabric} with what is not given filled in as a user of Megatron would: TP and
+     * PP by model size as Megatron-LM's published configurations, DP the rest; the achieved rate {@link #DEFAULT_MFU} of the
      * servers' GPU's peak; the global batch rounded up to a multiple of micro batch x DP.
      */
     public static TrainingJob on(Fabric fabric, String name, Model model, Integer tp, Integer pp, Integer dp, int ep,
@@ -171,8 +171,19 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
                 break;
             }
         }
-        int t = tp != null ? tp : Math.min(8, perServer);
-        int p = pp != null ? pp : 1;
+        // Narayanan et al., SC'21, table 1 (Megatron-LM's weak-scaling configurations): TP 1 up to
+        // 1.7B parameters, 2 to 3.6B, 4 to 7.5B, 8 above; PP 1 up to 39B... taken by size bands.
+        long params = model.parameters();
+        int t = tp != null ? tp : Math.min(perServer, params < 2_000_000_000L ? 1 : params < 5_000_000_000L ? 2
+                : params < 10_000_000_000L ? 4 : 8);
+        while (tp == null && t > 1 && perServer % t != 0) {
+            t--;
+        }
+        int p = pp != null ? pp : params < 30_000_000_000L ? 1 : params < 60_000_000_000L ? 2
+                : params < 100_000_000_000L ? 4 : params < 200_000_000_000L ? 8 : 16;
+        while (pp == null && p > 1 && model.layers() % p != 0) {
+            p--;
+        }
         int d = dp != null ? dp : Math.max(1, total / Math.max(1, t * p));
         double tflops = achievedTflops;
         if (computeUs == 0 && tflops == 0) {

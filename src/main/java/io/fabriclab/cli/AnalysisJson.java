@@ -66,7 +66,8 @@ final class AnalysisJson {
             for (io.fabriclab.model.Transport t : io.fabriclab.model.Transport.values()) {
                 io.fabriclab.topology.SwitchLatency.SwitchClass c = m.byTransport().get(t.ordinal());
                 ObjectNode x = by.putObject(t.jsonName());
-                x.put("portToPortNs", c.portToPortPs() / 1000.0);
+                x.put("portToPortNs", m.portToPortPs(t) / 1000.0);
+                x.put("source", m.source(t));
                 x.put("forwarding", c.forwarding() == io.fabriclab.topology.SwitchLatency.Forwarding.CUT_THROUGH
                         ? "cut-through" : "store-and-forward");
             }

@@ -265,6 +265,19 @@ final class AnalysisJson {
         }
         ArrayNode un = o.putArray("unpriced");
         b.unpriced().forEach(un::add);
+        ArrayNode servers = o.putArray("serverModels");
+        for (BillOfMaterials.ServerModel m : b.serverModels()) {
+            ObjectNode n = servers.addObject();
+            n.put("model", m.model());
+            n.put("count", m.count());
+            n.put("gpusPerServer", m.gpusPerServer());
+            n.put("gpu", m.scaleUp().gpu());
+            n.put("scaleUp", m.scaleUp().technology());
+            n.put("bandwidthGBpsPerGpuEachWay", m.scaleUp().bandwidthGBps());
+            n.put("latencyNs", m.scaleUp().latencyNs());
+            n.put("declared", m.declared());
+            n.put("text", m.describe());
+        }
         return o;
     }
 

@@ -82,6 +82,13 @@ public final class AnalysisText {
         }
         bom.row("total (" + b.currency() + (b.complete() ? ")" : ", unpriced items excluded)"), "", "", b.total().toPlainString());
         out.println(bom);
+        if (!b.serverModels().isEmpty()) {
+            out.println("Servers (not priced; " + BillOfMaterials.NVSWITCH_NOTE + ")");
+            for (BillOfMaterials.ServerModel m : b.serverModels()) {
+                out.println("  " + m.describe());
+            }
+            out.println();
+        }
 
         if (a.failureImpact() != null) {
             out.printf("Failure impact of every single link and switch (%d analysed), worst first%n",

@@ -96,6 +96,16 @@ public record ScaleUp(String gpu, String technology, double bandwidthGBps, long 
         return new ScaleUp(gpu, technology, bandwidthGBps, ns);
     }
 
+    /** The bandwidth as text, without a needless fraction: "450", "123.3". */
+    public String bandwidthText() {
+        return fmt(bandwidthGBps);
+    }
+
+    /** e.g. "NVLink 4 / NVSwitch 450 GB/s per GPU each way" (without the GPU and the latency). */
+    public String summary() {
+        return technology + " " + fmt(bandwidthGBps) + " GB/s per GPU each way";
+    }
+
     /** e.g. "H100, NVLink 4 / NVSwitch, 450 GB/s each way per GPU, 470 ns". */
     public String describe() {
         return gpu + ", " + technology + ", " + fmt(bandwidthGBps) + " GB/s each way per GPU, " + latencyNs + " ns";

@@ -215,6 +215,9 @@ public final class HtmlReport {
         if (!b.unpriced().isEmpty()) {
             h.el("p", "No price in the price book for: " + String.join(", ", b.unpriced()), "class", "note");
         }
+        for (BillOfMaterials.ServerModel m : b.serverModels()) {
+            h.el("p", "Servers (not priced): " + m.describe() + ". " + BillOfMaterials.NVSWITCH_NOTE + ".", "class", "note");
+        }
         h.close("div");
     }
 

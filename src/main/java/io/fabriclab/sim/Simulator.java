@@ -301,13 +301,15 @@ public final class Simulator {
                 maxPayload + dataHeaderBytes) : null;
         roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
         uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
-        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes()) : null;
+        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes(),
+                switches) : null;
         if (trimming != null) {
             for (EgressPort p : ports) {
                 if (p.sw != null) {
+                    long trimPoint = trimming.trimPointBytes(deviceQos(p.sw.device).buffer());
                     for (int c = 0; c < EgressPort.CLASSES; c++) {
                         if (c != QosProfile.CNP_PRIORITY) {
-                            p.wred[c] = trimming.curve(p.wred[c]);
+                            p.wred[c] = trimming.curve(p.wred[c], trimPoint);
                         }
                     }
                 }
@@ -1065,15 +1067,17 @@ public final class Simulator {
         int c = pkts.priority(pkt);
         // Class state by port id: fetched in parallel with the port objects, not through them.
         int outAt = EgressPort.at(outId, c, 0);
-        if (trimming != null && kind == PacketPool.DATA && trimming.trims(pcs[outAt + EgressPort.QUEUE_BYTES])) {
-            // Ultra Ethernet: the queue is at the trim threshold; the header goes on at high priority.
+        SwitchState sw = in.sw;
+        if (trimming != null && kind == PacketPool.DATA
+                && trimming.trims(sw, pcs[outAt + EgressPort.QUEUE_BYTES], pkts.frameBytes(pkt))) {
+            // Ultra Ethernet: the buffer would drop it (or the queue is at a fixed trim threshold);
+            // its trimmed header goes on at high priority.
             pkt = trimming.trim(pkt, out);
             c = pkts.priority(pkt);
             outAt = EgressPort.at(outId, c, 0);
         }
         int bytes = pkts.frameBytes(pkt);
         int inAt = EgressPort.at(inId, c, 0);
-        SwitchState sw = in.sw;
         if (out.down) {
             if (credits != null) {
                 // The switch discards it: its blocks in the ingress buffer are free at once.

@@ -52,6 +52,12 @@ public record TransportProfile(Transport transport, int dataHeaderBytes, int wir
         };
     }
 
+    /** An Ultra Ethernet profile with parameters {@code uec}. */
+    public static TransportProfile ultraEthernet(TransportProfileUec uec) {
+        return new TransportProfile(Transport.ULTRA_ETHERNET, UecFraming.DATA_HEADER_BYTES,
+                RoceFraming.WIRE_OVERHEAD_BYTES, UecFraming.ACK_FRAME_BYTES, null, uec);
+    }
+
     public static TransportProfile infiniband(TransportProfileIb ib) {
         return new TransportProfile(Transport.INFINIBAND, IbFraming.DATA_HEADER_BYTES
                 + (ib.crossSubnet() ? IbFraming.GRH_BYTES : 0), 0, IbFraming.ACK_PACKET_BYTES, ib, null);

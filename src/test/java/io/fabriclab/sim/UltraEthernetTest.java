@@ -20,6 +20,9 @@ import io.fabriclab.workload.FlowSpec;
  */
 class UltraEthernetTest {
     static final TransportProfile UEC = TransportProfile.of(Transport.ULTRA_ETHERNET);
+    /** NDP-style shallow trimming: a fixed threshold of 8 full packets on top of the buffer's limit. */
+    static final TransportProfile UEC_TRIM_8 = TransportProfile.ultraEthernet(
+            TransportProfileUec.defaults().withTrimThresholdPackets(8));
     /** Payload of a full UET packet at the default 4200 B MTU: 4200 - 102 B of headers (UecFraming). */
     static final int PAYLOAD = 4200 - 102;
 
@@ -38,7 +41,8 @@ class UltraEthernetTest {
         // ignore it: best effort, no PAUSE, trimming instead.
         Fabric f = TestFabrics.star(n + 1, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         List<FlowSpec> flows = IncastTest.incast(n, (long) packets * PAYLOAD);
-        Simulator sim = new Simulator(f, flows, SimConfig.defaults(), QosResolver.of(f), UEC);
+        // A fixed trim threshold of 8 packets (the 64 MB buffer alone would hold the whole incast).
+        Simulator sim = new Simulator(f, flows, SimConfig.defaults(), QosResolver.of(f), UEC_TRIM_8);
         // The trimming bounds below are for a switch without pipeline latency (the base RTT, hence
         // NSCC's largest window of 1.5 BDP, is then 0.71 us); SwitchPipelineTest covers the latency.
         sim.setSwitchLatencyPs(0);
@@ -136,6 +140,13 @@ class UltraEthernetTest {
         // Kmin 400 KB >= 33.6 KB: never marks under trimming; replaced by 33,600 / 4 = 8,400 B to
         // 33,600 x 97 / 100 = 32,592 B.
         assertEquals(new io.fabriclab.model.WredEcn(8_400, 32_592, 1.0), Trimming.curveFor(roce, thr));
+        // Without a fixed threshold the trim point is the buffer's largest lossy queue: a 64 MiB
+        // pool at alpha 1 lets one queue hold 64 MiB x 1 / (1 + 1) = 33,554,432 B, so the RoCEv2
+        // curve (Kmin 400 KB below it) is kept.
+        long deep = new io.fabriclab.model.BufferConfig(64L << 20, io.fabriclab.model.BufferConfig.ThresholdMode.DYNAMIC,
+                0, 1.0, 0).maxQueueBytes();
+        assertEquals(33_554_432, deep);
+        assertEquals(roce, Trimming.curveFor(roce, deep));
         assertEquals(new io.fabriclab.model.WredEcn(8_400, 32_592, 1.0), Trimming.curveFor(null, thr));
         io.fabriclab.model.WredEcn shallow = new io.fabriclab.model.WredEcn(10_000, 30_000, 0.5);
         assertEquals(shallow, Trimming.curveFor(shallow, thr));

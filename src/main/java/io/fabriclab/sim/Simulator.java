@@ -1427,12 +1427,17 @@ public final class Simulator {
 
 
     /**
-     * {@link #EV_RTO}, the timer both transports share: while ACKs made progress within the timeout
-     * it is re-armed at the real deadline; when it expires the transport resends by its own policy
-     * (RoCEv2: go-back-N from the first unacknowledged packet; Ultra Ethernet: only the packets still
-     * unanswered), and the timer starts again.
+     * {@link #EV_RTO}. RoCEv2 and InfiniBand: while ACKs made progress within the timeout it is
+     * re-armed at the real deadline; when it expires the requester goes back to the first
+     * unacknowledged packet, and the timer starts again. Ultra Ethernet runs its own per-packet
+     * timer ({@link UecTransport#rtoExpired}).
      */
     private void retransmitTimeout(Flow f) {
+        if (uec != null) {
+            // Ultra Ethernet: a per-packet timer with an adaptive timeout (UecTransport.rtoExpired).
+            uec.rtoExpired(f);
+            return;
+        }
         if (f.senderDone) {
             return;
         }
@@ -1441,11 +1446,7 @@ public final class Simulator {
             events.push(deadline, EV_RTO, f.id, 0);
             return;
         }
-        if (uec != null) {
-            uec.resendOnTimeout(f);
-        } else {
-            roce.resendOnTimeout(f);
-        }
+        roce.resendOnTimeout(f);
         f.lastProgressPs = now;
         events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
     }

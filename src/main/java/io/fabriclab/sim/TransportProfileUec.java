@@ -18,6 +18,14 @@ public record TransportProfileUec(int trimThresholdPackets, int pathEntropies, b
                                   double nsccTargetDelayRttFraction, double nsccMultiplicativeDecrease,
                                   double nsccAdditiveIncreaseMtus) {
 
+    /**
+     * The floor of the retransmission timeout, microseconds: csg-htsim's EQDS sender
+     * (DEFAULT_EQDS_RTO_MIN = 100 us, eqds.h, "min RTO bound"); its timer runs on the oldest
+     * unanswered packet. The timeout itself follows RFC 6298 (SRTT + 4 RTTVAR) above the floor,
+     * so a deep queue's delay does not fire it falsely.
+     */
+    public static final long MIN_RTO_US = 100;
+
     public TransportProfileUec {
         if (trimThresholdPackets < 0 || pathEntropies < 1) {
             throw new IllegalArgumentException("trim threshold must be at least 0 (0: none) and path entropies at least 1");

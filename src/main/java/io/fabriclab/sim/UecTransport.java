@@ -28,6 +28,8 @@ final class UecTransport {
     private final int maxPayload;
     private final TransportProfileUec profile;
     private final State[] state;
+    /** The retransmission timeout's floor ({@link TransportProfileUec#MIN_RTO_US}). */
+    private final long minRtoPs;
     /** NACKs the responders sent (one per trimmed header that arrived). */
     long nacksSent;
     /** Data packets that arrived at their receiver ahead of a lower missing PSN. */
@@ -53,6 +55,14 @@ final class UecTransport {
         Nscc cc;
         /** {@code cc.cwnd}, copied after every change, so the send check reads this record only. */
         double cwnd;
+        /**
+         * Retransmission timer (RFC 6298 estimator, floored): smoothed RTT and its mean deviation
+         * (0 before the first sample), the timeout they give, and whether an EV_RTO is pending.
+         */
+        long srttPs;
+        long rttvarPs;
+        long rtoPs;
+        boolean timerArmed;
 
         State(int packets) {
             int words = (packets + 63) >>> 6;
@@ -93,6 +103,7 @@ final class UecTransport {
         this.maxPayload = maxPayload;
         this.profile = profile;
         this.state = new State[flows.length];
+        this.minRtoPs = TransportProfileUec.MIN_RTO_US * io.fabriclab.model.Units.PS_PER_US;
     }
 
     static boolean get(long[] bits, int i) {
@@ -124,9 +135,9 @@ final class UecTransport {
         State s = new State(f.totalPackets);
         s.cc = new Nscc(maxPayload, baseRttPs(f), f.srcPort.rateBps, profile, now);
         s.cwnd = s.cc.cwnd;
+        s.rtoPs = minRtoPs;
         state[f.id] = s;
         f.srcPort.nic.activate(f);
-        events.push(now + cfg.retransmitTimeoutPs(), Simulator.EV_RTO, f.id, 0);
         sim.transmit(f.srcPort);
     }
 
@@ -211,6 +222,11 @@ final class UecTransport {
         set(s.outstanding, psn);
         s.inflightBytes += payload;
         s.sentPs[psn % s.sentPs.length] = sim.now;
+        if (!s.timerArmed) {
+            // The timer runs while anything is unanswered, on the oldest packet's send time.
+            s.timerArmed = true;
+            events.push(sim.now + s.rtoPs, Simulator.EV_RTO, f.id, 0);
+        }
         int frame = payload + UecFraming.DATA_HEADER_BYTES;
         int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
                 cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
@@ -218,20 +234,60 @@ final class UecTransport {
         sim.startTx(p, pkt, frame);
     }
 
-    /** The retransmission timer expired ({@link Simulator}'s EV_RTO): resend the packets still unanswered (only those). */
-    void resendOnTimeout(Flow f) {
+    /**
+     * {@link Simulator}'s EV_RTO for flow {@code f}: every packet unanswered for the timeout since
+     * it was (last) sent is queued again (only those; UEC 1.0 PDS, per-packet retransmission
+     * timer), and the timer is set for the oldest packet still unanswered. This is csg-htsim
+     * EQDS's timer (EqdsSrc::startRTO / rtxTimerExpired: on the oldest send time in
+     * {@code _send_times}), with the timeout from RFC 6298's estimator floored at
+     * {@link TransportProfileUec#MIN_RTO_US} (htsim's computeDynamicRTO, whose floor
+     * DEFAULT_EQDS_RTO_MIN is 100 us).
+     */
+    void rtoExpired(Flow f) {
         State s = state[f.id];
-        if (s.inflightBytes > 0) {
-            f.timeouts++;
-            for (int psn = f.sndUna; psn < f.maxSent; psn++) {
-                if (get(s.outstanding, psn)) {
+        s.timerArmed = false;
+        if (f.senderDone || s.inflightBytes == 0) {
+            return;
+        }
+        final long now = sim.now;
+        long oldest = Long.MAX_VALUE;
+        boolean resent = false;
+        for (int psn = f.sndUna; psn < f.maxSent; psn++) {
+            if (get(s.outstanding, psn)) {
+                long sent = s.sentPs[psn % s.sentPs.length];
+                if (now - sent >= s.rtoPs) {
                     clear(s.outstanding, psn);
                     s.inflightBytes -= f.payloadOf(psn, maxPayload);
                     s.pushRtx(psn);
+                    resent = true;
+                } else if (sent < oldest) {
+                    oldest = sent;
                 }
             }
+        }
+        if (oldest != Long.MAX_VALUE) {
+            // Set for the oldest packet still unanswered, before the resends (timed from now) go out.
+            s.timerArmed = true;
+            events.push(oldest + s.rtoPs, Simulator.EV_RTO, f.id, 0);
+        }
+        if (resent) {
+            // No exponential back-off: csg-htsim's EQDS keeps its timeout fixed ("as per spec");
+            // the packets queued again are timed anew from their resend.
+            f.timeouts++;
             sim.transmit(f.srcPort);
         }
+    }
+
+    /** An RTT sample (RFC 6298 2.2-2.4): SRTT, RTTVAR and RTO = SRTT + 4 RTTVAR, at least the floor. */
+    private void rttSample(State s, long r) {
+        if (s.srttPs == 0) {
+            s.srttPs = r;
+            s.rttvarPs = r / 2;
+        } else {
+            s.rttvarPs = (3 * s.rttvarPs + Math.abs(s.srttPs - r)) / 4;
+            s.srttPs = (7 * s.srttPs + r) / 8;
+        }
+        s.rtoPs = Math.max(minRtoPs, s.srttPs + 4 * s.rttvarPs);
     }
 
     private void acked(Flow f, State s, int psn, boolean ce) {
@@ -246,7 +302,9 @@ final class UecTransport {
             clear(s.outstanding, psn);
             s.inflightBytes -= payload;
         }
-        s.cc.onAck(payload, now - s.sentPs[psn % s.sentPs.length], ce, now);
+        long rtt = now - s.sentPs[psn % s.sentPs.length];
+        rttSample(s, rtt);
+        s.cc.onAck(payload, rtt, ce, now);
         s.cwnd = s.cc.cwnd;
         while (f.sndUna < f.totalPackets && get(s.acked, f.sndUna)) {
             f.sndUna++;

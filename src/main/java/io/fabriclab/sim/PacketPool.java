@@ -63,6 +63,9 @@ final class PacketPool {
             if (used == capacity) {
                 capacity *= 2;
                 f = Arrays.copyOf(f, capacity * STRIDE);
+                if (entropy != null) {
+                    entropy = Arrays.copyOf(entropy, capacity);
+                }
             }
             id = used++;
         }
@@ -146,6 +149,27 @@ final class PacketPool {
 
     void setQueueNext(int id, int next) {
         f[id * STRIDE + PATH_BASE] = next;
+    }
+
+    /**
+     * Ultra Ethernet: the entropy value (EV) each packet carries, by id (UEC 1.0: the sender's
+     * per-packet path choice, hashed by the switches' ECMP as the UDP source port); null until
+     * {@link #enableEntropy}, so the other transports' records stay 16 bytes.
+     */
+    private char[] entropy;
+
+    void enableEntropy() {
+        if (entropy == null) {
+            entropy = new char[capacity];
+        }
+    }
+
+    int entropy(int id) {
+        return entropy[id];
+    }
+
+    void setEntropy(int id, int ev) {
+        entropy[id] = (char) ev;
     }
 
     int live() {

@@ -130,6 +130,8 @@ public final class Simulator {
     final UecTransport uec;
     /** Packet trimming at the switches; null unless the run is ultra-ethernet. */
     final Trimming trimming;
+    /** Ultra Ethernet spraying: switches hash each data packet's entropy value ({@link NextHopSelector#nextByEntropy}). */
+    private boolean entropySpray;
     final LinkEvents linkEvents;
     /** Port-to-port latency and forwarding mode of every switch (docs/model.md, Switch port-to-port latency). */
     final SwitchPipeline pipeline;
@@ -301,6 +303,9 @@ public final class Simulator {
                 maxPayload + dataHeaderBytes) : null;
         roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
         uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
+        if (ultraEthernet) {
+            pkts.enableEntropy();
+        }
         trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes(),
                 switches) : null;
         if (trimming != null) {
@@ -538,7 +543,9 @@ public final class Simulator {
         }
         if (routingPolicy.perPacket()) {
             selector = new NextHopSelector(this, routingPolicy, ports, linkIndex, paths.routing, flows, cfg.seed(),
-                    switches.size());
+                    switches.size(), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()));
+            // Ultra Ethernet's spraying: each packet carries the entropy value its sender chose.
+            entropySpray = uec != null && routingPolicy.mode() == RoutingMode.SPRAY;
             if (paths.tables != null) {
                 selector.tablesChanged(paths.tables);
             }
@@ -1177,7 +1184,11 @@ public final class Simulator {
     private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        int chosen = selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED) ? selector.next(in, pkts.flow(pkt), h, now) : -1;
+        int chosen = -1;
+        if (selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED)) {
+            chosen = entropySpray ? selector.nextByEntropy(in, pkts.flow(pkt), pkts.entropy(pkt))
+                    : selector.next(in, pkts.flow(pkt), h, now);
+        }
         return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
     }
 

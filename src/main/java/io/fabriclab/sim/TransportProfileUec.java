@@ -8,7 +8,7 @@ package io.fabriclab.sim;
  * @param trimThresholdPackets  0 (the default): a switch trims exactly the data packets its buffer would
  *                              drop; n: it also trims a data packet that finds its egress queue at or
  *                              above n full packets (NDP-style shallow trimming queues)
- * @param pathEntropies         entropy values (paths) a sender sprays over per destination
+ * @param pathEntropies         entropy values (paths) a sender cycles through per flow, a power of two
  * @param selectiveRetransmit   the sender resends only what was NACKed or SACKed missing (never go-back-N)
  * @param nsccTargetDelayRttFraction NSCC's target queuing delay as a fraction of the base RTT
  * @param nsccMultiplicativeDecrease NSCC's largest single window cut (fraction of the window)
@@ -29,6 +29,10 @@ public record TransportProfileUec(int trimThresholdPackets, int pathEntropies, b
     public TransportProfileUec {
         if (trimThresholdPackets < 0 || pathEntropies < 1) {
             throw new IllegalArgumentException("trim threshold must be at least 0 (0: none) and path entropies at least 1");
+        }
+        if (Integer.bitCount(pathEntropies) != 1 || pathEntropies > 1 << 16) {
+            throw new IllegalArgumentException("path entropies must be a power of two up to 65536 (the sender cycles"
+                    + " through them by XOR, as csg-htsim's EQDS), not " + pathEntropies);
         }
         if (!(nsccTargetDelayRttFraction > 0) || !(nsccMultiplicativeDecrease > 0 && nsccMultiplicativeDecrease < 1)
                 || !(nsccAdditiveIncreaseMtus > 0)) {

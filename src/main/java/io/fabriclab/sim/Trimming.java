@@ -102,6 +102,7 @@ final class Trimming {
                 QosProfile.CNP_PRIORITY, PacketPool.NOT_ECT);
         pkts.setPathBase(t, pkts.pathBase(pkt));
         pkts.setHop(t, pkts.hop(pkt));
+        pkts.setEntropy(t, pkts.entropy(pkt));
         trimmedPackets++;
         trimmedPayloadBytes += frame - UecFraming.DATA_HEADER_BYTES;
         at.trimmed++;

@@ -30,6 +30,8 @@ final class UecTransport {
     private final State[] state;
     /** The retransmission timeout's floor ({@link TransportProfileUec#MIN_RTO_US}). */
     private final long minRtoPs;
+    /** The draws of the entropy cycles' XOR values (seeded: a run is reproducible). */
+    private final java.util.SplittableRandom evRandom;
     /** NACKs the responders sent (one per trimmed header that arrived). */
     long nacksSent;
     /** Data packets that arrived at their receiver ahead of a lower missing PSN. */
@@ -63,6 +65,15 @@ final class UecTransport {
         long rttvarPs;
         long rtoPs;
         boolean timerArmed;
+        /**
+         * Entropy values, as csg-htsim's EQDS sender cycles them (EqdsSrc::nextEntropy): the
+         * index counts through the path set, XORed with a value drawn anew at every wrap, so each
+         * cycle visits every EV once in a shuffled order; an EV penalised by a NACK or an ECN echo
+         * is skipped once (penalty at most 1, htsim's _max_penalty).
+         */
+        int evIndex;
+        int evXor;
+        byte[] evPenalty;
 
         State(int packets) {
             int words = (packets + 63) >>> 6;
@@ -104,6 +115,7 @@ final class UecTransport {
         this.profile = profile;
         this.state = new State[flows.length];
         this.minRtoPs = TransportProfileUec.MIN_RTO_US * io.fabriclab.model.Units.PS_PER_US;
+        this.evRandom = new java.util.SplittableRandom(cfg.seed() ^ 0x45514453L);
     }
 
     static boolean get(long[] bits, int i) {
@@ -136,6 +148,8 @@ final class UecTransport {
         s.cc = new Nscc(maxPayload, baseRttPs(f), f.srcPort.rateBps, profile, now);
         s.cwnd = s.cc.cwnd;
         s.rtoPs = minRtoPs;
+        s.evPenalty = new byte[profile.pathEntropies()];
+        s.evXor = evRandom.nextInt(profile.pathEntropies());
         state[f.id] = s;
         f.srcPort.nic.activate(f);
         sim.transmit(f.srcPort);
@@ -231,6 +245,7 @@ final class UecTransport {
         int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
                 cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.forwardBase);
+        pkts.setEntropy(pkt, nextEntropy(s, evRandom));
         sim.startTx(p, pkt, frame);
     }
 
@@ -290,6 +305,33 @@ final class UecTransport {
         s.rtoPs = Math.max(minRtoPs, s.srttPs + 4 * s.rttvarPs);
     }
 
+    /** The next entropy value of a flow's data packet (csg-htsim EqdsSrc::nextEntropy, see {@link State#evIndex}). */
+    static int nextEntropy(State s, java.util.SplittableRandom rnd) {
+        int n = s.evPenalty.length;
+        int ev = (s.evIndex ^ s.evXor) & (n - 1);
+        while (s.evPenalty[ev] > 0) {
+            s.evPenalty[ev]--;
+            advanceEntropy(s, n, rnd);
+            ev = (s.evIndex ^ s.evXor) & (n - 1);
+        }
+        advanceEntropy(s, n, rnd);
+        return ev;
+    }
+
+    private static void advanceEntropy(State s, int n, java.util.SplittableRandom rnd) {
+        if (++s.evIndex == n) {
+            s.evIndex = 0;
+            s.evXor = rnd.nextInt(n);
+        }
+    }
+
+    /** A NACK or an ECN echo on entropy value {@code ev}: skip it once (htsim penalizePath, at most 1). */
+    static void penalise(State s, int ev) {
+        if (ev < s.evPenalty.length) {
+            s.evPenalty[ev] = 1;
+        }
+    }
+
     private void acked(Flow f, State s, int psn, boolean ce) {
         final long now = sim.now;
         f.lastProgressPs = now;
@@ -338,24 +380,30 @@ final class UecTransport {
         State s = state[id];
         Flow f = flows[id];
         int psn = pkts.psn(pkt);
+        // The entropy value: of the data packet, echoed in its ACK or NACK.
+        int ev = pkts.entropy(pkt);
         switch (kind) {
             case PacketPool.DATA -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
                 pkts.free(pkt);
-                responderData(in, f, s, psn, ce);
+                responderData(in, f, s, psn, ce, ev);
             }
             case PacketPool.TRIMMED -> {
                 pkts.free(pkt);
                 nacksSent++;
-                sendControl(in, f, PacketPool.NAK, psn, false);
+                sendControl(in, f, PacketPool.NAK, psn, false, ev);
             }
             case PacketPool.ACK -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
                 pkts.free(pkt);
+                if (ce) {
+                    penalise(s, ev);
+                }
                 acked(f, s, psn, ce);
             }
             case PacketPool.NAK -> {
                 pkts.free(pkt);
+                penalise(s, ev);
                 nacked(f, s, psn);
             }
             default -> throw new IllegalStateException("unexpected packet kind " + kind + " on an Ultra Ethernet run");
@@ -364,7 +412,7 @@ final class UecTransport {
 
     // ----- responder -----------------------------------------------------------------------------
 
-    private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce) {
+    private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce, int ev) {
         final long now = sim.now;
         if (ce) {
             f.ceReceived++;
@@ -395,18 +443,19 @@ final class UecTransport {
             }
         }
         // Every data packet is acknowledged by its own PSN (a selective ACK), echoing its ECN mark.
-        sendControl(in, f, PacketPool.ACK, psn, ce);
+        sendControl(in, f, PacketPool.ACK, psn, ce, ev);
     }
 
     /**
      * ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. An
      * ACK carries a PDS ACK and an SES response, a NACK only its PDS NACK ({@link UecFraming}).
      */
-    private void sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce) {
+    private void sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce, int ev) {
         int size = kind == PacketPool.NAK ? UecFraming.NACK_FRAME_BYTES : UecFraming.ACK_FRAME_BYTES;
         int pkt = pkts.allocate(kind, f.id, psn, size, QosProfile.CNP_PRIORITY,
                 ce ? PacketPool.CE : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.reverseBase);
+        pkts.setEntropy(pkt, ev);
         sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, size, -1, false);
         if (p.busyUntilPs <= sim.now) {
             nicTransmit(p);

@@ -91,6 +91,26 @@ public record TransportProfile(Transport transport, int dataHeaderBytes, int wir
     }
 
     /**
+     * Data packets a receiver of this transport acknowledges with one ACK in steady state when
+     * packets carry {@code payload} bytes: Ultra Ethernet coalesces, one ACK once more than
+     * {@link TransportProfileUec#ACK_COALESCE_BYTES} of frames have arrived (4 packets of 4096 B:
+     * 4 x 4198 = 16,792 > 16,384); RoCEv2 and InfiniBand acknowledge every packet (their
+     * {@code ackEveryPackets} default).
+     */
+    public int packetsPerAck(long payload) {
+        if (uec == null) {
+            return 1;
+        }
+        long frame = payload + dataHeaderBytes;
+        return (int) (TransportProfileUec.ACK_COALESCE_BYTES / frame) + 1;
+    }
+
+    /** {@link #payloadEfficiency(long, int)} with this transport's own ACK cadence ({@link #packetsPerAck}). */
+    public double ringPayloadEfficiency(long payload) {
+        return payloadEfficiency(payload, packetsPerAck(payload));
+    }
+
+    /**
      * Payload efficiency of a link direction that carries one data stream and the control packets
      * answering the data stream of the opposite direction, as every link of a ring collective does:
      * an acknowledgement every {@code ackEveryPackets} packets and the flow-control packets of the

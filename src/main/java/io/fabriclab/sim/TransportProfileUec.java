@@ -26,12 +26,21 @@ public record TransportProfileUec(int trimThresholdPackets, int pathEntropies, b
      */
     public static final long MIN_RTO_US = 100;
 
+    /**
+     * The receiver acknowledges once it has accepted more than this many bytes (frames) since its
+     * last ACK, and at once on an ECN-marked packet, a duplicate, the flow's first packet and a
+     * packet that asks for it (AR: the sender's last new packet and every retransmission):
+     * csg-htsim's EQDS sink (EqdsSink::_bytes_unacked_threshold = 16384, processData). Each ACK
+     * carries the cumulative PSN and a 64-bit SACK bitmap (UEC 1.0 PDS ACK_CC, {@link UecFraming#ACK_FRAME_BYTES}).
+     */
+    public static final int ACK_COALESCE_BYTES = 16384;
+
     public TransportProfileUec {
         if (trimThresholdPackets < 0 || pathEntropies < 1) {
             throw new IllegalArgumentException("trim threshold must be at least 0 (0: none) and path entropies at least 1");
         }
-        if (Integer.bitCount(pathEntropies) != 1 || pathEntropies > 1 << 16) {
-            throw new IllegalArgumentException("path entropies must be a power of two up to 65536 (the sender cycles"
+        if (Integer.bitCount(pathEntropies) != 1 || pathEntropies > 1 << 15) {
+            throw new IllegalArgumentException("path entropies must be a power of two up to 32768 (the sender cycles"
                     + " through them by XOR, as csg-htsim's EQDS), not " + pathEntropies);
         }
         if (!(nsccTargetDelayRttFraction > 0) || !(nsccMultiplicativeDecrease > 0 && nsccMultiplicativeDecrease < 1)

@@ -38,6 +38,8 @@ final class UecTransport {
     long outOfOrderPackets;
     /** Duplicate data packets (a retransmission of a packet that had arrived). */
     long duplicatePackets;
+    /** ACKs the responders sent (coalesced: about one per 16 KiB accepted, TransportProfileUec.ACK_COALESCE_BYTES). */
+    long acksSent;
 
     /** Per flow: the selective-repeat state of sender and receiver. */
     static final class State {
@@ -74,6 +76,14 @@ final class UecTransport {
         int evIndex;
         int evXor;
         byte[] evPenalty;
+        /**
+         * Receiver's ACK coalescing (csg-htsim EqdsSink): frame bytes accepted since its last ACK;
+         * an AR packet arrived while packets were missing, so an ACK is owed once they are all in;
+         * whether it has acknowledged anything yet.
+         */
+        long unackedBytes;
+        boolean ackRequest;
+        boolean ackedOnce;
 
         State(int packets) {
             int words = (packets + 63) >>> 6;
@@ -227,6 +237,12 @@ final class UecTransport {
             psn = f.sndNxt++;
         }
         int payload = f.payloadOf(psn, maxPayload);
+        // Ask for an ACK at once (PDS AR) on a retransmission, on the last new packet, and when
+        // the window will not let another full packet follow this one (htsim EQDS: sendRtxPacket;
+        // sendNewPacket when nothing is left to send or the sender is out of credit, which for a
+        // window-based sender is a full window).
+        boolean ar = psn < f.maxSent || psn == f.totalPackets - 1
+                || s.inflightBytes + payload + maxPayload > s.cwnd;
         if (psn < f.maxSent) {
             f.retransmittedPackets++;
             f.retransmittedBytes += payload;
@@ -246,6 +262,9 @@ final class UecTransport {
                 cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.forwardBase);
         pkts.setEntropy(pkt, nextEntropy(s, evRandom));
+        if (ar) {
+            pkts.setAckRequested(pkt);
+        }
         sim.startTx(p, pkt, frame);
     }
 
@@ -332,21 +351,30 @@ final class UecTransport {
         }
     }
 
-    private void acked(Flow f, State s, int psn, boolean ce) {
+    /**
+     * An ACK: every PSN below {@code cumulative} and each PSN its SACK bitmap names has arrived
+     * (bit i: cumulative + 1 + i); {@code psn} is the data packet that triggered it, whose send
+     * time gives the RTT sample; {@code ce} its ECN echo.
+     */
+    private void acked(Flow f, State s, int psn, int cumulative, long bitmap, boolean ce) {
         final long now = sim.now;
         f.lastProgressPs = now;
-        if (get(s.acked, psn)) {
-            return;
+        long newly = 0;
+        for (int p = f.sndUna; p < cumulative; p++) {
+            newly += ackOne(f, s, p);
         }
-        set(s.acked, psn);
-        int payload = f.payloadOf(psn, maxPayload);
-        if (get(s.outstanding, psn)) {
-            clear(s.outstanding, psn);
-            s.inflightBytes -= payload;
+        for (long b = bitmap; b != 0; b &= b - 1) {
+            int p = cumulative + 1 + Long.numberOfTrailingZeros(b);
+            if (p < f.totalPackets) {
+                newly += ackOne(f, s, p);
+            }
+        }
+        if (newly == 0) {
+            return;
         }
         long rtt = now - s.sentPs[psn % s.sentPs.length];
         rttSample(s, rtt);
-        s.cc.onAck(payload, rtt, ce, now);
+        s.cc.onAck(newly, rtt, ce, now);
         s.cwnd = s.cc.cwnd;
         while (f.sndUna < f.totalPackets && get(s.acked, f.sndUna)) {
             f.sndUna++;
@@ -356,6 +384,20 @@ final class UecTransport {
             f.srcPort.nic.deactivate(f);
         }
         sim.transmit(f.srcPort);
+    }
+
+    /** Marks PSN {@code p} acknowledged; its payload bytes if it was not already. */
+    private long ackOne(Flow f, State s, int p) {
+        if (get(s.acked, p)) {
+            return 0;
+        }
+        set(s.acked, p);
+        int payload = f.payloadOf(p, maxPayload);
+        if (get(s.outstanding, p)) {
+            clear(s.outstanding, p);
+            s.inflightBytes -= payload;
+        }
+        return payload;
     }
 
     private void nacked(Flow f, State s, int psn) {
@@ -385,8 +427,10 @@ final class UecTransport {
         switch (kind) {
             case PacketPool.DATA -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                boolean ar = pkts.ackRequested(pkt);
+                int frame = pkts.frameBytes(pkt);
                 pkts.free(pkt);
-                responderData(in, f, s, psn, ce, ev);
+                responderData(in, f, s, psn, ce, ev, ar, frame);
             }
             case PacketPool.TRIMMED -> {
                 pkts.free(pkt);
@@ -395,11 +439,13 @@ final class UecTransport {
             }
             case PacketPool.ACK -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                int cumulative = pkts.cumulativePsn(pkt);
+                long bitmap = pkts.sackBitmap(pkt);
                 pkts.free(pkt);
                 if (ce) {
                     penalise(s, ev);
                 }
-                acked(f, s, psn, ce);
+                acked(f, s, psn, cumulative, bitmap, ce);
             }
             case PacketPool.NAK -> {
                 pkts.free(pkt);
@@ -412,13 +458,23 @@ final class UecTransport {
 
     // ----- responder -----------------------------------------------------------------------------
 
-    private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce, int ev) {
+    private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce, int ev, boolean ar, int frame) {
         final long now = sim.now;
         if (ce) {
             f.ceReceived++;
         }
+        // When to acknowledge (csg-htsim EqdsSink::processData): at once on a duplicate, an
+        // ECN-marked packet, the flow's first packet, an AR packet, and when an AR packet's
+        // request is owed and nothing is missing any more; otherwise once more than
+        // ACK_COALESCE_BYTES have been accepted since the last ACK.
+        boolean ackNow = ce || ar || !s.ackedOnce;
+        s.unackedBytes += frame;
+        if (ar) {
+            s.ackRequest = true;
+        }
         if (get(s.received, psn)) {
             duplicatePackets++;
+            ackNow = true;
         } else {
             set(s.received, psn);
             s.receivedCount++;
@@ -428,6 +484,9 @@ final class UecTransport {
             }
             while (f.expected < f.totalPackets && get(s.received, f.expected)) {
                 f.expected++;
+            }
+            if (s.ackRequest && s.receivedCount == f.expected) {
+                ackNow = true;
             }
             if (s.receivedCount == f.totalPackets && !f.done) {
                 f.done = true;
@@ -442,23 +501,52 @@ final class UecTransport {
                 }
             }
         }
-        // Every data packet is acknowledged by its own PSN (a selective ACK), echoing its ECN mark.
-        sendControl(in, f, PacketPool.ACK, psn, ce, ev);
+        if (ackNow || s.unackedBytes > TransportProfileUec.ACK_COALESCE_BYTES) {
+            if (s.receivedCount == f.expected) {
+                s.ackRequest = false;
+            }
+            s.unackedBytes = 0;
+            s.ackedOnce = true;
+            acksSent++;
+            sendAck(in, f, s, psn, ce, ev);
+        }
+    }
+
+    /**
+     * An ACK (PDS ACK_CC) for data packet {@code psn}: the cumulative PSN (the first one missing)
+     * and the SACK bitmap of the 64 PSNs after it, as the receiver holds them now.
+     */
+    private void sendAck(EgressPort p, Flow f, State s, int psn, boolean ce, int ev) {
+        int cumulative = f.expected;
+        long bitmap = 0;
+        int first = cumulative + 1;
+        for (int i = 0; i < 64 && first + i < f.totalPackets; i++) {
+            if (get(s.received, first + i)) {
+                bitmap |= 1L << i;
+            }
+        }
+        sendControl(p, f, PacketPool.ACK, psn, ce, ev, cumulative, bitmap);
     }
 
     /**
      * ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. An
      * ACK carries a PDS ACK and an SES response, a NACK only its PDS NACK ({@link UecFraming}).
      */
-    private void sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce, int ev) {
+    private int sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce, int ev) {
+        return sendControl(p, f, kind, psn, ce, ev, 0, 0);
+    }
+
+    private int sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce, int ev, int cumulative, long bitmap) {
         int size = kind == PacketPool.NAK ? UecFraming.NACK_FRAME_BYTES : UecFraming.ACK_FRAME_BYTES;
         int pkt = pkts.allocate(kind, f.id, psn, size, QosProfile.CNP_PRIORITY,
                 ce ? PacketPool.CE : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.reverseBase);
         pkts.setEntropy(pkt, ev);
+        pkts.setSack(pkt, cumulative, bitmap);
         sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, size, -1, false);
         if (p.busyUntilPs <= sim.now) {
             nicTransmit(p);
         }
+        return pkt;
     }
 }

@@ -781,13 +781,16 @@ public final class Simulator {
             bytes = p.polledBytes();
             int ingress = p.polledIngress();
             boolean waited = p.polledLatencyPs(now) > 0;
+            long earliest = Long.MIN_VALUE;
             if (cr != null) {
+                earliest = cr.earliestStartPs(p, c, bytes);
                 cr.consume(p, c, bytes);
             }
             leaveSwitch(p, c, pkt);
             int wire = bytes + wireOverheadBytes;
             long ser = p.serializationPs(wire);
-            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now));
+            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now,
+                    earliest));
         }
     }
 

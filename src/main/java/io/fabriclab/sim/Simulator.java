@@ -142,6 +142,8 @@ public final class Simulator {
     final UecTransport uec;
     /** Packet trimming at the switches; null unless the run is ultra-ethernet. */
     final Trimming trimming;
+    /** Ultra Ethernet spraying: switches hash each data packet's entropy value ({@link NextHopSelector#nextByEntropy}). */
+    private boolean entropySpray;
     final LinkEvents linkEvents;
     /** Port-to-port latency and forwarding mode of every switch (docs/model.md, Switch port-to-port latency). */
     final SwitchPipeline pipeline;
@@ -347,13 +349,18 @@ public final class Simulator {
                 maxPayload + dataHeaderBytes) : null;
         roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
         uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
-        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes()) : null;
+        if (ultraEthernet) {
+            pkts.enableEntropy();
+        }
+        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes(),
+                switches) : null;
         if (trimming != null) {
             for (EgressPort p : ports) {
                 if (p.sw != null) {
+                    long trimPoint = trimming.trimPointBytes(deviceQos(p.sw.device).buffer());
                     for (int c = 0; c < EgressPort.CLASSES; c++) {
                         if (c != QosProfile.CNP_PRIORITY) {
-                            p.wred[c] = trimming.curve(p.wred[c]);
+                            p.wred[c] = trimming.curve(p.wred[c], trimPoint);
                         }
                     }
                 }
@@ -626,7 +633,9 @@ public final class Simulator {
         }
         if (routingPolicy.perPacket()) {
             selector = new NextHopSelector(this, routingPolicy, ports, linkIndex, paths.routing, flows, cfg.seed(),
-                    switches.size());
+                    switches.size(), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()));
+            // Ultra Ethernet's spraying: each packet carries the entropy value its sender chose.
+            entropySpray = uec != null && routingPolicy.mode() == RoutingMode.SPRAY;
             if (paths.tables != null) {
                 selector.tablesChanged(paths.tables);
             }
@@ -869,13 +878,16 @@ public final class Simulator {
             bytes = p.polledBytes();
             int ingress = p.polledIngress();
             boolean waited = p.polledLatencyPs(now) > 0;
+            long earliest = Long.MIN_VALUE;
             if (cr != null) {
+                earliest = cr.earliestStartPs(p, c, bytes);
                 cr.consume(p, c, bytes);
             }
             leaveSwitch(p, c, pkt);
             int wire = bytes + wireOverheadBytes;
             long ser = p.serializationPs(wire);
-            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now));
+            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now,
+                    earliest));
         }
     }
 
@@ -1162,15 +1174,17 @@ public final class Simulator {
         int c = pkts.priority(pkt);
         // Class state by port id: fetched in parallel with the port objects, not through them.
         int outAt = EgressPort.at(outId, c, 0);
-        if (trimming != null && kind == PacketPool.DATA && trimming.trims(pcs[outAt + EgressPort.QUEUE_BYTES])) {
-            // Ultra Ethernet: the queue is at the trim threshold; the header goes on at high priority.
+        SwitchState sw = in.sw;
+        if (trimming != null && kind == PacketPool.DATA
+                && trimming.trims(sw, pcs[outAt + EgressPort.QUEUE_BYTES], pkts.frameBytes(pkt))) {
+            // Ultra Ethernet: the buffer would drop it (or the queue is at a fixed trim threshold);
+            // its trimmed header goes on at high priority.
             pkt = trimming.trim(pkt, out);
             c = pkts.priority(pkt);
             outAt = EgressPort.at(outId, c, 0);
         }
         int bytes = pkts.frameBytes(pkt);
         int inAt = EgressPort.at(inId, c, 0);
-        SwitchState sw = in.sw;
         if (out.down) {
             if (credits != null) {
                 // The switch discards it: its blocks in the ingress buffer are free at once.
@@ -1270,7 +1284,11 @@ public final class Simulator {
     private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        int chosen = selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED) ? selector.next(in, pkts.flow(pkt), h, now) : -1;
+        int chosen = -1;
+        if (selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED)) {
+            chosen = entropySpray ? selector.nextByEntropy(in, pkts.flow(pkt), pkts.entropy(pkt))
+                    : selector.next(in, pkts.flow(pkt), h, now);
+        }
         return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
     }
 
@@ -1520,12 +1538,17 @@ public final class Simulator {
 
 
     /**
-     * {@link #EV_RTO}, the timer both transports share: while ACKs made progress within the timeout
-     * it is re-armed at the real deadline; when it expires the transport resends by its own policy
-     * (RoCEv2: go-back-N from the first unacknowledged packet; Ultra Ethernet: only the packets still
-     * unanswered), and the timer starts again.
+     * {@link #EV_RTO}. RoCEv2 and InfiniBand: while ACKs made progress within the timeout it is
+     * re-armed at the real deadline; when it expires the requester goes back to the first
+     * unacknowledged packet, and the timer starts again. Ultra Ethernet runs its own per-packet
+     * timer ({@link UecTransport#rtoExpired}).
      */
     private void retransmitTimeout(Flow f) {
+        if (uec != null) {
+            // Ultra Ethernet: a per-packet timer with an adaptive timeout (UecTransport.rtoExpired).
+            uec.rtoExpired(f);
+            return;
+        }
         if (f.senderDone) {
             return;
         }
@@ -1534,11 +1557,7 @@ public final class Simulator {
             events.push(deadline, EV_RTO, f.id, 0);
             return;
         }
-        if (uec != null) {
-            uec.resendOnTimeout(f);
-        } else {
-            roce.resendOnTimeout(f);
-        }
+        roce.resendOnTimeout(f);
         f.lastProgressPs = now;
         events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
     }

@@ -21,7 +21,9 @@ import io.fabriclab.model.Fabric;
  * Every file a command is about to write, checked before the command does any work: an output
  * may not be one of the run's inputs (the same file after resolving links, so {@code -o} can never
  * overwrite the scenario or its fabric), its directory must exist or be creatable and be
- * writable, it may not be a directory, and an existing output may not be read-only. Each command
+ * writable, it may not be a directory nor any other file that is not a regular file (a FIFO, a
+ * socket, a device such as /dev/null: replacing one would break the machine), and an existing
+ * output may not be read-only. Each command
  * that writes names its inputs and outputs here and calls {@link #check()} before reading
  * further or running anything; a problem is bad input (exit 2) and nothing is written.
  */
@@ -138,6 +140,10 @@ final class Outputs {
         }
         if (Files.isDirectory(target)) {
             return "is a directory";
+        }
+        String special = AtomicFiles.notARegularFile(target);
+        if (special != null) {
+            return special;
         }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isWritable(target)) {
             return "is read-only";

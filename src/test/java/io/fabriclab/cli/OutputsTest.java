@@ -148,4 +148,18 @@ class OutputsTest {
         assertTrue(Files.readString(real).contains("fabriclab-results"), "its target holds the results");
         assertTrue(Files.exists(dir.resolve("csv/flows.csv")));
     }
+
+    /** Item 1 of issue 31: -o naming a FIFO or a device replaced it with a regular file, exit 0. */
+    @Test
+    void anOutputThatIsNotARegularFileIsRefusedBeforeTheRun() throws Exception {
+        Path fifo = dir.resolve("results.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        CliRun r = CliRun.of("simulate", scenario.toString(), "-o", fifo.toString(), "--quiet");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-o " + fifo + ": is not a regular file"), r.err());
+        assertFalse(Files.isRegularFile(fifo), "the FIFO is still a FIFO");
+        CliRun g = CliRun.of("generate", "leaf-spine", "-o", fifo.toString());
+        assertEquals(2, g.code(), g.err());
+        assertFalse(Files.isRegularFile(fifo));
+    }
 }

@@ -46,6 +46,23 @@ class AtomicFilesTest {
         assertEquals("new", Files.readString(realDir.resolve("new.json")));
     }
 
+    /** A FIFO or a socket (a device such as /dev/null as well) is never replaced by a regular file. */
+    @Test
+    void aTargetThatIsNotARegularFileIsRefusedAndKept() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(fifo, "x".getBytes()));
+        assertTrue(e.getMessage().contains(fifo + " is not a regular file"), e.getMessage());
+        assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo), "still a FIFO");
+        try (var server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            Path socket = dir.resolve("sock");
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            assertThrows(IOException.class, () -> AtomicFiles.write(socket, "x".getBytes()));
+            assertFalse(Files.isRegularFile(socket));
+        }
+        assertEquals(List.of("pipe", "sock"), names(), "no temporary file left");
+    }
+
     @Test
     void leftoversOfAWriterThatIsGoneAreDeletedByTheNextWrite() throws Exception {
         // What a kill -9 leaves: a temp file named for its writer, a process that has finished.

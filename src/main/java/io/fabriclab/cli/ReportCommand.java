@@ -135,7 +135,7 @@ public final class ReportCommand implements Callable<Integer> {
             fabric = FabricFiles.load(input);
         }
         // Checked before any analysis or simulation: never an input, always writable (Outputs).
-        new Outputs().input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
+        new Outputs().commandLine(spec).input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
         List<SweepSummary> sweepSummaries = new ArrayList<>();
         for (int i = 0; i + 1 < sweeps.size(); i += 2) {
             sweepSummaries.add(finishedSweep(sweeps.get(i), sweeps.get(i + 1)));

@@ -78,6 +78,10 @@ public final class SweepCommand implements Callable<Integer> {
             throw new BadInputException("-o " + outputDir + " is the sweep file");
         }
         SweepPlan plan = SweepPlan.read(sweepFile, yes); // InputException: exit 2 with every problem
+        // Never over an input (the sweep file, its scenario, its fabric), by identity (Outputs).
+        new Outputs().commandLine(spec).inputs(plan.inputFiles()).directory("-o", outputDir, List.of(
+                SweepSummary.POINTS_CSV, SweepSummary.RUNS_CSV, SweepSummary.SUMMARY_JSON, SweepSummary.WALLCLOCK_CSV, REPORT))
+                .check();
         try {
             Files.createDirectories(outputDir);
         } catch (IOException e) {

@@ -60,20 +60,58 @@ public final class ResultsFile {
         }
         try {
             ResultsJson.Metadata meta = MAPPER.treeToValue(root.get("metadata"), ResultsJson.Metadata.class);
-            // Lists a file leaves out read as empty, never null.
+            // Lists a file leaves out (an older FabricLab had none) read as empty, never null; a list
+            // that is there with another type is wrong, never read as empty.
             com.fasterxml.jackson.databind.node.ObjectNode r = root.deepCopy();
             for (java.lang.reflect.RecordComponent c : SimResults.class.getRecordComponents()) {
-                if (c.getType() == java.util.List.class && !r.path(c.getName()).isArray()) {
+                JsonNode v = r.get(c.getName());
+                if (c.getType() == java.util.List.class && v == null) {
                     r.putArray(c.getName());
+                } else if (c.getType() == java.util.List.class && !v.isArray()) {
+                    problems.add("$." + c.getName(), v.isTextual() ? v.asText() : v.toString(),
+                            "wrong type: " + kind(v), "an array (a results file written by fabriclab simulate -o)");
                 }
             }
+            problems.throwIfAny();
             SimResults results = MAPPER.treeToValue(r, SimResults.class);
             return new Loaded(file, meta, results);
+        } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+            // Jackson's own words name Java types; the user gets the JSON path, the value and what fits there.
+            String at = path(e);
+            JsonNode found = root.at(at.substring(1).replaceAll("\\.", "/").replaceAll("\\[(\\d+)]", "/$1"));
+            throw InputException.of(String.valueOf(file), at, found.isMissingNode() ? null : InputProblem.shorten(found.toString()),
+                    "wrong type" + (found.isMissingNode() ? "" : ": " + kind(found)), expected(e.getTargetType()));
         } catch (JsonMappingException e) {
             throw InputException.of(String.valueOf(file), path(e), null, e.getOriginalMessage(), null);
         } catch (JsonProcessingException e) {
             throw InputException.of(String.valueOf(file), "$", null, e.getOriginalMessage(), null);
         }
+    }
+
+    /** "a string (\"x\")": the kind of a value and the value as it stands in the file, shortened. */
+    private static String kind(JsonNode v) {
+        String k = v.isTextual() ? "a string" : v.isNumber() ? "a number" : v.isBoolean() ? "a boolean" : v.isNull() ? "null"
+                : v.isArray() ? "an array" : "an object";
+        return v.isContainerNode() || v.isNull() ? k : k + " (" + InputProblem.shorten(v.toString()) + ")";
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        if (type.isPrimitive() || Number.class.isAssignableFrom(type)) {
+            return type == boolean.class ? "true or false" : "a number";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == Boolean.class) {
+            return "true or false";
+        }
+        return type.isEnum() ? "one of " + java.util.Arrays.toString(type.getEnumConstants()) : "an object";
     }
 
     /** The JSON path of a mapping error, e.g. $.flows[3].bytes. */

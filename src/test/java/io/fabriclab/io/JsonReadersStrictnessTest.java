@@ -1,5 +1,6 @@
 package io.fabriclab.io;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,6 +66,23 @@ class JsonReadersStrictnessTest {
                 e.getMessage());
         InputException none = assertThrows(InputException.class, () -> ResultsFile.read(dir.resolve("none.json")));
         assertEquals(dir.resolve("none.json") + ": $: file does not exist", none.getMessage());
+    }
+
+    /** Item 6 of issue 31: {@code "flows": "x"} read as no flows, and the report contradicted itself. */
+    @Test
+    void aResultsListOfTheWrongTypeIsRefusedNotReadAsEmpty() {
+        String head = "{\"schemaVersion\": 1, \"kind\": \"fabriclab-results\", \"metadata\": {}, \"run\": {}, \"summary\": {}";
+        InputException e = assertThrows(InputException.class, () -> ResultsFile.parse(head + ", \"flows\": \"x\"}", Path.of("r.json")));
+        assertEquals("r.json: $.flows: wrong type: a string (\"x\"); allowed: an array (a results file written by fabriclab simulate -o)",
+                e.getMessage().replace("\n", " "));
+        InputException obj = assertThrows(InputException.class, () -> ResultsFile.parse(head + ", \"queues\": {}}", Path.of("r.json")));
+        assertTrue(obj.getMessage().contains("$.queues: wrong type: an object"), obj.getMessage());
+        InputException deep = assertThrows(InputException.class,
+                () -> ResultsFile.parse(head + ", \"flows\": [{\"bytes\": \"many\"}]}", Path.of("r.json")));
+        assertTrue(deep.getMessage().contains("$.flows[0].bytes") && deep.getMessage().contains("allowed: a number"),
+                deep.getMessage());
+        // A list an older file lacks still reads as empty.
+        assertTrue(assertDoesNotThrow(() -> ResultsFile.parse(head + "}", Path.of("r.json"))).results().flows().isEmpty());
     }
 
     /** A file of {@code size} bytes that takes no disk space and is never read. */

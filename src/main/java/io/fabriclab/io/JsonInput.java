@@ -36,10 +36,12 @@ public final class JsonInput {
     /** Longest number literal, in digits. */
     static final int MAX_NUMBER_CHARS = 100;
     /**
-     * Results files hold every flow's record and time series and grow with the run (a 260,000-flow
-     * run writes tens of MB), so they get a larger cap than hand-written inputs.
+     * Results files hold every flow's record and time series and grow with the run (a million-flow
+     * run writes 760-918 MB, about 900 bytes a flow; the scenario limit of 4,000,000 flows about
+     * 3.6 GB), so they get a larger cap than hand-written inputs. They are read as a stream
+     * (ResultsFile), so the cap bounds reading time, not memory; the writer keeps to it too.
      */
-    static final long MAX_RESULTS_BYTES = 512L * 1024 * 1024;
+    static final long MAX_RESULTS_BYTES = 8L * 1024 * 1024 * 1024;
 
     private JsonInput() {
     }

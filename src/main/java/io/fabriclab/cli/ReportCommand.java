@@ -158,7 +158,8 @@ public final class ReportCommand implements Callable<Integer> {
         try {
             review = ReportWriter.write(in, output, (f, m) -> progress(err, f, m));
         } catch (IOException e) {
-            throw new BadInputException("cannot write " + output + ": " + e.getMessage());
+            String msg = String.valueOf(e.getMessage());
+            throw new BadInputException("cannot write " + (msg.contains(output.toString()) ? msg : output + ": " + msg));
         }
         if (!quiet) {
             err.println();

@@ -102,8 +102,10 @@ public final class AtomicFiles {
         installShutdownHook();
         boolean ownerOnly = List.of(options).contains(Option.OWNER_ONLY);
         List<Path[]> staged = new ArrayList<>();
+        Path current = null;
         try {
             for (Map.Entry<Path, Content> e : files.entrySet()) {
+                current = e.getKey();
                 Path real = writeTarget(e.getKey());
                 if (Files.isDirectory(real)) {
                     // Found now, before any file of the set is renamed.
@@ -125,12 +127,15 @@ public final class AtomicFiles {
                 setPermissions(real, tmp, ownerOnly);
             }
             for (Path[] s : staged) {
+                current = s[1];
                 move(s[0], s[1]);
                 IN_FLIGHT.remove(s[0]);
             }
             for (Path[] s : staged) {
                 forceDirectory(s[1].getParent());
             }
+        } catch (IOException e) {
+            throw naming(e, current);
         } finally {
             for (Path[] s : staged) {
                 if (IN_FLIGHT.remove(s[0])) {
@@ -138,6 +143,21 @@ public final class AtomicFiles {
                 }
             }
         }
+    }
+
+    /**
+     * A failure while writing names the file the user asked for (a full disk says only "No space
+     * left on device"; a failure on the temporary file names the temporary file, which the user never
+     * named). Messages that name the file already are kept, and so is the exception's type.
+     */
+    private static IOException naming(IOException e, Path target) {
+        String msg = String.valueOf(e.getMessage());
+        if (target == null || msg.contains(target.toString())) {
+            return e;
+        }
+        String reason = e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null ? fse.getReason() : msg;
+        IOException named = new IOException(target + ": " + reason, e);
+        return named;
     }
 
     /**

@@ -327,7 +327,14 @@ public final class ScenarioJson {
 
     /** The flows of a workload, each NIC checked against the fabric; sizes bounded before they are built. */
     private List<FlowSpec> flowsOf(Workload w, JsonNode wn, String path, Fabric fabric, int flowsSoFar) {
-        long expected = expectedFlows(w, fabric);
+        long expected;
+        try {
+            expected = expectedFlows(w, fabric);
+        } catch (IllegalArgumentException e) {
+            // E.g. a background NIC that is not in the fabric: the file and the workload named.
+            problems.add(path, null, e.getMessage(), null);
+            throw new Skip();
+        }
         if (expected > MAX_FLOWS - flowsSoFar) {
             throw error(path, wn, "a workload of at most " + (MAX_FLOWS - flowsSoFar) + " flows (the scenario may have "
                     + MAX_FLOWS + " in all); this one would start about " + expected + " flows, roughly "

@@ -63,6 +63,25 @@ class AtomicFilesTest {
         assertEquals(List.of("pipe", "sock"), names(), "no temporary file left");
     }
 
+    /** Item 11 of issue 31: a full disk said "No space left on device" and named no file. */
+    @Test
+    void aFailedWriteNamesTheFileNotItsTemporaryFile() throws Exception {
+        Path f = dir.resolve("results.json");
+        IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(f, out -> {
+            out.write(new byte[100]);
+            throw new IOException("No space left on device");
+        }));
+        assertEquals(f + ": No space left on device", e.getMessage());
+        Path ro = dir.resolve("sub");
+        Files.createDirectory(ro);
+        IOException fs = assertThrows(IOException.class, () -> AtomicFiles.write(ro.resolve("x.json"), out -> {
+            throw new java.nio.file.FileSystemException(ro.resolve(".x.json~1-2-3" + AtomicFiles.TEMP_SUFFIX).toString(), null,
+                    "No space left on device");
+        }));
+        assertEquals(ro.resolve("x.json") + ": No space left on device", fs.getMessage());
+        assertEquals(List.of("sub"), names());
+    }
+
     @Test
     void leftoversOfAWriterThatIsGoneAreDeletedByTheNextWrite() throws Exception {
         // What a kill -9 leaves: a temp file named for its writer, a process that has finished.
@@ -90,7 +109,7 @@ class AtomicFilesTest {
             out.write(new byte[200_000]);
             throw new IOException("disk full");
         }));
-        assertEquals("disk full", e.getMessage());
+        assertEquals(f + ": disk full", e.getMessage(), "the file is named");
         assertEquals("old results", Files.readString(f));
         assertEquals(List.of("results.json"), names());
     }

@@ -187,6 +187,14 @@ class ScenarioStrictnessTest {
         assertTrue(checkpoint.contains("would start about 5000000 flows"), checkpoint);
     }
 
+    /** Item 11 of issue 31: a background NIC that is not in the fabric was an error naming no file. */
+    @Test
+    void aBackgroundNicOutsideTheFabricNamesTheFileAndWorkload() {
+        String e = problems(INCAST.replace("{\"type\": \"flows\"", "{\"type\": \"background\", \"load\": 0.5, "
+                + "\"durationUs\": 100, \"sizes\": \"hadoop\", \"nics\": [\"s1:nic0\", \"nosuch:nic0\"]}, {\"type\": \"flows\""));
+        assertTrue(e.contains("s.json: $.workloads[1]: background NIC 'nosuch:nic0' is not a connected NIC"), e);
+    }
+
     @Test
     void aRunWhoseTelemetryCouldNeverFinishIsRefusedWithItsSize() {
         // 1e9 us sampled every 1e-6 us (1 ps): 1e15 samples over 5 flows, 6e15 > 1e12.

@@ -102,6 +102,10 @@ public final class ReportCommand implements Callable<Integer> {
         if (ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": a report file must end in .html or .pdf");
         }
+        if (!simulate && spec.commandLine().getParseResult().hasMatchedOption("--duration-us")) {
+            throw new BadInputException("--duration-us applies to the run --simulate makes; without --simulate nothing is "
+                    + "simulated (add --simulate, or leave --duration-us out)");
+        }
         LocalDate day = LocalDate.now();
         if (date != null) {
             try {

@@ -47,6 +47,16 @@ class OptionBoundsTest {
         assertFalse(Files.exists(dir.resolve("r.html")));
     }
 
+    /** Item 12 of issue 31: report --duration-us without --simulate was silently ignored. */
+    @Test
+    void reportDurationWithoutSimulateIsRefused(@TempDir Path dir) {
+        CliRun r = CliRun.of("report", "resources/scenarios/incast-dcqcn-no-pfc.json", "--duration-us", "50", "-o",
+                dir.resolve("r.html").toString(), "--quiet");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--duration-us applies to the run --simulate makes"), r.err());
+        assertFalse(Files.exists(dir.resolve("r.html")));
+    }
+
     @Test
     void aNameStartingWithTheOldStatusMarkerIsJustText(@TempDir Path dir) throws Exception {
         // The report once marked coloured status cells with a leading U+0001 inside the cell text; a

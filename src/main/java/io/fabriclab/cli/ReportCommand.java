@@ -183,8 +183,9 @@ public final class ReportCommand implements Callable<Integer> {
         SweepRunner.Finished f = SweepRunner.finished(plan, dir);
         if (f.missing() > 0) {
             throw new BadInputException(String.format(Locale.ROOT, "--sweep %s %s: %d of %d runs are not finished in %s; "
-                    + "run `fabriclab sweep %s -o %s` first (it resumes)", sweepFile, dir, f.missing(), plan.runCount(), dir,
-                    sweepFile, dir));
+                    + "run `fabriclab sweep %s -o %s` first (it resumes)%s", sweepFile, dir, f.missing(), plan.runCount(), dir,
+                    sweepFile, dir, f.rejected().isEmpty() ? "" : "; not a valid run file: " + f.rejected().get(0)
+                            + (f.rejected().size() > 1 ? " (and " + (f.rejected().size() - 1) + " more)" : "")));
         }
         return SweepSummary.of(plan, f.rows());
     }

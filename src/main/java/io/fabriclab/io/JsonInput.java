@@ -237,6 +237,45 @@ public final class JsonInput {
 
 
     /**
+     * Where a mapping error is below {@code base}, in the JSON path style of every message
+     * ({@code $.frames[3].timePs}).
+     */
+    public static String path(String base, com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder sb = new StringBuilder(base);
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                sb.append('.').append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * What fits where a value of the wrong type was found, in a user's words ("a number", "an
+     * array", "true or false"), not Jackson's Java type names; null when nothing useful can be said.
+     */
+    public static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type.isPrimitive() || Number.class.isAssignableFrom(type)) {
+            return "a number";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        return type.isEnum() ? "one of " + java.util.Arrays.toString(type.getEnumConstants()) : "an object";
+    }
+
+    /**
      * What a JSON value is, as error messages name it ("a string", "a number", "an object", ...;
      * "nothing" for an absent value): the one wording of every FabricLab reader.
      */

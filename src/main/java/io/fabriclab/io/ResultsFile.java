@@ -254,35 +254,11 @@ public final class ResultsFile {
         return v.isContainerNode() || v.isNull() ? k : k + " (" + InputProblem.shorten(v.toString()) + ")";
     }
 
-    private static String expected(Class<?> type) {
-        if (type == null) {
-            return null;
-        }
-        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
-            return "an array";
-        }
-        if (type == boolean.class || type == Boolean.class) {
-            return "true or false";
-        }
-        if (type.isPrimitive() || Number.class.isAssignableFrom(type)) {
-            return "a number";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        return type.isEnum() ? "one of " + java.util.Arrays.toString(type.getEnumConstants()) : "an object";
+    private static String path(String base, JsonMappingException e) {
+        return JsonInput.path(base, e);
     }
 
-    /** The JSON path of a mapping error below {@code base}, e.g. $.flows[3].bytes. */
-    private static String path(String base, JsonMappingException e) {
-        StringBuilder sb = new StringBuilder(base);
-        for (JsonMappingException.Reference r : e.getPath()) {
-            if (r.getFieldName() != null) {
-                sb.append('.').append(r.getFieldName());
-            } else if (r.getIndex() >= 0) {
-                sb.append('[').append(r.getIndex()).append(']');
-            }
-        }
-        return sb.toString();
+    private static String expected(Class<?> type) {
+        return JsonInput.expected(type);
     }
 }

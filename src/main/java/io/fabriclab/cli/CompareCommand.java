@@ -107,7 +107,7 @@ public final class CompareCommand implements Callable<Integer> {
             throw new BadInputException(e.getMessage());
         }
         // Every output checked before any run: never an input, always writable (Outputs).
-        new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output).check();
+        new Outputs().commandLine(spec).input(scenarioFile).inputs(fabricsRead).file("-o", output).check();
         PriceBook book = Inputs.priceBook(priceBook);
 
         List<Transport> toRun = TransportRuns.simulated(set);

@@ -327,7 +327,14 @@ public final class ScenarioJson {
 
     /** The flows of a workload, each NIC checked against the fabric; sizes bounded before they are built. */
     private List<FlowSpec> flowsOf(Workload w, JsonNode wn, String path, Fabric fabric, int flowsSoFar) {
-        long expected = expectedFlows(w, fabric);
+        long expected;
+        try {
+            expected = expectedFlows(w, fabric);
+        } catch (IllegalArgumentException e) {
+            // E.g. a background NIC that is not in the fabric: the file and the workload named.
+            problems.add(path, null, e.getMessage(), null);
+            throw new Skip();
+        }
         if (expected > MAX_FLOWS - flowsSoFar) {
             throw error(path, wn, "a workload of at most " + (MAX_FLOWS - flowsSoFar) + " flows (the scenario may have "
                     + MAX_FLOWS + " in all); this one would start about " + expected + " flows, roughly "
@@ -339,6 +346,10 @@ public final class ScenarioJson {
         } catch (IllegalArgumentException e) {
             problems.add(path, null, e.getMessage(), null);
             throw new Skip();
+        }
+        if (fl.size() > MAX_FLOWS - flowsSoFar) {
+            throw error(path, wn, "a workload of at most " + (MAX_FLOWS - flowsSoFar) + " flows (the scenario may have "
+                    + MAX_FLOWS + " in all); this one starts " + fl.size() + " flows");
         }
         if (w instanceof io.fabriclab.workload.PoissonBackground && fl.isEmpty()) {
             throw error(path, wn, "background traffic that starts at least one flow: at this load the mean flow size "
@@ -365,17 +376,26 @@ public final class ScenarioJson {
         return fl;
     }
 
-    /** Flows a workload will start, known before building them (background: the expected Poisson count). */
-    private static long expectedFlows(Workload w, Fabric fabric) {
-        if (w instanceof io.fabriclab.workload.PoissonBackground b) {
-            return b.expectedFlows(fabric);
-        }
-        if (w instanceof Collective c) {
-            long n = c.ranks().size();
-            long perChannel = c.kind() == Collective.Kind.ALL_TO_ALL ? n * (n - 1) : (long) c.kind().steps((int) n) * n;
-            return perChannel * c.channels();
-        }
-        return 0;
+    /**
+     * Flows a workload will start, known before building them (background: the expected Poisson
+     * count), so a scenario over {@link #MAX_FLOWS} is refused before memory is spent. A workload
+     * type not named here is counted once built (flowsOf checks the built list too).
+     */
+    static long expectedFlows(Workload w, Fabric fabric) {
+        return switch (w) {
+            case io.fabriclab.workload.PoissonBackground b -> b.expectedFlows(fabric);
+            case Collective c -> {
+                long n = c.ranks().size();
+                long perChannel = c.kind() == Collective.Kind.ALL_TO_ALL ? n * (n - 1) : (long) c.kind().steps((int) n) * n;
+                yield perChannel * c.channels();
+            }
+            case io.fabriclab.workload.Microburst m -> (long) m.senders().size() * m.count();
+            case io.fabriclab.workload.CheckpointBurst cp -> (long) cp.clients().size() * cp.count();
+            case io.fabriclab.workload.Incast in -> in.senders().size();
+            case io.fabriclab.workload.Permutation p -> p.nics().size();
+            case io.fabriclab.workload.FlowList fl -> fl.list().size();
+            default -> 0;
+        };
     }
 
     /** flows[].after: every id waited for exists, and no flows wait for each other in a cycle. */

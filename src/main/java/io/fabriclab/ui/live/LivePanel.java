@@ -145,6 +145,12 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         }
     }
 
+    private final Runnable documentChanged = this::documentChanged;
+
+    private void documentChanged() {
+        model.fabricReplaced(canvas.document().fabric());
+    }
+
     private final AnimationTimer timer = new AnimationTimer() {
         @Override
         public void handle(long now) {
@@ -160,6 +166,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
     public LivePanel(FabricCanvas canvas) {
         this.canvas = canvas;
         this.model = new LiveViewModel(canvas.document().fabric());
+        model.setDrawnFabric(() -> canvas.document().fabric());
         this.selection = new LiveSelectionPane(canvas, model);
         setId("live-panel");
         setFitToWidth(true);
@@ -189,6 +196,9 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
 
             @Override
             public void cleared() {
+                timelineLabel.setText("timeline: after the run");
+                hottestNow.setText("hottest: nothing queued yet");
+                followed = null;
                 timeline.setDisable(true);
                 worstMoment.setDisable(true);
                 totals.setDisable(true);
@@ -202,6 +212,8 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         });
         canvas.setLayer(this::paintLayer);
         canvas.setLinkClickHandler(this::onLinkClicked);
+        // New from Template, Import, Open example (and their undo) replace the fabric under the panel.
+        canvas.document().stack().addListener(documentChanged);
         // File > Open replaces the editor: a panel that leaves its scene stops its run and timer.
         sceneProperty().addListener((o, a, b) -> {
             if (b == null) {
@@ -708,6 +720,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
     public void dispose() {
         stopTimer();
         model.stopRun();
+        canvas.document().stack().removeListener(documentChanged);
         canvas.setLayer(null);
         canvas.setLinkClickHandler(null);
     }

@@ -720,11 +720,7 @@ public final class LiveViewModel {
         }
         if (results != null) {
             SimResults.Summary sum = results.summary();
-            status.set(String.format(Locale.ROOT, "Run %s (%s) at %.1f µs: %d/%d flows, drops %d, ECN marks %d, "
-                            + "PAUSE %d%s", results.run().stopReason().name().toLowerCase(Locale.ROOT),
-                    session.transport().displayName(),
-                    results.run().simulatedPs() / 1e6, results.run().flowsCompleted(), results.run().flows(),
-                    sum.drops(), sum.ecnMarked(), sum.pauseFramesSent(), transportText(results) + collectivesText(results)));
+            status.set(endingText(results, session.transport()));
         }
         listeners.forEach(LiveViewListener::finished);
         if (quiet(frame) && session != null && !session.recording().frames().isEmpty()) {
@@ -734,6 +730,17 @@ public final class LiveViewModel {
             status.set(status.get() + ". The queues had drained by the end: the canvas shows the run totals"
                     + " (largest queue, paused, ECN marks); Worst moment or the timeline show one instant.");
         }
+    }
+
+    /**
+     * The run's ending in words ({@link io.fabriclab.report.RunEnding#headline}: a PFC deadlock first,
+     * never the raw stop reason), then its transport and counters.
+     */
+    static String endingText(SimResults results, io.fabriclab.model.Transport transport) {
+        SimResults.Summary sum = results.summary();
+        return String.format(Locale.ROOT, "%s (%s). Drops %,d, ECN marks %,d, PAUSE %,d%s",
+                io.fabriclab.report.RunEnding.headline(results, "µs"), transport.displayName(), sum.drops(),
+                sum.ecnMarked(), sum.pauseFramesSent(), transportText(results) + collectivesText(results));
     }
 
     /** True when a picture shows nothing: no queue, pause, mark, drop or watchdog storm anywhere. */

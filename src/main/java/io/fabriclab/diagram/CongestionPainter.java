@@ -388,11 +388,25 @@ public final class CongestionPainter {
     }
 
     private void paintLegend(Painter p, double w, ColourBy colourBy, boolean live) {
+        paintLegendAt(p, w - LEGEND_MARGIN - LEGEND_WIDTH, LEGEND_MARGIN, colourBy, live);
+    }
+
+    /**
+     * Paints the legend with its top left corner at ({@code x}, {@code y}): the editor's canvas
+     * places it in a corner free of devices and links ({@link #paint} with {@link Legend#NONE}
+     * draws the marks alone), so it never hides what the run shows.
+     */
+    public void paintLegendAt(Painter p, double x, double y, ColourBy colourBy, boolean live) {
+        p.save();
+        p.setDash();
+        paintLegendBox(p, x, y, colourBy, live);
+        p.restore();
+    }
+
+    private void paintLegendBox(Painter p, double x, double y, ColourBy colourBy, boolean live) {
         double row = 18;
         double lw = LEGEND_WIDTH;
         double lh = legendHeight(live);
-        double x = w - LEGEND_MARGIN - lw;
-        double y = LEGEND_MARGIN;
         p.setFill(DiagramStyle.LEGEND_FILL);
         p.fillRoundRect(x, y, lw, lh, 8);
         p.setStroke(DiagramStyle.LEGEND_STROKE, 1);

@@ -210,7 +210,24 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
                 startTimer();
             }
         });
-        canvas.setLayer(this::paintLayer);
+        canvas.setLayer(new FabricCanvas.Layer() {
+            @Override
+            public void paint(io.fabriclab.diagram.Painter p, io.fabriclab.diagram.DiagramGeometry g,
+                              java.util.Map<Device, io.fabriclab.diagram.FoldGroup> folded,
+                              io.fabriclab.diagram.Viewport vp, double w, double h) {
+                paintLayer(p, g, folded, vp, w, h);
+            }
+
+            @Override
+            public double[] legendSize() {
+                return new double[] {CongestionPainter.LEGEND_WIDTH, CongestionPainter.legendHeight(true)};
+            }
+
+            @Override
+            public void paintLegend(io.fabriclab.diagram.Painter p, double x, double y) {
+                congestionPainter.paintLegendAt(p, x, y, model.colourBy.get(), true);
+            }
+        });
         canvas.setLinkClickHandler(this::onLinkClicked);
         // New from Template, Import, Open example (and their undo) replace the fabric under the panel.
         canvas.document().stack().addListener(documentChanged);
@@ -697,8 +714,9 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
                             io.fabriclab.diagram.Viewport vp, double w, double h) {
         CongestionFrame f = model.frame() != null ? model.frame()
                 : new CongestionFrame(0, model.frames().directions());
+        // The legend is the canvas's to place (FabricCanvas.Layer#legendSize): in a corner free of the drawing.
         congestionPainter.paint(p, g, folded, vp, w, h, f, System.nanoTime() / 1e9, model.colourBy.get(),
-                CongestionPainter.Legend.LIVE);
+                CongestionPainter.Legend.NONE);
     }
 
     /**

@@ -620,7 +620,27 @@ public final class FabricCanvas extends Region {
             minimapView.paint(minimapLater);
         }
         paintedRevision = doc.stack().revision();
+        if (paintedFabric != doc.fabric() && w > 0 && h > 0) {
+            paintedFabric = doc.fabric();
+            for (Runnable r : List.copyOf(onNewFabricPainted)) {
+                r.run();
+            }
+        }
         return lastStats;
+    }
+
+    /** The fabric the last frame showed (null before the first frame of a canvas with a size). */
+    private io.fabriclab.model.Fabric paintedFabric;
+    private final List<Runnable> onNewFabricPainted = new java.util.ArrayList<>();
+
+    /** The fabric object the last frame drew (the window title follows it, not the document). */
+    io.fabriclab.model.Fabric paintedFabric() {
+        return paintedFabric;
+    }
+
+    /** Runs {@code r} after each frame that is the first to show another fabric (opened, generated, imported). */
+    void addNewFabricPaintedListener(Runnable r) {
+        onNewFabricPainted.add(r);
     }
 
     /**

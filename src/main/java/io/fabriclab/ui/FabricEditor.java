@@ -174,6 +174,7 @@ public final class FabricEditor extends BorderPane {
         zoomLabel.textProperty().bind(Bindings.createStringBinding(
                 () -> String.format("zoom %.0f %%", canvas.zoomProperty().get() * 100), canvas.zoomProperty()));
         shownFabric = doc.fabric();
+        canvas.addNewFabricPaintedListener(this::refreshTitle);
         refreshState();
         // Computed just after the first frame, like the problems: opening a big fabric does not wait for it.
         oversubscription.setText("oversubscription …");
@@ -296,6 +297,18 @@ public final class FabricEditor extends BorderPane {
         counts.setText(String.format(Locale.ROOT, "%,d devices · %,d links · %,d GPUs", f.devices().size(), f.linkCount(),
                 f.gpuCount()));
         menus.refreshUndo();
+        refreshTitle();
+    }
+
+    /**
+     * The window's title names the fabric on screen: a new fabric's name (opened, generated,
+     * imported) goes up once the canvas has drawn it, not before (issue 35 item 15: opening a large
+     * fabric renamed the window seconds before the drawing changed); a save's star at once.
+     */
+    void refreshTitle() {
+        if (canvas.paintedFabric() != doc.fabric()) {
+            return; // the canvas's first frame of this fabric sets it (see the constructor)
+        }
         if (getScene() != null && getScene().getWindow() instanceof javafx.stage.Stage st) {
             st.setTitle(windowTitle());
         }

@@ -191,7 +191,11 @@ public final class FabricCanvas extends Region {
 
     /** Sets (or with null removes) the layer painted over the fabric. */
     public void setLayer(Layer l) {
+        boolean fitted = isStillFitted();
         this.layer = l;
+        if (fitted) {
+            fitToWindow(); // with or without the room the layer's legend takes
+        }
         requestRedraw();
     }
 
@@ -310,7 +314,12 @@ public final class FabricCanvas extends Region {
 
     public void fitToWindow() {
         if (getWidth() > 0 && getHeight() > 0) {
-            viewport.fit(geometry().extent(), getWidth(), getHeight(), 40);
+            // A layer with a legend (the live view's) gets a column of its own on the right, so the
+            // fitted drawing leaves it a corner where it hides nothing (issue 35 item 2).
+            double[] legend = layer == null ? null : layer.legendSize();
+            double reserve = legend == null || getWidth() - legend[0] - OVERLAY_MARGIN < getWidth() / 2 ? 0
+                    : legend[0] + OVERLAY_MARGIN;
+            viewport.fit(geometry().extent(), getWidth() - reserve, getHeight(), 40);
             fittedView = new double[] {viewport.scale(), viewport.offsetX(), viewport.offsetY()};
             viewChanged();
         }

@@ -63,6 +63,8 @@ class LiveOverlayPlacementTest {
             FabricCanvas c = editor.canvas();
             String at = size[0] + "x" + size[1];
             Bounds legend = c.layerLegendBox();
+            // The fitted drawing leaves the legend a column of its own: it is shown, not folded.
+            assertNotNull(legend, at + ": the fitted view leaves the live legend a free corner");
             assertTrue(legend != null || c.layerLegendChip() != null, at + ": the live legend is shown or folded");
             if (legend != null) {
                 assertClear(legend, at + ": the live legend");

@@ -674,7 +674,8 @@ public final class LiveViewModel {
             return false;
         }
         for (int i = 0; i < f.paused.length; i++) {
-            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.cnpsPerUs[i] > 0 || f.stormed[i]) {
+            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.cnpsPerUs[i] > 0 || f.stormed[i]
+                    || f.carrying[i] > 0) {
                 return true;
             }
         }

@@ -63,8 +63,11 @@ class LiveOverlayPlacementTest {
             FabricCanvas c = editor.canvas();
             String at = size[0] + "x" + size[1];
             Bounds legend = c.layerLegendBox();
-            // The fitted drawing leaves the legend a column of its own: it is shown, not folded.
-            assertNotNull(legend, at + ": the fitted view leaves the live legend a free corner");
+            // The fitted drawing leaves the legend a column of its own: at 1280 px it is shown, not folded
+            // (a canvas narrower than twice the legend keeps the whole width for the drawing: the chip).
+            if (size[0] >= 1280) {
+                assertNotNull(legend, at + ": the fitted view leaves the live legend a free corner");
+            }
             assertTrue(legend != null || c.layerLegendChip() != null, at + ": the live legend is shown or folded");
             if (legend != null) {
                 assertClear(legend, at + ": the live legend");

@@ -73,6 +73,13 @@ public final class CongestionFrame {
      * the colour shows: a run without queues still shows its traffic moving (0: idle).
      */
     public final double[] carrying;
+    /**
+     * NVLink activity inside servers: per server id, the share of its scale-up bandwidth its GPUs
+     * used since the previous picture (0..1: NVLink bytes sent / (GPUs x per-GPU NVLink bandwidth
+     * each way x time)). Only servers the run has NVLink transfers on; empty for other runs (and
+     * for pictures made from results files). Filled by the producer like the arrays.
+     */
+    public final Map<String, Double> scaleUpBusy = new java.util.HashMap<>();
 
     public CongestionFrame(long timePs, Directions directions) {
         this.timePs = timePs;

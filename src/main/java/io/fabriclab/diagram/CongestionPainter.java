@@ -51,9 +51,18 @@ public final class CongestionPainter {
         NONE, RESULTS, LIVE
     }
 
-    /** What one paint drew (tests and the benchmark read it). */
-    public record Stats(int directionsDrawn, int pausedDrawn, int sparksDrawn, int dropsDrawn, boolean legendDrawn) {
+    /** What one paint drew (tests and the benchmark read it); {@code scaleUpDrawn}: NVLink marks inside server boxes. */
+    public record Stats(int directionsDrawn, int pausedDrawn, int sparksDrawn, int dropsDrawn, boolean legendDrawn,
+                        int scaleUpDrawn) {
+        public Stats(int directionsDrawn, int pausedDrawn, int sparksDrawn, int dropsDrawn, boolean legendDrawn) {
+            this(directionsDrawn, pausedDrawn, sparksDrawn, dropsDrawn, legendDrawn, 0);
+        }
     }
+
+    /** The legend's name for the NVLink mark. */
+    public static final String NVLINK_BUSY = "NVLink busy inside the server";
+    /** Below this share of its NVLink bandwidth a server shows no mark (as an idle link keeps its own colour). */
+    public static final double SCALE_UP_IDLE = 0.01;
 
     /** Legend box size, in pixels; it sits {@link #LEGEND_MARGIN} px from the top right corner. */
     public static final double LEGEND_WIDTH = 232;
@@ -228,6 +237,7 @@ public final class CongestionPainter {
                 }
             }
         }
+        int scaleUp = paintScaleUp(p, g, folded, vp, visible, f);
         for (double[] d : deadlockLines) {
             p.setStroke(DiagramStyle.DEADLOCK, d[4] + 5);
             p.setDash(8, 5);
@@ -238,7 +248,87 @@ public final class CongestionPainter {
             paintLegend(p, w, colourBy, legend == Legend.LIVE);
         }
         p.restore();
-        return new Stats(drawn, pausedDrawn, sparks, drops, legend != Legend.NONE);
+        return new Stats(drawn, pausedDrawn, sparks, drops, legend != Legend.NONE, scaleUp);
+    }
+
+    /**
+     * The NVLink marks: inside the box of every server whose GPUs used NVLink since the previous
+     * picture ({@link CongestionFrame#scaleUpBusy}), a ring just inside its outline and a meter
+     * along its bottom, coloured by that share of its NVLink bandwidth (the meter's length is the
+     * share too); a folded group shows the mean of its servers. Returns the marks drawn.
+     */
+    private int paintScaleUp(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded, Viewport vp, Bounds visible,
+                             CongestionFrame f) {
+        if (f.scaleUpBusy.isEmpty()) {
+            return 0;
+        }
+        int drawn = 0;
+        Map<FoldGroup, double[]> groups = new IdentityHashMap<>();
+        for (Map.Entry<String, Double> e : f.scaleUpBusy.entrySet()) {
+            Device d = g.fabric().device(e.getKey());
+            if (d == null) {
+                continue;
+            }
+            FoldGroup fg = folded.get(d);
+            if (fg != null) {
+                groups.computeIfAbsent(fg, k -> new double[1])[0] += e.getValue();
+                continue;
+            }
+            Bounds b = g.box(d);
+            if (b != null && b.intersects(visible) && scaleUpMark(p, vp, b, e.getValue())) {
+                drawn++;
+            }
+        }
+        for (Map.Entry<FoldGroup, double[]> e : groups.entrySet()) {
+            FoldGroup fg = e.getKey();
+            if (fg.bounds() != null && fg.bounds().intersects(visible)
+                    && scaleUpMark(p, vp, fg.bounds(), e.getValue()[0] / Math.max(1, fg.serverCount()))) {
+                drawn++;
+            }
+        }
+        return drawn;
+    }
+
+    /** One NVLink mark in the box {@code b} (world units) for a share {@code u} of the NVLink bandwidth. */
+    private boolean scaleUpMark(Painter p, Viewport vp, Bounds b, double u) {
+        if (!(u >= SCALE_UP_IDLE)) {
+            return false;
+        }
+        double x = vp.toScreenX(b.minX());
+        double y = vp.toScreenY(b.minY());
+        double bw = b.width() * vp.scale();
+        double bh = b.height() * vp.scale();
+        scaleUpMarkAt(p, x, y, bw, bh, u);
+        return true;
+    }
+
+    private void scaleUpMarkAt(Painter p, double x, double y, double bw, double bh, double u) {
+        double share = clamp01(u);
+        // Light blues of the scale would vanish on a server's fill: the ring takes at least the scale's middle.
+        Rgba ring = style.utilisationColour(Math.max(0.5, share));
+        if (bw < 10 || bh < 7) {
+            p.setFill(ring);
+            p.fillRect(x, y, Math.max(2, bw), Math.max(2, bh));
+            return;
+        }
+        double inset = Math.min(2.5, bh / 8);
+        double width = 1.5 + 2 * share;
+        p.setStroke(ring, width);
+        p.strokeRoundRect(x + inset + width / 2, y + inset + width / 2, bw - 2 * inset - width, bh - 2 * inset - width,
+                Math.min(5, bh / 3));
+        double mh = Math.max(2.5, Math.min(5, bh * 0.15));
+        double mx = x + inset + width + 2;
+        double mw = bw - 2 * (inset + width + 2);
+        double my = y + bh - inset - width - 1.5 - mh;
+        if (mw < 6) {
+            return;
+        }
+        p.setFill(new Rgba(255, 255, 255, 235));
+        p.fillRect(mx, my, mw, mh);
+        p.setFill(ring);
+        p.fillRect(mx, my, mw * share, mh);
+        p.setStroke(DiagramStyle.LOAD_HIGH, 0.8);
+        p.strokeRect(mx, my, mw, mh);
     }
 
     /** Dots a direction shows for its share of the line rate: none when idle (under 1 %), 1 to 4. */
@@ -408,7 +498,7 @@ public final class CongestionPainter {
 
     /** Height of the legend box in pixels; {@code live}: with the rows only a live run draws. */
     public static double legendHeight(boolean live) {
-        return 24 + (live ? 13 : 8) * 18;
+        return 24 + (live ? 14 : 8) * 18;
     }
 
     private void paintLegend(Painter p, double w, ColourBy colourBy, boolean live) {
@@ -455,6 +545,15 @@ public final class CongestionPainter {
             }
             p.setFill(DiagramStyle.TEXT);
             p.text("traffic on the wire (moving dots)", tx, cy, TextAnchor.START);
+            cy += row;
+            // A small server box with the NVLink mark at 70 % of its NVLink bandwidth.
+            p.setFill(style.fill(io.fabriclab.model.DeviceRole.SERVER));
+            p.fillRoundRect(x + 10, cy - 7.5, 30, 15, 3);
+            p.setStroke(style.outline(io.fabriclab.model.DeviceRole.SERVER), 1);
+            p.strokeRoundRect(x + 10, cy - 7.5, 30, 15, 3);
+            scaleUpMarkAt(p, x + 10, cy - 7.5, 30, 15, 0.7);
+            p.setFill(DiagramStyle.TEXT);
+            p.text(NVLINK_BUSY, tx, cy, TextAnchor.START);
             cy += row;
         }
         p.setStroke(DiagramStyle.PFC_PAUSE, 2.2);

@@ -189,7 +189,36 @@ public final class FrameBuilder {
                 }
             }
         }
+        scaleUp(f, s.scaleUp(), prev == null ? null : prev.scaleUp(), dtPs);
         return f;
+    }
+
+    /**
+     * NVLink utilisation of each server between two pictures ({@link SimSnapshot#scaleUp}): the
+     * bytes its GPUs sent over NVLink in the gap, against its GPUs x their NVLink bandwidth each way
+     * ({@link io.fabriclab.model.ScaleUp#bytesPerPs}) x the gap. {@code earlier} null: since the
+     * start. Servers missing from the drawn fabric are skipped.
+     */
+    void scaleUp(CongestionFrame f, SimSnapshot.ScaleUpActivity now, SimSnapshot.ScaleUpActivity earlier, double dtPs) {
+        if (now == null || !(dtPs > 0)) {
+            return;
+        }
+        java.util.Map<String, Long> before = new java.util.HashMap<>();
+        if (earlier != null) {
+            for (int i = 0; i < earlier.servers().size(); i++) {
+                before.put(earlier.servers().get(i), earlier.bytesTotal()[i]);
+            }
+        }
+        for (int i = 0; i < now.servers().size(); i++) {
+            String id = now.servers().get(i);
+            io.fabriclab.model.Device d = fabric.device(id);
+            if (d == null) {
+                continue;
+            }
+            double capacity = Math.max(1, d.gpus()) * d.scaleUpOrDefault().bytesPerPs() * dtPs;
+            long sent = now.bytesTotal()[i] - before.getOrDefault(id, 0L);
+            f.scaleUpBusy.put(id, capacity > 0 ? Math.max(0, Math.min(1, sent / capacity)) : 0);
+        }
     }
 
     /**
@@ -238,6 +267,8 @@ public final class FrameBuilder {
                 }
             }
         }
+        // NVLink over the whole run, as the links' utilisation is.
+        scaleUp(f, last.scaleUp(), null, last.timePs());
         return f;
     }
 

@@ -45,12 +45,15 @@ public final class LiveMenu {
         open.setOnAction(e -> open(editor, live, opening, () -> LivePanel.of(editor).openRunDialog()));
         MenuItem compare = new MenuItem("Compare Runs…");
         compare.setOnAction(e -> open(editor, live, opening, () -> LivePanel.of(editor).compareDialog()));
+        MenuItem training = new MenuItem("Training Step…");
+        training.setId("menu-training-step");
+        training.setOnAction(e -> open(editor, live, opening, () -> LivePanel.of(editor).openTrainingDialog()));
         MenuItem transports = new MenuItem("Compare Transports…");
         transports.setId("menu-compare-transports");
         transports.setOnAction(e -> TransportCompareWindow.open(editor));
         // The check mark follows the panel, however it was opened or closed.
         m.setOnShowing(e -> live.setSelected(opening[0] || editor.livePanel() != null));
-        m.getItems().addAll(live, open, compare, new javafx.scene.control.SeparatorMenuItem(), transports);
+        m.getItems().addAll(live, training, open, compare, new javafx.scene.control.SeparatorMenuItem(), transports);
         return m;
     }
 

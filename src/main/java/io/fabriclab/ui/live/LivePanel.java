@@ -308,9 +308,14 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
             workload.getItems().add(LiveWorkload.of(p));
         }
         workload.getItems().add(LiveWorkload.CHOOSE_FILE);
+        workload.getItems().add(LiveWorkload.TRAINING_DIALOG);
         workload.setValue(model.workload.get());
         workload.valueProperty().addListener((o, a, b) -> {
-            if (b == LiveWorkload.CHOOSE_FILE) {
+            if (b == LiveWorkload.TRAINING_DIALOG) {
+                // The dialog decides; until then the list shows what was chosen before.
+                javafx.application.Platform.runLater(() -> workload.setValue(a));
+                openTrainingDialog();
+            } else if (b == LiveWorkload.CHOOSE_FILE) {
                 Path p = chooser.open("Scenario", ".json");
                 if (p != null) {
                     setScenarioFile(p);
@@ -323,7 +328,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         });
         model.workload.addListener((o, a, b) -> {
             if (!workload.getItems().contains(b)) {
-                workload.getItems().removeIf(w -> w.scenario() != null && w.live() == null);
+                workload.getItems().removeIf(w -> w.scenario() != null && w.live() == null || w.training() != null);
                 workload.getItems().add(b);
             }
             workload.setValue(b);
@@ -625,6 +630,24 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
 
     public void setScenarioFile(Path p) {
         model.workload.set(LiveWorkload.file(p));
+    }
+
+    /**
+     * Opens the Training Step dialog ({@link TrainingJobDialog}) on the open fabric, filled with
+     * the training step chosen now (if any); OK makes the job the workload and plays it.
+     */
+    public TrainingJobDialog openTrainingDialog() {
+        LiveWorkload now = model.workload.get();
+        TrainingJobDialog d = new TrainingJobDialog(getScene() == null ? null : getScene().getWindow(),
+                canvas.document().fabric().copy(), now == null ? null : now.training());
+        d.show(this::runTraining);
+        return d;
+    }
+
+    /** Makes {@code job} the workload and starts it (a training step is watched as it runs). */
+    public void runTraining(io.fabriclab.workload.TrainingJob job) {
+        model.workload.set(LiveWorkload.of(job));
+        model.play();
     }
 
     public RunSettings settings() {

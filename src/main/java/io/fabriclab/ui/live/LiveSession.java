@@ -42,8 +42,8 @@ public final class LiveSession {
     private final Transport transport;
     private final io.fabriclab.sim.TransportProfile transportProfile;
 
-    private LiveSession(Fabric drawn, Fabric simulated, RunSettings settings, List<FlowSpec> flows, Simulator sim,
-                        long endPs, String profileName, long recordingBytes) {
+    LiveSession(Fabric drawn, Fabric simulated, RunSettings settings, List<FlowSpec> flows, Simulator sim,
+                long endPs, String profileName, long recordingBytes) {
         this.drawn = drawn;
         this.simulated = simulated;
         this.settings = settings;
@@ -115,6 +115,9 @@ public final class LiveSession {
             return new LiveSession(drawn, copy, settings, sc.flows(), sc.simulator(cfg), end,
                     sc.profile() == null ? "fabric QoS" : sc.profile(), recordingBytes);
         }
+        if (settings.training() != null) {
+            return TrainingRun.session(drawn, copy, settings, recordingBytes);
+        }
         List<FlowSpec> flows = settings.preset().flows(copy, settings.bytes(), settings.fanIn(), settings.seed(),
                 settings.loadPercent() / 100.0, settings.durationUs() * Units.PS_PER_US);
         QosResolver qos = settings.profile() == null ? QosResolver.of(copy)
@@ -134,6 +137,18 @@ public final class LiveSession {
 
     public LiveRun run() {
         return run;
+    }
+
+    /** The training step this session runs (its tasks, collectives and analysis), or null for another workload. */
+    private TrainingRun training;
+
+    void setTraining(TrainingRun t) {
+        this.training = t;
+    }
+
+    /** The training step of this run, or null when it runs a preset or a scenario. */
+    public TrainingRun training() {
+        return training;
     }
 
     public RunSettings settings() {

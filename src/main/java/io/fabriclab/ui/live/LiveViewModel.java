@@ -356,7 +356,7 @@ public final class LiveViewModel {
     /** What the settings say; throws IllegalArgumentException naming the field that is wrong. */
     public RunSettings settings() {
         LiveWorkload w = workload.get();
-        if (w == null || w.preset() == null && w.scenario() == null && w.live() == null) {
+        if (w == null || w.preset() == null && w.scenario() == null && w.live() == null && w.training() == null) {
             throw new IllegalArgumentException("Workload: choose a preset or a scenario file");
         }
         Path scenario = w.scenario();
@@ -376,7 +376,8 @@ public final class LiveViewModel {
         if (transport.get() == null) {
             throw new IllegalArgumentException("Transport: choose one of " + io.fabriclab.model.Transport.allowedNames());
         }
-        return new RunSettings(w.preset(), scenario, prof, dur, s, bytes, Math.max(1, fans), 5, load, transport.get());
+        return new RunSettings(w.preset(), scenario, prof, dur, s, bytes, Math.max(1, fans), 5, load, transport.get(),
+                w.training());
     }
 
     /** The transport a scenario file names ($.transport or $.transport.name), if it names one. */
@@ -709,10 +710,16 @@ public final class LiveViewModel {
         double p = runProgress.of(s);
         progress.set(p);
         progressText.set(runProgress.label(s, p));
-        dashboard.set(String.join("\n", Dashboard.lines(s, session.collectiveTrackers().values())));
+        // A training step's analysis heads the dashboard once the run has ended.
+        String step = session.training() == null ? null : session.training().text();
+        dashboard.set((step == null ? "" : step + "\n\n")
+                + String.join("\n", Dashboard.lines(s, session.collectiveTrackers().values())));
     }
 
     private void finished() {
+        if (session != null && session.training() != null) {
+            session.training().analyse(results);
+        }
         refreshState();
         if (shown != null) {
             showFigures(shown, "");
@@ -722,6 +729,9 @@ public final class LiveViewModel {
         if (results != null) {
             SimResults.Summary sum = results.summary();
             status.set(endingText(results, session.transport()));
+            if (session.training() != null && session.training().headline() != null) {
+                status.set(status.get() + "; " + session.training().headline() + " (Dashboard: the step analysis)");
+            }
         }
         listeners.forEach(LiveViewListener::finished);
         if (quiet(frame) && session != null && !session.recording().frames().isEmpty()) {

@@ -3,6 +3,7 @@ package io.fabriclab.ui.live;
 import java.nio.file.Path;
 
 import io.fabriclab.model.Transport;
+import io.fabriclab.workload.TrainingJob;
 import io.fabriclab.workload.WorkloadPreset;
 
 /**
@@ -20,9 +21,19 @@ import io.fabriclab.workload.WorkloadPreset;
  * @param loadPercent       target load of the background preset, percent of each NIC's line rate
  * @param transport         the run's transport; a scenario file's own {@code transport} gives way to it
  *                          (as {@code fabriclab compare} runs a scenario under each transport)
+ * @param training          a training step (the Training Step dialog) run instead of a preset or a
+ *                          scenario, or null; its sizes are its own (size, senders and load do not apply)
  */
 public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
-                          long bytes, int fanIn, long snapshotIntervalUs, double loadPercent, Transport transport) {
+                          long bytes, int fanIn, long snapshotIntervalUs, double loadPercent, Transport transport,
+                          TrainingJob training) {
+
+    /** Settings of a preset or scenario run under {@code transport}. */
+    public RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
+                       long bytes, int fanIn, long snapshotIntervalUs, double loadPercent, Transport transport) {
+        this(preset, scenarioFile, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport,
+                null);
+    }
 
     /** Settings of a RoCEv2 run (the default transport). */
     public RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
@@ -35,8 +46,11 @@ public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profi
         if (transport == null) {
             throw new IllegalArgumentException("Transport: choose one of " + Transport.allowedNames());
         }
-        if (preset == null && scenarioFile == null) {
+        if (preset == null && scenarioFile == null && training == null) {
             throw new IllegalArgumentException("choose a workload or a scenario file");
+        }
+        if (training != null && (preset != null || scenarioFile != null)) {
+            throw new IllegalArgumentException("a training step runs alone: no preset or scenario file with it");
         }
         if (durationUs < 0 || bytes <= 0 || fanIn < 1 || snapshotIntervalUs <= 0) {
             throw new IllegalArgumentException("duration >= 0, size > 0, fan-in >= 1 and snapshot interval > 0 are required");
@@ -59,34 +73,41 @@ public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profi
         return new RunSettings(null, file, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
     }
 
+    /** The same settings running {@code job} (a training step) instead of the preset or scenario. */
+    public RunSettings withTraining(TrainingJob job) {
+        return new RunSettings(null, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent,
+                transport, job);
+    }
+
     public RunSettings withProfile(String p) {
-        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
+        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training);
     }
 
     public RunSettings withBytes(long b) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs, loadPercent, transport);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs, loadPercent, transport, training);
     }
 
     public RunSettings withDurationUs(long d) {
-        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
+        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training);
     }
 
     public RunSettings withSeed(long s) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training);
     }
 
     public RunSettings withFanIn(int f) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs, loadPercent, transport);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs, loadPercent, transport, training);
     }
 
     public RunSettings withTransport(Transport t) {
         return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs,
-                loadPercent, t);
+                loadPercent, t, training);
     }
 
     /** What the run is, for titles and the recording. */
     public String describe() {
-        String what = preset != null ? preset.label() : "scenario " + scenarioFile.getFileName();
+        String what = training != null ? training.describe() : preset != null ? preset.label()
+                : "scenario " + scenarioFile.getFileName();
         return what + ", " + transport.displayName() + ", " + (profile == null ? "fabric QoS" : profile) + ", seed " + seed
                 + (durationUs == 0 ? ", to completion" : ", " + durationUs + " us");
     }

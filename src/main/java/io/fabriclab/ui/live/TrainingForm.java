@@ -63,6 +63,8 @@ public final class TrainingForm {
     /** The form's values as typed, plus its choices. */
     private final Map<Field, String> text = new LinkedHashMap<>();
     private String preset;
+    /** The name of a job's own (not preset) model the form was filled from, until its architecture changes. */
+    private String customName;
     private boolean useComputeTime;
     private boolean overlapGradients = true;
     private boolean distributedOptimizer;
@@ -135,31 +137,36 @@ public final class TrainingForm {
 
     private void fill(TrainingJob job) {
         TrainingJob.Model m = job.model();
-        preset = TrainingJob.PRESETS.containsKey(m.name()) ? m.name() : null;
-        set(Field.PARAMETERS, billions(m.parameters()));
-        set(Field.ACTIVE, billions(m.activeParameters()));
-        set(Field.EXPERT, billions(m.expertParameters()));
-        set(Field.LAYERS, String.valueOf(m.layers()));
-        set(Field.HIDDEN, String.valueOf(m.hidden()));
-        set(Field.SEQUENCE, String.valueOf(m.sequence()));
-        set(Field.GLOBAL_BATCH, String.valueOf(m.globalBatch()));
-        set(Field.MICRO_BATCH, String.valueOf(m.microBatch()));
-        set(Field.EXPERTS, String.valueOf(m.experts()));
-        set(Field.TOP_K, String.valueOf(m.topK()));
-        set(Field.TP, String.valueOf(job.tp()));
-        set(Field.PP, String.valueOf(job.pp()));
-        set(Field.DP, String.valueOf(job.dp()));
-        set(Field.EP, String.valueOf(job.ep()));
+        put(Field.PARAMETERS, billions(m.parameters()));
+        put(Field.ACTIVE, billions(m.activeParameters()));
+        put(Field.EXPERT, billions(m.expertParameters()));
+        put(Field.LAYERS, String.valueOf(m.layers()));
+        put(Field.HIDDEN, String.valueOf(m.hidden()));
+        put(Field.SEQUENCE, String.valueOf(m.sequence()));
+        put(Field.GLOBAL_BATCH, String.valueOf(m.globalBatch()));
+        put(Field.MICRO_BATCH, String.valueOf(m.microBatch()));
+        put(Field.EXPERTS, String.valueOf(m.experts()));
+        put(Field.TOP_K, String.valueOf(m.topK()));
+        put(Field.TP, String.valueOf(job.tp()));
+        put(Field.PP, String.valueOf(job.pp()));
+        put(Field.DP, String.valueOf(job.dp()));
+        put(Field.EP, String.valueOf(job.ep()));
         useComputeTime = job.computeUsPerMicroBatch() > 0;
         double tflops = job.achievedTflops() > 0 ? job.achievedTflops()
                 : job.computePsPerMicroBatch() > 0 ? m.flopsPerToken() * m.microBatch() * m.sequence()
                 / ((double) job.tp() * job.pp()) / (job.computePsPerMicroBatch() / 1e12) / 1e12 : 0;
-        set(Field.TFLOPS, number(tflops));
-        set(Field.COMPUTE_US, number(job.computePsPerMicroBatch() / 1e6));
-        set(Field.BUCKET_MB, number(job.bucketBytes() / 1e6));
-        set(Field.GRADIENT_BYTES, String.valueOf(job.gradientBytesPerParameter()));
+        put(Field.TFLOPS, number(tflops));
+        put(Field.COMPUTE_US, number(job.computePsPerMicroBatch() / 1e6));
+        put(Field.BUCKET_MB, number(job.bucketBytes() / 1e6));
+        put(Field.GRADIENT_BYTES, String.valueOf(job.gradientBytesPerParameter()));
         overlapGradients = job.overlapGradients();
         distributedOptimizer = job.distributedOptimizer();
+        preset = TrainingJob.PRESETS.containsKey(m.name()) ? m.name() : null;
+        customName = preset == null ? m.name() : null;
+    }
+
+    private void put(Field f, String v) {
+        text.put(f, v);
     }
 
     /** "1.3" for 1.3e9; as many decimals as the count needs, up to nine. */
@@ -182,33 +189,21 @@ public final class TrainingForm {
         return text.getOrDefault(f, "");
     }
 
-    /** Sets a field's text; typing into a model field makes the model a custom one. */
+    /**
+     * Sets a field's text. Changing the model's architecture (parameters, layers, hidden size,
+     * experts) makes it a custom model; its batch and sequence are the run's, the name stays.
+     */
     public void set(Field f, String value) {
         String v = value == null ? "" : value;
-        if (!v.equals(text.get(f)) && f.path().startsWith("model.") && preset != null && text.containsKey(f)) {
-            TrainingJob.Model m = TrainingJob.PRESETS.get(preset);
-            if (!v.equals(fieldOf(m, f))) {
-                preset = null;
-            }
+        if (!v.equals(text.get(f)) && ARCHITECTURE.contains(f)) {
+            preset = null;
+            customName = null;
         }
         text.put(f, v);
     }
 
-    private static String fieldOf(TrainingJob.Model m, Field f) {
-        return switch (f) {
-            case PARAMETERS -> billions(m.parameters());
-            case ACTIVE -> billions(m.activeParameters());
-            case EXPERT -> billions(m.expertParameters());
-            case LAYERS -> String.valueOf(m.layers());
-            case HIDDEN -> String.valueOf(m.hidden());
-            case SEQUENCE -> String.valueOf(m.sequence());
-            case GLOBAL_BATCH -> String.valueOf(m.globalBatch());
-            case MICRO_BATCH -> String.valueOf(m.microBatch());
-            case EXPERTS -> String.valueOf(m.experts());
-            case TOP_K -> String.valueOf(m.topK());
-            default -> null;
-        };
-    }
+    private static final java.util.Set<Field> ARCHITECTURE = java.util.EnumSet.of(Field.PARAMETERS, Field.ACTIVE,
+            Field.EXPERT, Field.LAYERS, Field.HIDDEN, Field.EXPERTS, Field.TOP_K);
 
     /** The preset the model fields still hold, or null once one of them was changed (a custom model). */
     public String preset() {
@@ -378,7 +373,8 @@ public final class TrainingForm {
         long params = Math.round(decimal(Field.PARAMETERS, 1e9));
         long active = moe ? Math.round(decimal(Field.ACTIVE, 1e9)) : params;
         long expert = moe ? Math.round(decimal(Field.EXPERT, 1e9)) : 0;
-        String name = preset != null ? preset : "custom-" + get(Field.PARAMETERS).trim() + "b";
+        String name = preset != null ? preset : customName != null ? customName
+                : "custom-" + get(Field.PARAMETERS).trim() + "b";
         return new TrainingJob.Model(name, params, active, expert, integer(Field.LAYERS), integer(Field.HIDDEN),
                 integer(Field.SEQUENCE), integer(Field.GLOBAL_BATCH), integer(Field.MICRO_BATCH),
                 integer(Field.EXPERTS), moe ? integer(Field.TOP_K) : 0);

@@ -644,9 +644,14 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         return d;
     }
 
-    /** Makes {@code job} the workload and starts it (a training step is watched as it runs). */
+    /**
+     * Makes {@code job} the workload and starts it at full speed: a step's compute intervals last
+     * milliseconds of simulated time, which the set speeds (at most 1 ms per second) would take
+     * minutes to show; the slider slows it down again.
+     */
     public void runTraining(io.fabriclab.workload.TrainingJob job) {
         model.workload.set(LiveWorkload.of(job));
+        model.speedPosition.set(SPEED_MAX_POSITION);
         model.play();
     }
 

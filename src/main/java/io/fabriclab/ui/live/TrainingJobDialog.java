@@ -14,7 +14,6 @@ import javafx.animation.PauseTransition;
 import javafx.concurrent.Task;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
-import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -90,11 +89,11 @@ public final class TrainingJobDialog {
         preset.setId("training-preset");
         for (Field f : Field.values()) {
             TextField t = new TextField();
-            t.setId("training-" + f.path());
+            t.setId(id(f));
             t.setPrefColumnCount(f.path().startsWith("parallelism.") ? 5 : 8);
             fields.put(f, t);
             Label m = new Label();
-            m.setId("training-" + f.path() + "-problem");
+            m.setId(id(f) + "-problem");
             m.setWrapText(true);
             m.setMaxWidth(230);
             m.setMinHeight(Region.USE_PREF_SIZE);
@@ -350,8 +349,12 @@ public final class TrainingJobDialog {
         BackgroundTasks.shared().execute(t, "Counting the training step's tasks");
     }
 
-    /** The node of a field (tests). */
-    Node field(Field f) {
-        return fields.get(f);
+    /** The node id of a field's text box: "training-parallelism-tp" (its message: that and "-problem"). */
+    static String id(Field f) {
+        return "training-" + f.path().replace('.', '-');
+    }
+
+    ValidationSupport validation() {
+        return validation;
     }
 }

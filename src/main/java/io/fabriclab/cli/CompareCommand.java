@@ -121,6 +121,7 @@ public final class CompareCommand implements Callable<Integer> {
         TransportComparison cmp = TransportRuns.comparison(scenarios, results, book, scenarioFile.toString());
         Scenario first = scenarios.values().iterator().next();
         out.print(table(cmp, first));
+        out.print(latencies(first.fabric(), set, first.switchLatencyPs()));
         if (output != null) {
             write(cmp, scenarios, results, book, bytes, text);
             out.println("comparison: " + output);
@@ -208,8 +209,26 @@ public final class CompareCommand implements Callable<Integer> {
         out.print(table);
         out.println("throughput: training tokens/s, a collective's busbw, or the inverse of the last flow's completion; "
                 + "% of InfiniBand compares it");
+        if (fabricSeen != null) {
+            out.print(latencies(fabricSeen, toRun, -1));
+        }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /** The switch port-to-port latencies each transport's run used, per switch model, with sources. */
+    static String latencies(io.fabriclab.model.Fabric fabric, List<Transport> set, long scenarioOverridePs) {
+        StringBuilder b = new StringBuilder("Switch port-to-port latency used:\n");
+        if (scenarioOverridePs >= 0) {
+            b.append(String.format(Locale.ROOT, "  every switch %.0f ns (the scenario's switchLatencyNs)%n", scenarioOverridePs / 1e3));
+            return b.toString();
+        }
+        for (Transport t : set) {
+            for (String line : io.fabriclab.topology.SwitchLatency.describe(fabric, t)) {
+                b.append("  ").append(t.displayName()).append(": ").append(line).append('\n');
+            }
+        }
+        return b.toString();
     }
 
     private static String ms(long ps) {

@@ -304,28 +304,39 @@ public final class CongestionPainter {
 
     private void scaleUpMarkAt(Painter p, double x, double y, double bw, double bh, double u) {
         double share = clamp01(u);
-        // Light blues of the scale would vanish on a server's fill: the ring takes at least the scale's middle.
-        Rgba ring = style.utilisationColour(Math.max(0.5, share));
+        Rgba colour = style.utilisationColour(share);
+        Rgba halo = new Rgba(255, 255, 255, 235);
         if (bw < 10 || bh < 7) {
-            p.setFill(ring);
+            p.setFill(colour);
             p.fillRect(x, y, Math.max(2, bw), Math.max(2, bh));
+            p.setStroke(halo, 1);
+            p.strokeRect(x, y, Math.max(2, bw), Math.max(2, bh));
             return;
         }
-        double inset = Math.min(2.5, bh / 8);
+        // A ring just inside the box's outline, clear of the label in its middle: white under the
+        // scale's blue, so both its light and its dark end read on a server's dark fill.
         double width = 1.5 + 2 * share;
-        p.setStroke(ring, width);
-        p.strokeRoundRect(x + inset + width / 2, y + inset + width / 2, bw - 2 * inset - width, bh - 2 * inset - width,
-                Math.min(5, bh / 3));
-        double mh = Math.max(2.5, Math.min(5, bh * 0.15));
-        double mx = x + inset + width + 2;
-        double mw = bw - 2 * (inset + width + 2);
-        double my = y + bh - inset - width - 1.5 - mh;
-        if (mw < 6) {
+        double inset = Math.min(1.5, bh / 10);
+        double rx = x + inset + width / 2;
+        double ry = y + inset + width / 2;
+        double rw = bw - 2 * inset - width;
+        double rh = bh - 2 * inset - width;
+        double arc = Math.min(5, rh / 2);
+        p.setStroke(halo, width + 1.6);
+        p.strokeRoundRect(rx, ry, rw, rh, arc);
+        p.setStroke(colour, width);
+        p.strokeRoundRect(rx, ry, rw, rh, arc);
+        if (bh < 22 || bw < 30) {
             return;
         }
-        p.setFill(new Rgba(255, 255, 255, 235));
+        // Room for a meter along the bottom: its filled length is the share too.
+        double mh = Math.min(5, bh * 0.14);
+        double mx = x + inset + width + 3;
+        double mw = bw - 2 * (inset + width + 3);
+        double my = y + bh - inset - width - 2 - mh;
+        p.setFill(halo);
         p.fillRect(mx, my, mw, mh);
-        p.setFill(ring);
+        p.setFill(colour);
         p.fillRect(mx, my, mw * share, mh);
         p.setStroke(DiagramStyle.LOAD_HIGH, 0.8);
         p.strokeRect(mx, my, mw, mh);

@@ -155,8 +155,12 @@ public final class TrainingForm {
         double tflops = job.achievedTflops() > 0 ? job.achievedTflops()
                 : job.computePsPerMicroBatch() > 0 ? m.flopsPerToken() * m.microBatch() * m.sequence()
                 / ((double) job.tp() * job.pp()) / (job.computePsPerMicroBatch() / 1e12) / 1e12 : 0;
-        put(Field.TFLOPS, number(tflops));
-        put(Field.COMPUTE_US, number(job.computePsPerMicroBatch() / 1e6));
+        // A figure the job was given stays exact; one derived from the other is rounded to what a
+        // user would type (TFLOP/s to 0.01, microseconds to 0.1).
+        put(Field.TFLOPS, number(job.achievedTflops() > 0 && !useComputeTime ? job.achievedTflops()
+                : Math.round(tflops * 100) / 100.0));
+        put(Field.COMPUTE_US, number(useComputeTime ? job.computeUsPerMicroBatch()
+                : Math.round(job.computePsPerMicroBatch() / 1e5) / 10.0));
         put(Field.BUCKET_MB, number(job.bucketBytes() / 1e6));
         put(Field.GRADIENT_BYTES, String.valueOf(job.gradientBytesPerParameter()));
         overlapGradients = job.overlapGradients();

@@ -78,9 +78,9 @@ public final class TrainingJobDialog {
         this.form = new TrainingForm(fabric, initial);
         dialog.setTitle("Training Step");
         dialog.setHeaderText(String.format(java.util.Locale.ROOT,
-                "One training step on %s's %,d GPUs, run in the live view: compute as timed intervals,\n"
+                "One training step on the open fabric's %,d GPUs, run in the live view: compute as timed intervals,\n"
                         + "tensor-parallel all-reduces over NVLink, pipeline sends and data-parallel gradients on the fabric.",
-                fabric.name(), form.fabricGpus()));
+                form.fabricGpus()));
         if (owner != null) {
             dialog.initOwner(owner);
         }
@@ -95,7 +95,7 @@ public final class TrainingJobDialog {
             Label m = new Label();
             m.setId(id(f) + "-problem");
             m.setWrapText(true);
-            m.setMaxWidth(230);
+            m.setMaxWidth(210);
             m.setMinHeight(Region.USE_PREF_SIZE);
             m.setStyle("-fx-text-fill: #b00020;");
             messages.put(f, m);
@@ -250,7 +250,7 @@ public final class TrainingJobDialog {
         ColumnConstraints fields = new ColumnConstraints();
         fields.setMinWidth(Region.USE_PREF_SIZE);
         ColumnConstraints problems = new ColumnConstraints();
-        problems.setPrefWidth(230);
+        problems.setPrefWidth(210);
         problems.setHgrow(Priority.SOMETIMES);
         g.getColumnConstraints().addAll(labels, fields, problems);
         return g;
@@ -260,9 +260,12 @@ public final class TrainingJobDialog {
         Label l = labels.get(f);
         l.setMinWidth(Region.USE_PREF_SIZE);
         g.addRow(r, l, fields.get(f), messages.get(f));
+        // A message of two or three lines makes its row taller: the row reads from its top.
         GridPane.setValignment(l, javafx.geometry.VPos.TOP);
-        GridPane.setValignment(messages.get(f), javafx.geometry.VPos.CENTER);
+        GridPane.setValignment(fields.get(f), javafx.geometry.VPos.TOP);
+        GridPane.setValignment(messages.get(f), javafx.geometry.VPos.TOP);
         l.setPadding(new Insets(4, 0, 0, 0));
+        messages.get(f).setPadding(new Insets(2, 0, 0, 0));
         l.setAlignment(Pos.CENTER_LEFT);
     }
 

@@ -27,11 +27,20 @@ class TrainingFormTest {
     /** Two servers of four H100s, one NIC per GPU on four rails: 8 GPUs. */
     private static final Fabric FABRIC = TestFabrics.railStar(2, 4, 400, 1.0, null, ScaleUp.DEFAULT, false);
 
-    @Test
-    void theSmallestPresetWithMegatronDefaultsRunsOnEveryGpu() {
+    /** A form of gpt-1.3b with Megatron's defaults on the 8 GPUs. */
+    private static TrainingForm form() {
         TrainingForm form = new TrainingForm(FABRIC, null);
+        form.choosePreset("gpt-1.3b");
+        return form;
+    }
+
+    @Test
+    void aPresetWithMegatronDefaultsRunsOnEveryGpu() {
+        assertEquals("gpt2-124m", new TrainingForm(FABRIC, null).preset(), "the smallest model first");
+        assertEquals(List.of("gpt2-124m", "gpt-1.3b", "llama-7b", "gpt-13b", "moe-8x7b", "gpt-175b"),
+                TrainingForm.presetNames());
+        TrainingForm form = form();
         assertEquals("gpt-1.3b", form.preset());
-        assertEquals(List.of("gpt-1.3b", "llama-7b", "gpt-13b", "moe-8x7b", "gpt-175b"), TrainingForm.presetNames());
         // Narayanan et al. table 1: TP 1 and PP 1 below 2 B parameters, DP the rest.
         assertEquals("1", form.get(Field.TP));
         assertEquals("1", form.get(Field.PP));
@@ -44,13 +53,16 @@ class TrainingFormTest {
         assertTrue(summary.contains("Micro-batches per step: 64 (global batch 512 / (micro batch 1 x DP 8))"), summary);
         // 52 % of the H100's 989 TFLOP/s.
         assertEquals(0.52 * 989, Double.parseDouble(form.get(Field.TFLOPS)), 1e-6);
+        // The compute time it makes, rounded to 0.1 µs for the field that is not in use.
+        assertEquals(Math.round(c.job().computePsPerMicroBatch() / 1e5) / 10.0,
+                Double.parseDouble(form.get(Field.COMPUTE_US)), 1e-9);
         assertTrue(summary.contains("514 TFLOP/s"), summary);
         assertTrue(summary.contains("Gradients per GPU: 5.20 GB reduced across DP in 64 buckets, all-reduce"), summary);
     }
 
     @Test
     void aGpuCountThatIsNotTheFabricsIsShownOnDataParallel() {
-        TrainingForm form = new TrainingForm(FABRIC, null);
+        TrainingForm form = form();
         form.set(Field.TP, "2");
         TrainingForm.Check c = form.check();
         assertFalse(c.ok());
@@ -64,7 +76,7 @@ class TrainingFormTest {
 
     @Test
     void tensorParallelLargerThanAServerIsShownOnTp() {
-        TrainingForm form = new TrainingForm(FABRIC, null);
+        TrainingForm form = form();
         form.set(Field.TP, "8");
         form.set(Field.DP, "1");
         TrainingForm.Check c = form.check();
@@ -73,7 +85,7 @@ class TrainingFormTest {
 
     @Test
     void pipelineStagesThatDoNotDivideTheLayersAreShownOnPp() {
-        TrainingForm form = new TrainingForm(FABRIC, null);
+        TrainingForm form = form();
         form.set(Field.PP, "5");
         TrainingForm.Check c = form.check();
         assertEquals("5 stages do not divide the model's 24 layers", c.problems().get(Field.PP));
@@ -81,7 +93,7 @@ class TrainingFormTest {
 
     @Test
     void expertParallelThatDoesNotDivideDataParallelIsShownOnEp() {
-        TrainingForm form = new TrainingForm(FABRIC, null);
+        TrainingForm form = form();
         form.choosePreset("moe-8x7b");
         assertTrue(form.moe());
         assertTrue(form.check().ok(), form.check().problems().toString());
@@ -96,7 +108,7 @@ class TrainingFormTest {
 
     @Test
     void everyFieldThatIsNotANumberIsShownAtOnce() {
-        TrainingForm form = new TrainingForm(FABRIC, null);
+        TrainingForm form = form();
         form.set(Field.LAYERS, "many");
         form.set(Field.PARAMETERS, "-1");
         form.set(Field.TFLOPS, "");
@@ -119,7 +131,7 @@ class TrainingFormTest {
 
     @Test
     void modelLimitsComeFromTheEngineOnTheirField() {
-        TrainingForm form = new TrainingForm(FABRIC, null);
+        TrainingForm form = form();
         form.set(Field.MICRO_BATCH, "0");
         assertEquals("1 to 512, got 0", form.check().problems().get(Field.MICRO_BATCH));
         form.set(Field.MICRO_BATCH, "1");
@@ -132,7 +144,7 @@ class TrainingFormTest {
 
     @Test
     void editingTheArchitectureMakesACustomModelAndMegatronDefaultsFollowIt() {
-        TrainingForm form = new TrainingForm(FABRIC, null);
+        TrainingForm form = form();
         form.set(Field.GLOBAL_BATCH, "256");
         assertEquals("gpt-1.3b", form.preset(), "the batch is a training setting, not the model");
         form.set(Field.PARAMETERS, "6");

@@ -43,6 +43,7 @@ class TrainingJobDialogTest {
         stage.show();
         dlg = new TrainingJobDialog(stage, LiveTrainingTest.fabric(), null);
         dlg.show(accepted::set);
+        dlg.preset.setValue("gpt-1.3b");
     }
 
     private String problem(FxRobot robot, Field f) {

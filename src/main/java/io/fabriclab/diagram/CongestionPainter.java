@@ -253,9 +253,10 @@ public final class CongestionPainter {
 
     /**
      * The NVLink marks: inside the box of every server whose GPUs used NVLink since the previous
-     * picture ({@link CongestionFrame#scaleUpBusy}), a ring just inside its outline and a meter
-     * along its bottom, coloured by that share of its NVLink bandwidth (the meter's length is the
-     * share too); a folded group shows the mean of its servers. Returns the marks drawn.
+     * picture ({@link CongestionFrame#scaleUpBusy}), a ring just inside its outline (clear of the
+     * label in the middle), coloured on the load scale by that share of its NVLink bandwidth and
+     * wider for a larger share (1.5 to 3.5 px, as a link's line widens with its load); a folded
+     * group shows the mean of its servers. Returns the marks drawn.
      */
     private int paintScaleUp(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded, Viewport vp, Bounds visible,
                              CongestionFrame f) {
@@ -326,20 +327,6 @@ public final class CongestionPainter {
         p.strokeRoundRect(rx, ry, rw, rh, arc);
         p.setStroke(colour, width);
         p.strokeRoundRect(rx, ry, rw, rh, arc);
-        if (bh < 22 || bw < 30) {
-            return;
-        }
-        // Room for a meter along the bottom: its filled length is the share too.
-        double mh = Math.min(5, bh * 0.14);
-        double mx = x + inset + width + 3;
-        double mw = bw - 2 * (inset + width + 3);
-        double my = y + bh - inset - width - 2 - mh;
-        p.setFill(halo);
-        p.fillRect(mx, my, mw, mh);
-        p.setFill(colour);
-        p.fillRect(mx, my, mw * share, mh);
-        p.setStroke(DiagramStyle.LOAD_HIGH, 0.8);
-        p.strokeRect(mx, my, mw, mh);
     }
 
     /** Dots a direction shows for its share of the line rate: none when idle (under 1 %), 1 to 4. */

@@ -26,7 +26,7 @@ import io.fabriclab.topology.Oversubscription;
  */
 final class AnalysisJson {
     static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = io.fabriclab.io.JsonInput.writingMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private AnalysisJson() {
     }

@@ -58,7 +58,7 @@ final class AnalysisJson {
                 ObjectNode x = eff.putObject(t.jsonName());
                 x.put("payloadBytes", payload);
                 x.put("dataOnly", p.payloadEfficiency(payload));
-                x.put("ringDirection", p.payloadEfficiency(payload, 1));
+                x.put("ringDirection", p.ringPayloadEfficiency(payload));
             } catch (IllegalArgumentException e) {
                 eff.putNull(t.jsonName());
             }
@@ -72,7 +72,8 @@ final class AnalysisJson {
             for (io.fabriclab.model.Transport t : io.fabriclab.model.Transport.values()) {
                 io.fabriclab.topology.SwitchLatency.SwitchClass c = m.byTransport().get(t.ordinal());
                 ObjectNode x = by.putObject(t.jsonName());
-                x.put("portToPortNs", c.portToPortPs() / 1000.0);
+                x.put("portToPortNs", m.portToPortPs(t) / 1000.0);
+                x.put("source", m.source(t));
                 x.put("forwarding", c.forwarding() == io.fabriclab.topology.SwitchLatency.Forwarding.CUT_THROUGH
                         ? "cut-through" : "store-and-forward");
             }
@@ -270,6 +271,19 @@ final class AnalysisJson {
         }
         ArrayNode un = o.putArray("unpriced");
         b.unpriced().forEach(un::add);
+        ArrayNode servers = o.putArray("serverModels");
+        for (BillOfMaterials.ServerModel m : b.serverModels()) {
+            ObjectNode n = servers.addObject();
+            n.put("model", m.model());
+            n.put("count", m.count());
+            n.put("gpusPerServer", m.gpusPerServer());
+            n.put("gpu", m.scaleUp().gpu());
+            n.put("scaleUp", m.scaleUp().technology());
+            n.put("bandwidthGBpsPerGpuEachWay", m.scaleUp().bandwidthGBps());
+            n.put("latencyNs", m.scaleUp().latencyNs());
+            n.put("declared", m.declared());
+            n.put("text", m.describe());
+        }
         return o;
     }
 

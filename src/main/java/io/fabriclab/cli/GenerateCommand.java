@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 
 import io.fabriclab.io.FabricFiles;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.Units;
 import io.fabriclab.topology.FabricAnalysis;
 import io.fabriclab.topology.FatTreeGenerator;
@@ -44,9 +45,25 @@ public final class GenerateCommand implements Runnable {
         @Option(names = "--name", paramLabel = "NAME", description = "Fabric name (default: derived from the parameters).")
         String name;
 
-        /** Checks the output before anything is generated (Outputs). */
+        @Option(names = "--gpu", defaultValue = "H100", paramLabel = "GPU", completionCandidates = KnownGpus.class,
+                description = "GPU of every server, which gives its NVLink / NVSwitch scale-up domain: ${COMPLETION-CANDIDATES} "
+                        + "(default: ${DEFAULT-VALUE}; docs/format.md cites each one's figures).")
+        String gpu;
+
+        /** Checks the output and the GPU before anything is generated (Outputs). */
         void checkOutput() {
             new Outputs().fabricFile("-o", output).check();
+            scaleUp();
+        }
+
+        /** The scale-up domain of {@code --gpu}; a GPU FabricLab has no figures for is bad input. */
+        ScaleUp scaleUp() {
+            ScaleUp s = ScaleUp.of(gpu);
+            if (s == null) {
+                throw new BadInputException("--gpu " + gpu + " is not a GPU FabricLab has figures for; allowed: "
+                        + ScaleUp.knownNames() + " (other GPUs: set scaleUp in the file, docs/format.md)");
+            }
+            return s;
         }
 
         int write(CommandLine cl, Fabric f) throws Exception {
@@ -57,7 +74,16 @@ public final class GenerateCommand implements Runnable {
             FabricAnalysis.Counts c = FabricAnalysis.Counts.of(f);
             cl.getOut().printf("wrote %s: %d switches (%s), %d servers, %d GPUs, %d links%n", output, c.switches(),
                     byRole(c.switchesByRole()), c.servers(), c.gpus(), c.links());
+            cl.getOut().printf("GPUs: %s%n", scaleUp().describe());
             return ExitCode.OK;
+        }
+    }
+
+    /** The GPUs {@code --gpu} offers (picocli lists them in the help and in shell completion). */
+    static final class KnownGpus implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ScaleUp.known().stream().map(ScaleUp::gpu).iterator();
         }
     }
 
@@ -160,17 +186,19 @@ public final class GenerateCommand implements Runnable {
     }
 
     /** LeafSpineParams component -> the option that sets it. */
-    static final Map<String, String> LEAF_SPINE_OPTIONS = Map.of("leaves", "--leaves", "spines", "--spines",
-            "serversPerLeaf", "--servers-per-leaf", "nicsPerServer", "--nics-per-server",
-            "uplinksPerLeafSpinePair", "--uplinks-per-pair", "nicSpeedGbps", "--nic-speed",
-            "uplinkSpeedGbps", "--uplink-speed", "serverCableM", "--server-cable", "leafSpineCableM", "--uplink-cable",
-            "switchRadix", "--radix");
+    static final Map<String, String> LEAF_SPINE_OPTIONS = Map.ofEntries(Map.entry("leaves", "--leaves"),
+            Map.entry("spines", "--spines"), Map.entry("serversPerLeaf", "--servers-per-leaf"),
+            Map.entry("nicsPerServer", "--nics-per-server"), Map.entry("uplinksPerLeafSpinePair", "--uplinks-per-pair"),
+            Map.entry("nicSpeedGbps", "--nic-speed"), Map.entry("uplinkSpeedGbps", "--uplink-speed"),
+            Map.entry("serverCableM", "--server-cable"), Map.entry("leafSpineCableM", "--uplink-cable"),
+            Map.entry("switchRadix", "--radix"), Map.entry("scaleUp", "--gpu"));
     /** RailParams component -> the option that sets it (cable lengths are the defaults, not options). */
     static final Map<String, String> RAIL_OPTIONS = Map.of("units", "--units", "serversPerUnit", "--servers-per-unit",
             "gpusPerServer", "--gpus-per-server", "radix", "--radix", "speedGbps", "--speed",
-            "leafUplinks", "--leaf-uplinks");
+            "leafUplinks", "--leaf-uplinks", "scaleUp", "--gpu");
     /** FatTreeParams component -> the option that sets it. */
-    static final Map<String, String> FAT_TREE_OPTIONS = Map.of("k", "-k", "speedGbps", "--speed", "sparePorts", "--spare-ports");
+    static final Map<String, String> FAT_TREE_OPTIONS = Map.of("k", "-k", "speedGbps", "--speed", "sparePorts", "--spare-ports",
+            "scaleUp", "--gpu");
 
     @Command(name = "leaf-spine", mixinStandardHelpOptions = true,
             description = "Two-tier leaf-spine (Clos). Defaults: the classic 4 leaves, 2 spines, 32 servers, 100G host ports, 400G uplinks.")
@@ -207,7 +235,8 @@ public final class GenerateCommand implements Runnable {
             LeafSpineParams p;
             try {
                 p = new LeafSpineParams(leaves, spines, serversPerLeaf, nicsPerServer, speed(nicSpeed, "--nic-speed"),
-                        uplinksPerPair, speed(uplinkSpeed, "--uplink-speed"), serverCableM, uplinkCableM, radix);
+                        uplinksPerPair, speed(uplinkSpeed, "--uplink-speed"), serverCableM, uplinkCableM, radix,
+                        out.scaleUp());
             } catch (IllegalArgumentException e) {
                 throw inOptionWords(e, LEAF_SPINE_OPTIONS, spec, LEAF_SPINE_SIZES);
             }
@@ -245,7 +274,7 @@ public final class GenerateCommand implements Runnable {
             try {
                 p = new RailParams(units, serversPerUnit, gpusPerServer, radix, speed(speed, "--speed"),
                         d.serverCableM(), d.leafSpineCableM(), d.spineCoreCableM(),
-                        leafUplinks == null ? serversPerUnit : leafUplinks, d.unitsPerSpineGroup());
+                        leafUplinks == null ? serversPerUnit : leafUplinks, d.unitsPerSpineGroup(), out.scaleUp());
                 return out.write(spec.commandLine(), RailOptimizedGenerator.generate(p));
             } catch (IllegalArgumentException e) {
                 throw inOptionWords(e, RAIL_OPTIONS, spec, RAIL_SIZES);
@@ -275,7 +304,7 @@ public final class GenerateCommand implements Runnable {
             FatTreeParams d = FatTreeParams.of(2); // the default cable lengths, which do not depend on k
             try {
                 FatTreeParams p = new FatTreeParams(k, speed(speed, "--speed"), d.hostCableM(), d.edgeAggCableM(),
-                        d.aggCoreCableM(), sparePorts);
+                        d.aggCoreCableM(), sparePorts, out.scaleUp());
                 return out.write(spec.commandLine(), FatTreeGenerator.generate(p));
             } catch (IllegalArgumentException e) {
                 throw inOptionWords(e, FAT_TREE_OPTIONS, spec, FAT_TREE_SIZES);

@@ -55,9 +55,12 @@ public final class ContainerlabYaml {
     /** Device labels with this prefix hold containerlab node attributes (clab-kind, clab-image, ...). */
     public static final String CLAB_PREFIX = "clab-";
 
+    /** Label holding a server's scale-up domain as the fabric file's one-line scaleUp JSON. */
+    public static final String SCALE_UP_LABEL = "fabriclab-scaleup";
+
     /** The fabriclab- node labels import understands. */
     static final List<String> NODE_LABELS = List.of(ROLE_LABEL, "fabriclab-unit", "fabriclab-rail", "fabriclab-pod",
-            "fabriclab-gpus", "fabriclab-model", PORTS_LABEL);
+            "fabriclab-gpus", SCALE_UP_LABEL, "fabriclab-model", PORTS_LABEL);
 
     /** The fabriclab- link labels import understands. */
     static final List<String> LINK_LABELS = List.of("fabriclab-id", "fabriclab-speed-gbps", "fabriclab-cable-length-m",
@@ -318,6 +321,9 @@ public final class ContainerlabYaml {
         }
         if (d.gpusOverride() != null) {
             labels.put("fabriclab-gpus", d.gpusOverride().toString());
+        }
+        if (d.scaleUp() != null) {
+            labels.put(SCALE_UP_LABEL, FabricJson.scaleUpText(d.scaleUp()));
         }
         if (d.model() != null) {
             labels.put("fabriclab-model", d.model());
@@ -619,6 +625,10 @@ public final class ContainerlabYaml {
             Integer gpus = intLabel(labels, "fabriclab-gpus", path, 0, 1024);
             if (gpus != null && role == DeviceRole.SERVER) {
                 d.setGpus(gpus);
+            }
+            if (labels.containsKey(SCALE_UP_LABEL) && role == DeviceRole.SERVER) {
+                d.setScaleUp(FabricJsonReader.readScaleUpText(labels.get(SCALE_UP_LABEL),
+                        JsonPaths.field(path + ".labels", SCALE_UP_LABEL), problems));
             }
             d.setModel(labels.get("fabriclab-model"));
             String ports = labels.get(PORTS_LABEL);

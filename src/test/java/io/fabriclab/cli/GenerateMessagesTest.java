@@ -39,6 +39,9 @@ class GenerateMessagesTest {
             "rail --leaf-uplinks 0 | --leaf-uplinks must be at least 1, was 0",
             "rail --units 0 | --units must be at least 1, was 0",
             "fat-tree -k 3 | -k must be an even number >= 2, was 3",
+            "rail --gpu MI300X | --gpu MI300X is not a GPU FabricLab has figures for; allowed: A100, H100, H200, B200",
+            "leaf-spine --gpu X | --gpu X is not a GPU FabricLab has figures for; allowed: A100, H100, H200, B200",
+            "fat-tree --gpu '' | --gpu '' is not a GPU FabricLab has figures for",
             // Item 11 of issue 31: size refusals named the count, not the options that make it.
             "leaf-spine --spines 5000 | a device would have 5008 ports; FabricLab reads at most 4096 per device (a leaf has --servers-per-leaf x --nics-per-server + --spines x --uplinks-per-pair ports",
             "leaf-spine --spines 5000 | here --servers-per-leaf 8, --nics-per-server 1, --spines 5000, --uplinks-per-pair 1, --leaves 4, --radix (default))",
@@ -78,6 +81,24 @@ class GenerateMessagesTest {
     }
 
     /** Issue 16 item 21: the summary line printed Java map text ("{LEAF=4, SPINE=2}"). */
+    @Test
+    void everyServerGetsTheGpuOfGpuAndTheSummarySaysIt() throws Exception {
+        for (String[] t : new String[][] {{"rail", "B200"}, {"leaf-spine", "a100"}, {"fat-tree", "H200"}}) {
+            Path file = dir.resolve(t[0] + ".json");
+            CliRun r = CliRun.of("generate", t[0], "--gpu", t[1], "-o", file.toString());
+            assertEquals(ExitCode.OK, r.code(), r.err());
+            io.fabriclab.model.ScaleUp expected = io.fabriclab.model.ScaleUp.of(t[1]);
+            assertTrue(r.out().contains("GPUs: " + expected.describe()), r.out());
+            io.fabriclab.model.Fabric f = io.fabriclab.io.FabricJson.read(file);
+            assertTrue(f.servers().stream().allMatch(d -> expected.equals(d.scaleUp())), t[0]);
+        }
+        // Without --gpu: H100, written into the file.
+        Path file = dir.resolve("default.json");
+        assertEquals(ExitCode.OK, CliRun.of("generate", "rail", "-o", file.toString()).code());
+        assertTrue(java.nio.file.Files.readString(file).contains(
+                "\"scaleUp\": {\"gpu\": \"H100\", \"bandwidthGBps\": 450, \"latencyNs\": 470}"));
+    }
+
     @Test
     void theSummaryLineSaysRolesInWords() {
         CliRun r = CliRun.of("generate", "leaf-spine", "-o", dir.resolve("ls.json").toString());

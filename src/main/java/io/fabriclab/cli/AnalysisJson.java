@@ -52,7 +52,7 @@ final class AnalysisJson {
                 ObjectNode x = eff.putObject(t.jsonName());
                 x.put("payloadBytes", payload);
                 x.put("dataOnly", p.payloadEfficiency(payload));
-                x.put("ringDirection", p.payloadEfficiency(payload, 1));
+                x.put("ringDirection", p.ringPayloadEfficiency(payload));
             } catch (IllegalArgumentException e) {
                 eff.putNull(t.jsonName());
             }

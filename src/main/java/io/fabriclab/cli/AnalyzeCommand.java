@@ -58,7 +58,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 continue;
             }
             t.row(tr.displayName(), payload, String.format(java.util.Locale.ROOT, "%.2f %%", 100 * p.payloadEfficiency(payload)),
-                    String.format(java.util.Locale.ROOT, "%.2f %%", 100 * p.payloadEfficiency(payload, 1)));
+                    String.format(java.util.Locale.ROOT, "%.2f %%", 100 * p.ringPayloadEfficiency(payload)));
         }
         return "\nPayload efficiency by transport (MTU " + fabric.mtuBytes() + " B; InfiniBand at its own MTU of 4096 B)\n"
                 + t + "\n";

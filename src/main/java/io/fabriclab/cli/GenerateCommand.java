@@ -1,6 +1,7 @@
 package io.fabriclab.cli;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -122,6 +123,68 @@ public final class GenerateCommand implements Runnable {
         return new BadInputException(msg, e);
     }
 
+    /**
+     * A refusal that names a count (ports, devices, links, a leaf's or a spine group's ports) but no
+     * option, because several options multiply into it: the message gets the formula in option
+     * words and the values given, so the user sees what to change.
+     */
+    record SizeRule(Pattern message, String formula, List<String> options) {
+        SizeRule(String message, String formula, String... options) {
+            this(Pattern.compile(message), formula, List.of(options));
+        }
+    }
+
+    static final List<SizeRule> LEAF_SPINE_SIZES = List.of(
+            new SizeRule("^a device would have \\d+ ports", "a leaf has --servers-per-leaf x --nics-per-server + --spines x "
+                    + "--uplinks-per-pair ports, a spine --leaves x --uplinks-per-pair, every switch at least --radix",
+                    "--servers-per-leaf", "--nics-per-server", "--spines", "--uplinks-per-pair", "--leaves", "--radix"),
+            new SizeRule("^the fabric would have \\d+ devices", "--leaves + --spines + --leaves x --servers-per-leaf",
+                    "--leaves", "--spines", "--servers-per-leaf"),
+            new SizeRule("^the fabric would have \\d+ links", "--leaves x --servers-per-leaf x --nics-per-server "
+                    + "+ --leaves x --spines x --uplinks-per-pair", "--leaves", "--servers-per-leaf", "--nics-per-server",
+                    "--spines", "--uplinks-per-pair"),
+            new SizeRule("^a leaf needs", "a leaf has --servers-per-leaf x --nics-per-server + --spines x --uplinks-per-pair "
+                    + "ports, at most --radix", "--servers-per-leaf", "--nics-per-server", "--spines", "--uplinks-per-pair", "--radix"));
+    static final List<SizeRule> RAIL_SIZES = List.of(
+            new SizeRule("^a device would have \\d+ ports", "every switch has --radix ports, every server --gpus-per-server NICs",
+                    "--radix", "--gpus-per-server"),
+            new SizeRule("^the fabric would have \\d+ devices", "--units x --servers-per-unit servers + --units x "
+                    + "--gpus-per-server rail leaves, plus spines and cores", "--units", "--servers-per-unit", "--gpus-per-server"),
+            new SizeRule("^the fabric would have \\d+ links", "--units x --servers-per-unit x --gpus-per-server server links "
+                    + "+ --units x --gpus-per-server x --leaf-uplinks uplinks", "--units", "--servers-per-unit", "--gpus-per-server",
+                    "--leaf-uplinks"),
+            new SizeRule("^a rail leaf needs", "--servers-per-unit + --leaf-uplinks must be at most --radix",
+                    "--servers-per-unit", "--leaf-uplinks", "--radix"),
+            new SizeRule("^a spine group of", "a spine group joins --gpus-per-server rail leaves per unit; a spine has "
+                    + "--radix / 2 down ports", "--gpus-per-server", "--radix"),
+            new SizeRule("spine groups exceed", "--units make the spine groups; a core has --radix ports", "--units", "--radix"));
+    static final List<SizeRule> FAT_TREE_SIZES = List.of(
+            new SizeRule("^a device would have \\d+ ports", "every switch has -k + --spare-ports ports", "-k", "--spare-ports"),
+            new SizeRule("^the fabric would have \\d+ devices", "k^3/4 hosts + 5k^2/4 switches", "-k"),
+            new SizeRule("^the fabric would have \\d+ links", "3k^3/4 links", "-k"));
+
+    /**
+     * As {@link #inOptionWords(IllegalArgumentException, Map)}, and a size refusal ("the fabric would
+     * have 4016000 links") also names the options that make the count and their values.
+     */
+    static BadInputException inOptionWords(IllegalArgumentException e, Map<String, String> optionOf,
+                                           CommandLine.Model.CommandSpec spec, List<SizeRule> sizes) {
+        BadInputException b = inOptionWords(e, optionOf);
+        String msg = b.getMessage();
+        for (SizeRule r : sizes) {
+            if (r.message().matcher(msg).find()) {
+                java.util.StringJoiner given = new java.util.StringJoiner(", ");
+                for (String o : r.options()) {
+                    CommandLine.Model.OptionSpec os = spec.findOption(o);
+                    Object v = os == null ? null : os.getValue();
+                    given.add(o + " " + (v == null ? "(default)" : v));
+                }
+                return new BadInputException(msg + " (" + r.formula() + "; here " + given + ")", e);
+            }
+        }
+        return b;
+    }
+
     /** LeafSpineParams component -> the option that sets it. */
     static final Map<String, String> LEAF_SPINE_OPTIONS = Map.ofEntries(Map.entry("leaves", "--leaves"),
             Map.entry("spines", "--spines"), Map.entry("serversPerLeaf", "--servers-per-leaf"),
@@ -175,7 +238,7 @@ public final class GenerateCommand implements Runnable {
                         uplinksPerPair, speed(uplinkSpeed, "--uplink-speed"), serverCableM, uplinkCableM, radix,
                         out.scaleUp());
             } catch (IllegalArgumentException e) {
-                throw inOptionWords(e, LEAF_SPINE_OPTIONS);
+                throw inOptionWords(e, LEAF_SPINE_OPTIONS, spec, LEAF_SPINE_SIZES);
             }
             return out.write(spec.commandLine(), LeafSpineGenerator.generate(p));
         }
@@ -214,7 +277,7 @@ public final class GenerateCommand implements Runnable {
                         leafUplinks == null ? serversPerUnit : leafUplinks, d.unitsPerSpineGroup(), out.scaleUp());
                 return out.write(spec.commandLine(), RailOptimizedGenerator.generate(p));
             } catch (IllegalArgumentException e) {
-                throw inOptionWords(e, RAIL_OPTIONS);
+                throw inOptionWords(e, RAIL_OPTIONS, spec, RAIL_SIZES);
             }
         }
     }
@@ -244,7 +307,7 @@ public final class GenerateCommand implements Runnable {
                         d.aggCoreCableM(), sparePorts, out.scaleUp());
                 return out.write(spec.commandLine(), FatTreeGenerator.generate(p));
             } catch (IllegalArgumentException e) {
-                throw inOptionWords(e, FAT_TREE_OPTIONS);
+                throw inOptionWords(e, FAT_TREE_OPTIONS, spec, FAT_TREE_SIZES);
             }
         }
     }

@@ -102,6 +102,10 @@ public final class ReportCommand implements Callable<Integer> {
         if (ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": a report file must end in .html or .pdf");
         }
+        if (!simulate && spec.commandLine().getParseResult().hasMatchedOption("--duration-us")) {
+            throw new BadInputException("--duration-us applies to the run --simulate makes; without --simulate nothing is "
+                    + "simulated (add --simulate, or leave --duration-us out)");
+        }
         LocalDate day = LocalDate.now();
         if (date != null) {
             try {
@@ -135,7 +139,7 @@ public final class ReportCommand implements Callable<Integer> {
             fabric = FabricFiles.load(input);
         }
         // Checked before any analysis or simulation: never an input, always writable (Outputs).
-        new Outputs().input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
+        new Outputs().commandLine(spec).input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
         List<SweepSummary> sweepSummaries = new ArrayList<>();
         for (int i = 0; i + 1 < sweeps.size(); i += 2) {
             sweepSummaries.add(finishedSweep(sweeps.get(i), sweeps.get(i + 1)));
@@ -158,7 +162,8 @@ public final class ReportCommand implements Callable<Integer> {
         try {
             review = ReportWriter.write(in, output, (f, m) -> progress(err, f, m));
         } catch (IOException e) {
-            throw new BadInputException("cannot write " + output + ": " + e.getMessage());
+            String msg = String.valueOf(e.getMessage());
+            throw new BadInputException("cannot write " + (msg.contains(output.toString()) ? msg : output + ": " + msg));
         }
         if (!quiet) {
             err.println();
@@ -178,8 +183,9 @@ public final class ReportCommand implements Callable<Integer> {
         SweepRunner.Finished f = SweepRunner.finished(plan, dir);
         if (f.missing() > 0) {
             throw new BadInputException(String.format(Locale.ROOT, "--sweep %s %s: %d of %d runs are not finished in %s; "
-                    + "run `fabriclab sweep %s -o %s` first (it resumes)", sweepFile, dir, f.missing(), plan.runCount(), dir,
-                    sweepFile, dir));
+                    + "run `fabriclab sweep %s -o %s` first (it resumes)%s", sweepFile, dir, f.missing(), plan.runCount(), dir,
+                    sweepFile, dir, f.rejected().isEmpty() ? "" : "; not a valid run file: " + f.rejected().get(0)
+                            + (f.rejected().size() > 1 ? " (and " + (f.rejected().size() - 1) + " more)" : "")));
         }
         return SweepSummary.of(plan, f.rows());
     }

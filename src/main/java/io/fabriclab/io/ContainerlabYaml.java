@@ -486,8 +486,15 @@ public final class ContainerlabYaml {
                         "topology: { nodes: ..., links: ... }");
                 return f;
             }
-            JsonNode defaults = topo.path("defaults");
-            JsonNode kinds = topo.path("kinds");
+            JsonNode defaults = mapping(topo.get("defaults"), "$.topology.defaults", "defaults: { kind: ..., image: ... }");
+            JsonNode kinds = mapping(topo.get("kinds"), "$.topology.kinds", "kinds: { KIND: { image: ... } }");
+            for (var k = kinds.fields(); k.hasNext();) {
+                var e = k.next();
+                if (!e.getValue().isNull() && !e.getValue().isObject()) {
+                    problems.add(JsonPaths.field("$.topology.kinds", e.getKey()), JsonObjectReader.text(e.getValue()),
+                            "a kind's settings must be a mapping", "KIND: { image: ... }");
+                }
+            }
             JsonNode nodes = topo.get("nodes");
             if (nodes == null || nodes.isNull()) {
                 problems.add("$.topology.nodes", null, "required mapping \"nodes\" is missing",
@@ -526,6 +533,21 @@ public final class ContainerlabYaml {
                 }
             }
             return f;
+        }
+
+        /**
+         * An optional mapping (absent or null: empty); anything else is a problem, never silently
+         * read as empty (a list under "kinds" would otherwise drop every kind's image).
+         */
+        private JsonNode mapping(JsonNode n, String path, String allowed) {
+            if (n == null || n.isNull()) {
+                return NODES.objectNode();
+            }
+            if (!n.isObject()) {
+                problems.add(path, JsonObjectReader.text(n), "must be a mapping", allowed);
+                return NODES.objectNode();
+            }
+            return n;
         }
 
         private void readNode(Fabric f, String name, JsonNode node, String path, JsonNode defaults, JsonNode kinds) {

@@ -36,10 +36,12 @@ public final class JsonInput {
     /** Longest number literal, in digits. */
     static final int MAX_NUMBER_CHARS = 100;
     /**
-     * Results files hold every flow's record and time series and grow with the run (a 260,000-flow
-     * run writes tens of MB), so they get a larger cap than hand-written inputs.
+     * Results files hold every flow's record and time series and grow with the run (a million-flow
+     * run writes 760-918 MB, about 900 bytes a flow; the scenario limit of 4,000,000 flows about
+     * 3.6 GB), so they get a larger cap than hand-written inputs. They are read as a stream
+     * (ResultsFile), so the cap bounds reading time, not memory; the writer keeps to it too.
      */
-    static final long MAX_RESULTS_BYTES = 512L * 1024 * 1024;
+    static final long MAX_RESULTS_BYTES = 8L * 1024 * 1024 * 1024;
 
     private JsonInput() {
     }
@@ -233,6 +235,45 @@ public final class JsonInput {
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
+
+    /**
+     * Where a mapping error is below {@code base}, in the JSON path style of every message
+     * ({@code $.frames[3].timePs}).
+     */
+    public static String path(String base, com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder sb = new StringBuilder(base);
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                sb.append('.').append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * What fits where a value of the wrong type was found, in a user's words ("a number", "an
+     * array", "true or false"), not Jackson's Java type names; null when nothing useful can be said.
+     */
+    public static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type.isPrimitive() || Number.class.isAssignableFrom(type)) {
+            return "a number";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        return type.isEnum() ? "one of " + java.util.Arrays.toString(type.getEnumConstants()) : "an object";
+    }
 
     /**
      * What a JSON value is, as error messages name it ("a string", "a number", "an object", ...;

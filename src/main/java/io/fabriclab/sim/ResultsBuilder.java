@@ -133,7 +133,7 @@ final class ResultsBuilder {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
-        List<SimResults.CollectiveResult> collectives = collectives(flows, sim.collectiveWorkloads(), end);
+        List<SimResults.CollectiveResult> collectives = collectives(flows, sim.collectiveWorkloads(), end, sim.reportedElsewhere());
         // Per-packet modes do not follow the flows' ECMP paths: only bytes describe their spread.
         List<SimResults.UplinkSpread> uplinks = uplinks(ports, sim.routingPolicy().perPacket() ? null : flowsPerPort);
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
@@ -163,7 +163,34 @@ final class ResultsBuilder {
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
                 sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped(),
                 sim.creditResults(end), uecResult(flows, ports),
-                sim.ibcc == null ? null : sim.ibcc.results(flows, ports, end));
+                sim.ibcc == null ? null : sim.ibcc.results(flows, ports, end), localResult());
+    }
+
+    /** NVLink transfers and compute intervals (SimResults.LocalResult); null when the run had none. */
+    private SimResults.LocalResult localResult() {
+        LocalWork w = sim.local;
+        if (w == null) {
+            return null;
+        }
+        List<SimResults.TaskResult> tasks = new ArrayList<>(w.count);
+        for (int i = 0; i < w.count; i++) {
+            io.fabriclab.workload.FlowSpec s = w.specs[i];
+            tasks.add(new SimResults.TaskResult(w.specIndex[i], s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(),
+                    s.bytes(), s.kind() == io.fabriclab.workload.FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, w.readyPs[i],
+                    w.startedPs[i], w.finishPs[i]));
+        }
+        List<SimResults.GpuResult> gpus = new ArrayList<>();
+        for (int g = 0; g < w.gpuCount(); g++) {
+            if (w.gpuBusyPs[g] > 0) {
+                gpus.add(new SimResults.GpuResult(w.gpuName(g), w.gpuBusyPs[g]));
+            }
+        }
+        int[] flowTasks = new int[sim.flows().length];
+        for (int f = 0; f < flowTasks.length; f++) {
+            flowTasks[f] = sim.specIndexOfFlow(f);
+        }
+        return new SimResults.LocalResult(w.count - w.remaining, List.copyOf(tasks), List.copyOf(gpus),
+                java.util.Arrays.stream(flowTasks).boxed().toList());
     }
 
     /** Ultra Ethernet's counts (SimResults.UecResult); null on other transports. */
@@ -247,12 +274,13 @@ final class ResultsBuilder {
      * the run knows the {@link Collective} behind a label, S is its declared size and steps are
      * reported; otherwise S = total bytes / (steps x ranks / n) and no steps.
      */
-    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end) {
+    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end,
+                                                                 java.util.function.Predicate<String> elsewhere) {
         java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
         for (Flow f : flows) {
             String label = f.spec.label();
             int colon = label.indexOf(':');
-            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null) {
+            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null && !elsewhere.test(label)) {
                 groups.computeIfAbsent(label, k -> new ArrayList<>()).add(f);
             }
         }

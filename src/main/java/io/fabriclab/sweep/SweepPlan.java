@@ -148,6 +148,7 @@ public final class SweepPlan {
     private final List<String> metrics;
     private final List<Constraint> constraints;
     private final List<Objective> objectives;
+    private final List<Path> inputFiles;
 
     private SweepPlan(Builder b) {
         this.file = b.file;
@@ -164,6 +165,15 @@ public final class SweepPlan {
         this.metrics = List.copyOf(b.metrics);
         this.constraints = List.copyOf(b.constraints);
         this.objectives = List.copyOf(b.objectives);
+        this.inputFiles = List.copyOf(b.inputFiles);
+    }
+
+    /**
+     * The files this plan was read from: the sweep file (when read from one), its scenario file and
+     * the scenario's fabric file (when named by path), so a command can refuse to write over them.
+     */
+    public List<Path> inputFiles() {
+        return inputFiles;
     }
 
     /**
@@ -184,6 +194,7 @@ public final class SweepPlan {
      */
     public static SweepPlan read(Path sweepFile, boolean confirmLarge) throws InputException {
         Builder b = new Builder(sweepFile.toString());
+        b.inputFiles.add(sweepFile);
         String text = b.readText(sweepFile);
         if (text == null) {
             b.throwIfAny();
@@ -426,6 +437,7 @@ public final class SweepPlan {
         final List<String> metrics = new ArrayList<>();
         final List<Constraint> constraints = new ArrayList<>();
         final List<Objective> objectives = new ArrayList<>();
+        final List<Path> inputFiles = new ArrayList<>();
 
         Builder(String file) {
             this.file = file;
@@ -535,6 +547,7 @@ public final class SweepPlan {
                 }
                 scenarioDir = p.toAbsolutePath().getParent();
                 baseName = p.getFileName().toString();
+                inputFiles.add(p);
             } else if (n.isObject()) {
                 sc = n;
                 scenarioDir = dir;
@@ -559,6 +572,7 @@ public final class SweepPlan {
                     problem("$.scenario", n, "the scenario's fabric is not a path: " + InputProblem.shorten(fab.asText()), null);
                     return;
                 }
+                inputFiles.add(fp);
                 try {
                     s.set("fabric", SweepJson.MAPPER.readTree(FabricJson.write(FabricFiles.load(fp))));
                 } catch (InputException e) {

@@ -318,4 +318,32 @@ public final class SwitchLatency {
         });
         return out;
     }
+
+    // ----- Packet trimming (Ultra Ethernet): the size a switch model trims to -----
+
+    /** Words in a model's text that name an NVIDIA Spectrum-4 (or later) switch, which trims to a configured size. */
+    private static final List<String> SPECTRUM_TRIM_WORDS = List.of("spectrum-4", "spectrum4", "spectrum-x", "sn5600",
+            "sn5400", "sn5610", "sn5640", "spectrum-5", "spectrum-6");
+
+    /**
+     * Largest frame, in bytes, a switch of model {@code sw} leaves of a data packet it trims (UEC
+     * 1.0 packet trimming leaves the trimmed size to the switch as long as the headers survive).
+     * NVIDIA Spectrum-4 and later trim to a configurable 256-1024 B, 256 B by default (Cumulus
+     * Linux 5.14 and later, Packet Trimming: "nv set system forwarding packet-trim size", default
+     * 256); any other model keeps the headers only ({@code headerBytes}, the least the receiver
+     * needs to name the packet). A packet already at or below the size is not shortened.
+     * docs/model.md, Ultra Ethernet in the simulator, cites both.
+     */
+    public static int trimmedFrameBytes(Device sw, int headerBytes) {
+        String model = sw.model() == null ? "" : sw.model().toLowerCase(Locale.ROOT);
+        for (String w : SPECTRUM_TRIM_WORDS) {
+            if (model.contains(w)) {
+                return Math.max(headerBytes, SPECTRUM_TRIM_BYTES);
+            }
+        }
+        return headerBytes;
+    }
+
+    /** NVIDIA Spectrum-4's default trimmed size (Cumulus Linux 5.14+, Packet Trimming). */
+    public static final int SPECTRUM_TRIM_BYTES = 256;
 }

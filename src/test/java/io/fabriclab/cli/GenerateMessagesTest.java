@@ -42,6 +42,20 @@ class GenerateMessagesTest {
             "rail --gpu MI300X | --gpu MI300X is not a GPU FabricLab has figures for; allowed: A100, H100, H200, B200",
             "leaf-spine --gpu X | --gpu X is not a GPU FabricLab has figures for; allowed: A100, H100, H200, B200",
             "fat-tree --gpu '' | --gpu '' is not a GPU FabricLab has figures for",
+            // Item 11 of issue 31: size refusals named the count, not the options that make it.
+            "leaf-spine --spines 5000 | a device would have 5008 ports; FabricLab reads at most 4096 per device (a leaf has --servers-per-leaf x --nics-per-server + --spines x --uplinks-per-pair ports",
+            "leaf-spine --spines 5000 | here --servers-per-leaf 8, --nics-per-server 1, --spines 5000, --uplinks-per-pair 1, --leaves 4, --radix (default))",
+            "leaf-spine --leaves 2000 --spines 2000 | the fabric would have 4016000 links; FabricLab reads at most 4000000 (--leaves x --servers-per-leaf x --nics-per-server",
+            "leaf-spine --leaves 300 --servers-per-leaf 4000 | devices; FabricLab reads at most 1000000 (--leaves + --spines + --leaves x --servers-per-leaf; here --leaves 300",
+            "leaf-spine --servers-per-leaf 63 --radix 64 | (a leaf has --servers-per-leaf x --nics-per-server + --spines x --uplinks-per-pair ports, at most --radix",
+            "rail --units 100000 | devices; FabricLab reads at most 1000000 (--units x --servers-per-unit servers",
+            "rail --units 600 --servers-per-unit 600 --radix 1200 | links; FabricLab reads at most 4000000 (--units x --servers-per-unit x --gpus-per-server",
+            "rail --radix 100000 | ports; FabricLab reads at most 4096 per device (every switch has --radix ports",
+            "rail --leaf-uplinks 10000 | (--servers-per-unit + --leaf-uplinks must be at most --radix; here --servers-per-unit 32, --leaf-uplinks 10000, --radix 64)",
+            "rail --gpus-per-server 1000 | (a spine group joins --gpus-per-server rail leaves per unit",
+            "rail --units 5000 | (--units make the spine groups; a core has --radix ports; here --units 5000, --radix 64)",
+            "fat-tree -k 200 | devices; FabricLab reads at most 1000000 (k^3/4 hosts + 5k^2/4 switches; here -k 200)",
+            "fat-tree -k 2000 --spare-ports 3000 | ports; FabricLab reads at most 4096 per device (every switch has -k + --spare-ports ports; here -k 2000, --spare-ports 3000)",
     })
     void errorsNameTheOption(String args, String expected) {
         String[] a = ("generate " + args + " -o " + dir.resolve("f.json")).split(" ");

@@ -229,9 +229,12 @@ class LiveViewTest {
         }
         assertTrue(pausedLinks >= 2, "paused upstream directions: " + pausedLinks);
         assertEquals(pausedLinks, pausedWithStyle, "every paused upstream direction shows the violet pause style");
-        // The legend sits in the top right corner: its box, its pause symbol (violet) and its spark (yellow).
-        double lx = w - CongestionPainter.LEGEND_MARGIN - CongestionPainter.LEGEND_WIDTH;
-        double ly = CongestionPainter.LEGEND_MARGIN;
+        // The legend sits in a corner the canvas chose free of the drawing (issue 35 item 2): its box,
+        // its pause symbol (violet) and its spark (yellow).
+        io.fabriclab.diagram.Bounds legendBox = canvas.layerLegendBox();
+        assertNotNull(legendBox, "at 1200x780 a corner is free for the live legend");
+        double lx = legendBox.minX();
+        double ly = legendBox.minY();
         int legendViolet = 0;
         int legendYellow = 0;
         for (int x = (int) lx; x < lx + 46; x++) {

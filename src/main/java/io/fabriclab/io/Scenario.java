@@ -115,6 +115,8 @@ public record Scenario(String name, String description, Fabric fabric, String pr
             }
         }
         sim.reportElsewhere(l -> nccl.contains(l) || jobs.stream().anyMatch(j -> l.contains(":" + j + "-")));
+        sim.describeNcclCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
+                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList());
         sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
                 .map(w -> (io.fabriclab.workload.Collective) w).toList());
         return sim;

@@ -486,6 +486,17 @@ public final class Simulator {
 
     private java.util.function.Predicate<String> reportedElsewhere = l -> false;
 
+    private List<io.fabriclab.workload.NcclCollective> ncclCollectives = List.of();
+
+    /** NCCL collectives of the run, each reported with its declared S over its flows and NVLink transfers. */
+    public void describeNcclCollectives(List<io.fabriclab.workload.NcclCollective> collectives) {
+        this.ncclCollectives = List.copyOf(collectives);
+    }
+
+    List<io.fabriclab.workload.NcclCollective> ncclCollectives() {
+        return ncclCollectives;
+    }
+
     List<io.fabriclab.workload.Collective> collectiveWorkloads() {
         return collectiveWorkloads;
     }

@@ -405,6 +405,13 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
     private static void ring(TaskGraph graph, List<String> order, long chunk, int steps, String prefix,
                              Function<String, List<String>> afterOf, Map<String, List<String>> done, String label) {
         int n = order.size();
+        if (steps == 0) {
+            // Nothing to move (one GPU): its result is what it waited for.
+            for (String r : order) {
+                done.get(r).addAll(afterOf.apply(r));
+            }
+            return;
+        }
         for (int k = 0; k < steps; k++) {
             for (int i = 0; i < n; i++) {
                 String src = order.get(i);

@@ -480,31 +480,34 @@ class LiveViewTest {
         // The dashboard catches up with the paused instant (it refreshes five times a second).
         waitFor(20, () -> fx(robot, () -> panel.dashboard.getText().startsWith(String.format(java.util.Locale.ROOT,
                 "t = %.3f µs", panel.shownSnapshot().timePs() / 1e6))));
-        // The classic fabric's servers have one NIC each: one ring over all 32, "allreduce:rail0".
-        assertEquals(List.of("allreduce:rail0"), fx(robot, () -> List.copyOf(panel.selection.collectiveSelect.getItems())));
+        // The classic fabric's servers have one NIC (one GPU) each: NCCL's ring over all 32, two channels.
+        assertEquals(List.of("allreduce:all-reduce"), fx(robot, () -> List.copyOf(panel.selection.collectiveSelect.getItems())));
         robot.interact(() -> panel.reveal(panel.selection.collectiveSelect));
         robot.clickOn("#live-collective");
         robot.type(javafx.scene.input.KeyCode.DOWN);
         robot.type(javafx.scene.input.KeyCode.ENTER);
-        waitFor(20, () -> fx(robot, () -> "allreduce:rail0".equals(panel.selection.collectiveSelect.getValue())));
+        waitFor(20, () -> fx(robot, () -> "allreduce:all-reduce".equals(panel.selection.collectiveSelect.getValue())));
         SimSnapshot s = fx(robot, () -> panel.shownSnapshot());
-        // By hand, nccl-tests' definitions: S = 1 MB (the size asked for), n = 32 ranks. A ring
-        // all-reduce runs 2(n-1) = 62 steps; in each, every rank sends ceil(S/n) = 31,250 B to the
-        // next: 62 x 32 flows, listed step by step (flow i is in step i / 32), 62 MB in all.
-        // Delivered so far = sum of progress x 31,250 B; algbw = S x delivered / 62 MB / t (the
-        // collective starts at 0); busbw = algbw x 2(n-1)/n = algbw x 62/32.
+        // By hand, nccl-tests' definitions: S = 1 MB (the size asked for), n = 32 ranks, 2 channels of
+        // 500,000 B. A ring all-reduce runs 2(n-1) = 62 steps; in each, every rank sends
+        // ceil(500,000/32) = 15,625 B per channel to the next: 2 x 62 x 32 flows, listed channel by
+        // channel, step by step (flow c x 1984 + step x 32 + rank), 62 MB in all. Delivered so far =
+        // sum of progress x 15,625 B; algbw = S x delivered / 62 MB / t (the collective starts at 0);
+        // busbw = algbw x 2(n-1)/n = algbw x 62/32; a step is done when both channels have done it.
         int n = 32;
-        long chunk = 31_250;
-        assertEquals(62 * 32, s.flowCount());
+        long chunk = 15_625;
+        assertEquals(2 * 62 * 32, s.flowCount());
         double delivered = 0;
         int stepsDone = 0;
         boolean allBefore = true;
         for (int step = 0; step < 62; step++) {
             boolean complete = true;
-            for (int rank = 0; rank < n; rank++) {
-                double p = s.flowProgress().get(step * n + rank);
-                delivered += p * chunk;
-                complete &= p >= 1.0;
+            for (int c = 0; c < 2; c++) {
+                for (int rank = 0; rank < n; rank++) {
+                    double p = s.flowProgress().get(c * 62 * n + step * n + rank);
+                    delivered += p * chunk;
+                    complete &= p >= 1.0;
+                }
             }
             allBefore &= complete;
             stepsDone += allBefore ? 1 : 0;
@@ -518,9 +521,9 @@ class LiveViewTest {
                 stepsDone, algbw, busbw);
         assertTrue(status.contains(want), status + " should contain " + want);
         String dashboardLine = fx(robot, () -> panel.dashboard.getText());
-        assertTrue(dashboardLine.contains("allreduce:rail0: ") && dashboardLine.contains(want),
+        assertTrue(dashboardLine.contains("allreduce:all-reduce: ") && dashboardLine.contains(want),
                 "the dashboard uses the same figures: " + dashboardLine);
-        CollectiveProgress p = CollectiveProgress.of(s, fx(robot, () -> panel.session().flows()), "allreduce:rail0",
+        CollectiveProgress p = CollectiveProgress.of(s, fx(robot, () -> panel.session().flows()), "allreduce:all-reduce",
                 fx(robot, () -> panel.model().collectiveMembers()));
         assertEquals(busbw, p.busbwGBps(), 1e-9);
         assertEquals(1e6, p.sizeBytes(), 1e-6);
@@ -553,7 +556,7 @@ class LiveViewTest {
         String end = fx(robot, () -> panel.selection.collectiveStatus.getText());
         assertTrue(end.contains("(62/62 steps)"), end);
         CollectiveProgress last = CollectiveProgress.of(fx(robot, () -> panel.shownSnapshot()),
-                fx(robot, () -> panel.session().flows()), "allreduce:rail0", fx(robot, () -> panel.model().collectiveMembers()));
+                fx(robot, () -> panel.session().flows()), "allreduce:all-reduce", fx(robot, () -> panel.model().collectiveMembers()));
         assertEquals(1.0, last.fraction(), 1e-12);
         assertEquals(cr.busbwGBps(), last.busbwGBps(), 0.03 * cr.busbwGBps(),
                 "live busbw at the end vs the results' " + cr.busbwGBps());

@@ -181,6 +181,22 @@ final class LocalWork {
         return g;
     }
 
+    /** NVLink bytes each server's GPUs have sent by {@code now}, transfers in progress as far as they got. */
+    io.fabriclab.sim.SimSnapshot.ScaleUpActivity activity(long now) {
+        List<String> ids = new ArrayList<>(servers.size());
+        long[] total = new long[servers.size()];
+        for (int s = 0; s < servers.size(); s++) {
+            ids.add(servers.get(s).id());
+            double moved = nvlinkBytes[s];
+            long dt = now - lastUpdatePs[s];
+            for (int t : active.get(s)) {
+                moved += specs[t].bytes() - Math.max(0, left[t] - rate[t] * dt);
+            }
+            total[s] = (long) moved;
+        }
+        return new io.fabriclab.sim.SimSnapshot.ScaleUpActivity(List.copyOf(ids), total);
+    }
+
     ScaleUp domainOf(int task) {
         return domain[server[task]];
     }

@@ -68,6 +68,23 @@ class TrainingStepTest {
     }
 
     @Test
+    void liveSnapshotsCarryEachServersNvlinkBytesSoFar() {
+        // One NVLink transfer of 4.5 MB at 0.45 B/ps after 470 ns: done at 10,470,000 ps. A snapshot
+        // at 5,470,000 ps sees 5,000,000 ps x 0.45 = 2,250,000 B moved; one after the end sees all.
+        Fabric f = TestFabrics.railStar(1, 2, 400, 1.0, null, H100, false);
+        Simulator sim = new Simulator(f, List.of(FlowSpec.nvlink("s0:gpu0", "s0:gpu1", 4_500_000, 0, "x", "a", List.of()),
+                FlowSpec.compute("s0:gpu1", 20_000_000, "c", "b", List.of("a"))), SimConfig.defaults());
+        List<SimSnapshot> seen = new java.util.ArrayList<>();
+        sim.setSnapshotSink(seen::add, 5_470_000);
+        sim.run();
+        SimSnapshot.ScaleUpActivity first = seen.get(0).scaleUp();
+        assertEquals(List.of("s0"), first.servers());
+        assertEquals(5_470_000, seen.get(0).timePs());
+        assertEquals(2_250_000, first.bytesTotal()[0], 1);
+        assertEquals(4_500_000, seen.get(seen.size() - 1).scaleUp().bytesTotal()[0]);
+    }
+
+    @Test
     void nvlinkTransfersIntoOneGpuShareItsIngress() {
         // Three GPUs each send 450 KB to gpu0 at once: gpu0's ingress (0.45 B/ps) is shared max-min
         // fair, 0.15 B/ps each, so all three finish at 470 ns + 450,000 / 0.15 = 3,470,000 ps.

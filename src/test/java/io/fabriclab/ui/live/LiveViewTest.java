@@ -272,6 +272,8 @@ class LiveViewTest {
         Link uplink = fabric().linkAt(fabric().port(uplinkRef));
         List<String> usersBefore = flowsOn(s, uplinkRef);
         assertFalse(usersBefore.isEmpty());
+        // Fitted again now the run shows: the panel's layout settles after Play (its run section grows).
+        fit(robot);
         DiagramGeometry g = fx(robot, () -> canvas.geometry());
         Segment seg = g.segment(uplink);
         Point2D mid = fx(robot, () -> canvas.localToScreen(canvas.viewport().toScreenX((seg.x1() + seg.x2()) / 2),

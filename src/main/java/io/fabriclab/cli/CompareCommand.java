@@ -3,8 +3,6 @@ package io.fabriclab.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,13 +89,10 @@ public final class CompareCommand implements Callable<Integer> {
         if (output != null && !output.toString().toLowerCase(Locale.ROOT).endsWith(".json") && ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": the comparison is written as .json, .html or .pdf");
         }
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(scenarioFile);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException("cannot read scenario " + scenarioFile + ": no such file");
-        }
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        // Read as simulate reads it (io.JsonInput: 64 MB, UTF-8); TransportRuns parses it strictly.
+        String text = io.fabriclab.io.JsonInput.readText(scenarioFile, "a scenario");
+        io.fabriclab.io.JsonInput.parseTree(text, scenarioFile.toString(), "a scenario"); // its JSON errors in simulate's words
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         List<Path> fabricsRead = new ArrayList<>();
         Map<Transport, Scenario> scenarios;
         try {
@@ -121,6 +116,7 @@ public final class CompareCommand implements Callable<Integer> {
         TransportComparison cmp = TransportRuns.comparison(scenarios, results, book, scenarioFile.toString());
         Scenario first = scenarios.values().iterator().next();
         out.print(table(cmp, first));
+        out.print(latencies(first.fabric(), set, first.switchLatencyPs()));
         if (output != null) {
             write(cmp, scenarios, results, book, bytes, text);
             out.println("comparison: " + output);
@@ -208,8 +204,26 @@ public final class CompareCommand implements Callable<Integer> {
         out.print(table);
         out.println("throughput: training tokens/s, a collective's busbw, or the inverse of the last flow's completion; "
                 + "% of InfiniBand compares it");
+        if (fabricSeen != null) {
+            out.print(latencies(fabricSeen, toRun, -1));
+        }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /** The switch port-to-port latencies each transport's run used, per switch model, with sources. */
+    static String latencies(io.fabriclab.model.Fabric fabric, List<Transport> set, long scenarioOverridePs) {
+        StringBuilder b = new StringBuilder("Switch port-to-port latency used:\n");
+        if (scenarioOverridePs >= 0) {
+            b.append(String.format(Locale.ROOT, "  every switch %.0f ns (the scenario's switchLatencyNs)%n", scenarioOverridePs / 1e3));
+            return b.toString();
+        }
+        for (Transport t : set) {
+            for (String line : io.fabriclab.topology.SwitchLatency.describe(fabric, t)) {
+                b.append("  ").append(t.displayName()).append(": ").append(line).append('\n');
+            }
+        }
+        return b.toString();
     }
 
     private static String ms(long ps) {

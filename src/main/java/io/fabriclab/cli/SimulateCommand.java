@@ -53,7 +53,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--workload", paramLabel = "W", converter = ScenarioPreset.ChoiceConverter.class,
             description = "simulate a preset on the FABRIC file: incast, all-reduce, all-to-all, permutation or "
-                    + "training:MODEL (a training step; MODEL one of gpt-1.3b, llama-7b, gpt-13b, gpt-175b, moe-8x7b)")
+                    + "training:MODEL (a training step; MODEL one of gpt2-124m, gpt-1.3b, llama-7b, gpt-13b, gpt-175b, moe-8x7b)")
     ScenarioPreset.Choice workloadChoice;
 
     /** The preset's kind (from --workload). */

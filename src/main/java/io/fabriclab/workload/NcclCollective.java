@@ -309,9 +309,17 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             return g > 1 ? (g - 1) * (nvlLat + bytes() / g / nvlBw) : 0;
         }
 
+        /** Three phases over P pieces in a pipeline: the first piece's three phases, then P-1 of the slowest. */
+        double pipelined(double intraAll, double interAll) {
+            int p = pieces((long) Math.ceil(bytes() / g));
+            double a = intraAll / p;
+            double b = interAll / p;
+            return 2 * a + b + (p - 1) * Math.max(a, b);
+        }
+
         double hierarchical() {
             double inter = 2.0 * (servers - 1) * (netLat + bytes() / g / servers / nicBw);
-            return 2 * intra() + inter;
+            return pipelined(intra(), inter);
         }
 
         double tree() {
@@ -319,7 +327,7 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             int depth = 32 - Integer.numberOfLeadingZeros(Math.max(1, servers - 1));
             double chunk = Math.max(PIPELINE_CHUNK_BYTES, half / MAX_PIPELINE_CHUNKS);
             double inter = 2 * bytes() / g / nicBw + 2 * depth * (netLat + Math.min(chunk, half) / nicBw);
-            return 2 * intra() + inter;
+            return pipelined(intra(), inter);
         }
     }
 
@@ -475,53 +483,96 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
         }
     }
 
-    /** Reduce-scatter in each server, all-reduce across servers per rail (ring or double binary tree), all-gather in each server. */
+    /**
+     * Reduce-scatter in each server, all-reduce across servers per rail (ring or double binary
+     * tree), all-gather in each server; S cut into {@link #pieces} pieces that follow one another
+     * through the three phases, so one piece crosses the network while the next is reduced over
+     * NVLink (NCCL pipelines its chunks the same way). Each phase takes its pieces in order.
+     */
     private void hierarchical(TaskGraph graph, Map<Device, List<String>> groups, Plan plan,
                               Function<String, List<String>> afterOf, Map<String, List<String>> done) {
         int g = plan.gpusPerServer();
         int servers = groups.size();
-        long perGpu = (bytes + g - 1) / g;
-        // 1. Reduce-scatter inside each server: a ring of g GPUs over NVLink, g-1 steps of S/g.
-        Map<String, List<String>> rsDone = new LinkedHashMap<>();
-        int si = 0;
-        for (List<String> gpus : groups.values()) {
-            for (String r : gpus) {
-                rsDone.put(r, new ArrayList<>());
-            }
-            ring(graph, gpus, perGpu, g - 1, name + "/rs/s" + si, afterOf, rsDone, label());
-            si++;
-        }
-        // 2. Across servers, per rail j: the servers' j-th GPUs.
-        List<List<String>> columns = new ArrayList<>();
-        for (int j = 0; j < g; j++) {
-            List<String> col = new ArrayList<>();
+        long perGpuAll = (bytes + g - 1) / g;
+        int pieces = pieces(perGpuAll);
+        Map<String, List<String>> prevRs = null;
+        Map<String, List<String>> prevInter = null;
+        Map<String, List<String>> prevAg = null;
+        for (int p = 0; p < pieces; p++) {
+            long perGpu = Math.max(1, perGpuAll / pieces + (p < perGpuAll % pieces ? 1 : 0));
+            String pre = pieces == 1 ? name : name + "/p" + p;
+            final Map<String, List<String>> rsBefore = prevRs;
+            final Map<String, List<String>> interBefore = prevInter;
+            final Map<String, List<String>> agBefore = prevAg;
+            // 1. Reduce-scatter inside each server: a ring of g GPUs over NVLink, g-1 steps of S/g.
+            Map<String, List<String>> rsDone = fresh();
+            Function<String, List<String>> rsAfter = r -> join(afterOf.apply(r), rsBefore == null ? null : rsBefore.get(r));
+            int si = 0;
             for (List<String> gpus : groups.values()) {
-                col.add(gpus.get(j));
+                ring(graph, gpus, perGpu, g - 1, pre + "/rs/s" + si, rsAfter, rsDone, label());
+                si++;
             }
-            columns.add(col);
-        }
-        Map<String, List<String>> interDone = new LinkedHashMap<>();
-        for (String r : ranks) {
-            interDone.put(r, new ArrayList<>());
-        }
-        for (int j = 0; j < g; j++) {
-            List<String> col = columns.get(j);
-            if (plan.algorithm() == Algorithm.TREE) {
-                doubleBinaryTree(graph, col, perGpu, name + "/tree/r" + j, rsDone::get, interDone);
-            } else {
-                for (int c = 0; c < channelsPerRail; c++) {
-                    long share = perGpu / channelsPerRail + (c < perGpu % channelsPerRail ? 1 : 0);
-                    long chunk = Math.max(1, (share + servers - 1) / servers);
-                    ring(graph, col, chunk, 2 * (servers - 1), name + "/x/r" + j + "c" + c, rsDone::get, interDone, label());
+            // 2. Across servers, per rail j: the servers' j-th GPUs.
+            Map<String, List<String>> interDone = fresh();
+            Function<String, List<String>> interAfter = r -> join(rsDone.get(r), interBefore == null ? null : interBefore.get(r));
+            for (int j = 0; j < g; j++) {
+                List<String> col = new ArrayList<>();
+                for (List<String> gpus : groups.values()) {
+                    col.add(gpus.get(j));
+                }
+                if (plan.algorithm() == Algorithm.TREE) {
+                    doubleBinaryTree(graph, col, perGpu, pre + "/tree/r" + j, interAfter, interDone);
+                } else {
+                    for (int c = 0; c < channelsPerRail; c++) {
+                        long share = perGpu / channelsPerRail + (c < perGpu % channelsPerRail ? 1 : 0);
+                        long chunk = Math.max(1, (share + servers - 1) / servers);
+                        ring(graph, col, chunk, 2 * (servers - 1), pre + "/x/r" + j + "c" + c, interAfter, interDone,
+                                label());
+                    }
                 }
             }
+            // 3. All-gather inside each server.
+            Map<String, List<String>> agDone = fresh();
+            Function<String, List<String>> agAfter = r -> join(interDone.get(r), agBefore == null ? null : agBefore.get(r));
+            si = 0;
+            for (List<String> gpus : groups.values()) {
+                ring(graph, gpus, perGpu, g - 1, pre + "/ag/s" + si, agAfter, agDone, label());
+                si++;
+            }
+            prevRs = rsDone;
+            prevInter = interDone;
+            prevAg = agDone;
         }
-        // 3. All-gather inside each server.
-        si = 0;
-        for (List<String> gpus : groups.values()) {
-            ring(graph, gpus, perGpu, g - 1, name + "/ag/s" + si, interDone::get, done, label());
-            si++;
+        for (String r : ranks) {
+            done.get(r).addAll(prevAg.get(r));
         }
+    }
+
+    /** Pieces of a hierarchical all-reduce: S/g cut into pieces of at least 1 MiB, at most 8. */
+    static int pieces(long perGpu) {
+        return (int) Math.max(1, Math.min(MAX_PIECES, perGpu / PIECE_MIN_BYTES));
+    }
+
+    /** At least this much per GPU in a piece of a hierarchical all-reduce. */
+    public static final long PIECE_MIN_BYTES = 1L << 20;
+    /** At most this many pieces. */
+    public static final int MAX_PIECES = 8;
+
+    private Map<String, List<String>> fresh() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        for (String r : ranks) {
+            m.put(r, new ArrayList<>());
+        }
+        return m;
+    }
+
+    private static List<String> join(List<String> a, List<String> b) {
+        if (b == null || b.isEmpty()) {
+            return a;
+        }
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /**

@@ -86,7 +86,10 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
 
     private static Map<String, Model> presets() {
         Map<String, Model> m = new LinkedHashMap<>();
-        // GPT-3 1.3B, 7B-class (Llama-2-7B shape), 13B, GPT-3 175B; a 8x7B-class mixture of experts.
+        // GPT-2 small (Radford et al. 2019: 124 M parameters, 12 layers, 768 hidden, 1,024 context; a
+        // 512-sequence batch, about 0.5 M tokens, as nanoGPT trains it); GPT-3 1.3B, 7B-class
+        // (Llama-2-7B shape), 13B, GPT-3 175B; a 8x7B-class mixture of experts.
+        m.put("gpt2-124m", new Model("gpt2-124m", 124_000_000L, 124_000_000L, 0, 12, 768, 1024, 512, 1, 0, 0));
         m.put("gpt-1.3b", new Model("gpt-1.3b", 1_300_000_000L, 1_300_000_000L, 0, 24, 2048, 2048, 512, 1, 0, 0));
         m.put("llama-7b", new Model("llama-7b", 6_700_000_000L, 6_700_000_000L, 0, 32, 4096, 4096, 1024, 1, 0, 0));
         m.put("gpt-13b", new Model("gpt-13b", 13_000_000_000L, 13_000_000_000L, 0, 40, 5120, 2048, 1024, 1, 0, 0));

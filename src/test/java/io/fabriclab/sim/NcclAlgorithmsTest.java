@@ -53,15 +53,18 @@ class NcclAlgorithmsTest {
 
     @Test
     void hierarchicalAllReduceIsTwoNvlinkPhasesAndARingPerRail() {
-        // N = 4 servers x g = 2 GPUs at 100G, S = 8 MiB. Reduce-scatter in each server: 1 step, each
-        // GPU sends S/2 = 4 MiB to the other (alone on its NVLink). Per rail, 2 rings (channels) over
-        // the 4 servers of S/2/2 = 2 MiB each: 2(N-1) = 6 steps of 2 MiB / 4 = 512 KiB per channel;
-        // both channels of a step share the NIC, so a step takes T1(2 x 512 KiB). All-gather: as the
-        // reduce-scatter. T = 2 x nvlink(4 MiB) + 6 x T1(1 MiB).
+        // N = 4 servers x g = 2 GPUs at 100G, S = 8 MiB: S/g = 4 MiB per GPU, cut into 4 pieces of
+        // 1 MiB (at least 1 MiB each, at most 8) that follow one another through the phases. Piece p:
+        // reduce-scatter in each server (1 step: each GPU sends its 1 MiB to the other over NVLink),
+        // then per rail 2 rings (channels) over the 4 servers of 512 KiB each: 2(N-1) = 6 steps of
+        // 512 KiB / 4 = 128 KiB per channel, both channels sharing the NIC: T1(256 KiB) a step; then
+        // the all-gather in each server. The network phase is the slowest, and a rail's ring takes
+        // the pieces one after another, so the first piece's reduce-scatter, 4 x 6 network steps and
+        // the last piece's all-gather: T = 2 x nvlink(1 MiB) + 24 x T1(256 KiB).
         Fabric f = TestFabrics.railStar(4, 2, 100, 1.0, null, H100, false);
         long s = 8L << 20;
         NcclCollective c = new NcclCollective(Op.ALL_REDUCE, "h", Gpus.all(f), s, Algorithm.HIERARCHICAL, 2, 3);
-        long expected = 2 * nvlink(4L << 20) + 6 * t1(f, 1L << 20);
+        long expected = 2 * nvlink(1L << 20) + 24 * t1(f, 256L << 10);
         long got = end(run(f, c.flows(f)));
         assertEquals(expected, got, expected * 0.02, "hierarchical " + got + " vs " + expected);
     }

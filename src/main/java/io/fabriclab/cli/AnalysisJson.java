@@ -26,12 +26,18 @@ import io.fabriclab.topology.Oversubscription;
  */
 final class AnalysisJson {
     static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = io.fabriclab.io.JsonInput.writingMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private AnalysisJson() {
     }
 
     static String render(Fabric fabric, String file, FabricAnalysis a, int worstFailures) throws Exception {
+        return render(fabric, file, a, worstFailures, AnalyzeCommand.creditLoopsByEngine(fabric));
+    }
+
+    /** As above, with the credit loops already checked (analyze shows its progress through them). */
+    static String render(Fabric fabric, String file, FabricAnalysis a, int worstFailures,
+                         java.util.List<AnalyzeCommand.CreditLoops> loops) throws Exception {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schemaVersion", SCHEMA_VERSION);
         root.put("fabriclabVersion", Version.get());
@@ -89,7 +95,7 @@ final class AnalysisJson {
         }
         root.set("pfcHeadroom", headroom(fabric, a));
         root.set("deadlock", deadlock(a.deadlock()));
-        root.set("ibCreditLoops", creditLoops(fabric));
+        root.set("ibCreditLoops", creditLoops(loops));
         if (a.failure() != null) {
             FailureImpact.Detail d = a.failure().detail();
             ObjectNode f = root.putObject("failure");
@@ -117,9 +123,9 @@ final class AnalysisJson {
      * (how many, and the first as channels "from->to"), and the VLs the engine's routes need for the
      * escape at down-up turns.
      */
-    private static ArrayNode creditLoops(Fabric fabric) {
+    private static ArrayNode creditLoops(java.util.List<AnalyzeCommand.CreditLoops> loops) {
         ArrayNode out = MAPPER.createArrayNode();
-        for (AnalyzeCommand.CreditLoops c : AnalyzeCommand.creditLoopsByEngine(fabric)) {
+        for (AnalyzeCommand.CreditLoops c : loops) {
             io.fabriclab.topology.CreditLoopCheck.Result r = c.result();
             ObjectNode o = out.addObject();
             o.put("engine", c.engine().jsonName());

@@ -3,8 +3,6 @@ package io.fabriclab.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,13 +89,10 @@ public final class CompareCommand implements Callable<Integer> {
         if (output != null && !output.toString().toLowerCase(Locale.ROOT).endsWith(".json") && ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": the comparison is written as .json, .html or .pdf");
         }
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(scenarioFile);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException("cannot read scenario " + scenarioFile + ": no such file");
-        }
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        // Read as simulate reads it (io.JsonInput: 64 MB, UTF-8); TransportRuns parses it strictly.
+        String text = io.fabriclab.io.JsonInput.readText(scenarioFile, "a scenario");
+        io.fabriclab.io.JsonInput.parseTree(text, scenarioFile.toString(), "a scenario"); // its JSON errors in simulate's words
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         List<Path> fabricsRead = new ArrayList<>();
         Map<Transport, Scenario> scenarios;
         try {

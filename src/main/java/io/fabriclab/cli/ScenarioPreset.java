@@ -108,7 +108,7 @@ final class ScenarioPreset {
     /** Permutation bytes per NIC: 2 MB, as htsim's permutation benchmark (bench-fattree-k16-permutation.json). */
     static final long DEFAULT_PERMUTATION_BYTES = 2_000_000L;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = io.fabriclab.io.JsonInput.strictMapper();
 
     private final Kind kind;
     private final String model;

@@ -115,7 +115,7 @@ public final class ContainerlabYaml {
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .disable(YAMLGenerator.Feature.SPLIT_LINES)
             .build();
-    private static final ObjectMapper JSON_WRITER = new ObjectMapper();
+    private static final ObjectMapper JSON_WRITER = JsonInput.writingMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private ContainerlabYaml() {

@@ -46,7 +46,7 @@ public final class FabricJson {
     public static final int SCHEMA_VERSION = 1;
 
     private static final ObjectMapper READER = JsonInput.jsonMapper();
-    private static final ObjectMapper WRITER = new ObjectMapper();
+    private static final ObjectMapper WRITER = JsonInput.writingMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private FabricJson() {

@@ -28,7 +28,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class JsonInput {
     /** Files larger than this are refused before they are read, so junk cannot exhaust memory. */
-    static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
+    public static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
     /** Deepest object/array nesting accepted; a fabric file needs 7. */
     static final int MAX_NESTING_DEPTH = 64;
     /** Longest single string (a description, a label); longer ones are junk or an attack. */
@@ -77,6 +77,71 @@ public final class JsonInput {
                 .build();
         m.getFactory().setStreamReadConstraints(constraints(maxDocumentBytes));
         return m;
+    }
+
+    /**
+     * The strict reader, for a reader outside this package (a sweep, a saved run, a scenario's
+     * transport): the same mapper every FabricLab file is read with.
+     */
+    public static ObjectMapper strictMapper() {
+        return jsonMapper();
+    }
+
+    /**
+     * A mapper for writing FabricLab's own JSON (results, reports, configurations, trees built in
+     * code). Never for reading a user's file: that is {@link #strictMapper}, {@link #readTree} or a
+     * format reader. Jackson mappers are created here only (ArchitectureTest.oneJsonReader), so a
+     * lenient reader cannot come back through a side door.
+     */
+    public static ObjectMapper writingMapper() {
+        return JsonMapper.builder().build();
+    }
+
+    /**
+     * A user's JSON file as text, read as every FabricLab file is: at most 64 MB, UTF-8 (byte-order
+     * mark dropped); {@code what} names the kind of file ("a scenario").
+     *
+     * @throws InputException naming the file and what is wrong (missing, too large, not UTF-8)
+     */
+    public static String readText(Path file, String what) throws InputException {
+        Problems problems = new Problems(file.toString());
+        String text = readText(file, problems, MAX_FILE_BYTES, what);
+        problems.throwIfAny();
+        return text;
+    }
+
+    /** As {@link #readText(Path, String)}, for a caller that reports an IOException (the same message). */
+    public static String textOf(Path file, String what) throws IOException {
+        try {
+            return readText(file, what);
+        } catch (InputException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** As {@link #readTree(Path, String)}, for a caller that reports an IOException (the same message). */
+    public static JsonNode treeOf(Path file, String what) throws IOException {
+        try {
+            return readTree(file, what);
+        } catch (InputException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A user's JSON file as a tree, by the strict reader ({@link #readText(Path, String)}, then
+     * duplicate keys, trailing data and the limits refused, each with line and column).
+     */
+    public static JsonNode readTree(Path file, String what) throws InputException {
+        return parseTree(readText(file, what), file.toString(), what);
+    }
+
+    /** JSON text as a tree, by the strict reader; {@code source} names it in messages. */
+    public static JsonNode parseTree(String text, String source, String what) throws InputException {
+        Problems problems = new Problems(source);
+        JsonNode root = parse(jsonMapper(), text.startsWith("\uFEFF") ? text.substring(1) : text, problems, "JSON");
+        problems.throwIfAny();
+        return root;
     }
 
     /** The file's text, or null after recording why it cannot be read. */

@@ -27,7 +27,7 @@ import io.fabriclab.sim.SimResults;
  */
 public final class ResultsJson {
     public static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper MAPPER = JsonInput.writingMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
     private static final ObjectWriter WRITER = MAPPER.writer();
 

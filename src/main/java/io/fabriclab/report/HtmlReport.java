@@ -904,7 +904,7 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- helpers
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = io.fabriclab.io.JsonInput.writingMapper()
             .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
     /** A value's every field as indented JSON (records serialise component by component). */

@@ -34,6 +34,7 @@ import io.fabriclab.io.FabricJson;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.InputException;
 import io.fabriclab.io.InputProblem;
+import io.fabriclab.io.JsonInput;
 import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
 
@@ -533,16 +534,12 @@ public final class SweepPlan {
                     problem("$.scenario", n, "no scenario file at " + p, "a path to a scenario file (relative to the sweep file)");
                     return;
                 }
-                Builder sub = new Builder(p.toString());
-                String t = sub.readText(p);
-                if (t == null) {
-                    problems.addAll(sub.problems);
-                    return;
-                }
                 try {
-                    sc = SweepJson.MAPPER.readTree(t.startsWith("\uFEFF") ? t.substring(1) : t);
-                } catch (JsonProcessingException e) {
-                    problem("$.scenario", n, "the scenario " + p + " is not valid JSON: " + firstLine(e.getOriginalMessage()), null);
+                    // Read as simulate reads it (io.JsonInput): the same limits, and the same message
+                    // for a duplicate key or a syntax error, naming the scenario file.
+                    sc = JsonInput.readTree(p, "a scenario");
+                } catch (InputException e) {
+                    problems.addAll(e.problems());
                     return;
                 }
                 scenarioDir = p.toAbsolutePath().getParent();

@@ -42,8 +42,8 @@ public final class SwitchLatency {
         /**
          * Shallow-buffer Ethernet merchant silicon forwarding cut-through (NVIDIA Spectrum,
          * Broadcom Tomahawk class): 300 ns, the port-to-port latency of the Mellanox Spectrum
-         * SN2700 product brief, the one primary figure for a switch of this class FabricLab has
-         * (NVIDIA gives none for Spectrum-2/3/4, Broadcom none for Tomahawk 3/4/5; see
+         * SN2700 product brief (Mellanox gave the same for Spectrum-2 at its launch; NVIDIA's
+         * datasheets give none for Spectrum-3/4, Broadcom none for Tomahawk 3/4/5; see
          * {@link SwitchModel}). Until issue #29 this class took 600 ns against its own citation.
          */
         ETHERNET_CUT_THROUGH("Ethernet, cut-through (Spectrum/Tomahawk-class)", Forwarding.CUT_THROUGH,
@@ -102,8 +102,10 @@ public final class SwitchLatency {
                 "sn5\\d{3}", "spectrum[- ]?4\\b", "spectrum[- ]?x(800)?\\b"),
         SPECTRUM_3("NVIDIA Spectrum-3 (SN4600, SN4700, SN4410)", false, SwitchClass.ETHERNET_CUT_THROUGH, null,
                 "no port-to-port figure in NVIDIA's SN4000 material found", "sn4\\d{3}", "spectrum[- ]?3\\b"),
-        SPECTRUM_2("NVIDIA Spectrum-2 (SN3700, SN3420, SN3800)", false, SwitchClass.ETHERNET_CUT_THROUGH, null,
-                "no port-to-port figure in NVIDIA's SN3000 material found", "sn3\\d{3}", "spectrum[- ]?2\\b"),
+        SPECTRUM_2("NVIDIA Spectrum-2 (SN3700, SN3420, SN3800)", false, SwitchClass.ETHERNET_CUT_THROUGH, 300L,
+                "Mellanox's Spectrum-2 launch figure, 300 ns, as the Linley Group newsletter \"Spectrum-2 Debuts "
+                        + "200GbE\" (31 July 2017) reports it (no figure in NVIDIA's SN3000 datasheets found)",
+                "sn3\\d{3}", "spectrum[- ]?2\\b"),
         SPECTRUM("Mellanox Spectrum (SN2700, SN2410, SN2100, SN2010)", false, SwitchClass.ETHERNET_CUT_THROUGH,
                 300L, "Mellanox Spectrum SN2700 product brief: 300 ns port to port", "sn2\\d{3}",
                 "spectrum[- ]?1\\b"),

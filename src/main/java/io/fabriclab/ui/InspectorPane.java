@@ -192,8 +192,10 @@ public final class InspectorPane extends BorderPane {
      */
     private void scaleUpItems(Device d, List<PropertySheet.Item> items) {
         String unset = d.scaleUp() == null ? "; not set in the file: " + ScaleUp.DEFAULT.gpu() + "'s assumed" : "";
-        items.add(FabricProperty.options("Scale-up", "GPU", "the GPUs' NVLink / NVSwitch generation; choosing one "
-                        + "takes its datasheet figures" + unset, d::scaleUp,
+        items.add(FabricProperty.options("Scale-up", "GPU", "the GPUs' NVLink / NVSwitch generation ("
+                        + d.scaleUpOrDefault().technology() + "); choosing one takes its datasheet figures: "
+                        + String.join(", ", ScaleUp.known().stream().map(k -> k.gpu() + " " + k.bandwidthText() + " GB/s")
+                        .toList()) + "; * = figures of its own" + unset, d::scaleUp,
                 v -> edit("Set GPU of " + d.id() + " to " + v.gpu(), d::scaleUp, d::setScaleUp, v),
                 gpuChoices(d.scaleUp()), InspectorPane::gpuLabel));
         items.add(FabricProperty.text("Scale-up", "NVLink GB/s", "per GPU, each direction (GB/s = 10^9 bytes/s); "
@@ -201,8 +203,8 @@ public final class InspectorPane extends BorderPane {
                 v -> edit("Set NVLink bandwidth of " + d.id(), d::scaleUp, d::setScaleUp,
                         d.scaleUpOrDefault().withBandwidthGBps(v)), InspectorPane::scaleUpBandwidth,
                 v -> d.scaleUpOrDefault().withBandwidthGBps(v).bandwidthText()));
-        items.add(FabricProperty.text("Scale-up", "NVLink latency (ns)", "per transfer, GPU to GPU through the "
-                        + "NVSwitch; 1 to 1000000" + unset, () -> d.scaleUpOrDefault().latencyNs(),
+        items.add(FabricProperty.text("Scale-up", "NVLink ns", "NVLink latency per transfer, GPU to GPU through the "
+                        + "NVSwitch, in ns; 1 to 1000000" + unset, () -> d.scaleUpOrDefault().latencyNs(),
                 v -> edit("Set NVLink latency of " + d.id(), d::scaleUp, d::setScaleUp,
                         d.scaleUpOrDefault().withLatencyNs(v)), InspectorPane::scaleUpLatency, String::valueOf));
     }
@@ -216,12 +218,12 @@ public final class InspectorPane extends BorderPane {
         return out.toArray(ScaleUp[]::new);
     }
 
-    /** "H100 · NVLink 4 / NVSwitch 450 GB/s per GPU each way", or "... (custom: 400 GB/s, 600 ns)". */
+    /**
+     * "H100", or "H100*" when its figures are not the generation's (the rows below show them; the
+     * row's description says what the star means): short enough for the inspector's narrow column.
+     */
     static String gpuLabel(ScaleUp s) {
-        if (ScaleUp.known().contains(s)) {
-            return s.gpu() + " · " + s.summary();
-        }
-        return s.gpu() + " · " + s.technology() + " (custom: " + s.bandwidthText() + " GB/s, " + s.latencyNs() + " ns)";
+        return ScaleUp.known().contains(s) ? s.gpu() : s.gpu() + "*";
     }
 
     static Double scaleUpBandwidth(String s) {

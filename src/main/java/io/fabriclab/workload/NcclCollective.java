@@ -281,9 +281,9 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             Link l = fabric.linkAt(nic);
             this.nicBw = l.speedGbps() / 8.0 / 1000.0;
             // NIC to leaf and leaf to NIC: two cables; one switch in a rail, three through a spine.
-            // One switch at its model's cut-through figure would need the transport; 600 ns is the
-            // Ethernet class figure of topology.SwitchLatency at the time of writing, an estimate only.
-            this.netLat = 2.0 * l.propagationPs() + io.fabriclab.model.Units.PS_PER_NS * 600;
+            // One cut-through switch: 300 ns, the Ethernet class figure of topology.SwitchLatency (a
+            // workload does not know the run's transport; the estimate only chooses the algorithm).
+            this.netLat = 2.0 * l.propagationPs() + io.fabriclab.model.Units.PS_PER_NS * 300;
             this.currentBytes = bytes;
             this.n = n;
             this.servers = servers;

@@ -66,6 +66,7 @@ class NcclAlgorithmsTest {
         NcclCollective c = new NcclCollective(Op.ALL_REDUCE, "h", Gpus.all(f), s, Algorithm.HIERARCHICAL, 2, 3);
         long expected = 2 * nvlink(1L << 20) + 24 * t1(f, 256L << 10);
         long got = end(run(f, c.flows(f)));
+        System.out.printf("hierarchical: expected %.2f us, got %.2f us%n", expected / 1e6, got / 1e6);
         assertEquals(expected, got, expected * 0.02, "hierarchical " + got + " vs " + expected);
     }
 
@@ -88,6 +89,7 @@ class NcclAlgorithmsTest {
         }
         long expected = 6 * t1(f, 512L << 10);
         long got = end(run(f, tasks));
+        System.out.printf("ring: expected %.2f us, got %.2f us%n", expected / 1e6, got / 1e6);
         assertEquals(expected, got, expected * 0.03, "ring " + got + " vs " + expected);
     }
 
@@ -103,6 +105,7 @@ class NcclAlgorithmsTest {
         assertEquals(Algorithm.TREE, c.plan(f).algorithm());
         long expected = 2 * t1(f, 512L << 10);
         long got = end(run(f, c.flows(f)));
+        System.out.printf("tree: expected %.2f us, got %.2f us%n", expected / 1e6, got / 1e6);
         assertTrue(got >= expected && got <= expected * 1.03, "tree " + got + " vs " + expected);
     }
 
@@ -121,6 +124,7 @@ class NcclAlgorithmsTest {
             assertFalse(fr.path().stream().anyMatch(p -> p.startsWith("spine")), "PXN stays on its rail: " + fr.path());
         }
         long expected = nvlink(2L << 20) + t1(f, 2L << 20);
+        System.out.printf("pxn: expected %.2f us, got %.2f us%n", expected / 1e6, end(rp) / 1e6);
         assertEquals(expected, end(rp), expected * 0.02, "pxn " + end(rp) + " vs " + expected);
         // Direct: each NIC sends two 1 MiB flows (one to each GPU of the other server), one of them
         // through the spine to the other rail; a NIC still carries 2 MiB, so the bound is T1(2 MiB),
@@ -128,6 +132,7 @@ class NcclAlgorithmsTest {
         NcclCollective direct = new NcclCollective(Op.ALL_TO_ALL, "d", Gpus.all(f), 4L << 20, Algorithm.DIRECT, 1, 3);
         SimResults rd = run(f, direct.flows(f));
         assertTrue(rd.flows().stream().anyMatch(fr -> fr.path().stream().anyMatch(p -> p.startsWith("spine"))));
+        System.out.printf("direct: bound %.2f us, got %.2f us%n", t1(f, 2L << 20) / 1e6, end(rd) / 1e6);
         assertTrue(end(rd) >= t1(f, 2L << 20), "direct " + end(rd));
     }
 }

@@ -179,6 +179,8 @@ class TrainingStepTest {
             StepAnalysis.Result a = StepAnalysis.of(b.tasks(), "j", run(f, b.tasks()),
                     job.tokensPerStep(), b.collectives());
             long expected = overlap ? fw + Math.max(bw + c, bw / 5 + 5 * c) : fw + bw + 5 * c;
+            System.out.printf("dp %s: c %.2f us, expected %.2f us, got %.2f us%n", overlap ? "overlap" : "no overlap",
+                    c / 1e6, expected / 1e6, a.stepPs() / 1e6);
             assertEquals(expected, a.stepPs(), expected * 0.01, (overlap ? "overlap" : "no overlap") + ", c = " + c);
             assertEquals(a.stepPs() - (fw + bw), a.exposedCommPs());
         }

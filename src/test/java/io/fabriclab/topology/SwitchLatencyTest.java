@@ -139,4 +139,16 @@ class SwitchLatencyTest {
                 + "Mellanox Spectrum (SN2700, SN2410, SN2100, SN2010): Mellanox Spectrum SN2700 product brief: 300 ns "
                 + "port to port"), SwitchLatency.describe(f, Transport.ROCEV2).toString());
     }
+
+    @Test
+    void docsModelListsEverySwitchModelWithItsFigure() throws Exception {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("docs/model.md"));
+        for (SwitchLatency.SwitchModel m : SwitchLatency.SwitchModel.values()) {
+            String ns = (m.portToPortPs() / 1000) + " ns";
+            String row = doc.lines().filter(l -> l.startsWith("| " + m.displayName() + " |")).findFirst()
+                    .orElseThrow(() -> new AssertionError("docs/model.md has no row for " + m.displayName()));
+            assertTrue(row.contains(m.portToPortPs() >= 1_000_000 ? (m.portToPortPs() / 1e6) + " us" : ns), row);
+            assertTrue(row.contains(m.hasOwnFigure() ? "**" : "(class)"), row);
+        }
+    }
 }

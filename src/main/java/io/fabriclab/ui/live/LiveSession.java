@@ -103,7 +103,7 @@ public final class LiveSession {
         if (settings.scenarioFile() != null) {
             // The run panel's transport replaces the scenario's own, as `fabriclab compare` runs it.
             List<String> notes = new ArrayList<>();
-            String json = TransportRuns.variant(Files.readString(settings.scenarioFile(), StandardCharsets.UTF_8),
+            String json = TransportRuns.variant(io.fabriclab.io.JsonInput.textOf(settings.scenarioFile(), "a scenario"),
                     settings.transport(), notes::add);
             Scenario sc = ScenarioJson.parse(json, settings.scenarioFile().toString(),
                     settings.scenarioFile().toAbsolutePath().getParent(), FabricReader.FILES, copy);

@@ -39,7 +39,7 @@ public final class TrainingForm {
         EP("parallelism.ep", "Expert parallel (EP)"),
         TFLOPS("gpu.achievedTflops", "Achieved TFLOP/s per GPU"),
         COMPUTE_US("gpu.computeUsPerMicroBatch", "Compute per micro-batch (µs)"),
-        BUCKET_MB("schedule.bucketMB", "Gradient bucket (MB)"),
+        BUCKET_MB("schedule.bucketMB", "Gradient bucket (MB; 0: Megatron's)"),
         GRADIENT_BYTES("schedule.gradientBytes", "Gradient bytes per parameter");
 
         private final String path;
@@ -444,11 +444,13 @@ public final class TrainingForm {
                         : String.format(Locale.ROOT, "%,.0f TFLOP/s", job.achievedTflops()),
                 time(job.computePsPerStep())));
         long grad = job.gradientBytesPerGpu();
-        long buckets = job.dp() == 1 ? 0 : Math.max(1, Math.min(64, (grad + job.bucketBytes() - 1) / job.bucketBytes()));
+        // As the job cuts them (TrainingJob: the bucket in force, 1 to 64 buckets).
+        long bucket = job.effectiveBucketBytes();
+        long buckets = job.dp() == 1 ? 0 : Math.max(1, Math.min(64, (grad + bucket - 1) / bucket));
         b.append(String.format(Locale.ROOT, "Gradients per GPU: %s reduced across DP%s%n", bytes(grad),
-                job.dp() == 1 ? " (none: DP 1)" : String.format(Locale.ROOT, " in %d bucket%s%s", buckets,
-                        buckets == 1 ? "" : "s", job.distributedOptimizer() ? ", reduce-scatter + all-gather"
-                                : ", all-reduce")));
+                job.dp() == 1 ? " (none: DP 1)" : String.format(Locale.ROOT, " in %d bucket%s of %s%s%s", buckets,
+                        buckets == 1 ? "" : "s", bytes(bucket), job.bucketBytes() == 0 ? " (Megatron-LM's rule)" : "",
+                        job.distributedOptimizer() ? ", reduce-scatter + all-gather" : ", all-reduce")));
         b.append(String.format(Locale.ROOT, "Tokens per step: %,d", job.tokensPerStep()));
         return b.toString();
     }

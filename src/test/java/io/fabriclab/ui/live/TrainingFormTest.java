@@ -57,7 +57,7 @@ class TrainingFormTest {
         assertEquals(Math.round(c.job().computePsPerMicroBatch() / 1e5) / 10.0,
                 Double.parseDouble(form.get(Field.COMPUTE_US)), 1e-9);
         assertTrue(summary.contains("514 TFLOP/s"), summary);
-        assertTrue(summary.contains("Gradients per GPU: 5.20 GB reduced across DP in 64 buckets, all-reduce"), summary);
+        assertTrue(summary.contains("Gradients per GPU: 5.20 GB reduced across DP in 33 buckets of 160.0 MB"), summary);
     }
 
     @Test
@@ -138,8 +138,17 @@ class TrainingFormTest {
         form.set(Field.GLOBAL_BATCH, "500");
         assertEquals("500 is not a multiple of microBatch x dp = 8", form.check().problems().get(Field.GLOBAL_BATCH));
         form.set(Field.GLOBAL_BATCH, "512");
+        form.set(Field.BUCKET_MB, "-2");
+        assertEquals("'-2' is not a number >= 0", form.check().problems().get(Field.BUCKET_MB));
+        form.set(Field.BUCKET_MB, "2000000");
+        assertTrue(form.check().problems().get(Field.BUCKET_MB).startsWith("0 to "), form.check().problems().toString());
+        // 0: Megatron-LM's rule, max(40 M, 1 M x DP) parameters of 4 B.
         form.set(Field.BUCKET_MB, "0");
-        assertTrue(form.check().problems().get(Field.BUCKET_MB).startsWith("1 to "), form.check().problems().toString());
+        TrainingForm.Check c = form.check();
+        assertTrue(c.ok(), c.problems().toString());
+        assertEquals(160_000_000L, c.job().effectiveBucketBytes());
+        assertTrue(form.summary(c.job()).contains("in 33 buckets of 160.0 MB (Megatron-LM's rule), all-reduce"),
+                form.summary(c.job()));
     }
 
     @Test

@@ -457,9 +457,9 @@ public final class TrainingForm {
 
     /** The task counts as a line. */
     public static String tasksText(Tasks t) {
-        return String.format(Locale.ROOT, "Tasks the step makes: %,d (%,d network flows, %s; %,d NVLink transfers, %s;"
-                        + " %,d compute intervals; %,d collectives)", t.total(), t.network(), bytes(t.networkBytes()),
-                t.nvlink(), bytes(t.nvlinkBytes()), t.compute(), t.collectives());
+        return String.format(Locale.ROOT, "Tasks the step makes: %,d%n  %,d network flows (%s), %,d NVLink transfers (%s),"
+                        + " %,d compute intervals; %,d collective%s", t.total(), t.network(), bytes(t.networkBytes()),
+                t.nvlink(), bytes(t.nvlinkBytes()), t.compute(), t.collectives(), t.collectives() == 1 ? "" : "s");
     }
 
     static String time(long ps) {

@@ -95,7 +95,7 @@ public final class TrainingJobDialog {
             Label m = new Label();
             m.setId(id(f) + "-problem");
             m.setWrapText(true);
-            m.setMaxWidth(210);
+            m.setMaxWidth(190);
             m.setMinHeight(Region.USE_PREF_SIZE);
             m.setStyle("-fx-text-fill: #b00020;");
             messages.put(f, m);
@@ -186,7 +186,7 @@ public final class TrainingJobDialog {
 
         VBox left = new VBox(6, heading("Model"), model);
         VBox right = new VBox(6, heading("Parallelism"), parallel, heading("GPU"), gpuGrid, heading("Schedule"), schedule);
-        HBox columns = new HBox(24, left, right);
+        HBox columns = new HBox(16, left, right);
         VBox summaryBox = new VBox(4, heading("What the step makes"), summary, tasks);
         summaryBox.setPadding(new Insets(4, 0, 0, 0));
         VBox content = new VBox(10, columns, summaryBox);
@@ -250,7 +250,7 @@ public final class TrainingJobDialog {
         ColumnConstraints fields = new ColumnConstraints();
         fields.setMinWidth(Region.USE_PREF_SIZE);
         ColumnConstraints problems = new ColumnConstraints();
-        problems.setPrefWidth(210);
+        problems.setPrefWidth(190);
         problems.setHgrow(Priority.SOMETIMES);
         g.getColumnConstraints().addAll(labels, fields, problems);
         return g;

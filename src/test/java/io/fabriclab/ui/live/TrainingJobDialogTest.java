@@ -71,7 +71,7 @@ class TrainingJobDialogTest {
         assertEquals("gpt-1.3b", dlg.preset.getValue());
         assertFalse(dlg.okDisabled());
         assertTrue(dlg.summary.getText().contains("GPUs: 8 of the fabric's 8 (TP 1 x PP 1 x DP 8)"), dlg.summary.getText());
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> dlg.tasks.getText().matches("Tasks the step makes: [0-9,]+ .*"));
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> dlg.tasks.getText().matches("(?s)Tasks the step makes: [0-9,]+\\R  [0-9,]+ network flows .*"));
 
         // TP 2 x PP 1 x DP 8 = 16 GPUs on 8: on DP (the rest), decorated, OK disabled.
         type(robot, Field.TP, "2");

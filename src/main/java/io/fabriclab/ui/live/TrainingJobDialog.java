@@ -121,8 +121,6 @@ public final class TrainingJobDialog {
         tasks.setWrapText(true);
         summary.setMinHeight(Region.USE_PREF_SIZE);
         tasks.setMinHeight(Region.USE_PREF_SIZE);
-        summary.setStyle("-fx-font-family: monospace;");
-        tasks.setStyle("-fx-font-family: monospace;");
 
         preset.valueProperty().addListener((o, a, b) -> {
             if (!syncing && b != null && !CUSTOM.equals(b)) {
@@ -184,12 +182,16 @@ public final class TrainingJobDialog {
         schedule.add(distributedOptimizer, 0, r++, 3, 1);
         row(schedule, r, Field.GRADIENT_BYTES);
 
-        VBox left = new VBox(6, heading("Model"), model);
+        // The summary sits under the model, beside the right column's three sections: the dialog
+        // stays short enough for a 1280 x 800 screen.
+        VBox summaryBox = new VBox(4, heading("What the step makes"), summary, tasks);
+        summaryBox.setPadding(new Insets(8, 0, 0, 0));
+        summary.setMaxWidth(560);
+        tasks.setMaxWidth(560);
+        VBox left = new VBox(6, heading("Model"), model, summaryBox);
         VBox right = new VBox(6, heading("Parallelism"), parallel, heading("GPU"), gpuGrid, heading("Schedule"), schedule);
         HBox columns = new HBox(16, left, right);
-        VBox summaryBox = new VBox(4, heading("What the step makes"), summary, tasks);
-        summaryBox.setPadding(new Insets(4, 0, 0, 0));
-        VBox content = new VBox(10, columns, summaryBox);
+        VBox content = new VBox(10, columns);
         content.setPadding(new Insets(8));
         dialog.getDialogPane().setContent(content);
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
@@ -308,14 +310,14 @@ public final class TrainingJobDialog {
         requestNo++;
         if (check.ok()) {
             summary.setText(form.summary(check.job()));
-            summary.setStyle("-fx-font-family: monospace;");
+            summary.setStyle("");
             tasks.setText("Tasks the step makes: counting…");
             debounce.playFromStart();
         } else {
             debounce.stop();
             Map.Entry<Field, String> first = check.problems().entrySet().iterator().next();
             summary.setText("Cannot run: " + first.getKey().label() + ": " + first.getValue());
-            summary.setStyle("-fx-font-family: monospace; -fx-text-fill: #b00020;");
+            summary.setStyle("-fx-text-fill: #b00020;");
             tasks.setText("");
         }
     }

@@ -310,6 +310,7 @@ public final class TrainingJobDialog {
         requestNo++;
         if (check.ok()) {
             summary.setText(form.summary(check.job()));
+            growToContent();
             summary.setStyle("");
             tasks.setText("Tasks the step makes: counting…");
             debounce.playFromStart();
@@ -319,6 +320,25 @@ public final class TrainingJobDialog {
             summary.setText("Cannot run: " + first.getKey().label() + ": " + first.getValue());
             summary.setStyle("-fx-text-fill: #b00020;");
             tasks.setText("");
+            growToContent();
+        }
+    }
+
+    /**
+     * The window grows when its content has (a message or the task count takes more lines than
+     * when it opened), so the buttons never slip below its edge; a window the user made larger stays.
+     */
+    private void growToContent() {
+        javafx.scene.Scene scene = dialog.getDialogPane().getScene();
+        if (scene == null || !(scene.getWindow() instanceof javafx.stage.Stage st) || !st.isShowing()) {
+            return;
+        }
+        dialog.getDialogPane().applyCss();
+        dialog.getDialogPane().layout();
+        double w = dialog.getDialogPane().prefWidth(-1);
+        double h = dialog.getDialogPane().prefHeight(w);
+        if (scene.getHeight() < h - 1 || scene.getWidth() < w - 1) {
+            st.sizeToScene();
         }
     }
 
@@ -344,6 +364,7 @@ public final class TrainingJobDialog {
         t.setOnSucceeded(e -> {
             if (no == requestNo) {
                 tasks.setText(TrainingForm.tasksText(t.getValue()));
+                growToContent();
             }
         });
         t.setOnFailed(e -> {

@@ -20,7 +20,8 @@ import io.fabriclab.model.Link;
  * flows' reverse paths toward the senders they throttle; a red flash with the count where packets were dropped;
  * a thick black dashed outline around the directions of a deadlock cycle; red dashes and a cross
  * on failed links; a green halo on the selected flow's path and a magenta one on the selected
- * collective's flows; and a legend of all of these, always on screen (top right). Folded
+ * collective's flows; a ring inside each server's box while its GPUs use NVLink, on the load
+ * scale by the share of its NVLink bandwidth; and a legend of all of these, always on screen (top right). Folded
  * servers: their links merge into one line pair per bundle showing the worst of its directions.
  * Toolkit-free: the live view, replays and the report draw through it.
  */

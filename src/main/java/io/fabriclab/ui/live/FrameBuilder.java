@@ -16,8 +16,8 @@ import io.fabriclab.sim.SimSnapshot;
  * Turns simulator snapshots into what the canvas draws ({@link CongestionFrame}) for one drawn
  * fabric: maps each snapshot port ("device:port", the sending end of a direction) to the drawn
  * link and direction by name, so the run can use a copy of the fabric. Rates (marks per
- * microsecond, utilisation) come from the running totals of the current and the previous
- * snapshot shown, since the viewer only sees the snapshots it takes.
+ * microsecond, utilisation, each server's NVLink utilisation) come from the running totals of the
+ * current and the previous snapshot shown, since the viewer only sees the snapshots it takes.
  */
 public final class FrameBuilder {
     /** Queue colour full scale when a port has neither an ECN Kmax nor a downstream XOFF. */

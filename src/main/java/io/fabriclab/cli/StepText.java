@@ -12,7 +12,7 @@ import io.fabriclab.workload.TrainingJob;
 import io.fabriclab.workload.Workload;
 
 /** What a run says about its NCCL collectives and training steps, as text (simulate, compare). */
-public final class StepText {
+final class StepText {
     private StepText() {
     }
 
@@ -37,7 +37,7 @@ public final class StepText {
         return b.toString();
     }
 
-    public static String training(TrainingJob job, StepAnalysis.Result a) {
+    static String training(TrainingJob job, StepAnalysis.Result a) {
         StringBuilder b = new StringBuilder();
         b.append(job.describe()).append(String.format(Locale.ROOT, ", compute %.1f us per micro-batch%n",
                 job.computePsPerMicroBatch() / 1e6));

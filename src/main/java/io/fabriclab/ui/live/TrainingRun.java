@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.fabriclab.cli.StepText;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Units;
 import io.fabriclab.report.TransportRuns;
@@ -24,7 +23,9 @@ import io.fabriclab.workload.TrainingJob;
  * training:MODEL} runs them (the job's collectives reported by the step analysis, not in the
  * results' collective list; the time limit ten times the step's compute, at least the default
  * second), and, once the run has ended, its {@link StepAnalysis} (step time, exposed
- * communication, tokens/s, critical path) as text ({@link StepText#training}).
+ * communication, tokens/s, critical path) as text, in the words {@code fabriclab simulate} prints
+ * it (the CLI's own formatter is below the UI's reach, docs/architecture.md; CliStepTextTest keeps
+ * the two the same).
  */
 public final class TrainingRun {
     private final TrainingJob job;
@@ -91,7 +92,34 @@ public final class TrainingRun {
 
     /** The analysis as {@code fabriclab simulate} prints it, or null before the run has ended. */
     public synchronized String text() {
-        return result == null ? null : StepText.training(job, result).stripTrailing();
+        return result == null ? null : text(job, result).stripTrailing();
+    }
+
+    /** A training step's analysis as text: the job, the step and its parts, communication by kind, the critical path. */
+    public static String text(TrainingJob job, StepAnalysis.Result a) {
+        StringBuilder b = new StringBuilder();
+        b.append(job.describe()).append(String.format(Locale.ROOT, ", compute %.1f us per micro-batch%n",
+                job.computePsPerMicroBatch() / 1e6));
+        if (!a.completed()) {
+            b.append("  the step did not complete within the run\n");
+            return b.toString();
+        }
+        b.append(String.format(Locale.ROOT, "  step %.3f ms: compute %.3f ms, pipeline bubble %.3f ms, exposed "
+                        + "communication %.3f ms (%.1f %%); GPUs idle %.1f %%; %,.0f tokens/s%n",
+                a.stepPs() / 1e9, a.computePs() / 1e9, a.bubblePs() / 1e9, a.exposedCommPs() / 1e9,
+                100 * a.exposedShare(), 100 * a.gpuIdleShare(), a.tokensPerSecond()));
+        for (StepAnalysis.CommResult c : a.communication()) {
+            b.append(String.format(Locale.ROOT, "  %s: %d transfers, %.1f MB%s%n", c.kind(), c.transfers(),
+                    c.bytes() / 1e6, c.meanBusbwGBps() > 0
+                            ? String.format(Locale.ROOT, ", mean busbw %.2f GB/s", c.meanBusbwGBps()) : ""));
+        }
+        b.append(String.format(Locale.ROOT, "  critical path: compute %.3f ms, NVLink %.3f ms, network %.3f ms%n",
+                a.criticalComputePs() / 1e9, a.criticalNvlinkPs() / 1e9, a.criticalNetworkPs() / 1e9));
+        for (StepAnalysis.CriticalTransfer t : a.heldBy()) {
+            b.append(String.format(Locale.ROOT, "    held by %s %s -> %s (%.1f MB): %.1f us%n", t.label(), t.src(),
+                    t.dst(), t.bytes() / 1e6, t.chargedPs() / 1e6));
+        }
+        return b.toString();
     }
 
     /** One line: step time, exposed communication, tokens/s (or that the step did not complete); null before the end. */

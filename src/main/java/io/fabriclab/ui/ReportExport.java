@@ -123,9 +123,24 @@ final class ReportExport {
             format.setId("report-format");
             added.setId("report-added");
             added.setWrapText(true);
+            // Each result by its file name (its whole path on hover), not a long temporary path.
+            results.setCellFactory(v -> new javafx.scene.control.ListCell<>() {
+                @Override
+                protected void updateItem(Path item, boolean empty) {
+                    super.updateItem(item, empty);
+                    setText(empty || item == null ? null : item.getFileName().toString());
+                    setTooltip(empty || item == null ? null : new javafx.scene.control.Tooltip(item.toString()));
+                }
+            });
             GridPane g = new GridPane();
             g.setHgap(8);
             g.setVgap(8);
+            // The labels keep their whole text; the fields take the rest of the width.
+            javafx.scene.layout.ColumnConstraints labels = new javafx.scene.layout.ColumnConstraints();
+            labels.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
+            fields.setHgrow(javafx.scene.layout.Priority.ALWAYS);
+            g.getColumnConstraints().addAll(labels, fields);
             g.addRow(0, new Label("Author"), author);
             g.addRow(1, new Label("Simulation results"), new VBox(6, results, new HBox(6, add, addLive, remove), added));
             g.addRow(2, new Label("Format"), format);

@@ -357,9 +357,13 @@ public final class SweepWindow {
 
     void showTuned(Tuner.Outcome o, Path dir) {
         tuned = o;
-        verdict.setText(o.verdict());
-        List<String> ms = new ArrayList<>(List.of(o.settings().objective(), "drops", "pausedUs", "fctP99Us", "ecnMarked"));
-        beforeAfter.getItems().setAll(TuneReport.beforeAfter(o, ms.stream().distinct().toList()));
+        List<String> ms = TuneReport.shownMetrics(o);
+        List<String> worse = TuneReport.worsened(o, ms);
+        // Every metric the recommendation makes worse is named with the verdict, never left to the table.
+        verdict.setText(o.verdict() + (worse.isEmpty() ? "" : "\nGot worse: " + String.join("; ", worse) + ".")
+                + (o.notes().isEmpty() ? "" : "\nNote: " + String.join("; ", o.notes()) + "."));
+        verdict.setStyle("-fx-font-weight: bold;" + (worse.isEmpty() ? "" : " -fx-text-fill: #9a3412;"));
+        beforeAfter.getItems().setAll(TuneReport.beforeAfter(o, ms));
         Path png = dir.resolve(TuneReport.TRACE_CHART + ".png");
         if (Files.exists(png)) {
             traceView.setImage(new javafx.scene.image.Image(png.toUri().toString()));
@@ -600,13 +604,7 @@ public final class SweepWindow {
         if (st == null || st.n() == 0 || !Double.isFinite(st.mean())) {
             return "—";
         }
-        return st.n() < 2 || !Double.isFinite(st.halfWidth()) ? fmt(st.mean())
-                : fmt(st.mean()) + " ± " + fmt(st.halfWidth());
-    }
-
-    private static String fmt(double v) {
-        return Math.abs(v) >= 1000 || v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
-                : String.format(Locale.ROOT, "%.3g", v);
+        return st.text().replace(" +- ", " ± ");
     }
 
     private void showChart() {

@@ -109,8 +109,13 @@ class SweepWindowTest {
         io.fabriclab.sweep.tune.Tuner.Outcome o = f[0].get(10, TimeUnit.MINUTES);
         robot.interact(() -> { });
         assertFalse(w[0].verdict.getText().isBlank(), "a verdict");
-        assertEquals(o.verdict(), w[0].verdict.getText());
-        assertEquals(4, w[0].beforeAfter.getItems().size(), "paused time (the objective), drops, FCT p99, ECN marks: start vs recommended");
+        assertTrue(w[0].verdict.getText().startsWith(o.verdict()), w[0].verdict.getText());
+        // Issue 35 item 10: every metric the recommendation worsens is named with the verdict.
+        for (String worse : io.fabriclab.sweep.tune.TuneReport.worsened(o, io.fabriclab.sweep.tune.TuneReport.shownMetrics(o))) {
+            assertTrue(w[0].verdict.getText().contains(worse), worse + " in " + w[0].verdict.getText());
+        }
+        assertEquals(io.fabriclab.sweep.tune.TuneReport.shownMetrics(o).size(), w[0].beforeAfter.getItems().size(),
+                "the objective, the constraints' metrics, FCT p99 and p50, paused time, ECN marks, drops, throughput");
         assertNotNull(w[0].traceView.getImage(), "the search trace");
         assertEquals(!o.improved(), w[0].applyTuned.isDisabled(), "apply only a recommendation");
         assertTrue(Files.exists(dir.resolve("out/tune/scenario-on-open-fabric.json")), "the open fabric was tuned");

@@ -204,7 +204,11 @@ public final class ReviewScreenshots {
 
     private static void sweep(Path out) throws Exception {
         fx(() -> {
-            new SweepWindow(editor, stage).show();
+            SweepWindow w = new SweepWindow(editor, stage);
+            w.show();
+            w.scenario.setText(Path.of("resources/scenarios/transports-incast-rail-4su.json").toAbsolutePath().toString());
+            w.onOpenFabric.setSelected(false);
+            w.path.show();
             return null;
         });
         shot(out, "sweep");

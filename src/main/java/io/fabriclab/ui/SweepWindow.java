@@ -207,6 +207,11 @@ public final class SweepWindow {
         GridPane top = new GridPane();
         top.setHgap(8);
         top.setVgap(6);
+        javafx.scene.layout.ColumnConstraints topLabels = new javafx.scene.layout.ColumnConstraints();
+        topLabels.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints topFields = new javafx.scene.layout.ColumnConstraints();
+        topFields.setHgrow(Priority.ALWAYS);
+        top.getColumnConstraints().addAll(topLabels, topFields);
         top.addRow(0, new Label("Scenario"), new HBox(6, grow(scenario), browse));
         top.add(onOpenFabric, 1, 1);
         top.addRow(2, new Label("Workers"), new HBox(6, workers, new Label("Output folder"), grow(output)));
@@ -215,6 +220,15 @@ public final class SweepWindow {
         GridPane form = new GridPane();
         form.setHgap(8);
         form.setVgap(6);
+        // The labels keep their whole text ("Parameter", not "..."); the fields and the hint take the rest.
+        javafx.scene.layout.ColumnConstraints labelColumn = new javafx.scene.layout.ColumnConstraints();
+        labelColumn.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints fieldColumn = new javafx.scene.layout.ColumnConstraints();
+        fieldColumn.setHgrow(Priority.ALWAYS);
+        fieldColumn.setMinWidth(0);
+        form.getColumnConstraints().addAll(labelColumn, fieldColumn);
+        pathHint.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        pathHint.setMaxWidth(Double.MAX_VALUE);
         int r = 0;
         form.addRow(r++, new Label("Parameter"), new HBox(6, path, grow(values), new Label("or"), from, to, count, log, add));
         form.add(pathHint, 1, r++);
@@ -296,6 +310,15 @@ public final class SweepWindow {
         GridPane form = new GridPane();
         form.setHgap(8);
         form.setVgap(6);
+        // The labels keep their whole text ("Parameter", not "..."); the fields and the hint take the rest.
+        javafx.scene.layout.ColumnConstraints labelColumn = new javafx.scene.layout.ColumnConstraints();
+        labelColumn.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints fieldColumn = new javafx.scene.layout.ColumnConstraints();
+        fieldColumn.setHgrow(Priority.ALWAYS);
+        fieldColumn.setMinWidth(0);
+        form.getColumnConstraints().addAll(labelColumn, fieldColumn);
+        pathHint.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        pathHint.setMaxWidth(Double.MAX_VALUE);
         form.addRow(0, new Label("Objective"), new HBox(6, tuneObjective, tuneGoal, tuneZeroDrops));
         form.addRow(1, new Label("Budget"), new HBox(6, budget, new Label("candidates, each over"), searchSeeds,
                 new Label("seeds; hold-out seeds"), holdoutSeeds, new Label("traffic class"), trafficClass));

@@ -33,6 +33,19 @@ public final class ConvertCommand implements Callable<Integer> {
         Fabric fabric = Inputs.fabric(in);
         FabricFiles.save(fabric, out);
         spec.commandLine().getOut().printf("wrote %s (%d devices, %d links)%n", out, fabric.devices().size(), fabric.linkCount());
+        // What a containerlab file cannot hold is said, not dropped silently (issue 35 item 13).
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        if (FabricFiles.formatOf(out) == FabricFiles.Format.CONTAINERLAB) {
+            for (String loss : io.fabriclab.io.ContainerlabYaml.exportLosses(fabric)) {
+                err.println("warning: not in the containerlab file: " + loss);
+            }
+        }
+        if (FabricFiles.formatOf(in) == FabricFiles.Format.CONTAINERLAB) {
+            for (String note : io.fabriclab.io.ContainerlabYaml.importNotes(fabric)) {
+                err.println("warning: " + note);
+            }
+        }
+        err.flush();
         return ExitCode.OK;
     }
 }

@@ -228,15 +228,42 @@ final class ReportExport {
      * thread; a file that cannot be read is reported and the future fails.
      */
     java.util.concurrent.CompletableFuture<Path> savedRunResults(Path runFile) {
-        return BackgroundTasks.shared().run("Reading " + runFile.getFileName(), () -> LiveViewProvider.find()
-                .orElseThrow(() -> new java.io.IOException("this build has no live view")).resultsOfSavedRun(runFile, runsDir()),
+        return BackgroundTasks.shared().run("Reading " + runFile.getFileName(), () -> {
+            Path r = LiveViewProvider.find().orElseThrow(() -> new java.io.IOException("this build has no live view"))
+                    .resultsOfSavedRun(runFile, runsDir());
+            r.toFile().deleteOnExit(); // after its directory's registration: deleted first
+            return r;
+        },
                 r -> editor.message("Added the results of " + runFile.getFileName()),
                 ex -> editor.dialogs().showErrors("Cannot read " + runFile.getFileName(), String.valueOf(ex.getMessage())));
     }
 
+    /**
+     * A results file the report cites: one written to a temporary directory for it (a live run, a
+     * saved run's results) is copied beside the report ({@code <report>-<name>}) and that copy is
+     * cited, so the report never names a file that is gone once the application exits (issue 35
+     * item 20); any other file is cited where it is.
+     */
+    static Path keptBeside(Path results, Path report) throws java.io.IOException {
+        Path abs = results.toAbsolutePath().normalize();
+        if (abs.getParent() == null || abs.getParent().getFileName() == null
+                || !abs.getParent().getFileName().toString().startsWith(RUNS_DIR_PREFIX)) {
+            return results;
+        }
+        String stem = report.getFileName().toString().replaceFirst("\\.[^.]+$", "");
+        Path kept = report.toAbsolutePath().resolveSibling(stem + "-" + results.getFileName());
+        io.fabriclab.io.AtomicFiles.write(kept, java.nio.file.Files.readAllBytes(results));
+        return kept;
+    }
+
+    static final String RUNS_DIR_PREFIX = "fabriclab-report-runs";
+
     /** Where live runs are written for a report (deleted when the application exits). */
     private static Path runsDir() throws java.io.IOException {
-        Path dir = java.nio.file.Files.createTempDirectory("fabriclab-report-runs");
+        // -Dfabriclab.tmp.dir puts them elsewhere (the tests: under target/, never the system's temp directory).
+        String root = System.getProperty("fabriclab.tmp.dir");
+        Path dir = root == null || root.isBlank() ? java.nio.file.Files.createTempDirectory(RUNS_DIR_PREFIX)
+                : java.nio.file.Files.createTempDirectory(java.nio.file.Files.createDirectories(Path.of(root)), RUNS_DIR_PREFIX);
         dir.toFile().deleteOnExit();
         return dir;
     }
@@ -301,7 +328,7 @@ final class ReportExport {
                 int n = 1;
                 for (Path r : resultFiles) {
                     updateMessage("reading " + r.getFileName());
-                    runs.add(ReportRuns.fromResults(r, n++));
+                    runs.add(ReportRuns.fromResults(keptBeside(r, out), n++));
                 }
                 ReportInput in = new ReportInput(snapshot, source == null ? snapshot.name() + " (not saved)" : source.toString(),
                         source == null || modified ? null : sha256(source), null, null,

@@ -12,6 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** `fabriclab convert IN OUT`: between the fabric JSON, containerlab YAML, GraphML and DOT. */
 @Command(name = "convert", mixinStandardHelpOptions = true,
+        // The command list shows this line: the description's first sentence wrapped as ".json (FabricLab), ."
+        header = "Convert a fabric between formats: FabricLab JSON, containerlab, GraphML, DOT.",
         description = {"Convert a fabric between formats, chosen by file ending:",
                 ".json (FabricLab), .clab.yml/.clab.yaml/.yml/.yaml (containerlab, with its annotations side file),",
                 ".graphml and .dot (export only). The output is written atomically, never over the input, and only",

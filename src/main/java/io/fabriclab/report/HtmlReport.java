@@ -215,6 +215,9 @@ public final class HtmlReport {
         if (!b.unpriced().isEmpty()) {
             h.el("p", "No price in the price book for: " + String.join(", ", b.unpriced()), "class", "note");
         }
+        for (BillOfMaterials.ServerModel m : b.serverModels()) {
+            h.el("p", "Servers (not priced): " + m.describe() + ". " + BillOfMaterials.NVSWITCH_NOTE + ".", "class", "note");
+        }
         h.close("div");
     }
 
@@ -901,7 +904,7 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- helpers
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = io.fabriclab.io.JsonInput.writingMapper()
             .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
     /** A value's every field as indented JSON (records serialise component by component). */

@@ -92,11 +92,22 @@ final class CreditFlowControl {
     private static final int FC_SENT = 7;
     private static final long LOW = 0xFFFFFFFFL;
 
+    /**
+     * Per (sending port, VL): the credit limit before the last flow-control packet and when that
+     * packet arrived, so a packet a cut-through switch forwards does not start on the wire before
+     * the credits it needed (see {@link #earliestStartPs}).
+     */
+    private final int[] limitBefore;
+    private final long[] lastUpdatePs;
+
     CreditFlowControl(Simulator sim, EgressPort[] ports, PacketPool pkts) {
         this.sim = sim;
         this.ports = ports;
         this.pkts = pkts;
         int n = ports.length * EgressPort.CLASSES;
+        limitBefore = new int[n];
+        lastUpdatePs = new long[n];
+        java.util.Arrays.fill(lastUpdatePs, Long.MIN_VALUE);
         st = new long[Math.multiplyExact(n, STRIDE)];
         for (int k = 0; k < n; k++) {
             st[k * STRIDE + STALL_START] = -1;
@@ -211,6 +222,24 @@ final class CreditFlowControl {
     }
 
     /** Egress {@code p} starts a packet of {@code bytes} on VL {@code c}: its blocks are spent. */
+    /**
+     * The earliest time a packet of {@code bytes} on egress {@code p}, VL {@code c}, may have
+     * started on the wire as far as credits go (call before {@link #consume}): when the last
+     * flow-control packet arrived if the credits before it did not cover the packet (it needed
+     * that update), else {@link Long#MIN_VALUE}. A cut-through switch starts a packet while its
+     * tail is still coming in, but only once the downstream receiver's credits cover it (IBTA vol.
+     * 1 §7.9: a packet is sent only when the credits for all of it are available).
+     */
+    long earliestStartPs(EgressPort p, int c, int bytes) {
+        int pc = EgressPort.portClass(p.id, c);
+        long at = lastUpdatePs[pc];
+        if (at == Long.MIN_VALUE) {
+            return Long.MIN_VALUE;
+        }
+        int o = sender(p.id, c);
+        return limitBefore[pc] - (int) st[o + SENT] < blocks(bytes) ? at : Long.MIN_VALUE;
+    }
+
     void consume(EgressPort p, int c, int bytes) {
         int o = sender(p.id, c);
         st[o + SENT] = (int) st[o + SENT] + blocks(bytes);
@@ -241,6 +270,9 @@ final class CreditFlowControl {
             return;
         }
         int limit = sent + available;
+        int pc = EgressPort.portClass(p.id, c);
+        limitBefore[pc] = (int) st[o + LIMIT];
+        lastUpdatePs[pc] = sim.now;
         st[o + LIMIT] = limit;
         if (st[o + STALL_START] >= 0 && limit - sent >= (int) st[o + STALL_NEED]) {
             endStall(o);

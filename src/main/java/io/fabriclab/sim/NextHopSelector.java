@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 
 import io.fabriclab.model.Device;
 import io.fabriclab.model.Link;
+import io.fabriclab.routing.EcmpHash;
 import io.fabriclab.routing.Routing;
 
 /**
@@ -51,13 +52,24 @@ final class NextHopSelector {
     private int[][] neighbourPort;
     /** The run's simulator: while no link is down ({@code downLinkCount == 0}) no member needs checking. */
     private final Simulator sim;
+    /** The run's ECMP hash and each flow's NIC addresses, for the entropy choice ({@link #nextByEntropy}). */
+    private final EcmpHash hash;
+    private final int[] srcAddr;
+    private final int[] dstAddr;
     /** Flowlet state per flow and hop: the next hop chosen and when the flow last used it. */
     private int[][] flowletPort;
     private long[][] flowletLastPs;
 
     NextHopSelector(Simulator sim, RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
-                    Flow[] flowList, long seed, int switchCount) {
+                    Flow[] flowList, long seed, int switchCount, EcmpHash hash) {
         int flows = flowList.length;
+        this.hash = hash;
+        this.srcAddr = new int[flows];
+        this.dstAddr = new int[flows];
+        for (Flow f : flowList) {
+            srcAddr[f.id] = f.srcPort.nic.address;
+            dstAddr[f.id] = f.dstPort.nic.address;
+        }
         this.sim = sim;
         this.lastHopPort = new int[flows];
         this.lastSwitch = new int[flows];
@@ -116,6 +128,97 @@ final class NextHopSelector {
         if (here == last) {
             return lastHopPort[flow];
         }
+        int[] group = groupAt(in, flow, here, last);
+        if (group.length == 0) {
+            // Unreachable under the current routing: the flow's ECMP path decides (and drops if dead).
+            return -1;
+        }
+        if (group.length == 1) {
+            return group[0];
+        }
+        return switch (policy.mode()) {
+            case SPRAY -> pickRandom(group);
+            case ADAPTIVE -> leastQueued(group);
+            case FLOWLET -> flowlet(group, flow, hop, now);
+            case ECMP -> throw new IllegalStateException("ECMP packets follow their flow's path");
+        };
+    }
+
+    /**
+     * Ultra Ethernet spraying: the egress a data packet of {@code flow} carrying entropy value
+     * {@code ev} takes at the switch that owns {@code in}. The switch hashes the packet's 5-tuple,
+     * the EV in the UDP source port, over its live equal-cost members, so one EV keeps one path
+     * while the routing and the links stay as they are (as csg-htsim's switches hash flow and
+     * path id). Switches hash with a CRC (SAI's SAI_HASH_ALGORITHM_CRC, SONiC's default ECMP hash
+     * algorithm; CRC16-CCITT and CRC32 variants on Broadcom's RTAG7), which is linear in the input
+     * bits: here CRC16-CCITT of the EV XOR the hash of the fields that do not change within a flow
+     * (addresses, the run's seed, the switch's when per-switch seeds are on). Because it is linear,
+     * the 256 EVs of a sender's cycle land exactly 2^(8-m) on each of 2^m members (a group of
+     * another size: within a few of 256 / n).
+     */
+    int nextByEntropy(EgressPort in, int flow, int ev) {
+        int here = in.switchIndex;
+        int last = lastSwitch[flow];
+        if (here == last) {
+            return lastHopPort[flow];
+        }
+        int[] group = groupAt(in, flow, here, last);
+        if (group.length == 0) {
+            return -1;
+        }
+        if (group.length == 1) {
+            return group[0];
+        }
+        if (sim.downLinkCount == 0) {
+            return group[entropyMember(here, flow, ev, group.length)];
+        }
+        int live = 0;
+        for (int p : group) {
+            if (!ports[p].down) {
+                live++;
+            }
+        }
+        if (live == 0) {
+            return group[0];
+        }
+        int k = entropyMember(here, flow, ev, live);
+        for (int p : group) {
+            if (!ports[p].down && k-- == 0) {
+                return p;
+            }
+        }
+        throw new IllegalStateException();
+    }
+
+    /** Member 0..n-1 of entropy value {@code ev} of {@code flow} at switch {@code here} (see {@link #nextByEntropy}). */
+    private int entropyMember(int here, int flow, int ev, int n) {
+        int fixed = (int) hash.hash(here, srcAddr[flow], dstAddr[flow], 0, 0, EcmpHash.PROTO_UDP);
+        return ((crc16Ccitt(ev) ^ fixed) & 0xFFFF) % n;
+    }
+
+    /** CRC16-CCITT table (polynomial 0x1021). */
+    private static final char[] CRC16 = new char[256];
+
+    static {
+        for (int i = 0; i < 256; i++) {
+            int c = i << 8;
+            for (int b = 0; b < 8; b++) {
+                c = (c & 0x8000) != 0 ? (c << 1) ^ 0x1021 : c << 1;
+            }
+            CRC16[i] = (char) c;
+        }
+    }
+
+    /** CRC16-CCITT (initial value 0xFFFF, no final XOR) of the 16-bit value {@code v}, high byte first. */
+    static int crc16Ccitt(int v) {
+        int c = 0xFFFF;
+        c = ((c << 8) ^ CRC16[((c >>> 8) ^ (v >>> 8)) & 0xFF]) & 0xFFFF;
+        c = ((c << 8) ^ CRC16[((c >>> 8) ^ v) & 0xFF]) & 0xFFFF;
+        return c;
+    }
+
+    /** The equal-cost egress ports toward the flow's destination edge switch {@code last} at switch {@code here}. */
+    private int[] groupAt(EgressPort in, int flow, int here, int last) {
         int[] group;
         if (byIndex != null) {
             int k = here * switchCount + last;
@@ -132,19 +235,7 @@ final class NextHopSelector {
         } else {
             group = group(in.sw.device, ports[lastHopPort[flow]].sw.device);
         }
-        if (group.length == 0) {
-            // Unreachable under the current routing: the flow's ECMP path decides (and drops if dead).
-            return -1;
-        }
-        if (group.length == 1) {
-            return group[0];
-        }
-        return switch (policy.mode()) {
-            case SPRAY -> pickRandom(group);
-            case ADAPTIVE -> leastQueued(group);
-            case FLOWLET -> flowlet(group, flow, hop, now);
-            case ECMP -> throw new IllegalStateException("ECMP packets follow their flow's path");
-        };
+        return group;
     }
 
     private int[] group(Device sw, Device dst) {

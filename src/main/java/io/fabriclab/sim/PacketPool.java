@@ -63,6 +63,10 @@ final class PacketPool {
             if (used == capacity) {
                 capacity *= 2;
                 f = Arrays.copyOf(f, capacity * STRIDE);
+                if (entropy != null) {
+                    entropy = Arrays.copyOf(entropy, capacity);
+                    sack = Arrays.copyOf(sack, capacity * 2);
+                }
             }
             id = used++;
         }
@@ -146,6 +150,59 @@ final class PacketPool {
 
     void setQueueNext(int id, int next) {
         f[id * STRIDE + PATH_BASE] = next;
+    }
+
+    /**
+     * Ultra Ethernet: the entropy value (EV) each packet carries, by id (UEC 1.0: the sender's
+     * per-packet path choice, hashed by the switches' ECMP as the UDP source port); null until
+     * {@link #enableEntropy}, so the other transports' records stay 16 bytes.
+     */
+    private char[] entropy;
+
+    /** Ultra Ethernet: per id, an ACK's cumulative PSN and the SACK bitmap of the 64 PSNs after it. */
+    private long[] sack;
+    /** Bit of the entropy slot that carries a data packet's ACK request (AR) flag. */
+    private static final int AR_BIT = 0x8000;
+
+    void enableEntropy() {
+        if (entropy == null) {
+            entropy = new char[capacity];
+            sack = new long[capacity * 2];
+        }
+    }
+
+    /** The entropy value (below 2^15). */
+    int entropy(int id) {
+        return entropy[id] & (AR_BIT - 1);
+    }
+
+    /** Sets the entropy value and clears the AR flag. */
+    void setEntropy(int id, int ev) {
+        entropy[id] = (char) (ev & (AR_BIT - 1));
+    }
+
+    /** Whether a data packet asks to be acknowledged at once (UEC PDS AR flag). */
+    boolean ackRequested(int id) {
+        return (entropy[id] & AR_BIT) != 0;
+    }
+
+    void setAckRequested(int id) {
+        entropy[id] |= AR_BIT;
+    }
+
+    /** An ACK's cumulative PSN: every PSN below it has arrived. */
+    int cumulativePsn(int id) {
+        return (int) sack[2 * id];
+    }
+
+    /** An ACK's SACK bitmap: bit i set when PSN cumulative + 1 + i has arrived. */
+    long sackBitmap(int id) {
+        return sack[2 * id + 1];
+    }
+
+    void setSack(int id, int cumulative, long bitmap) {
+        sack[2 * id] = cumulative;
+        sack[2 * id + 1] = bitmap;
     }
 
     int live() {

@@ -315,12 +315,7 @@ final class RoceTransport {
                     flowPhase[f.id] = Simulator.FLOW_DONE;
                     f.finishPs = now;
                     sim.flowsRemaining--;
-                    for (int i = 0; i < f.dependentCount; i++) {
-                        Flow d = f.dependents[i];
-                        if (--d.waitingFor == 0) {
-                            events.push(Math.max(now, d.startPs), Simulator.EV_FLOW_START, d.id, 0);
-                        }
-                    }
+                    sim.releaseDependents(f);
                 }
                 f.sinceAck = 0;
                 sendControl(in, f, PacketPool.ACK, f.expected - 1, sim.ackBytes);
@@ -348,7 +343,13 @@ final class RoceTransport {
         }
     }
 
-    /** ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model does. */
+    /**
+     * RoCEv2: ACK, NAK and CNP ride the CNP priority (strict, lossy), as the HPCC/ns-3 RDMA model
+     * does (NVIDIA and SONiC map CNPs to a strict queue). InfiniBand: an ACK or NAK is a packet of
+     * the queue pair, sent on the QP's service level and so on the data's virtual lane, with that
+     * lane's credits (IBTA vol. 1 §9.7: the responder's acknowledgements belong to the QP's
+     * service; §7.6.5: a packet's VL follows from its SL), not on a lane of its own.
+     */
     private void sendControl(EgressPort p, Flow f, byte kind, int psn, int bytes) {
         byte ecn = PacketPool.NOT_ECT;
         if (becnPending) {
@@ -357,9 +358,10 @@ final class RoceTransport {
             ecn = PacketPool.CE;
             ibcc.becnSent();
         }
-        int pkt = pkts.allocate(kind, f.id, psn, bytes, QosProfile.CNP_PRIORITY, ecn);
+        int prio = sim.credits != null ? f.priority : QosProfile.CNP_PRIORITY;
+        int pkt = pkts.allocate(kind, f.id, psn, bytes, prio, ecn);
         pkts.setPathBase(pkt, f.reverseBase);
-        sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, bytes, -1, false);
+        sim.enqueue(p, prio, pkt, bytes, -1, false);
         if (p.busyUntilPs <= sim.now) {
             nicTransmit(p);
         }

@@ -60,6 +60,14 @@ public final class Simulator {
     static final int EV_SNAPSHOT = 13;
     static final int EV_LINK_SPEED = 14;
     static final int EV_PFC_APPLY = 15;
+    /** A local task (NVLink transfer or compute, {@link LocalWork}) has all it waits for. */
+    static final int EV_TASK_READY = 16;
+    /** A compute task ends. */
+    static final int EV_TASK_DONE = 17;
+    /** An NVLink transfer's latency is over: its bytes start to move. */
+    static final int EV_NVLINK_ACTIVE = 18;
+    /** The earliest NVLink transfer of a server (target) should be through; arg: the server's rate version. */
+    static final int EV_NVLINK_NEXT = 19;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "trimmed", "fc"};
 
@@ -86,6 +94,10 @@ public final class Simulator {
     private final List<SwitchState> switches = new ArrayList<>();
     private final List<EgressPort> nicPorts = new ArrayList<>();
     private final Flow[] flows;
+    /** NVLink transfers and compute intervals of the run; null when every task is a network flow. */
+    final LocalWork local;
+    /** Index in the workload's list of each network flow (its id in this run is its place in {@link #flows}). */
+    private final int[] networkSpecIndex;
     /**
      * Per flow: {@link #FLOW_WAITING}, {@link #FLOW_ACTIVE}, {@link #FLOW_DONE}, or
      * {@link #FLOW_DONE_CHANGED} when a done flow's receiver sent a CNP after all (a late duplicate).
@@ -130,6 +142,8 @@ public final class Simulator {
     final UecTransport uec;
     /** Packet trimming at the switches; null unless the run is ultra-ethernet. */
     final Trimming trimming;
+    /** Ultra Ethernet spraying: switches hash each data packet's entropy value ({@link NextHopSelector#nextByEntropy}). */
+    private boolean entropySpray;
     final LinkEvents linkEvents;
     /** Port-to-port latency and forwarding mode of every switch (docs/model.md, Switch port-to-port latency). */
     final SwitchPipeline pipeline;
@@ -240,15 +254,38 @@ public final class Simulator {
             linkIndex.put(links.get(i), i);
         }
 
-        // Flows with their ECMP paths.
-        flows = new Flow[flowSpecs.size()];
+        // Network flows (packet level) apart from NVLink transfers and compute (LocalWork): a flow's id
+        // is its place among the network flows, so a workload of network flows only keeps its numbering.
+        List<FlowSpec> netSpecs = new ArrayList<>(flowSpecs.size());
+        List<FlowSpec> localSpecs = new ArrayList<>();
+        int[] netIndex = new int[flowSpecs.size()];
+        int[] localIndex = new int[flowSpecs.size()];
+        int[] place = new int[flowSpecs.size()];
+        for (int i = 0; i < flowSpecs.size(); i++) {
+            FlowSpec spec = flowSpecs.get(i);
+            if (spec.network()) {
+                place[i] = netSpecs.size();
+                netIndex[netSpecs.size()] = i;
+                netSpecs.add(spec);
+            } else {
+                place[i] = -1 - localSpecs.size();
+                localIndex[localSpecs.size()] = i;
+                localSpecs.add(spec);
+            }
+        }
+        networkSpecIndex = java.util.Arrays.copyOf(netIndex, netSpecs.size());
+        events = new EventQueue(Math.max(1024, netSpecs.size() * 4 + localSpecs.size()));
+        local = localSpecs.isEmpty() ? null
+                : new LocalWork(this, events, fabric, localSpecs, java.util.Arrays.copyOf(localIndex, localSpecs.size()));
+        flows = new Flow[netSpecs.size()];
         flowPhase = new byte[flows.length];
         for (int i = 0; i < flows.length; i++) {
-            FlowSpec spec = flowSpecs.get(i);
-            Port src = resolveNic(spec.src(), "src", i);
-            Port dst = resolveNic(spec.dst(), "dst", i);
+            FlowSpec spec = netSpecs.get(i);
+            Port src = resolveNic(spec.src(), "src", networkSpecIndex[i]);
+            Port dst = resolveNic(spec.dst(), "dst", networkSpecIndex[i]);
             if (src == dst) {
-                throw new IllegalArgumentException("flow " + i + ": source and destination are the same NIC " + src.ref());
+                throw new IllegalArgumentException("flow " + networkSpecIndex[i]
+                        + ": source and destination are the same NIC " + src.ref());
             }
             int udp = 49152 + portRandom.nextInt(16384);
             Nic srcNic = nicByPort.get(src);
@@ -270,25 +307,36 @@ public final class Simulator {
             flows[i].dstEdge = routing.edgeSwitch(dst);
             flows[i].lastHopPort = rev[0] ^ 1;
         }
-        // Dependencies: a flow that names others in "after" starts when their data has all arrived.
+        // Dependencies: a task that names others in "after" starts when they have all finished (a
+        // flow when its data has all arrived).
         Map<String, Integer> byId = new HashMap<>();
-        for (int i = 0; i < flows.length; i++) {
+        for (int i = 0; i < flowSpecs.size(); i++) {
             String id = flowSpecs.get(i).id();
             if (!id.isEmpty() && byId.put(id, i) != null) {
                 throw new IllegalArgumentException("flow " + i + ": flow id '" + id + "' is used twice");
             }
         }
-        for (int i = 0; i < flows.length; i++) {
+        for (int i = 0; i < flowSpecs.size(); i++) {
+            int me = place[i];
             for (String dep : flowSpecs.get(i).after()) {
-                Integer d = byId.get(dep);
-                if (d == null) {
+                Integer di = byId.get(dep);
+                if (di == null) {
                     throw new IllegalArgumentException("flow " + i + ": waits for unknown flow id '" + dep + "'");
                 }
-                flows[d].addDependent(flows[i]);
-                flows[i].waitingFor++;
+                int d = place[di];
+                if (d >= 0 && me >= 0) {
+                    flows[d].addDependent(flows[me]);
+                    flows[me].waitingFor++;
+                } else if (d >= 0) {
+                    flows[d].addTaskDependent(-1 - me);
+                    local.waitingFor[-1 - me]++;
+                } else if (me >= 0) {
+                    local.addFlowDependent(-1 - d, flows[me]);
+                } else {
+                    local.addTaskDependent(-1 - d, -1 - me);
+                }
             }
         }
-        events = new EventQueue(Math.max(1024, flows.length * 4));
         pkts = new PacketPool(4096);
         events.setLookahead(this::lookahead);
         flowsRemaining = flows.length;
@@ -301,13 +349,18 @@ public final class Simulator {
                 maxPayload + dataHeaderBytes) : null;
         roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
         uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
-        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes()) : null;
+        if (ultraEthernet) {
+            pkts.enableEntropy();
+        }
+        trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes(),
+                switches) : null;
         if (trimming != null) {
             for (EgressPort p : ports) {
                 if (p.sw != null) {
+                    long trimPoint = trimming.trimPointBytes(deviceQos(p.sw.device).buffer());
                     for (int c = 0; c < EgressPort.CLASSES; c++) {
                         if (c != QosProfile.CNP_PRIORITY) {
-                            p.wred[c] = trimming.curve(p.wred[c]);
+                            p.wred[c] = trimming.curve(p.wred[c], trimPoint);
                         }
                     }
                 }
@@ -419,6 +472,31 @@ public final class Simulator {
         this.collectiveWorkloads = List.copyOf(collectives);
     }
 
+    /**
+     * Labels of collectives the caller reports itself (NCCL collectives and training steps, whose
+     * tasks include NVLink transfers: StepAnalysis); the results' per-collective list leaves them out.
+     */
+    public void reportElsewhere(java.util.function.Predicate<String> labels) {
+        this.reportedElsewhere = java.util.Objects.requireNonNull(labels);
+    }
+
+    java.util.function.Predicate<String> reportedElsewhere() {
+        return reportedElsewhere;
+    }
+
+    private java.util.function.Predicate<String> reportedElsewhere = l -> false;
+
+    private List<io.fabriclab.workload.NcclCollective> ncclCollectives = List.of();
+
+    /** NCCL collectives of the run, each reported with its declared S over its flows and NVLink transfers. */
+    public void describeNcclCollectives(List<io.fabriclab.workload.NcclCollective> collectives) {
+        this.ncclCollectives = List.copyOf(collectives);
+    }
+
+    List<io.fabriclab.workload.NcclCollective> ncclCollectives() {
+        return ncclCollectives;
+    }
+
     List<io.fabriclab.workload.Collective> collectiveWorkloads() {
         return collectiveWorkloads;
     }
@@ -510,6 +588,36 @@ public final class Simulator {
         return p;
     }
 
+    /** Every network flow and local task has finished. */
+    private boolean allDone() {
+        return flowsRemaining == 0 && (local == null || local.remaining == 0);
+    }
+
+    /**
+     * Network flow {@code f} has all its data at the receiver: the flows and tasks waiting for it
+     * lose one dependency (the transports call this once per flow).
+     */
+    void releaseDependents(Flow f) {
+        for (int i = 0; i < f.dependentCount; i++) {
+            flowDependencyDone(f.dependents[i]);
+        }
+        for (int i = 0; i < f.taskDependentCount; i++) {
+            local.dependencyDone(f.taskDependents[i], now);
+        }
+    }
+
+    /** One of the tasks flow {@code d} waits for finished; it starts when none is left. */
+    void flowDependencyDone(Flow d) {
+        if (--d.waitingFor == 0) {
+            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
+        }
+    }
+
+    /** Index in the workload's list of network flow {@code id}. */
+    int specIndexOfFlow(int id) {
+        return networkSpecIndex[id];
+    }
+
     /** The index of {@code link} in this run, or an error naming it. */
     int linkIndexOf(Link link) {
         Integer li = linkIndex.get(link);
@@ -536,7 +644,9 @@ public final class Simulator {
         }
         if (routingPolicy.perPacket()) {
             selector = new NextHopSelector(this, routingPolicy, ports, linkIndex, paths.routing, flows, cfg.seed(),
-                    switches.size());
+                    switches.size(), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()));
+            // Ultra Ethernet's spraying: each packet carries the entropy value its sender chose.
+            entropySpray = uec != null && routingPolicy.mode() == RoutingMode.SPRAY;
             if (paths.tables != null) {
                 selector.tablesChanged(paths.tables);
             }
@@ -546,6 +656,9 @@ public final class Simulator {
             if (f.waitingFor == 0) {
                 events.push(f.startPs, EV_FLOW_START, f.id, 0);
             }
+        }
+        if (local != null) {
+            local.scheduleInitial();
         }
         events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
         linkEvents.scheduleAll(linkIndex);
@@ -561,7 +674,7 @@ public final class Simulator {
             eventLimit = 0; // ask the gate before the first event (a run may start paused)
         }
         SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
-        if (completion && flowsRemaining == 0) {
+        if (completion && allDone()) {
             reason = SimResults.StopReason.COMPLETED;
         } else {
             final EventQueue q = events;
@@ -587,7 +700,7 @@ public final class Simulator {
                 now = q.topTime;
                 eventCount++;
                 dispatch(q.topType, q.topTarget, q.topArg);
-                if (completion && flowsRemaining == 0) {
+                if (completion && flowsRemaining == 0 && allDone()) {
                     reason = SimResults.StopReason.COMPLETED;
                     break;
                 }
@@ -647,6 +760,10 @@ public final class Simulator {
             case EV_SNAPSHOT -> live.snapshot();
             case EV_LINK_SPEED -> linkEvents.speed(target, arg);
             case EV_PFC_APPLY -> pfc.apply(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
+            case EV_TASK_READY -> local.ready(target, now);
+            case EV_TASK_DONE -> local.computeDone(target, now);
+            case EV_NVLINK_ACTIVE -> local.nvlinkActive(target, now);
+            case EV_NVLINK_NEXT -> local.nvlinkNext(target, arg, now);
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -772,13 +889,16 @@ public final class Simulator {
             bytes = p.polledBytes();
             int ingress = p.polledIngress();
             boolean waited = p.polledLatencyPs(now) > 0;
+            long earliest = Long.MIN_VALUE;
             if (cr != null) {
+                earliest = cr.earliestStartPs(p, c, bytes);
                 cr.consume(p, c, bytes);
             }
             leaveSwitch(p, c, pkt);
             int wire = bytes + wireOverheadBytes;
             long ser = p.serializationPs(wire);
-            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now));
+            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now,
+                    earliest));
         }
     }
 
@@ -1065,15 +1185,17 @@ public final class Simulator {
         int c = pkts.priority(pkt);
         // Class state by port id: fetched in parallel with the port objects, not through them.
         int outAt = EgressPort.at(outId, c, 0);
-        if (trimming != null && kind == PacketPool.DATA && trimming.trims(pcs[outAt + EgressPort.QUEUE_BYTES])) {
-            // Ultra Ethernet: the queue is at the trim threshold; the header goes on at high priority.
+        SwitchState sw = in.sw;
+        if (trimming != null && kind == PacketPool.DATA
+                && trimming.trims(sw, pcs[outAt + EgressPort.QUEUE_BYTES], pkts.frameBytes(pkt))) {
+            // Ultra Ethernet: the buffer would drop it (or the queue is at a fixed trim threshold);
+            // its trimmed header goes on at high priority.
             pkt = trimming.trim(pkt, out);
             c = pkts.priority(pkt);
             outAt = EgressPort.at(outId, c, 0);
         }
         int bytes = pkts.frameBytes(pkt);
         int inAt = EgressPort.at(inId, c, 0);
-        SwitchState sw = in.sw;
         if (out.down) {
             if (credits != null) {
                 // The switch discards it: its blocks in the ingress buffer are free at once.
@@ -1173,7 +1295,11 @@ public final class Simulator {
     private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        int chosen = selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED) ? selector.next(in, pkts.flow(pkt), h, now) : -1;
+        int chosen = -1;
+        if (selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED)) {
+            chosen = entropySpray ? selector.nextByEntropy(in, pkts.flow(pkt), pkts.entropy(pkt))
+                    : selector.next(in, pkts.flow(pkt), h, now);
+        }
         return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
     }
 
@@ -1423,12 +1549,17 @@ public final class Simulator {
 
 
     /**
-     * {@link #EV_RTO}, the timer both transports share: while ACKs made progress within the timeout
-     * it is re-armed at the real deadline; when it expires the transport resends by its own policy
-     * (RoCEv2: go-back-N from the first unacknowledged packet; Ultra Ethernet: only the packets still
-     * unanswered), and the timer starts again.
+     * {@link #EV_RTO}. RoCEv2 and InfiniBand: while ACKs made progress within the timeout it is
+     * re-armed at the real deadline; when it expires the requester goes back to the first
+     * unacknowledged packet, and the timer starts again. Ultra Ethernet runs its own per-packet
+     * timer ({@link UecTransport#rtoExpired}).
      */
     private void retransmitTimeout(Flow f) {
+        if (uec != null) {
+            // Ultra Ethernet: a per-packet timer with an adaptive timeout (UecTransport.rtoExpired).
+            uec.rtoExpired(f);
+            return;
+        }
         if (f.senderDone) {
             return;
         }
@@ -1437,11 +1568,7 @@ public final class Simulator {
             events.push(deadline, EV_RTO, f.id, 0);
             return;
         }
-        if (uec != null) {
-            uec.resendOnTimeout(f);
-        } else {
-            roce.resendOnTimeout(f);
-        }
+        roce.resendOnTimeout(f);
         f.lastProgressPs = now;
         events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
     }

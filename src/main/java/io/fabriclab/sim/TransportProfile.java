@@ -52,6 +52,12 @@ public record TransportProfile(Transport transport, int dataHeaderBytes, int wir
         };
     }
 
+    /** An Ultra Ethernet profile with parameters {@code uec}. */
+    public static TransportProfile ultraEthernet(TransportProfileUec uec) {
+        return new TransportProfile(Transport.ULTRA_ETHERNET, UecFraming.DATA_HEADER_BYTES,
+                RoceFraming.WIRE_OVERHEAD_BYTES, UecFraming.ACK_FRAME_BYTES, null, uec);
+    }
+
     public static TransportProfile infiniband(TransportProfileIb ib) {
         return new TransportProfile(Transport.INFINIBAND, IbFraming.DATA_HEADER_BYTES
                 + (ib.crossSubnet() ? IbFraming.GRH_BYTES : 0), 0, IbFraming.ACK_PACKET_BYTES, ib, null);
@@ -82,6 +88,26 @@ public record TransportProfile(Transport transport, int dataHeaderBytes, int wir
      */
     public double payloadEfficiency(long payload) {
         return (double) payload / dataWireBytes(payload);
+    }
+
+    /**
+     * Data packets a receiver of this transport acknowledges with one ACK in steady state when
+     * packets carry {@code payload} bytes: Ultra Ethernet coalesces, one ACK once more than
+     * {@link TransportProfileUec#ACK_COALESCE_BYTES} of frames have arrived (4 packets of 4096 B:
+     * 4 x 4198 = 16,792 > 16,384); RoCEv2 and InfiniBand acknowledge every packet (their
+     * {@code ackEveryPackets} default).
+     */
+    public int packetsPerAck(long payload) {
+        if (uec == null) {
+            return 1;
+        }
+        long frame = payload + dataHeaderBytes;
+        return (int) (TransportProfileUec.ACK_COALESCE_BYTES / frame) + 1;
+    }
+
+    /** {@link #payloadEfficiency(long, int)} with this transport's own ACK cadence ({@link #packetsPerAck}). */
+    public double ringPayloadEfficiency(long payload) {
+        return payloadEfficiency(payload, packetsPerAck(payload));
     }
 
     /**

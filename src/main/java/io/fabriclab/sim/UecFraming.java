@@ -26,11 +26,17 @@ public final class UecFraming {
     public static final int SES_STANDARD_BYTES = 44;
     /**
      * PDS ACK header: prologue 2, ACK PSN offset 2, cumulative ACK PSN 4, source and destination
-     * PDC ids 2 + 2 (UEC 1.0, PDS ACK). The ACK names its PSN exactly (offset from the cumulative
-     * PSN), which is the per-packet selective ACK modelled; the 32-byte ACK_CC with its SACK bitmap
-     * and congestion-control state is not used.
+     * PDC ids 2 + 2 (UEC 1.0, PDS ACK).
      */
     public static final int PDS_ACK_BYTES = 12;
+    /**
+     * PDS ACK_CC header for NSCC, the ACK a receiver that coalesces sends: the PDS ACK (12) + CC type
+     * and flags 1 + MPR 1 + SACK PSN offset 2 + SACK bitmap 8 (64 PSNs) + NSCC state 8 (service
+     * time, restore-cwnd, receiver-cwnd-pending, received bytes, out-of-order count) = 32 B (UEC
+     * 1.0, PDS ACK_CC; the field layout of the public UET packet definitions, e.g. the Linux
+     * ultraeth driver's uapi header and the UEC reference provider's tools).
+     */
+    public static final int PDS_ACK_CC_BYTES = 32;
     /** SES response header carried in an ACK: list, opcode, version, return code 2, message id 2, job id 4, modified length 4 (UEC 1.0, SES). */
     public static final int SES_RESPONSE_BYTES = 12;
     /**
@@ -43,8 +49,11 @@ public final class UecFraming {
     /** Ethernet 14 + IPv4 20 + UDP 8 + PDS 12 + SES 44 + FCS 4 = 102 B. */
     public static final int DATA_HEADER_BYTES = ETHERNET_BYTES + IPV4_BYTES + UDP_BYTES + PDS_REQUEST_BYTES
             + SES_STANDARD_BYTES + FCS_BYTES;
-    /** An ACK: Ethernet 14 + IPv4 20 + UDP 8 + PDS ACK 12 + SES response 12 + FCS 4 = 70 B. */
-    public static final int ACK_FRAME_BYTES = ETHERNET_BYTES + IPV4_BYTES + UDP_BYTES + PDS_ACK_BYTES
+    /**
+     * An ACK, coalesced with its SACK bitmap: Ethernet 14 + IPv4 20 + UDP 8 + PDS ACK_CC 32 + SES
+     * response 12 + FCS 4 = 90 B.
+     */
+    public static final int ACK_FRAME_BYTES = ETHERNET_BYTES + IPV4_BYTES + UDP_BYTES + PDS_ACK_CC_BYTES
             + SES_RESPONSE_BYTES + FCS_BYTES;
     /** A NACK: Ethernet 14 + IPv4 20 + UDP 8 + PDS NACK 16 + FCS 4 = 62 B. */
     public static final int NACK_FRAME_BYTES = ETHERNET_BYTES + IPV4_BYTES + UDP_BYTES + PDS_NACK_BYTES + FCS_BYTES;

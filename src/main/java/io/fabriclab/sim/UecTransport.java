@@ -28,12 +28,18 @@ final class UecTransport {
     private final int maxPayload;
     private final TransportProfileUec profile;
     private final State[] state;
+    /** The retransmission timeout's floor ({@link TransportProfileUec#MIN_RTO_US}). */
+    private final long minRtoPs;
+    /** The draws of the entropy cycles' XOR values (seeded: a run is reproducible). */
+    private final java.util.SplittableRandom evRandom;
     /** NACKs the responders sent (one per trimmed header that arrived). */
     long nacksSent;
     /** Data packets that arrived at their receiver ahead of a lower missing PSN. */
     long outOfOrderPackets;
     /** Duplicate data packets (a retransmission of a packet that had arrived). */
     long duplicatePackets;
+    /** ACKs the responders sent (coalesced: about one per 16 KiB accepted, TransportProfileUec.ACK_COALESCE_BYTES). */
+    long acksSent;
 
     /** Per flow: the selective-repeat state of sender and receiver. */
     static final class State {
@@ -53,6 +59,31 @@ final class UecTransport {
         Nscc cc;
         /** {@code cc.cwnd}, copied after every change, so the send check reads this record only. */
         double cwnd;
+        /**
+         * Retransmission timer (RFC 6298 estimator, floored): smoothed RTT and its mean deviation
+         * (0 before the first sample), the timeout they give, and whether an EV_RTO is pending.
+         */
+        long srttPs;
+        long rttvarPs;
+        long rtoPs;
+        boolean timerArmed;
+        /**
+         * Entropy values, as csg-htsim's EQDS sender cycles them (EqdsSrc::nextEntropy): the
+         * index counts through the path set, XORed with a value drawn anew at every wrap, so each
+         * cycle visits every EV once in a shuffled order; an EV penalised by a NACK or an ECN echo
+         * is skipped once (penalty at most 1, htsim's _max_penalty).
+         */
+        int evIndex;
+        int evXor;
+        byte[] evPenalty;
+        /**
+         * Receiver's ACK coalescing (csg-htsim EqdsSink): frame bytes accepted since its last ACK;
+         * an AR packet arrived while packets were missing, so an ACK is owed once they are all in;
+         * whether it has acknowledged anything yet.
+         */
+        long unackedBytes;
+        boolean ackRequest;
+        boolean ackedOnce;
 
         State(int packets) {
             int words = (packets + 63) >>> 6;
@@ -93,6 +124,8 @@ final class UecTransport {
         this.maxPayload = maxPayload;
         this.profile = profile;
         this.state = new State[flows.length];
+        this.minRtoPs = TransportProfileUec.MIN_RTO_US * io.fabriclab.model.Units.PS_PER_US;
+        this.evRandom = new java.util.SplittableRandom(cfg.seed() ^ 0x45514453L);
     }
 
     static boolean get(long[] bits, int i) {
@@ -124,9 +157,11 @@ final class UecTransport {
         State s = new State(f.totalPackets);
         s.cc = new Nscc(maxPayload, baseRttPs(f), f.srcPort.rateBps, profile, now);
         s.cwnd = s.cc.cwnd;
+        s.rtoPs = minRtoPs;
+        s.evPenalty = new byte[profile.pathEntropies()];
+        s.evXor = evRandom.nextInt(profile.pathEntropies());
         state[f.id] = s;
         f.srcPort.nic.activate(f);
-        events.push(now + cfg.retransmitTimeoutPs(), Simulator.EV_RTO, f.id, 0);
         sim.transmit(f.srcPort);
     }
 
@@ -202,6 +237,12 @@ final class UecTransport {
             psn = f.sndNxt++;
         }
         int payload = f.payloadOf(psn, maxPayload);
+        // Ask for an ACK at once (PDS AR) on a retransmission, on the last new packet, and when
+        // the window will not let another full packet follow this one (htsim EQDS: sendRtxPacket;
+        // sendNewPacket when nothing is left to send or the sender is out of credit, which for a
+        // window-based sender is a full window).
+        boolean ar = psn < f.maxSent || psn == f.totalPackets - 1
+                || s.inflightBytes + payload + maxPayload > s.cwnd;
         if (psn < f.maxSent) {
             f.retransmittedPackets++;
             f.retransmittedBytes += payload;
@@ -211,42 +252,129 @@ final class UecTransport {
         set(s.outstanding, psn);
         s.inflightBytes += payload;
         s.sentPs[psn % s.sentPs.length] = sim.now;
+        if (!s.timerArmed) {
+            // The timer runs while anything is unanswered, on the oldest packet's send time.
+            s.timerArmed = true;
+            events.push(sim.now + s.rtoPs, Simulator.EV_RTO, f.id, 0);
+        }
         int frame = payload + UecFraming.DATA_HEADER_BYTES;
         int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
                 cfg.ectData() ? PacketPool.ECT : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.forwardBase);
+        pkts.setEntropy(pkt, nextEntropy(s, evRandom));
+        if (ar) {
+            pkts.setAckRequested(pkt);
+        }
         sim.startTx(p, pkt, frame);
     }
 
-    /** The retransmission timer expired ({@link Simulator}'s EV_RTO): resend the packets still unanswered (only those). */
-    void resendOnTimeout(Flow f) {
+    /**
+     * {@link Simulator}'s EV_RTO for flow {@code f}: every packet unanswered for the timeout since
+     * it was (last) sent is queued again (only those; UEC 1.0 PDS, per-packet retransmission
+     * timer), and the timer is set for the oldest packet still unanswered. This is csg-htsim
+     * EQDS's timer (EqdsSrc::startRTO / rtxTimerExpired: on the oldest send time in
+     * {@code _send_times}), with the timeout from RFC 6298's estimator floored at
+     * {@link TransportProfileUec#MIN_RTO_US} (htsim's computeDynamicRTO, whose floor
+     * DEFAULT_EQDS_RTO_MIN is 100 us).
+     */
+    void rtoExpired(Flow f) {
         State s = state[f.id];
-        if (s.inflightBytes > 0) {
-            f.timeouts++;
-            for (int psn = f.sndUna; psn < f.maxSent; psn++) {
-                if (get(s.outstanding, psn)) {
+        s.timerArmed = false;
+        if (f.senderDone || s.inflightBytes == 0) {
+            return;
+        }
+        final long now = sim.now;
+        long oldest = Long.MAX_VALUE;
+        boolean resent = false;
+        for (int psn = f.sndUna; psn < f.maxSent; psn++) {
+            if (get(s.outstanding, psn)) {
+                long sent = s.sentPs[psn % s.sentPs.length];
+                if (now - sent >= s.rtoPs) {
                     clear(s.outstanding, psn);
                     s.inflightBytes -= f.payloadOf(psn, maxPayload);
                     s.pushRtx(psn);
+                    resent = true;
+                } else if (sent < oldest) {
+                    oldest = sent;
                 }
             }
+        }
+        if (oldest != Long.MAX_VALUE) {
+            // Set for the oldest packet still unanswered, before the resends (timed from now) go out.
+            s.timerArmed = true;
+            events.push(oldest + s.rtoPs, Simulator.EV_RTO, f.id, 0);
+        }
+        if (resent) {
+            // No exponential back-off: csg-htsim's EQDS keeps its timeout fixed ("as per spec");
+            // the packets queued again are timed anew from their resend.
+            f.timeouts++;
             sim.transmit(f.srcPort);
         }
     }
 
-    private void acked(Flow f, State s, int psn, boolean ce) {
+    /** An RTT sample (RFC 6298 2.2-2.4): SRTT, RTTVAR and RTO = SRTT + 4 RTTVAR, at least the floor. */
+    private void rttSample(State s, long r) {
+        if (s.srttPs == 0) {
+            s.srttPs = r;
+            s.rttvarPs = r / 2;
+        } else {
+            s.rttvarPs = (3 * s.rttvarPs + Math.abs(s.srttPs - r)) / 4;
+            s.srttPs = (7 * s.srttPs + r) / 8;
+        }
+        s.rtoPs = Math.max(minRtoPs, s.srttPs + 4 * s.rttvarPs);
+    }
+
+    /** The next entropy value of a flow's data packet (csg-htsim EqdsSrc::nextEntropy, see {@link State#evIndex}). */
+    static int nextEntropy(State s, java.util.SplittableRandom rnd) {
+        int n = s.evPenalty.length;
+        int ev = (s.evIndex ^ s.evXor) & (n - 1);
+        while (s.evPenalty[ev] > 0) {
+            s.evPenalty[ev]--;
+            advanceEntropy(s, n, rnd);
+            ev = (s.evIndex ^ s.evXor) & (n - 1);
+        }
+        advanceEntropy(s, n, rnd);
+        return ev;
+    }
+
+    private static void advanceEntropy(State s, int n, java.util.SplittableRandom rnd) {
+        if (++s.evIndex == n) {
+            s.evIndex = 0;
+            s.evXor = rnd.nextInt(n);
+        }
+    }
+
+    /** A NACK or an ECN echo on entropy value {@code ev}: skip it once (htsim penalizePath, at most 1). */
+    static void penalise(State s, int ev) {
+        if (ev < s.evPenalty.length) {
+            s.evPenalty[ev] = 1;
+        }
+    }
+
+    /**
+     * An ACK: every PSN below {@code cumulative} and each PSN its SACK bitmap names has arrived
+     * (bit i: cumulative + 1 + i); {@code psn} is the data packet that triggered it, whose send
+     * time gives the RTT sample; {@code ce} its ECN echo.
+     */
+    private void acked(Flow f, State s, int psn, int cumulative, long bitmap, boolean ce) {
         final long now = sim.now;
         f.lastProgressPs = now;
-        if (get(s.acked, psn)) {
+        long newly = 0;
+        for (int p = f.sndUna; p < cumulative; p++) {
+            newly += ackOne(f, s, p);
+        }
+        for (long b = bitmap; b != 0; b &= b - 1) {
+            int p = cumulative + 1 + Long.numberOfTrailingZeros(b);
+            if (p < f.totalPackets) {
+                newly += ackOne(f, s, p);
+            }
+        }
+        if (newly == 0) {
             return;
         }
-        set(s.acked, psn);
-        int payload = f.payloadOf(psn, maxPayload);
-        if (get(s.outstanding, psn)) {
-            clear(s.outstanding, psn);
-            s.inflightBytes -= payload;
-        }
-        s.cc.onAck(payload, now - s.sentPs[psn % s.sentPs.length], ce, now);
+        long rtt = now - s.sentPs[psn % s.sentPs.length];
+        rttSample(s, rtt);
+        s.cc.onAck(newly, rtt, ce, now);
         s.cwnd = s.cc.cwnd;
         while (f.sndUna < f.totalPackets && get(s.acked, f.sndUna)) {
             f.sndUna++;
@@ -256,6 +384,20 @@ final class UecTransport {
             f.srcPort.nic.deactivate(f);
         }
         sim.transmit(f.srcPort);
+    }
+
+    /** Marks PSN {@code p} acknowledged; its payload bytes if it was not already. */
+    private long ackOne(Flow f, State s, int p) {
+        if (get(s.acked, p)) {
+            return 0;
+        }
+        set(s.acked, p);
+        int payload = f.payloadOf(p, maxPayload);
+        if (get(s.outstanding, p)) {
+            clear(s.outstanding, p);
+            s.inflightBytes -= payload;
+        }
+        return payload;
     }
 
     private void nacked(Flow f, State s, int psn) {
@@ -280,24 +422,34 @@ final class UecTransport {
         State s = state[id];
         Flow f = flows[id];
         int psn = pkts.psn(pkt);
+        // The entropy value: of the data packet, echoed in its ACK or NACK.
+        int ev = pkts.entropy(pkt);
         switch (kind) {
             case PacketPool.DATA -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                boolean ar = pkts.ackRequested(pkt);
+                int frame = pkts.frameBytes(pkt);
                 pkts.free(pkt);
-                responderData(in, f, s, psn, ce);
+                responderData(in, f, s, psn, ce, ev, ar, frame);
             }
             case PacketPool.TRIMMED -> {
                 pkts.free(pkt);
                 nacksSent++;
-                sendControl(in, f, PacketPool.NAK, psn, false);
+                sendControl(in, f, PacketPool.NAK, psn, false, ev);
             }
             case PacketPool.ACK -> {
                 boolean ce = pkts.ecn(pkt) == PacketPool.CE;
+                int cumulative = pkts.cumulativePsn(pkt);
+                long bitmap = pkts.sackBitmap(pkt);
                 pkts.free(pkt);
-                acked(f, s, psn, ce);
+                if (ce) {
+                    penalise(s, ev);
+                }
+                acked(f, s, psn, cumulative, bitmap, ce);
             }
             case PacketPool.NAK -> {
                 pkts.free(pkt);
+                penalise(s, ev);
                 nacked(f, s, psn);
             }
             default -> throw new IllegalStateException("unexpected packet kind " + kind + " on an Ultra Ethernet run");
@@ -306,13 +458,23 @@ final class UecTransport {
 
     // ----- responder -----------------------------------------------------------------------------
 
-    private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce) {
+    private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce, int ev, boolean ar, int frame) {
         final long now = sim.now;
         if (ce) {
             f.ceReceived++;
         }
+        // When to acknowledge (csg-htsim EqdsSink::processData): at once on a duplicate, an
+        // ECN-marked packet, the flow's first packet, an AR packet, and when an AR packet's
+        // request is owed and nothing is missing any more; otherwise once more than
+        // ACK_COALESCE_BYTES have been accepted since the last ACK.
+        boolean ackNow = ce || ar || !s.ackedOnce;
+        s.unackedBytes += frame;
+        if (ar) {
+            s.ackRequest = true;
+        }
         if (get(s.received, psn)) {
             duplicatePackets++;
+            ackNow = true;
         } else {
             set(s.received, psn);
             s.receivedCount++;
@@ -323,35 +485,63 @@ final class UecTransport {
             while (f.expected < f.totalPackets && get(s.received, f.expected)) {
                 f.expected++;
             }
+            if (s.ackRequest && s.receivedCount == f.expected) {
+                ackNow = true;
+            }
             if (s.receivedCount == f.totalPackets && !f.done) {
                 f.done = true;
                 flowPhase[f.id] = Simulator.FLOW_DONE;
                 f.finishPs = now;
                 sim.flowsRemaining--;
-                for (int i = 0; i < f.dependentCount; i++) {
-                    Flow d = f.dependents[i];
-                    if (--d.waitingFor == 0) {
-                        events.push(Math.max(now, d.startPs), Simulator.EV_FLOW_START, d.id, 0);
-                    }
-                }
+                sim.releaseDependents(f);
             }
         }
-        // Every data packet is acknowledged by its own PSN (a selective ACK), echoing its ECN mark.
-        sendControl(in, f, PacketPool.ACK, psn, ce);
+        if (ackNow || s.unackedBytes > TransportProfileUec.ACK_COALESCE_BYTES) {
+            if (s.receivedCount == f.expected) {
+                s.ackRequest = false;
+            }
+            s.unackedBytes = 0;
+            s.ackedOnce = true;
+            acksSent++;
+            sendAck(in, f, s, psn, ce, ev);
+        }
+    }
+
+    /**
+     * An ACK (PDS ACK_CC) for data packet {@code psn}: the cumulative PSN (the first one missing)
+     * and the SACK bitmap of the 64 PSNs after it, as the receiver holds them now.
+     */
+    private void sendAck(EgressPort p, Flow f, State s, int psn, boolean ce, int ev) {
+        int cumulative = f.expected;
+        long bitmap = 0;
+        int first = cumulative + 1;
+        for (int i = 0; i < 64 && first + i < f.totalPackets; i++) {
+            if (get(s.received, first + i)) {
+                bitmap |= 1L << i;
+            }
+        }
+        sendControl(p, f, PacketPool.ACK, psn, ce, ev, cumulative, bitmap);
     }
 
     /**
      * ACK and NACK ride the CNP priority (strict, lossy); an ACK's ECN field carries the echo. An
      * ACK carries a PDS ACK and an SES response, a NACK only its PDS NACK ({@link UecFraming}).
      */
-    private void sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce) {
+    private int sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce, int ev) {
+        return sendControl(p, f, kind, psn, ce, ev, 0, 0);
+    }
+
+    private int sendControl(EgressPort p, Flow f, byte kind, int psn, boolean ce, int ev, int cumulative, long bitmap) {
         int size = kind == PacketPool.NAK ? UecFraming.NACK_FRAME_BYTES : UecFraming.ACK_FRAME_BYTES;
         int pkt = pkts.allocate(kind, f.id, psn, size, QosProfile.CNP_PRIORITY,
                 ce ? PacketPool.CE : PacketPool.NOT_ECT);
         pkts.setPathBase(pkt, f.reverseBase);
+        pkts.setEntropy(pkt, ev);
+        pkts.setSack(pkt, cumulative, bitmap);
         sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, size, -1, false);
         if (p.busyUntilPs <= sim.now) {
             nicTransmit(p);
         }
+        return pkt;
     }
 }

@@ -42,10 +42,11 @@ class TransportProfileTest {
 
     @Test
     void ultraEthernetFramingIsEthernetIpUdpPdsSesFcs() {
-        // Ethernet 14 + IPv4 20 + UDP 8 + PDS 12 + SES 44 + FCS 4 = 102 B; ACK 14+20+8 + PDS ACK 12 +
-        // SES response 12 + 4 = 70 B; NACK 14+20+8 + PDS NACK 16 + 4 = 62 B (no SES header).
+        // Ethernet 14 + IPv4 20 + UDP 8 + PDS 12 + SES 44 + FCS 4 = 102 B; a coalesced ACK 14+20+8 +
+        // PDS ACK_CC 32 (ACK 12 + CC type/flags 1 + MPR 1 + SACK offset 2 + SACK bitmap 8 + NSCC
+        // state 8) + SES response 12 + 4 = 90 B; NACK 14+20+8 + PDS NACK 16 + 4 = 62 B (no SES header).
         assertEquals(102, UecFraming.DATA_HEADER_BYTES);
-        assertEquals(70, UecFraming.ACK_FRAME_BYTES);
+        assertEquals(90, UecFraming.ACK_FRAME_BYTES);
         assertEquals(62, UecFraming.NACK_FRAME_BYTES);
         assertEquals(102, UecFraming.TRIMMED_FRAME_BYTES);
         assertEquals(4096, UecFraming.maxPayload(4096 + 102));
@@ -70,8 +71,15 @@ class TransportProfileTest {
         assertEquals(4096.0 / 4264, roce.payloadEfficiency(PAYLOAD, 1), 1e-12);
         // InfiniBand: 4096 / (4122 + 30 + 6) = 4096 / 4158 = 0.985089...
         assertEquals(4096.0 / 4158, ib.payloadEfficiency(PAYLOAD, 1), 1e-12);
-        // Ultra Ethernet: 4096 / (4218 + 70 + 20) = 4096 / 4308 = 0.950789...
-        assertEquals(4096.0 / 4308, uec.payloadEfficiency(PAYLOAD, 1), 1e-12);
+        // Ultra Ethernet with an ACK per packet: 4096 / (4218 + 90 + 20) = 4096 / 4328 = 0.946395...
+        assertEquals(4096.0 / 4328, uec.payloadEfficiency(PAYLOAD, 1), 1e-12);
+        // ... but its receiver coalesces: one ACK once more than 16,384 B of frames arrived, every
+        // 4th packet of 4198 B (3 x 4198 = 12,594, 4 x 4198 = 16,792): 4096 / (4218 + 110 / 4)
+        // = 4096 / 4245.5 = 0.964786... (one ACK of 70 B per packet was 0.950789: 1.4 % more payload).
+        assertEquals(4, uec.packetsPerAck(PAYLOAD));
+        assertEquals(1, roce.packetsPerAck(PAYLOAD));
+        assertEquals(4096.0 / 4245.5, uec.ringPayloadEfficiency(PAYLOAD), 1e-12);
+        assertEquals(4096.0 / 4264, roce.ringPayloadEfficiency(PAYLOAD), 1e-12);
         // ACK every 4 packets: RoCEv2 4096 / (4178 + 86/4) = 4096 / 4199.5
         assertEquals(4096.0 / 4199.5, roce.payloadEfficiency(PAYLOAD, 4), 1e-12);
     }

@@ -20,6 +20,9 @@ import io.fabriclab.workload.FlowSpec;
  */
 class UltraEthernetTest {
     static final TransportProfile UEC = TransportProfile.of(Transport.ULTRA_ETHERNET);
+    /** NDP-style shallow trimming: a fixed threshold of 8 full packets on top of the buffer's limit. */
+    static final TransportProfile UEC_TRIM_8 = TransportProfile.ultraEthernet(
+            TransportProfileUec.defaults().withTrimThresholdPackets(8));
     /** Payload of a full UET packet at the default 4200 B MTU: 4200 - 102 B of headers (UecFraming). */
     static final int PAYLOAD = 4200 - 102;
 
@@ -38,7 +41,8 @@ class UltraEthernetTest {
         // ignore it: best effort, no PAUSE, trimming instead.
         Fabric f = TestFabrics.star(n + 1, 100, 1.0, IncastTest.pfcOnly(100_000, 80_000, 70_000));
         List<FlowSpec> flows = IncastTest.incast(n, (long) packets * PAYLOAD);
-        Simulator sim = new Simulator(f, flows, SimConfig.defaults(), QosResolver.of(f), UEC);
+        // A fixed trim threshold of 8 packets (the 64 MB buffer alone would hold the whole incast).
+        Simulator sim = new Simulator(f, flows, SimConfig.defaults(), QosResolver.of(f), UEC_TRIM_8);
         // The trimming bounds below are for a switch without pipeline latency (the base RTT, hence
         // NSCC's largest window of 1.5 BDP, is then 0.71 us); SwitchPipelineTest covers the latency.
         sim.setSwitchLatencyPs(0);
@@ -96,17 +100,26 @@ class UltraEthernetTest {
     }
 
     @Test
-    void sprayingSpreadsOneFlowOverTheSpinesWithinTheBinomialBound() {
-        // One flow of N = 2000 packets from leaf0 to leaf1 over P = 4 spines. Each packet picks its
-        // spine uniformly and independently, so the count on one uplink is Binomial(N, 1/P):
-        // mean N/P = 500, standard deviation sqrt(N (1/P)(1 - 1/P)) = sqrt(2000 x 0.25 x 0.75)
-        // = sqrt(375) = 19.36, and 3 sigma = 58.1: every uplink carries 500 +- 58 packets
-        // (outside with probability 0.27 % per uplink). ECMP would put all 2000 on one uplink.
+    void sprayingCyclesTheEntropiesSoEachSpineCarriesItsShareOfEveryCycle() {
+        // One flow of N = 2000 packets from leaf0 to leaf1 over P = 4 spines, no congestion (a
+        // 100G NIC over four 100G uplinks), so no NACK or ECN echo penalises an entropy value.
+        // The sender cycles through its 256 EVs: packet k of a cycle carries k XOR x (x drawn per
+        // cycle), each EV once per cycle (csg-htsim EQDS). leaf0 maps an EV to uplink
+        // (CRC16(ev) XOR h) mod 4 with h fixed for the flow; a CRC is affine over XOR
+        // (CRC(a ^ b) = CRC(a) ^ CRC(b) ^ CRC(0)), so for k = 4q + r the uplink is
+        // (CRC16(r) ^ CRC16(0) ^ c_q) & 3 with c_q the same for the four r of an aligned block.
+        // CRC16-CCITT's low two bits over r = 0..3 are four distinct values (checked below): every
+        // aligned block of 4 consecutive packets takes the 4 uplinks once each, and 2000 packets
+        // (7 whole cycles and 52 blocks of the eighth) put exactly 500 on every uplink. Random
+        // spraying gave Binomial(2000, 1/4), 500 +- 19.4 (478 525 495 502 for seed 1); ECMP would
+        // put all 2000 on one.
         int n = 2000;
         int p = 4;
-        double mean = (double) n / p;
-        double sigma = Math.sqrt(n * (1.0 / p) * (1 - 1.0 / p));
-        assertEquals(19.36, sigma, 0.01);
+        java.util.Set<Integer> low = new java.util.HashSet<>();
+        for (int r = 0; r < p; r++) {
+            low.add((NextHopSelector.crc16Ccitt(r) ^ NextHopSelector.crc16Ccitt(0)) & 3);
+        }
+        assertEquals(4, low.size());
         Fabric f = TestFabrics.leafSpine(2, p, 1, 100, 100, 1.0, null);
         List<FlowSpec> flows = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", (long) n * PAYLOAD, 0, 3));
         for (long seed = 1; seed <= 3; seed++) {
@@ -121,12 +134,34 @@ class UltraEthernetTest {
                 long frames = r.links().stream().filter(l -> l.from().equals(from)).findFirst().orElseThrow().frames();
                 counts.append(' ').append(frames);
                 total += frames;
-                assertTrue(Math.abs(frames - mean) <= 3 * sigma,
-                        "seed " + seed + ": uplink " + s + " carried " + frames + ", outside " + mean + " +- " + 3 * sigma);
+                assertEquals(n / p, frames, "seed " + seed + ": uplink " + s);
             }
-            System.out.printf("UEC spray seed %d: packets per uplink%s (bound %.0f +- %.1f)%n", seed, counts, mean, 3 * sigma);
+            System.out.printf("UEC spray seed %d: packets per uplink%s (exactly 500 each)%n", seed, counts);
             assertEquals(n, total, "every packet crossed exactly one uplink");
         }
+    }
+
+    @Test
+    void aPenalisedEntropyIsSkippedOnceAndEveryCycleVisitsEachValueOnce() {
+        // 8 EVs, the first cycle's XOR 0: EVs 0, 1, 2, ... in order. A NACK on EV 2 (penalty 1,
+        // csg-htsim's _max_penalty) makes the sender skip it once: 0, 1, 3, 4, 5, 6, 7; the next
+        // cycle (a new XOR x) visits all 8 values again, 2 included.
+        UecTransport.State s = new UecTransport.State(16);
+        s.evPenalty = new byte[8];
+        s.evXor = 0;
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        UecTransport.penalise(s, 2);
+        UecTransport.penalise(s, 2);
+        List<Integer> first = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            first.add(UecTransport.nextEntropy(s, rnd));
+        }
+        assertEquals(List.of(0, 1, 3, 4, 5, 6, 7), first);
+        java.util.Set<Integer> second = new java.util.TreeSet<>();
+        for (int i = 0; i < 8; i++) {
+            second.add(UecTransport.nextEntropy(s, rnd));
+        }
+        assertEquals(java.util.Set.of(0, 1, 2, 3, 4, 5, 6, 7), second);
     }
 
     @Test
@@ -136,6 +171,13 @@ class UltraEthernetTest {
         // Kmin 400 KB >= 33.6 KB: never marks under trimming; replaced by 33,600 / 4 = 8,400 B to
         // 33,600 x 97 / 100 = 32,592 B.
         assertEquals(new io.fabriclab.model.WredEcn(8_400, 32_592, 1.0), Trimming.curveFor(roce, thr));
+        // Without a fixed threshold the trim point is the buffer's largest lossy queue: a 64 MiB
+        // pool at alpha 1 lets one queue hold 64 MiB x 1 / (1 + 1) = 33,554,432 B, so the RoCEv2
+        // curve (Kmin 400 KB below it) is kept.
+        long deep = new io.fabriclab.model.BufferConfig(64L << 20, io.fabriclab.model.BufferConfig.ThresholdMode.DYNAMIC,
+                0, 1.0, 0).maxQueueBytes();
+        assertEquals(33_554_432, deep);
+        assertEquals(roce, Trimming.curveFor(roce, deep));
         assertEquals(new io.fabriclab.model.WredEcn(8_400, 32_592, 1.0), Trimming.curveFor(null, thr));
         io.fabriclab.model.WredEcn shallow = new io.fabriclab.model.WredEcn(10_000, 30_000, 0.5);
         assertEquals(shallow, Trimming.curveFor(shallow, thr));

@@ -386,8 +386,7 @@ public final class LiveViewModel {
             if (java.nio.file.Files.size(file) > 1 << 20) {
                 return java.util.Optional.empty();
             }
-            com.fasterxml.jackson.databind.JsonNode tr = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(file.toFile()).path("transport");
+            com.fasterxml.jackson.databind.JsonNode tr = io.fabriclab.io.JsonInput.treeOf(file, "a scenario").path("transport");
             String name = tr.isObject() ? tr.path("name").asText("") : tr.asText("");
             return io.fabriclab.model.Transport.fromJsonName(name);
         } catch (java.io.IOException | RuntimeException e) {

@@ -173,7 +173,10 @@ final class ReportExport {
         if (f == null) {
             return;
         }
-        Target target = target(chooser.getSelectedExtensionFilter(), f.toPath());
+        // The save dialog offers the chosen format only; a name typed with the other format's
+        // extension (review.html while PDF was chosen) says what the user wants, and is written so.
+        ReportFormat typed = ReportFormat.of(f.toPath());
+        Target target = typed != null ? new Target(f.toPath(), typed) : target(chooser.getSelectedExtensionFilter(), f.toPath());
         if (!confirmReplace(f.toPath(), target.path())) {
             return;
         }

@@ -66,6 +66,11 @@ public final class ExportConfigCommand implements Callable<Integer> {
             description = "SerDes lanes per SONiC port: ethN becomes Ethernet((N-1)*lanes) (default: ${DEFAULT-VALUE}).")
     int sonicLanesPerPort;
 
+    @Option(names = "--sonic-asic", paramLabel = "broadcom|mellanox", defaultValue = "broadcom",
+            description = "ASIC family of the SONiC switches: what the lossless buffer profile's xon, xon_offset and "
+                    + "size mean there (docs/config-export.md; default: ${DEFAULT-VALUE}).")
+    String sonicAsic;
+
     private final FabricLoader loader;
 
     public ExportConfigCommand() {
@@ -113,8 +118,14 @@ public final class ExportConfigCommand implements Callable<Integer> {
             }
             new Outputs().input(fabricFile).directory("-o", outputDir,
                     chosen.stream().map(d -> ConfigExporter.fileFor(Path.of(""), d, vendor).toString()).toList()).check();
-            List<Path> written = new ConfigExporter(sonicLanesPerPort).export(fabric, chosen, outputDir, vendor);
+            io.fabriclab.io.config.SonicAsic asic = io.fabriclab.io.config.SonicAsic.fromName(sonicAsic)
+                    .orElseThrow(() -> new UnexportableQosException("--sonic-asic must be one of "
+                            + io.fabriclab.io.config.SonicAsic.allowedNames() + ", not " + sonicAsic));
+            List<Path> written = new ConfigExporter(sonicLanesPerPort, asic).export(fabric, chosen, outputDir, vendor);
             written.forEach(p -> out.println("wrote " + p));
+            if (vendor == io.fabriclab.io.config.Vendor.SONIC) {
+                out.println("to " + ConfigExporter.SONIC_APPLY + ".");
+            }
             out.flush();
             return OK;
         } catch (UnexportableQosException e) {

@@ -13,9 +13,9 @@ import picocli.CommandLine.Command;
 @Command(name = "fabriclab",
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
-        description = "Design, analyse and simulate RoCEv2 GPU-cluster fabrics.",
+        description = "Design, analyse and simulate GPU-cluster fabrics: RoCEv2, InfiniBand and Ultra Ethernet.",
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  ok", "  1  findings at error level (analyze, validate)",
+        footer = {"  0  ok", "  1  findings at error level (analyze, validate); a failed check (report)",
                 "  2  bad input (unreadable or invalid file, bad option)", "  3  internal error"})
 public final class Main implements Runnable {
     /**

@@ -164,7 +164,7 @@ public final class ReportCommand implements Callable<Integer> {
             String msg = String.valueOf(e.getMessage());
             throw new BadInputException("cannot write " + (msg.contains(output.toString()) ? msg : output + ": " + msg));
         }
-        if (!quiet) {
+        if (!quiet && terminal) {
             err.println();
         }
         out.printf(Locale.ROOT, "%s: %s (%s)%n", output, review.verdictWord(), review.tally());
@@ -199,12 +199,25 @@ public final class ReportCommand implements Callable<Integer> {
         return Files.readAllBytes(input);
     }
 
+    /** Whether stderr is a terminal (progress overwrites one line) or a file or pipe (plain lines); tests set it. */
+    boolean terminal = System.console() != null && System.console().isTerminal();
+
     private void progress(PrintWriter err, double fraction, String message) {
         if (quiet) {
             return;
         }
-        err.print(String.format(Locale.ROOT, "\r[%3.0f%%] %-60s", 100 * fraction, message));
+        err.print(progressLine(terminal, fraction, message));
         err.flush();
+    }
+
+    /**
+     * One progress step: on a terminal it overwrites the line ("\r[ 40%] charts"); written to a
+     * file or a pipe it is a line of its own, so a log is not one line of carriage returns (issue 35
+     * item 18).
+     */
+    static String progressLine(boolean terminal, double fraction, String message) {
+        return terminal ? String.format(Locale.ROOT, "\r[%3.0f%%] %-60s", 100 * fraction, message)
+                : String.format(Locale.ROOT, "[%3.0f%%] %s%n", 100 * fraction, message);
     }
 
     /**

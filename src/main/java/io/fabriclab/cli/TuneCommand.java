@@ -128,8 +128,9 @@ public final class TuneCommand implements Callable<Integer> {
                 LongStream.rangeClosed(1001, 1000 + holdout).boxed().toList(), trafficClass, n);
         boolean terminal = System.console() != null && System.console().isTerminal();
         Tuner.Outcome o = Tuner.tune(scenarioFile, s, outputDir, (e, total, best) -> {
-            String line = String.format(Locale.ROOT, "evaluation %d/%d: %s %.4g%s; best %.4g", e.index() + 1, total, s.objective(),
-                    e.objective().mean(), e.feasible() ? "" : " (breaks a constraint)", best.objective().mean());
+            String line = String.format(Locale.ROOT, "evaluation %d/%d: %s %s%s; best %s", e.index() + 1, total, s.objective(),
+                    io.fabriclab.sweep.SweepSummary.plain(e.objective().mean()), e.feasible() ? "" : " (breaks a constraint)",
+                    io.fabriclab.sweep.SweepSummary.plain(best.objective().mean()));
             err.print(terminal ? "\r" + line + "      " : line + "\n");
             err.flush();
         });
@@ -163,6 +164,9 @@ public final class TuneCommand implements Callable<Integer> {
         out.printf("%nOn %d hold-out seeds (%s), mean +- 95 %% interval:%n", holdout, s.holdoutSeeds());
         out.print(table(new String[] {"metric", "start", "best"}, TuneReport.beforeAfter(o, metrics)));
         out.println("verdict: " + o.verdict());
+        for (String w : TuneReport.worsened(o, TuneReport.shownMetrics(o))) {
+            out.println("worse: " + w);
+        }
         out.println("trace: " + outputDir.resolve(TuneReport.TRACE_CSV) + ", " + outputDir.resolve(TuneReport.TRACE_CHART + ".svg"));
         if (o.improved()) {
             out.println("recommended: " + outputDir.resolve(TuneReport.FABRIC) + " (fabriclab export-config "

@@ -182,10 +182,58 @@ public final class ContainerlabYaml {
         return n;
     }
 
+    /**
+     * The lab name containerlab accepts for a fabric's name: its topology schema allows
+     * {@code ^[a-zA-Z0-9][a-zA-Z0-9-._]*$} (schemas/clab.schema.json, {@code name}), and a name with
+     * spaces or a colon made the whole file fail it. Every other run of characters becomes "-".
+     */
+    public static String labName(String name) {
+        String s = (name == null ? "" : name).replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^[^A-Za-z0-9]+", "")
+                .replaceAll("-+$", "");
+        return s.isEmpty() ? "fabric" : s;
+    }
+
+    /**
+     * What a lab file cannot hold of {@code f}, one sentence each (empty when nothing is lost):
+     * containerlab has no field for QoS, a description or the fabric MTU, and its lab name allows
+     * fewer characters. The export says so (the app's dialog, {@code convert}'s warnings) rather than
+     * dropping them silently (issue 35 item 13).
+     */
+    public static List<String> exportLosses(Fabric f) {
+        List<String> out = new java.util.ArrayList<>();
+        if (!labName(f.name()).equals(f.name())) {
+            out.add("the name \"" + f.name() + "\" becomes the lab name \"" + labName(f.name())
+                    + "\" (containerlab names allow letters, digits, '-', '.' and '_')");
+        }
+        if (!f.qosProfiles().isEmpty()) {
+            out.add(f.qosProfiles().size() + " QoS profile(s) (" + String.join(", ", f.qosProfiles().keySet())
+                    + ") and the ports that use them: containerlab has no QoS; write the switches' QoS with "
+                    + "File > Export Switch Config or fabriclab export-config");
+        }
+        if (f.description() != null && !f.description().isBlank()) {
+            out.add("the description");
+        }
+        if (f.mtuBytes() != Fabric.DEFAULT_MTU_BYTES) {
+            out.add("the fabric MTU (" + f.mtuBytes() + " B; an import gets the default " + Fabric.DEFAULT_MTU_BYTES + " B)");
+        }
+        return out;
+    }
+
+    /** What a fabric read from a lab file lacks, one sentence each: a lab has no QoS, so no class is lossless. */
+    public static List<String> importNotes(Fabric f) {
+        List<String> out = new java.util.ArrayList<>();
+        if (f.qosProfiles().isEmpty() && !f.switches().isEmpty()) {
+            out.add("a containerlab file holds no QoS: the fabric has no QoS profile, so RoCEv2 runs lossy with no "
+                    + "congestion signal (lint NO_LOSSLESS_CLASS); add one with Fabric > QoS Profiles before simulating");
+        }
+        out.add("the description and the MTU are not in a lab file: the MTU is the default " + f.mtuBytes() + " B");
+        return out;
+    }
+
     /** The topology YAML of a fabric. */
     public static String write(Fabric f) {
         ObjectNode root = NODES.objectNode();
-        root.put("name", f.name());
+        root.put("name", labName(f.name()));
         ObjectNode topo = root.putObject("topology");
         ObjectNode nodes = topo.putObject("nodes");
         for (Device d : f.devices()) {
@@ -193,10 +241,13 @@ public final class ContainerlabYaml {
         }
         ArrayNode links = topo.putArray("links");
         for (Link l : f.links()) {
+            // The extended form: containerlab's schema allows labels on a link only there (type veth);
+            // the brief "endpoints: [a, b]" form with labels failed it on every link.
             ObjectNode lo = links.addObject();
+            lo.put("type", "veth");
             ArrayNode ends = lo.putArray("endpoints");
-            ends.add(l.a().ref());
-            ends.add(l.b().ref());
+            ends.addObject().put("node", l.a().device().id()).put("interface", l.a().name());
+            ends.addObject().put("node", l.b().device().id()).put("interface", l.b().name());
             ObjectNode labels = lo.putObject("labels");
             if (!l.id().equals(Link.idFor(l.a(), l.b()))) {
                 labels.put("fabriclab-id", l.id());

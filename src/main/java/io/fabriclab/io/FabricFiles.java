@@ -47,6 +47,15 @@ public final class FabricFiles {
     }
 
     /** The format a file name selects; an unknown ending is an {@link InputException} naming the known ones. */
+    /** The format of a file name, or null when FabricLab does not know its ending. */
+    public static Format formatOfOrNull(Path file) {
+        try {
+            return formatOf(file);
+        } catch (InputException e) {
+            return null;
+        }
+    }
+
     public static Format formatOf(Path file) throws InputException {
         Path name = file.getFileName();
         String n = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);

@@ -4,6 +4,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Rectangle;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
@@ -86,19 +87,18 @@ final class ResultsCharts {
         if (profile != null) {
             int tc = qs.get(0).trafficClass();
             WredEcn curve = profile.ecn() == null ? null : profile.ecn().forClass(tc);
+            List<ValueMarker> lines = new ArrayList<>();
             if (curve != null) {
-                marker(plot, curve.kminBytes() / 1e3, "ECN Kmin " + Fmt.bytes(curve.kminBytes()), new Color(0xb8860b));
-                marker(plot, curve.kmaxBytes() / 1e3, "ECN Kmax " + Fmt.bytes(curve.kmaxBytes()), new Color(0x8b4513));
+                lines.add(marker(plot, curve.kminBytes() / 1e3, "ECN Kmin " + Fmt.bytes(curve.kminBytes()), new Color(0xb8860b)));
+                lines.add(marker(plot, curve.kmaxBytes() / 1e3, "ECN Kmax " + Fmt.bytes(curve.kmaxBytes()), new Color(0x8b4513)));
                 maxDepth = Math.max(maxDepth, curve.kmaxBytes() / 1e3);
             }
             if (profile.pfc() != null && profile.pfc().isLossless(tc)) {
-                ValueMarker xoff = marker(plot, profile.pfc().xoffBytes() / 1e3, "PFC XOFF (ingress) "
-                        + Fmt.bytes(profile.pfc().xoffBytes()), new Color(0xcc0000));
-                // below its line, so it never sits on the Kmin label just above
-                xoff.setLabelAnchor(RectangleAnchor.BOTTOM_LEFT);
-                xoff.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+                lines.add(marker(plot, profile.pfc().xoffBytes() / 1e3, "PFC XOFF (ingress) "
+                        + Fmt.bytes(profile.pfc().xoffBytes()), new Color(0xcc0000)));
                 maxDepth = Math.max(maxDepth, profile.pfc().xoffBytes() / 1e3);
             }
+            alternateLabelSides(lines);
         }
         y.setRange(0, Math.max(1, maxDepth * 1.15));
         return svg(chart("Egress queue depth over time, deepest " + qs.size() + " queues", plot), HEIGHT + 40);
@@ -317,6 +317,21 @@ final class ResultsCharts {
         for (int i = 0; i < PALETTE.length; i++) {
             r.setSeriesPaint(i, PALETTE[i]);
             r.setSeriesStroke(i, new BasicStroke(1.4f));
+        }
+    }
+
+    /**
+     * The threshold lines' labels, in order of value, go left, right, left, ...: two lines close in
+     * value (ECN Kmin 800 KB and PFC XOFF 1,000 KB) never put their labels on the same spot, each
+     * label above its own line (issue 35 item 20: the XOFF label below its line sat on Kmin's).
+     */
+    static void alternateLabelSides(List<ValueMarker> lines) {
+        List<ValueMarker> sorted = new ArrayList<>(lines);
+        sorted.sort(Comparator.comparingDouble(ValueMarker::getValue));
+        for (int i = 0; i < sorted.size(); i++) {
+            boolean right = i % 2 == 1;
+            sorted.get(i).setLabelAnchor(right ? RectangleAnchor.TOP_RIGHT : RectangleAnchor.TOP_LEFT);
+            sorted.get(i).setLabelTextAnchor(right ? TextAnchor.BOTTOM_RIGHT : TextAnchor.BOTTOM_LEFT);
         }
     }
 

@@ -103,14 +103,6 @@ public final class SweepSection {
                 "width='" + CHART_WIDTH + "' height='" + Math.round((double) ht * CHART_WIDTH / w) + "' viewBox='0 0 " + w + " " + ht + "'");
     }
 
-    /** An interval's half-width to two significant digits without an exponent (570, not 5.7e+02). */
-    static String halfWidth(double v) {
-        if (v == 0) {
-            return "0";
-        }
-        return new java.math.BigDecimal(v).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
-    }
-
     private static String pointsTable(SweepSummary s) {
         SweepPlan plan = s.plan();
         List<String> head = new ArrayList<>(List.of("point"));
@@ -128,9 +120,8 @@ public final class SweepSection {
             p.values().forEach(v -> h.append("<td class=\"num\">").append(Html.escape(v.replace("\"", ""))).append("</td>"));
             for (String m : plan.summaryMetrics()) {
                 SweepSummary.Stat st = p.stat(m);
-                String cell = st.n() == 0 ? "-" : Double.isFinite(st.halfWidth())
-                        ? String.format(Locale.ROOT, "%.4g \u00b1 %s", st.mean(), halfWidth(st.halfWidth()))
-                        : String.format(Locale.ROOT, "%.4g", st.mean());
+                // Plain numbers with the metric's unit, never "1.061e+04" or "0.000 +- 0.0" (issue 35 item 11).
+                String cell = st.text(io.fabriclab.sweep.SweepMetrics.unit(m)).replace(" +- ", " \u00b1 ");
                 h.append("<td class=\"num\">").append(cell).append("</td>");
             }
             h.append("<td>").append(p.feasible() ? "yes" : "no").append("</td>");

@@ -294,11 +294,32 @@ public final class SweepCharts {
                 ? literal.substring(1, literal.length() - 1) : literal;
     }
 
+    /**
+     * A value axis of plain numbers ("1,306", not "1.30603E3") that never zooms into a flat series:
+     * at least 10 % of the values' size (or 1) is shown, so all ticks do not read the same number.
+     */
+    public static void plainAxis(org.jfree.chart.axis.ValueAxis axis) {
+        if (axis instanceof NumberAxis a) {
+            java.text.DecimalFormat f = new java.text.DecimalFormat("#,##0.###",
+                    java.text.DecimalFormatSymbols.getInstance(Locale.ROOT));
+            a.setNumberFormatOverride(f);
+            org.jfree.data.Range r = a.getRange();
+            double size = Math.max(Math.abs(r.getLowerBound()), Math.abs(r.getUpperBound()));
+            a.setAutoRangeMinimumSize(Math.max(1e-9, size > 0 ? size * 0.1 : 1));
+        }
+    }
+
     private static JFreeChart finish(JFreeChart c) {
         c.setBackgroundPaint(Color.WHITE);
         c.setAntiAlias(true);
         c.setTextAntiAlias(true);
         if (c.getPlot() instanceof XYPlot p) {
+            for (int i = 0; i < p.getRangeAxisCount(); i++) {
+                if (p.getRangeAxis(i) != null) {
+                    plainAxis(p.getRangeAxis(i));
+                }
+            }
+            plainAxis(p.getDomainAxis());
             p.setBackgroundPaint(Color.WHITE);
             p.setDomainGridlinePaint(new Color(0xdddddd));
             p.setRangeGridlinePaint(new Color(0xdddddd));

@@ -55,6 +55,29 @@ public final class SweepMetrics {
     private SweepMetrics() {
     }
 
+    /** The unit of a metric's values, from its name: "us", "Gb/s", "GB/s", "B", or "" for a count. */
+    public static String unit(String name) {
+        if (name.endsWith("Us")) {
+            return "us";
+        }
+        if (name.endsWith("Gbps")) {
+            return "Gb/s";
+        }
+        if (name.endsWith("GBps")) {
+            return "GB/s";
+        }
+        if (name.endsWith("Bytes")) {
+            return "B";
+        }
+        return "";
+    }
+
+    /** Whether a larger value of the metric is better (throughput, bandwidth, completed flows); else smaller is. */
+    public static boolean higherIsBetter(String name) {
+        return name.equals("meanThroughputGbps") || name.equals("flowsCompleted") || name.equals("busbwGBps")
+                || name.equals("algbwGBps");
+    }
+
     public static boolean exists(String name) {
         return ALL.containsKey(name);
     }

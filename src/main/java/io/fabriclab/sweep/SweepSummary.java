@@ -50,14 +50,41 @@ public final class SweepSummary {
             return (ciHigh - ciLow) / 2;
         }
 
-        /** "1306 +- 1.7e+03" for tables: the mean and the interval's half-width ("-" with no value). */
+        /**
+         * "10,610 +- 15,000" for tables: the mean and the interval's half-width as plain numbers
+         * ({@link #plain}), never in exponent notation; an interval of zero (every seed gave the
+         * same value, as counts often do) is left out: "0", not "0.000 +- 0.0". "-" with no value.
+         */
         public String text() {
-            if (n == 0) {
+            return text("");
+        }
+
+        /** As {@link #text()}, with {@code unit} after the numbers ("1,306 +- 12 us"); "" for a count. */
+        public String text(String unit) {
+            if (n == 0 || Double.isNaN(mean)) {
                 return "-";
             }
-            return Double.isFinite(halfWidth()) ? String.format(java.util.Locale.ROOT, "%.4g +- %.2g", mean, halfWidth())
-                    : String.format(java.util.Locale.ROOT, "%.4g", mean);
+            String u = unit == null || unit.isEmpty() ? "" : " " + unit;
+            double hw = halfWidth();
+            return Double.isFinite(hw) && hw > 0 ? plain(mean) + " +- " + plain(hw) + u : plain(mean) + u;
         }
+    }
+
+    /**
+     * A number as people write it: thousands separated, four significant digits below 1,000, no
+     * exponent ("10,610", "130.6", "0.01523", "0"); infinite values as "inf".
+     */
+    public static String plain(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "inf" : "-inf";
+        }
+        if (v == Math.rint(v) || Math.abs(v) >= 1000) {
+            return String.format(java.util.Locale.ROOT, "%,.0f", v);
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
     }
 
     /**

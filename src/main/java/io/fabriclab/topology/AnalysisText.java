@@ -77,10 +77,12 @@ public final class AnalysisText {
         out.println("Bill of materials");
         TextTable bom = new TextTable("item", "quantity", "unit price", "cost");
         for (BillOfMaterials.Line l : b.lines()) {
-            bom.row(l.description(), l.quantity(), l.priced() ? l.unitPrice().toPlainString() : "unpriced",
-                    l.priced() ? l.cost().toPlainString() : "-");
+            bom.row(l.description(), BillOfMaterials.quantityText(l), l.priced()
+                            ? BillOfMaterials.money(l.unitPrice()) + BillOfMaterials.perUnit(l)
+                            : "unpriced", l.priced() ? BillOfMaterials.money(l.cost()) : "-");
         }
-        bom.row("total (" + b.currency() + (b.complete() ? ")" : ", unpriced items excluded)"), "", "", b.total().toPlainString());
+        bom.row("total (" + b.currency() + (b.complete() ? ")" : ", unpriced items excluded)"), "", "",
+                BillOfMaterials.money(b.total()));
         out.println(bom);
         if (!b.serverModels().isEmpty()) {
             out.println("Servers (not priced; " + BillOfMaterials.NVSWITCH_NOTE + ")");

@@ -97,6 +97,22 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
      * @param unitPrice null when the price book has no price for {@code priceKey}
      * @param cost      quantity x unit price, null when unpriced
      */
+    /** A money amount with thousands separators and cents: "1,536,000.00" (not "1536000.00"). */
+    public static String money(BigDecimal v) {
+        return v == null ? "-" : String.format(java.util.Locale.ROOT, "%,.2f", v.setScale(2, java.math.RoundingMode.HALF_UP));
+    }
+
+    /** A line's quantity with separators and its unit when it has one: "20,480 m", "4". */
+    public static String quantityText(Line l) {
+        String q = String.format(java.util.Locale.ROOT, "%,d", l.quantity());
+        return l.unit() == null || l.unit().isBlank() || l.unit().equals("each") || l.unit().equals("pcs") ? q : q + " " + l.unit();
+    }
+
+    /** "/m" after a unit price per metre; "" for a price per piece. */
+    public static String perUnit(Line l) {
+        return l.unit() == null || l.unit().isBlank() || l.unit().equals("each") || l.unit().equals("pcs") ? "" : "/" + l.unit();
+    }
+
     public record Line(Category category, String description, String priceKey, long quantity, String unit,
                        BigDecimal unitPrice, BigDecimal cost) {
         public boolean priced() {

@@ -38,6 +38,7 @@ public final class Lint {
     public static List<Finding> check(Fabric fabric) {
         List<Finding> out = new ArrayList<>();
         qosProfiles(fabric, out);
+        losslessClass(fabric, out);
         unknownProfiles(fabric, out);
         headroom(fabric, out);
         buffers(fabric, out);
@@ -74,6 +75,37 @@ public final class Lint {
     }
 
     // ----- QoS profiles ------------------------------------------------------------------------
+
+    /**
+     * A RoCEv2 GPU fabric (switches and GPU servers; RoCEv2 is FabricLab's default transport)
+     * where no switch port has a PFC lossless priority nor ECN marking: RDMA traffic then runs
+     * lossy with no congestion signal (go-back-N on every drop; DOMAIN.md). A containerlab import
+     * arrives like this, since the lab file holds no QoS (issue 35 item 13).
+     */
+    private static void losslessClass(Fabric fabric, List<Finding> out) {
+        if (fabric.switches().isEmpty() || fabric.gpuCount() == 0) {
+            return;
+        }
+        for (io.fabriclab.model.Device d : fabric.switches()) {
+            for (io.fabriclab.model.Port p : d.ports()) {
+                QosProfile q = fabric.qosFor(p);
+                if (q == null) {
+                    continue;
+                }
+                boolean lossless = q.pfc() != null && q.pfc().enabled() && !q.pfc().priorities().isEmpty();
+                boolean ecn = q.ecn() != null && q.ecn().enabled();
+                if (lossless || ecn) {
+                    return;
+                }
+            }
+        }
+        add(out, Severity.WARNING, "NO_LOSSLESS_CLASS", fabric.name(),
+                "no switch port has a lossless class (PFC on a priority) or ECN marking: RoCEv2 traffic runs lossy, "
+                        + "with no congestion signal, and recovers every drop by go-back-N retransmission",
+                "give the switches a QoS profile with PFC and ECN on the RDMA priority " + QosProfile.RDMA_PRIORITY
+                        + " (Fabric > QoS Profiles, the roce-lossless template), or run the fabric as InfiniBand or "
+                        + "Ultra Ethernet, which need neither");
+    }
 
     private static void qosProfiles(Fabric fabric, List<Finding> out) {
         for (QosProfile q : fabric.qosProfiles().values()) {

@@ -30,6 +30,17 @@ public final class DialogFit {
         return d;
     }
 
+    /** After the content grew (an error line appeared): the dialog grows to it, keeping its centre on the owner. */
+    public static void refit(Dialog<?> d) {
+        Window w = d.getDialogPane().getScene() == null ? null : d.getDialogPane().getScene().getWindow();
+        if (w instanceof Stage s && s.isShowing()) {
+            d.getDialogPane().applyCss();
+            d.getDialogPane().layout();
+            s.sizeToScene();
+            centre(s, d.getOwner());
+        }
+    }
+
     /** Sizes a tool window (a Stage) to its scene and centres it on {@code owner} when it shows. */
     public static Stage fit(Stage s, Window owner) {
         s.addEventHandler(WindowEvent.WINDOW_SHOWN, e -> settle(s, owner));

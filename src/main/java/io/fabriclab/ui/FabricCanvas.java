@@ -314,15 +314,33 @@ public final class FabricCanvas extends Region {
 
     public void fitToWindow() {
         if (getWidth() > 0 && getHeight() > 0) {
-            // A layer with a legend (the live view's) gets a column of its own on the right, so the
-            // fitted drawing leaves it a corner where it hides nothing (issue 35 item 2).
+            // A layer with a legend (the live view's) gets room of its own: a band above the drawing
+            // or a column on its right, whichever shrinks the drawing less, so the fitted view leaves
+            // the legend a corner where it hides nothing (issue 35 item 2).
+            Bounds extent = geometry().extent();
+            double w = getWidth();
+            double h = getHeight();
             double[] legend = layer == null ? null : layer.legendSize();
-            double reserve = legend == null || getWidth() - legend[0] - OVERLAY_MARGIN < getWidth() / 2 ? 0
-                    : legend[0] + OVERLAY_MARGIN;
-            viewport.fit(geometry().extent(), getWidth() - reserve, getHeight(), 40);
+            double full = fitScale(extent, w, h);
+            double column = legend == null ? 0 : fitScale(extent, w - legend[0] - OVERLAY_MARGIN, h);
+            double band = legend == null ? 0 : fitScale(extent, w, h - legend[1] - OVERLAY_MARGIN);
+            if (legend == null || Math.max(column, band) < full / 2) {
+                viewport.fit(extent, w, h, 40); // no room to spare: the legend folds to its chip when it must
+            } else if (band >= column) {
+                double top = legend[1] + OVERLAY_MARGIN;
+                viewport.fit(extent, w, h - top, 40);
+                viewport.set(viewport.scale(), viewport.offsetX(), viewport.offsetY() + top);
+            } else {
+                viewport.fit(extent, w - legend[0] - OVERLAY_MARGIN, h, 40);
+            }
             fittedView = new double[] {viewport.scale(), viewport.offsetX(), viewport.offsetY()};
             viewChanged();
         }
+    }
+
+    /** The scale {@link Viewport#fit} gives {@code world} in a w x h screen with its 40 px margin. */
+    private static double fitScale(Bounds world, double w, double h) {
+        return Math.min(Math.max(1, w - 80) / Math.max(1, world.width()), Math.max(1, h - 80) / Math.max(1, world.height()));
     }
 
     /** Selects a device by id (or the first whose id contains the text) and centres on it. */

@@ -48,11 +48,14 @@ final class FailLinkDialog {
         field.setId("fail-link-name");
         field.setPromptText(example == null ? "link id or device:port" : example);
         field.setPrefColumnCount(32);
+        dialog.getDialogPane().setPrefWidth(640);
         error.setId("fail-link-error");
         error.setWrapText(true);
         error.setStyle("-fx-text-fill: #b00020;");
         error.managedProperty().bind(error.textProperty().isNotEmpty());
         field.textProperty().addListener((o, a, b) -> error.setText(""));
+        // The error line takes room: the dialog grows to show it with its buttons.
+        error.textProperty().addListener((o, a, b) -> DialogFit.refit(dialog));
         // The suggestions are a list of strings made here, on the FX thread: ControlsFX asks for them
         // on a thread of its own, which must not read the fabric.
         TextFields.bindAutoCompletion(field, req -> suggestions(names, req.getUserText()));

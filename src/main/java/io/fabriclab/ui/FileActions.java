@@ -119,8 +119,13 @@ final class FileActions {
         editor.message("Importing " + file.getFileName() + "…");
         return tasks.run("Importing " + file.getFileName(), () -> io.fabriclab.io.ContainerlabYaml.read(file), f -> {
             doc.execute(new ReplaceFabricCommand(doc, "Import " + file.getFileName(), f, null));
-            editor.message(String.format(Locale.ROOT, "Imported %s: %,d devices, %,d links (Ctrl+Z undoes the import)",
-                    file.getFileName(), f.devices().size(), f.linkCount()));
+            List<String> notes = io.fabriclab.io.ContainerlabYaml.importNotes(f);
+            editor.message(String.format(Locale.ROOT, "Imported %s: %,d devices, %,d links (Ctrl+Z undoes the import)%s",
+                    file.getFileName(), f.devices().size(), f.linkCount(), notes.isEmpty() ? "" : "; " + notes.get(0)));
+            if (!notes.isEmpty()) {
+                editor.dialogs().showReport("Imported " + file.getFileName(), "What a containerlab file does not hold:\n\n- "
+                        + String.join("\n- ", notes));
+            }
         }, ex -> loadFailed(file, ex));
     }
 
@@ -223,6 +228,8 @@ final class FileActions {
      */
     public CompletableFuture<Boolean> exportTo(Path file) {
         Fabric copy = doc.fabric().copy();
+        boolean lab = FabricFiles.formatOfOrNull(file) == FabricFiles.Format.CONTAINERLAB;
+        List<String> losses = lab ? io.fabriclab.io.ContainerlabYaml.exportLosses(copy) : List.of();
         editor.message("Exporting " + file.getFileName() + "…");
         return tasks.run("Exporting " + file.getFileName(), () -> {
             try {
@@ -233,9 +240,17 @@ final class FileActions {
             } catch (IOException ex) {
                 return "Not exported: " + ex.getMessage();
             }
-        }, problem -> editor.message(problem != null ? problem : "Exported " + file
-                + (file.getFileName().toString().contains(".clab.")
-                        ? " and " + io.fabriclab.io.ContainerlabYaml.annotationsPath(file).getFileName() : "")),
+        }, problem -> {
+            editor.message(problem != null ? problem : "Exported " + file
+                    + (file.getFileName().toString().contains(".clab.")
+                    ? " and " + io.fabriclab.io.ContainerlabYaml.annotationsPath(file).getFileName() : "")
+                    + (losses.isEmpty() ? "" : "; not in the lab file: " + losses.size() + " item(s), see the dialog"));
+            if (problem == null && !losses.isEmpty()) {
+                // Said, not dropped silently: what the lab file cannot hold (issue 35 item 13).
+                editor.dialogs().showReport("Exported " + file.getFileName(),
+                        "The containerlab file does not hold:\n\n- " + String.join("\n- ", losses));
+            }
+        },
                 ex -> editor.message("Not exported: " + ex.getMessage()))
                 .thenApply(problem -> problem == null);
     }

@@ -123,9 +123,24 @@ final class ReportExport {
             format.setId("report-format");
             added.setId("report-added");
             added.setWrapText(true);
+            // Each result by its file name (its whole path on hover), not a long temporary path.
+            results.setCellFactory(v -> new javafx.scene.control.ListCell<>() {
+                @Override
+                protected void updateItem(Path item, boolean empty) {
+                    super.updateItem(item, empty);
+                    setText(empty || item == null ? null : item.getFileName().toString());
+                    setTooltip(empty || item == null ? null : new javafx.scene.control.Tooltip(item.toString()));
+                }
+            });
             GridPane g = new GridPane();
             g.setHgap(8);
             g.setVgap(8);
+            // The labels keep their whole text; the fields take the rest of the width.
+            javafx.scene.layout.ColumnConstraints labels = new javafx.scene.layout.ColumnConstraints();
+            labels.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            javafx.scene.layout.ColumnConstraints fields = new javafx.scene.layout.ColumnConstraints();
+            fields.setHgrow(javafx.scene.layout.Priority.ALWAYS);
+            g.getColumnConstraints().addAll(labels, fields);
             g.addRow(0, new Label("Author"), author);
             g.addRow(1, new Label("Simulation results"), new VBox(6, results, new HBox(6, add, addLive, remove), added));
             g.addRow(2, new Label("Format"), format);
@@ -158,7 +173,10 @@ final class ReportExport {
         if (f == null) {
             return;
         }
-        Target target = target(chooser.getSelectedExtensionFilter(), f.toPath());
+        // The save dialog offers the chosen format only; a name typed with the other format's
+        // extension (review.html while PDF was chosen) says what the user wants, and is written so.
+        ReportFormat typed = ReportFormat.of(f.toPath());
+        Target target = typed != null ? new Target(f.toPath(), typed) : target(chooser.getSelectedExtensionFilter(), f.toPath());
         if (!confirmReplace(f.toPath(), target.path())) {
             return;
         }
@@ -213,15 +231,42 @@ final class ReportExport {
      * thread; a file that cannot be read is reported and the future fails.
      */
     java.util.concurrent.CompletableFuture<Path> savedRunResults(Path runFile) {
-        return BackgroundTasks.shared().run("Reading " + runFile.getFileName(), () -> LiveViewProvider.find()
-                .orElseThrow(() -> new java.io.IOException("this build has no live view")).resultsOfSavedRun(runFile, runsDir()),
+        return BackgroundTasks.shared().run("Reading " + runFile.getFileName(), () -> {
+            Path r = LiveViewProvider.find().orElseThrow(() -> new java.io.IOException("this build has no live view"))
+                    .resultsOfSavedRun(runFile, runsDir());
+            r.toFile().deleteOnExit(); // after its directory's registration: deleted first
+            return r;
+        },
                 r -> editor.message("Added the results of " + runFile.getFileName()),
                 ex -> editor.dialogs().showErrors("Cannot read " + runFile.getFileName(), String.valueOf(ex.getMessage())));
     }
 
+    /**
+     * A results file the report cites: one written to a temporary directory for it (a live run, a
+     * saved run's results) is copied beside the report ({@code <report>-<name>}) and that copy is
+     * cited, so the report never names a file that is gone once the application exits (issue 35
+     * item 20); any other file is cited where it is.
+     */
+    static Path keptBeside(Path results, Path report) throws java.io.IOException {
+        Path abs = results.toAbsolutePath().normalize();
+        if (abs.getParent() == null || abs.getParent().getFileName() == null
+                || !abs.getParent().getFileName().toString().startsWith(RUNS_DIR_PREFIX)) {
+            return results;
+        }
+        String stem = report.getFileName().toString().replaceFirst("\\.[^.]+$", "");
+        Path kept = report.toAbsolutePath().resolveSibling(stem + "-" + results.getFileName());
+        io.fabriclab.io.AtomicFiles.write(kept, java.nio.file.Files.readAllBytes(results));
+        return kept;
+    }
+
+    static final String RUNS_DIR_PREFIX = "fabriclab-report-runs";
+
     /** Where live runs are written for a report (deleted when the application exits). */
     private static Path runsDir() throws java.io.IOException {
-        Path dir = java.nio.file.Files.createTempDirectory("fabriclab-report-runs");
+        // -Dfabriclab.tmp.dir puts them elsewhere (the tests: under target/, never the system's temp directory).
+        String root = System.getProperty("fabriclab.tmp.dir");
+        Path dir = root == null || root.isBlank() ? java.nio.file.Files.createTempDirectory(RUNS_DIR_PREFIX)
+                : java.nio.file.Files.createTempDirectory(java.nio.file.Files.createDirectories(Path.of(root)), RUNS_DIR_PREFIX);
         dir.toFile().deleteOnExit();
         return dir;
     }
@@ -286,7 +331,7 @@ final class ReportExport {
                 int n = 1;
                 for (Path r : resultFiles) {
                     updateMessage("reading " + r.getFileName());
-                    runs.add(ReportRuns.fromResults(r, n++));
+                    runs.add(ReportRuns.fromResults(keptBeside(r, out), n++));
                 }
                 ReportInput in = new ReportInput(snapshot, source == null ? snapshot.name() + " (not saved)" : source.toString(),
                         source == null || modified ? null : sha256(source), null, null,

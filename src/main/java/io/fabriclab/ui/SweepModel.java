@@ -87,6 +87,54 @@ public final class SweepModel {
     }
 
     /**
+     * The suggested paths a sweep of {@code scenario} can vary: those whose parent exists in it (the
+     * sweep sets a value there; a scenario without a {@code qos} block has no QoS path to vary, and
+     * offering one only led to a failed sweep, issue 35 item 9).
+     */
+    public static List<String> validPaths(JsonNode scenario) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String p : SUGGESTED_PATHS) {
+            if (parentExists(scenario, p)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Whether every segment of {@code path} but the last names something in {@code root}. */
+    static boolean parentExists(JsonNode root, String path) {
+        if (path.equals("seed")) {
+            return root != null && root.isObject();
+        }
+        String[] segs = path.replaceAll("\\[(\\d+)\\]", ".$1").split("\\.");
+        JsonNode n = root;
+        for (int i = 0; i < segs.length - 1 && n != null; i++) {
+            n = n.isArray() ? (segs[i].matches("\\d{1,9}") ? n.get(Integer.parseInt(segs[i])) : null) : n.get(segs[i]);
+        }
+        return n != null && (n.isObject() || n.isArray());
+    }
+
+    /** What a sweep of {@code scenario} cannot vary of the suggestions, and why, for the window's hint; "" when nothing. */
+    public static String missingHint(JsonNode scenario) {
+        if (scenario != null && scenario.isObject() && !scenario.has("qos")) {
+            return "This scenario has no \"qos\" block: its QoS thresholds come from the fabric's profiles, so the"
+                    + " ECN, PFC and DCQCN paths are not offered. Add a qos block to the scenario (docs/format-scenario.md)"
+                    + " to sweep them.";
+        }
+        return "";
+    }
+
+    /** The name a sweep or tune of a scenario that runs on its own fabric goes by: that fabric's file name, or the scenario's. */
+    public static String scenarioFabricName(Path scenarioFile, JsonNode scenario) {
+        if (scenario != null && scenario.path("fabric").isTextual()) {
+            String f = Path.of(scenario.path("fabric").asText()).getFileName().toString();
+            return f.endsWith(".json") ? f.substring(0, f.length() - 5) : f;
+        }
+        String n = scenarioFile.getFileName().toString();
+        return n.endsWith(".json") ? n.substring(0, n.length() - 5) : n;
+    }
+
+    /**
      * The sweep file for a form: the scenario file's content with, when {@code fabric} is given, the
      * open fabric inlined in place of the scenario's own (what the live view does); parameters,
      * design, seeds, metrics, a zero-drops constraint if asked, and the objective.

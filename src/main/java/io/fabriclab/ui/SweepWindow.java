@@ -76,6 +76,13 @@ public final class SweepWindow {
     final Stage stage = new Stage();
     final TextField scenario = new TextField();
     final CheckBox onOpenFabric = new CheckBox("Run on the open fabric (instead of the scenario's own)");
+    /** Why some suggested paths are not offered for the chosen scenario ("" when all are). */
+    final Label pathHint = new Label();
+    /** The output folder the window chose last; a folder the user typed is kept. */
+    private String autoOutput;
+    /** The fabric the shown sweep / tune ran on when it was the open one; null when it ran on the scenario's own. */
+    private Fabric sweptOn;
+    private Fabric tunedOn;
     final ComboBox<String> path = new ComboBox<>();
     final TextField values = new TextField();
     final TextField from = new TextField();
@@ -129,6 +136,7 @@ public final class SweepWindow {
         this.editor = editor;
         stage.initOwner(owner);
         stage.setTitle("Sweep — " + editor.document().fabric().name());
+        DialogFit.fit(stage, owner);
         scenario.setPromptText("scenario file (its workload and QoS overrides are the base of every run)");
         onOpenFabric.setSelected(true);
         path.setEditable(true);
@@ -155,6 +163,16 @@ public final class SweepWindow {
         goal.setValue("min");
         zeroDrops.setSelected(true);
         output.setText(defaultOutput(editor.document().fabric().name()).toString());
+        autoOutput = output.getText();
+        // The title, the output folder and the paths offered follow what the sweep runs on.
+        onOpenFabric.selectedProperty().addListener((o, a, b) -> refreshSubject());
+        scenario.textProperty().addListener((o, a, b) -> refreshSubject());
+        status.setWrapText(true);
+        status.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        tuneStatus.setWrapText(true);
+        pathHint.setWrapText(true);
+        pathHint.setStyle("-fx-text-fill: #52606d;");
+        pathHint.managedProperty().bind(pathHint.textProperty().isNotEmpty());
         Fabric f = editor.document().fabric();
         profile.getItems().setAll(f.qosProfiles().keySet());
         profile.setValue(f.defaultQosProfile() != null ? f.defaultQosProfile()
@@ -183,11 +201,17 @@ public final class SweepWindow {
         });
         chart.setOnAction(e -> showChart());
         apply.setOnAction(e -> applySelectedPoint());
-        table.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> apply.setDisable(b == null || profile.getValue() == null));
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> apply.setDisable(b == null
+                || profile.getValue() == null || sweptOn == null || sweptOn != editor.document().fabric()));
 
         GridPane top = new GridPane();
         top.setHgap(8);
         top.setVgap(6);
+        javafx.scene.layout.ColumnConstraints topLabels = new javafx.scene.layout.ColumnConstraints();
+        topLabels.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints topFields = new javafx.scene.layout.ColumnConstraints();
+        topFields.setHgrow(Priority.ALWAYS);
+        top.getColumnConstraints().addAll(topLabels, topFields);
         top.addRow(0, new Label("Scenario"), new HBox(6, grow(scenario), browse));
         top.add(onOpenFabric, 1, 1);
         top.addRow(2, new Label("Workers"), new HBox(6, workers, new Label("Output folder"), grow(output)));
@@ -196,8 +220,18 @@ public final class SweepWindow {
         GridPane form = new GridPane();
         form.setHgap(8);
         form.setVgap(6);
+        // The labels keep their whole text ("Parameter", not "..."); the fields and the hint take the rest.
+        javafx.scene.layout.ColumnConstraints labelColumn = new javafx.scene.layout.ColumnConstraints();
+        labelColumn.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints fieldColumn = new javafx.scene.layout.ColumnConstraints();
+        fieldColumn.setHgrow(Priority.ALWAYS);
+        fieldColumn.setMinWidth(0);
+        form.getColumnConstraints().addAll(labelColumn, fieldColumn);
+        pathHint.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        pathHint.setMaxWidth(Double.MAX_VALUE);
         int r = 0;
         form.addRow(r++, new Label("Parameter"), new HBox(6, path, grow(values), new Label("or"), from, to, count, log, add));
+        form.add(pathHint, 1, r++);
         form.addRow(r++, new Label("Varied"), new HBox(6, grow(parameters), remove));
         form.addRow(r++, new Label("Design"), new HBox(6, design, new Label("points"), randomPoints, new Label("seeds"), seeds,
                 new Label("first seed"), firstSeed));
@@ -276,6 +310,15 @@ public final class SweepWindow {
         GridPane form = new GridPane();
         form.setHgap(8);
         form.setVgap(6);
+        // The labels keep their whole text ("Parameter", not "..."); the fields and the hint take the rest.
+        javafx.scene.layout.ColumnConstraints labelColumn = new javafx.scene.layout.ColumnConstraints();
+        labelColumn.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.ColumnConstraints fieldColumn = new javafx.scene.layout.ColumnConstraints();
+        fieldColumn.setHgrow(Priority.ALWAYS);
+        fieldColumn.setMinWidth(0);
+        form.getColumnConstraints().addAll(labelColumn, fieldColumn);
+        pathHint.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        pathHint.setMaxWidth(Double.MAX_VALUE);
         form.addRow(0, new Label("Objective"), new HBox(6, tuneObjective, tuneGoal, tuneZeroDrops));
         form.addRow(1, new Label("Budget"), new HBox(6, budget, new Label("candidates, each over"), searchSeeds,
                 new Label("seeds; hold-out seeds"), holdoutSeeds, new Label("traffic class"), trafficClass));
@@ -320,6 +363,7 @@ public final class SweepWindow {
         // What the task reads of the form and the document is taken here, on the FX thread.
         Path scenarioFile = Path.of(scenario.getText().trim()).toAbsolutePath();
         Fabric fabric = onOpenFabric.isSelected() ? editor.document().fabric().copy() : null;
+        Fabric runOn = onOpenFabric.isSelected() ? editor.document().fabric() : null;
         Task<Tuner.Outcome> t = new BackgroundTasks.Job<>() {
             @Override
             protected Tuner.Outcome work() throws Exception {
@@ -341,11 +385,12 @@ public final class SweepWindow {
         tune.setDisable(true);
         return BackgroundTasks.shared().submit(t, o -> {
             endTune();
+            tunedOn = runOn;
             showTuned(o, dir);
             tuneStatus.setText("Done: files in " + dir);
         }, e -> {
             endTune();
-            tuneStatus.setText("Tuning failed: " + firstLine(e.getMessage()));
+            tuneStatus.setText("Tuning failed: " + e.getMessage());
         });
     }
 
@@ -357,14 +402,22 @@ public final class SweepWindow {
 
     void showTuned(Tuner.Outcome o, Path dir) {
         tuned = o;
-        verdict.setText(o.verdict());
-        List<String> ms = new ArrayList<>(List.of(o.settings().objective(), "drops", "pausedUs", "fctP99Us", "ecnMarked"));
-        beforeAfter.getItems().setAll(TuneReport.beforeAfter(o, ms.stream().distinct().toList()));
+        List<String> ms = TuneReport.shownMetrics(o);
+        List<String> worse = TuneReport.worsened(o, ms);
+        // Every metric the recommendation makes worse is named with the verdict, never left to the table.
+        verdict.setText(o.verdict() + (worse.isEmpty() ? "" : "\nGot worse: " + String.join("; ", worse) + ".")
+                + (o.notes().isEmpty() ? "" : "\nNote: " + String.join("; ", o.notes()) + "."));
+        verdict.setStyle("-fx-font-weight: bold;" + (worse.isEmpty() ? "" : " -fx-text-fill: #9a3412;"));
+        beforeAfter.getItems().setAll(TuneReport.beforeAfter(o, ms));
         Path png = dir.resolve(TuneReport.TRACE_CHART + ".png");
         if (Files.exists(png)) {
             traceView.setImage(new javafx.scene.image.Image(png.toUri().toString()));
         }
-        applyTuned.setDisable(!o.improved());
+        // A recommendation for the scenario's own fabric is not applied to the open one (issue 35 item 12).
+        boolean forOpen = tunedOn != null && tunedOn == editor.document().fabric();
+        applyTuned.setDisable(!o.improved() || !forOpen);
+        applyTuned.setTooltip(new javafx.scene.control.Tooltip(forOpen ? "Puts the recommended profiles into the open fabric"
+                : "The tuner ran on the scenario's own fabric: its recommendation is in " + dir.resolve(TuneReport.FABRIC)));
     }
 
     /** Every tuned profile put into the open fabric as one undoable command. */
@@ -372,6 +425,11 @@ public final class SweepWindow {
         Tuner.Outcome o = tuned;
         if (o == null || !o.improved()) {
             return CompletableFuture.failedFuture(new IllegalStateException("no recommendation"));
+        }
+        if (tunedOn == null || tunedOn != editor.document().fabric()) {
+            tuneStatus.setText("Not applied: the recommendation is for " + (tunedOn == null ? "the scenario's own fabric"
+                    : "the fabric open when the tuner ran") + ", not the open one.");
+            return CompletableFuture.failedFuture(new IllegalStateException(tuneStatus.getText()));
         }
         return BackgroundTasks.shared().run("Reading the recommendation", () -> TuneReport.recommendedFabric(o), f -> {
             Fabric open = editor.document().fabric();
@@ -401,8 +459,56 @@ public final class SweepWindow {
     }
 
     static Path defaultOutput(String fabricName) {
-        String safe = (fabricName == null || fabricName.isBlank() ? "fabric" : fabricName).replaceAll("[^A-Za-z0-9._-]+", "-");
-        return Path.of(System.getProperty("user.home"), ".fabriclab", "sweeps", safe);
+        String safe = (fabricName == null ? "" : fabricName).replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^[-.]+|-+$", "");
+        return Path.of(System.getProperty("user.home"), ".fabriclab", "sweeps", safe.isEmpty() ? "fabric" : safe);
+    }
+
+    /** What the sweep runs on: the open fabric's name, or (unticked) the scenario's own fabric. */
+    String subject() {
+        if (onOpenFabric.isSelected()) {
+            return editor.document().fabric().name();
+        }
+        Path s = scenarioPath();
+        return s == null ? "the scenario's own fabric" : SweepModel.scenarioFabricName(s, readScenario(s));
+    }
+
+    private Path scenarioPath() {
+        String t = scenario.getText() == null ? "" : scenario.getText().trim();
+        try {
+            return t.isEmpty() ? null : Path.of(t);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+    }
+
+    /** The scenario's JSON when it is a readable file of a scenario's size (a few KB), else null. */
+    private static com.fasterxml.jackson.databind.JsonNode readScenario(Path s) {
+        try {
+            if (s == null || !Files.isRegularFile(s) || Files.size(s) > 1 << 20) {
+                return null;
+            }
+            return SweepModel.JSON.readTree(Files.readString(s, StandardCharsets.UTF_8));
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The title and the output folder name what the sweep runs on (issue 35 item 12: unticked, they
+     * still named the open fabric), and the parameter list offers the paths the scenario has (item 9).
+     */
+    void refreshSubject() {
+        String subject = subject();
+        stage.setTitle("Sweep — " + subject + (onOpenFabric.isSelected() ? "" : " (the scenario's own fabric)"));
+        if (output.getText().equals(autoOutput)) {
+            output.setText(defaultOutput(subject).toString());
+            autoOutput = output.getText();
+        }
+        com.fasterxml.jackson.databind.JsonNode sc = readScenario(scenarioPath());
+        String typed = path.getEditor().getText();
+        path.getItems().setAll(sc == null ? SweepModel.SUGGESTED_PATHS : SweepModel.validPaths(sc));
+        path.getEditor().setText(typed);
+        pathHint.setText(sc == null ? "" : SweepModel.missingHint(sc));
     }
 
     public void show() {
@@ -494,6 +600,7 @@ public final class SweepWindow {
         java.util.concurrent.Callable<String> json = sweepJson();
         Path dir = Path.of(output.getText().trim());
         int w = workers.getValue();
+        Fabric runOn = onOpenFabric.isSelected() ? editor.document().fabric() : null;
         Path base = Path.of(scenario.getText().trim()).toAbsolutePath().getParent();
         Task<SweepSummary> t = new BackgroundTasks.Job<>() {
             @Override
@@ -522,10 +629,12 @@ public final class SweepWindow {
         cancel.setDisable(false);
         CompletableFuture<SweepSummary> done = BackgroundTasks.shared().submit(t, s -> {
             finish(t);
+            sweptOn = runOn;
             show(s);
         }, e -> {
             finish(t);
-            status.setText("Sweep failed: " + firstLine(e.getMessage()));
+            // The whole message, wrapped (it was cut off mid-word at the window's edge).
+            status.setText("Sweep failed: " + e.getMessage());
         });
         done.whenComplete((s, e) -> {
             if (t.isCancelled()) {
@@ -600,13 +709,7 @@ public final class SweepWindow {
         if (st == null || st.n() == 0 || !Double.isFinite(st.mean())) {
             return "—";
         }
-        return st.n() < 2 || !Double.isFinite(st.halfWidth()) ? fmt(st.mean())
-                : fmt(st.mean()) + " ± " + fmt(st.halfWidth());
-    }
-
-    private static String fmt(double v) {
-        return Math.abs(v) >= 1000 || v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v)
-                : String.format(Locale.ROOT, "%.3g", v);
+        return st.text().replace(" +- ", " ± ");
     }
 
     private void showChart() {
@@ -622,6 +725,11 @@ public final class SweepWindow {
         String name = profile.getValue();
         if (p == null || name == null || summary == null) {
             return CompletableFuture.failedFuture(new IllegalStateException("select a point and a profile"));
+        }
+        if (sweptOn == null || sweptOn != editor.document().fabric()) {
+            status.setText("Not applied: the sweep ran on " + (sweptOn == null ? "the scenario's own fabric"
+                    : "the fabric open when it ran") + ", not the open one.");
+            return CompletableFuture.failedFuture(new IllegalStateException(status.getText()));
         }
         Fabric copy = editor.document().fabric().copy();
         SweepPlan plan = summary.plan();

@@ -56,7 +56,7 @@ class ReportSweepTest {
         assertEquals(3, csv.size(), "2 points");
         for (String line : csv.subList(1, csv.size())) {
             double mean = Double.parseDouble(line.split(",")[col]);
-            String cell = String.format(Locale.ROOT, "%.4g \u00b1 ", mean);
+            String cell = io.fabriclab.sweep.SweepSummary.plain(mean) + " \u00b1 ";
             assertTrue(text.contains("<td class=\"num\">" + cell), "point mean " + cell + " in the report");
         }
         assertTrue(text.indexOf("id=\"sweep\"") < text.indexOf("id=\"findings\""), "before the findings");

@@ -108,7 +108,10 @@ class ContainerlabYamlTest {
         assertEquals("spine", nodes.path("spine1").path("labels").path("fabriclab-role").asText());
         assertEquals("spine", nodes.path("spine1").path("labels").path("topoViewer-role").asText());
         assertEquals("2", nodes.path("spine1").path("labels").path("graph-level").asText(), "core 1, spine 2, leaf 3, server 4");
-        assertEquals("leaf1:e1-49", out.path("topology").path("links").path(0).path("endpoints").path(0).asText());
+        // Links in containerlab's extended form (type veth, endpoint objects), where its schema allows labels.
+        JsonNode end = out.path("topology").path("links").path(0).path("endpoints").path(0);
+        assertEquals("leaf1:e1-49", end.path("node").asText() + ":" + end.path("interface").asText());
+        assertEquals("veth", out.path("topology").path("links").path(0).path("type").asText());
     }
 
     @Test

@@ -59,6 +59,10 @@ import javafx.stage.Window;
  */
 @ExtendWith(ApplicationExtension.class)
 class BackgroundWorkTest {
+    /** Scratch files of this test, removed after it (never the system temp directory: issue 35 item 16). */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path scratch;
+
     /** Generous: a 64-unit analysis on a loaded 2-core machine takes tens of seconds; nothing is timed. */
     private static final long WAIT_MINUTES = 5;
 
@@ -226,7 +230,7 @@ class BackgroundWorkTest {
     @Test
     void analyzeDeadlockCheckFailLinkReportExportAndSaveOfThe64UnitFabricLeaveTheFxThreadFree(FxRobot robot)
             throws Exception {
-        Path dir = Files.createTempDirectory("fabriclab-64");
+        Path dir = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-64");
         Path file = dir.resolve("rail64.json");
         openEditor(RailOptimizedGenerator.generate(64), file);
         Fabric f = editor.document().fabric();
@@ -344,7 +348,7 @@ class BackgroundWorkTest {
      */
     @Test
     void aFailedSaveLosesNothing(FxRobot robot) throws Exception {
-        Path dir = Files.createTempDirectory("fabriclab-save").resolve("blocked");
+        Path dir = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-save").resolve("blocked");
         Files.writeString(dir, "a file, not a folder");
         Path file = dir.resolve("classic.json");
         openEditor(DemoFabric.classic(), file);

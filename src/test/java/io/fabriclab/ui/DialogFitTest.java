@@ -101,6 +101,10 @@ class DialogFitTest {
         });
         assertTrue(dialog.dialog.isShowing(), "a name that matches nothing keeps the dialog open");
         assertTrue(dialog.error.getText().startsWith("No link matches \"leaf1:eth49\""), dialog.error.getText());
+        WaitForAsyncUtils.waitForFxEvents();
+        double need = dialog.dialog.getDialogPane().prefHeight(dialog.dialog.getDialogPane().getWidth());
+        assertTrue(dialog.dialog.getDialogPane().getHeight() >= need - 1,
+                "the dialog grew to show the error and its buttons: " + dialog.dialog.getDialogPane().getHeight() + " < " + need);
         robot.interact(() -> {
             dialog.field.setText(example);
             ok.fire();

@@ -49,6 +49,10 @@ import javafx.stage.Stage;
  */
 @ExtendWith(SharedStageExtension.class)
 class EditorWorkflowTest {
+    /** Scratch files of this test, removed after it (never the system temp directory: issue 35 item 16). */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path scratch;
+
     private FabricDocument doc;
     private FabricEditor editor;
     private FabricCanvas canvas;
@@ -248,7 +252,7 @@ class EditorWorkflowTest {
 
     @Test
     void saveAndReopenGiveIdenticalContentAndTheFileIsInOpenRecent(FxRobot robot) throws Exception {
-        Path dir = Files.createTempDirectory("fabriclab-editor");
+        Path dir = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-editor");
         Path file = dir.resolve("classic.json");
         // Some edits the file must keep: a move, a folded rack and a renamed fabric.
         robot.interact(() -> {
@@ -277,7 +281,7 @@ class EditorWorkflowTest {
 
     @Test
     void exportContainerlabWritesTheTopologyAndTheAnnotationsSideFileWithPositions(FxRobot robot) throws Exception {
-        Path dir = Files.createTempDirectory("fabriclab-clab");
+        Path dir = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-clab");
         Path lab = dir.resolve("classic.clab.yml");
         assertTrue(fx(robot, () -> editor.exportTo(lab)).get(30, TimeUnit.SECONDS));
         Path ann = dir.resolve("classic.clab.yml.annotations.json");
@@ -305,7 +309,7 @@ class EditorWorkflowTest {
     void aBrokenFileShowsEveryErrorAndThePreviousFabricSurvives(FxRobot robot) throws Exception {
         List<String> before = FabricSnapshot.of(fabric());
         // Two mistakes in one file: a device with an unknown role and a link at an impossible speed.
-        Path bad = Files.createTempFile("broken", ".json");
+        Path bad = java.nio.file.Files.createTempFile(scratch, "broken", ".json");
         String text = FabricJson.write(DemoFabric.classic()).replaceFirst("\"role\": \"spine\"", "\"role\": \"spline\"")
                 .replaceFirst("\"speedGbps\": 400", "\"speedGbps\": 123");
         Files.writeString(bad, text);
@@ -482,7 +486,7 @@ class EditorWorkflowTest {
 
     @Test
     void autosaveWritesARecoveryFileThatANewSessionOffersToRestore(FxRobot robot) throws Exception {
-        Path dir = Files.createTempDirectory("fabriclab-recovery");
+        Path dir = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-recovery");
         // A process that has finished stands for the session that crashed.
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();

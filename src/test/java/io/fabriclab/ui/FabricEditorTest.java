@@ -35,6 +35,10 @@ import javafx.stage.Stage;
 
 @ExtendWith(SharedStageExtension.class)
 class FabricEditorTest {
+    /** Scratch files of this test, removed after it (never the system temp directory: issue 35 item 16). */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path scratch;
+
 
     private FabricDocument doc;
     private FabricEditor editor;
@@ -407,7 +411,7 @@ class FabricEditorTest {
 
     @Test
     void saveWritesTheFileMarksTheDocumentCleanAndOpenShowsItAgain(FxRobot robot) throws Exception {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("fabriclab-ui");
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-ui");
         java.nio.file.Path file = dir.resolve("classic.json");
         robot.interact(() -> doc.selection().set(List.of(fabric().device("srv5")), List.of()));
         robot.interact(canvas::deleteSelection);
@@ -433,7 +437,7 @@ class FabricEditorTest {
 
     @Test
     void aBadFileLeavesTheEditorAsItWasAndSaysWhy(FxRobot robot) throws Exception {
-        java.nio.file.Path file = java.nio.file.Files.createTempFile("broken", ".json");
+        java.nio.file.Path file = java.nio.file.Files.createTempFile(scratch, "broken", ".json");
         java.nio.file.Files.writeString(file, "{ \"schemaVersion\": ");
         Scene scene = editor.getScene();
         robot.interact(() -> editor.open(file));

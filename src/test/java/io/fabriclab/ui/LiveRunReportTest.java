@@ -85,6 +85,11 @@ class LiveRunReportTest {
         assertEquals(Worker.State.SUCCEEDED, fx(robot, t::getState), String.valueOf(fx(robot, t::getException)));
         String text = Files.readString(html);
         assertTrue(text.contains("R1: classic leaf-spine"), "the live run is the report's run R1");
+        // Issue 35 item 20: the report cites a copy kept beside it, not the temporary file that goes at exit.
+        Path kept = tmp.resolve("review-" + results.getFileName());
+        assertTrue(Files.exists(kept), "kept beside the report: " + kept);
+        assertTrue(text.contains(kept.getFileName().toString()), "the report cites " + kept.getFileName());
+        assertTrue(!text.contains(results.toString()), "not the temporary " + results);
 
         // A saved run: its results are read in the background and become a results file too.
         Path run = tmp.resolve("incast" + fx(robot, () -> LiveViewProvider.find().orElseThrow().savedRunExtension()));

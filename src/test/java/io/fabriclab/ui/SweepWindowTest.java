@@ -109,10 +109,73 @@ class SweepWindowTest {
         io.fabriclab.sweep.tune.Tuner.Outcome o = f[0].get(10, TimeUnit.MINUTES);
         robot.interact(() -> { });
         assertFalse(w[0].verdict.getText().isBlank(), "a verdict");
-        assertEquals(o.verdict(), w[0].verdict.getText());
-        assertEquals(4, w[0].beforeAfter.getItems().size(), "paused time (the objective), drops, FCT p99, ECN marks: start vs recommended");
+        assertTrue(w[0].verdict.getText().startsWith(o.verdict()), w[0].verdict.getText());
+        // Issue 35 item 10: every metric the recommendation worsens is named with the verdict.
+        for (String worse : io.fabriclab.sweep.tune.TuneReport.worsened(o, io.fabriclab.sweep.tune.TuneReport.shownMetrics(o))) {
+            assertTrue(w[0].verdict.getText().contains(worse), worse + " in " + w[0].verdict.getText());
+        }
+        assertEquals(io.fabriclab.sweep.tune.TuneReport.shownMetrics(o).size(), w[0].beforeAfter.getItems().size(),
+                "the objective, the constraints' metrics, FCT p99 and p50, paused time, ECN marks, drops, throughput");
         assertNotNull(w[0].traceView.getImage(), "the search trace");
         assertEquals(!o.improved(), w[0].applyTuned.isDisabled(), "apply only a recommendation");
         assertTrue(Files.exists(dir.resolve("out/tune/scenario-on-open-fabric.json")), "the open fabric was tuned");
+    }
+
+    /**
+     * Issue 35 items 9 and 12: a scenario without a qos block is offered only the paths it has (and
+     * told why); unticked, "Run on the open fabric" makes the title and the output folder name the
+     * scenario's own fabric (no trailing "-"), and a point of such a sweep is not applied to the open one.
+     */
+    @Test
+    void theFormFollowsTheScenarioAndWhatTheSweepRunsOn(FxRobot robot, @TempDir Path dir) throws Exception {
+        SweepWindow[] w = new SweepWindow[1];
+        robot.interact(() -> {
+            w[0] = new SweepWindow(editor, owner);
+            w[0].show();
+            w[0].scenario.setText(Path.of("resources/scenarios/transports-incast-rail-4su.json").toAbsolutePath().toString());
+        });
+        assertTrue(w[0].path.getItems().stream().noneMatch(p -> p.startsWith("qos.")), w[0].path.getItems().toString());
+        assertTrue(w[0].path.getItems().contains("workloads[0].bytesPerSender"));
+        assertTrue(w[0].pathHint.getText().contains("no \"qos\" block"), w[0].pathHint.getText());
+        String open = editor.document().fabric().name();
+        assertTrue(w[0].stage.getTitle().contains(open));
+        assertFalse(w[0].output.getText().endsWith("-"), w[0].output.getText());
+
+        robot.interact(() -> w[0].onOpenFabric.setSelected(false));
+        assertFalse(w[0].stage.getTitle().contains(open), "unticked, the title names the scenario's fabric: " + w[0].stage.getTitle());
+        assertTrue(w[0].stage.getTitle().contains("rail-4su"), w[0].stage.getTitle());
+        assertTrue(w[0].output.getText().endsWith("rail-4su"), w[0].output.getText());
+
+        // A scenario with a qos block offers the QoS paths again.
+        robot.interact(() -> w[0].scenario.setText(Path.of("resources/scenarios/ecn-too-high.json").toAbsolutePath().toString()));
+        assertTrue(w[0].path.getItems().contains("qos.ecn.classes.3.kminBytes"));
+        assertEquals("", w[0].pathHint.getText());
+
+        // A sweep on the scenario's own fabric: its points are not applied to the open fabric.
+        robot.interact(() -> {
+            w[0].path.getEditor().setText("qos.ecn.classes.3.kminBytes");
+            w[0].values.setText("20000");
+            w[0].addParameter();
+            w[0].seeds.getValueFactory().setValue(1);
+            w[0].workers.getValueFactory().setValue(1);
+            w[0].output.setText(dir.resolve("sweep").toString());
+        });
+        @SuppressWarnings("unchecked")
+        CompletableFuture<SweepSummary>[] f = new CompletableFuture[1];
+        robot.interact(() -> f[0] = w[0].run());
+        f[0].get(10, TimeUnit.MINUTES);
+        String profileName = editor.document().fabric().defaultQosProfile();
+        QosProfile before = editor.document().fabric().qosProfile(profileName);
+        robot.interact(() -> {
+            w[0].profile.setValue(profileName);
+            w[0].table.getSelectionModel().select(0);
+        });
+        assertTrue(w[0].apply.isDisabled(), "a point of the scenario's own fabric is not offered for the open one");
+        @SuppressWarnings("unchecked")
+        CompletableFuture<QosProfile>[] a = new CompletableFuture[1];
+        robot.interact(() -> a[0] = w[0].applySelectedPoint());
+        assertTrue(a[0].isCompletedExceptionally());
+        assertEquals(before, editor.document().fabric().qosProfile(profileName), "the open fabric is unchanged");
+        assertTrue(w[0].status.getText().startsWith("Not applied"), w[0].status.getText());
     }
 }

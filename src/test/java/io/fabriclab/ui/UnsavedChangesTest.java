@@ -25,6 +25,10 @@ import javafx.stage.Stage;
  */
 @ExtendWith(ApplicationExtension.class)
 class UnsavedChangesTest {
+    /** Scratch files of this test, removed after it (never the system temp directory: issue 35 item 16). */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path scratch;
+
     private FabricEditor editor;
     private FabricDocument doc;
 
@@ -52,7 +56,7 @@ class UnsavedChangesTest {
 
     @Test
     void saveWritesTheFabricAndGoesOnCancelStaysDontSaveGoesOn(FxRobot robot) throws Exception {
-        Path file = Files.createTempDirectory("fabriclab-unsaved").resolve("classic.json");
+        Path file = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-unsaved").resolve("classic.json");
         robot.interact(() -> {
             doc.setFile(file);
             doc.selection().set(List.of(doc.fabric().device("srv1")), List.of());
@@ -83,8 +87,8 @@ class UnsavedChangesTest {
 
     @Test
     void fileChoosersStartInTheOpenFilesFolderElseTheNewestRecentOne() throws Exception {
-        Path a = Files.createTempDirectory("fabriclab-a");
-        Path b = Files.createTempDirectory("fabriclab-b");
+        Path a = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-a");
+        Path b = java.nio.file.Files.createTempDirectory(scratch, "fabriclab-b");
         Path gone = Path.of("/nonexistent-fabriclab/x.json");
         assertEquals(a, FileActions.initialDirectory(a.resolve("open.json"), List.of(b.resolve("r.json"))));
         assertEquals(b, FileActions.initialDirectory(null, List.of(gone, b.resolve("r.json"))),

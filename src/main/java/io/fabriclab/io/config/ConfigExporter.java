@@ -23,6 +23,13 @@ import io.fabriclab.model.Fabric;
  */
 public final class ConfigExporter {
     private final int sonicLanesPerPort;
+    private final SonicAsic sonicAsic;
+
+    /** How a SONiC fragment goes onto a switch: said by the export (CLI, app) and docs/config-export.md. */
+    public static final String SONIC_APPLY = "apply each SONiC file with 'sudo config load FILE -y' (it merges into "
+            + "the running CONFIG_DB; then 'sudo config save -y'), or merge it into /etc/sonic/config_db.json and run "
+            + "'sudo config reload'. Never 'config override-config-table' nor 'config reload FILE' with the fragment "
+            + "alone: its PORT rows carry no 'lanes' and would replace the platform's ports";
 
     public ConfigExporter() {
         this(SonicConfigDb.DEFAULT_LANES_PER_PORT);
@@ -30,13 +37,19 @@ public final class ConfigExporter {
 
     /** @param sonicLanesPerPort SerDes lanes per port of the SONiC platform (8 for 64x400G/800G, 4 for 32x100G) */
     public ConfigExporter(int sonicLanesPerPort) {
+        this(sonicLanesPerPort, SonicAsic.BROADCOM);
+    }
+
+    /** @param sonicAsic the SONiC switch's ASIC family (what its lossless buffer profile fields mean) */
+    public ConfigExporter(int sonicLanesPerPort, SonicAsic sonicAsic) {
         this.sonicLanesPerPort = sonicLanesPerPort;
+        this.sonicAsic = Objects.requireNonNull(sonicAsic, "sonicAsic");
         format(Vendor.SONIC); // validates the lane count now
     }
 
     public SwitchConfigFormat format(Vendor vendor) {
         return switch (Objects.requireNonNull(vendor, "vendor")) {
-            case SONIC -> new SonicConfigDb(sonicLanesPerPort);
+            case SONIC -> new SonicConfigDb(sonicLanesPerPort, sonicAsic);
             case EOS -> new EosConfig();
             case NXOS -> new NxosConfig();
         };

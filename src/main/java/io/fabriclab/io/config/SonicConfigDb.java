@@ -31,8 +31,11 @@ import io.fabriclab.model.WredEcn;
  * Table and field names follow the SONiC Configuration Database Manual
  * (sonic-buildimage src/sonic-yang-models/doc/Configuration.md) and the YANG models
  * sonic-wred-profile, sonic-scheduler and sonic-pfcwd; every value is a string, as config_db stores
- * it. The fragment is meant to be merged into the platform's config_db (lanes, index and alias of
- * PORT stay the platform's). See docs/config-export.md for the mapping of every field.
+ * it. The fragment is meant to be merged into the platform's running config_db with {@code config
+ * load} (lanes, index and alias of PORT stay the platform's: its PORT rows carry no {@code lanes},
+ * so neither {@code config reload} of the fragment alone nor {@code config override-config-table}
+ * may be used). See docs/config-export.md for the mapping of every field and {@link SonicAsic} for
+ * the lossless profile per ASIC family.
  */
 public final class SonicConfigDb implements SwitchConfigFormat {
     /** Name of the DSCP/TC/PG/queue maps this export defines. */
@@ -55,16 +58,23 @@ public final class SonicConfigDb implements SwitchConfigFormat {
             .withObjectIndenter(new DefaultIndenter("    ", "\n"));
 
     private final int lanesPerPort;
+    private final SonicAsic asic;
 
     public SonicConfigDb() {
         this(DEFAULT_LANES_PER_PORT);
     }
 
     public SonicConfigDb(int lanesPerPort) {
+        this(lanesPerPort, SonicAsic.BROADCOM);
+    }
+
+    /** @param asic the ASIC family: what the lossless PG profile's xon, xon_offset and size mean there ({@link SonicAsic}) */
+    public SonicConfigDb(int lanesPerPort, SonicAsic asic) {
         if (lanesPerPort < 1 || lanesPerPort > 8) {
             throw new IllegalArgumentException("lanes per port must be 1-8: " + lanesPerPort);
         }
         this.lanesPerPort = lanesPerPort;
+        this.asic = java.util.Objects.requireNonNull(asic, "asic");
     }
 
     @Override
@@ -154,10 +164,18 @@ public final class SonicConfigDb implements SwitchConfigFormat {
             if (pfc.enabled() && !pfc.priorities().isEmpty()) {
                 ObjectNode pg = profiles.putObject(pn.pgLossless);
                 pg.put("pool", INGRESS_LOSSLESS_POOL);
-                // SAI XOFF_TH: the PG's headroom for what still arrives after PAUSE; size reserves it.
+                // SAI XOFF_TH: the PG's headroom for what still arrives after PAUSE (both families).
+                // PFC resumes at max(xon, limit - xon_offset) (sonic-buffer-profile.yang): the design's
+                // hysteresis XOFF - XON, never its absolute XON (SonicAsic cites each family's profiles).
+                long hysteresis = Math.max(0, pfc.xoffBytes() - pfc.xonBytes());
                 pg.put("xoff", Long.toString(pfc.headroomBytes()));
-                pg.put("xon", Long.toString(pfc.xonBytes()));
-                pg.put("size", Long.toString(pfc.headroomBytes()));
+                pg.put("xon", Long.toString(hysteresis));
+                if (asic == SonicAsic.BROADCOM) {
+                    pg.put("xon_offset", Long.toString(hysteresis));
+                    pg.put("size", Long.toString(b.reservedPerQueueBytes()));
+                } else {
+                    pg.put("size", Long.toString(hysteresis + pfc.headroomBytes()));
+                }
                 if (b.mode() == BufferConfig.ThresholdMode.STATIC) {
                     // A static PG limit is the occupancy at which PAUSE goes out: the design's XOFF.
                     pg.put("static_th", Long.toString(pfc.xoffBytes()));

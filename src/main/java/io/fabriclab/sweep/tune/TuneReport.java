@@ -165,6 +165,7 @@ public final class TuneReport {
         NumberAxis y = new NumberAxis(m + " mean (" + (o.settings().minimize() ? "lower" : "higher") + " is better)");
         y.setAutoRangeIncludesZero(false);
         XYPlot plot = new XYPlot(data, x, y, r);
+        io.fabriclab.sweep.SweepCharts.plainAxis(y);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xdddddd));
         plot.setRangeGridlinePaint(new Color(0xdddddd));
@@ -204,6 +205,8 @@ public final class TuneReport {
             j.put("pValue", o.pValue());
         }
         j.put("improved", o.improved()).put("verdict", o.verdict());
+        ArrayNode worse = j.putArray("worsened");
+        worsened(o, shownMetrics(o)).forEach(worse::add);
         ArrayNode notes = j.putArray("notes");
         o.notes().forEach(notes::add);
         return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(j) + "\n";
@@ -237,11 +240,55 @@ public final class TuneReport {
     public static List<String[]> beforeAfter(Tuner.Outcome o, List<String> metrics) {
         List<String[]> rows = new ArrayList<>();
         for (String m : metrics) {
-            SweepSummary.Stat a = SweepSummary.stat(o.startHoldout().rows().stream().filter(r -> r.ok()).mapToDouble(r -> r.metric(m)).toArray());
-            SweepSummary.Stat b = SweepSummary.stat(o.bestHoldout().rows().stream().filter(r -> r.ok()).mapToDouble(r -> r.metric(m)).toArray());
-            rows.add(new String[] {m, a.text(), b.text()});
+            String unit = io.fabriclab.sweep.SweepMetrics.unit(m);
+            rows.add(new String[] {m, holdout(o.startHoldout(), m).text(unit), holdout(o.bestHoldout(), m).text(unit)});
         }
         return rows;
+    }
+
+    private static SweepSummary.Stat holdout(Tuner.Holdout h, String m) {
+        return SweepSummary.stat(h.rows().stream().filter(r -> r.ok()).mapToDouble(r -> r.metric(m)).toArray());
+    }
+
+    /** A metric that got worse by more than this share of the start's value is flagged. */
+    public static final double WORSE_SHARE = 0.05;
+
+    /**
+     * Every metric of {@code metrics} the recommendation makes worse on the hold-out seeds, by more
+     * than {@link #WORSE_SHARE} of the start's mean: "fctP99Us 120 -> 217 us (+81 %)". A tuner that
+     * removes pauses while the tail FCT rises says so next to its verdict (issue 35 item 10).
+     */
+    public static List<String> worsened(Tuner.Outcome o, List<String> metrics) {
+        List<String> out = new ArrayList<>();
+        if (o.best() == o.start()) {
+            return out;
+        }
+        for (String m : metrics) {
+            SweepSummary.Stat a = holdout(o.startHoldout(), m);
+            SweepSummary.Stat b = holdout(o.bestHoldout(), m);
+            if (a.n() == 0 || b.n() == 0 || !Double.isFinite(a.mean()) || !Double.isFinite(b.mean())) {
+                continue;
+            }
+            double change = b.mean() - a.mean();
+            boolean worse = io.fabriclab.sweep.SweepMetrics.higherIsBetter(m) ? change < 0 : change > 0;
+            double share = a.mean() == 0 ? Double.POSITIVE_INFINITY : Math.abs(change) / Math.abs(a.mean());
+            if (worse && share > WORSE_SHARE) {
+                String unit = io.fabriclab.sweep.SweepMetrics.unit(m);
+                out.add(m + " " + SweepSummary.plain(a.mean()) + " -> " + SweepSummary.plain(b.mean())
+                        + (unit.isEmpty() ? "" : " " + unit)
+                        + (Double.isInfinite(share) ? " (from 0)" : String.format(java.util.Locale.ROOT, " (%+.0f %%)",
+                        100 * change / Math.abs(a.mean()))));
+            }
+        }
+        return out;
+    }
+
+    /** The metrics a tune's result is shown with: the objective, the constraints', then the usual four. */
+    public static List<String> shownMetrics(Tuner.Outcome o) {
+        List<String> ms = new ArrayList<>(List.of(o.settings().objective()));
+        o.settings().constraints().forEach(c -> ms.add(c.metric()));
+        ms.addAll(List.of("fctP99Us", "fctP50Us", "pausedUs", "ecnMarked", "drops", "meanThroughputGbps"));
+        return ms.stream().distinct().toList();
     }
 
 }

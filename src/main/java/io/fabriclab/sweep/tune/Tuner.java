@@ -247,11 +247,20 @@ public final class Tuner {
                 x0[i] = knobs.get(i).toUnit(knobs.get(i).start());
                 start[i] = knobs.get(i).fromUnit(x0[i]);
             }
+            // BOBYQA starts from 2n+1 interpolation points before it moves, so with the start the
+            // search needs 2n+2 evaluations at least: a smaller budget is raised, said in a note,
+            // and the progress counts against the budget actually spent (it read "17/12").
+            int n = knobs.size();
+            int evaluations = s.budget() > 1 ? Math.max(s.budget(), 2 * n + 3) : 1;
+            if (evaluations > s.budget()) {
+                notes.add("budget raised from " + s.budget() + " to " + evaluations + " evaluations: the search (BOBYQA)"
+                        + " needs 2n+1 = " + (2 * n + 1) + " points for its " + n + " settings, plus the start");
+            }
             Evaluation first = evaluate(plan, knobs, start, 0, s, dir, pool, Double.NaN);
             trace.add(first);
             best[0] = first;
             if (listener != null) {
-                listener.evaluated(first, s.budget(), first);
+                listener.evaluated(first, evaluations, first);
             }
             double penaltyBase = Math.abs(first.objective().mean()) + 1;
             IOException[] failure = new IOException[1];
@@ -267,7 +276,7 @@ public final class Tuner {
                         best[0] = e;
                     }
                     if (listener != null) {
-                        listener.evaluated(e, s.budget(), best[0]);
+                        listener.evaluated(e, evaluations, best[0]);
                     }
                     return e.score();
                 } catch (IOException ex) {
@@ -275,12 +284,12 @@ public final class Tuner {
                     throw new IllegalStateException(ex);
                 }
             });
-            int n = knobs.size();
-            if (s.budget() > 1) {
+            if (evaluations > 1) {
                 try {
                     // 2n+1 interpolation points (Powell's recommendation); trust region from 0.25 of the
                     // unit box down to 1e-3 (0.1 % of a knob's range, below any seed-to-seed difference).
-                    new BOBYQAOptimizer(2 * n + 1, 0.25, 1e-3).optimize(new MaxEval(Math.max(2 * n + 2, s.budget() - 1)), f,
+                    // MaxEval counts the optimizer's evaluations: all but the start's.
+                    new BOBYQAOptimizer(2 * n + 1, 0.25, 1e-3).optimize(new MaxEval(evaluations - 1), f,
                             GoalType.MINIMIZE, new InitialGuess(x0), new SimpleBounds(new double[n], ones(n)));
                 } catch (TooManyEvaluationsException e) {
                     // The budget is spent: the best feasible candidate seen is the answer.
@@ -309,17 +318,20 @@ public final class Tuner {
                 }
                 if (gain > 0 && p < 0.05) {
                     improved = true;
-                    verdict = String.format(Locale.ROOT, "better than the start beyond noise on %d hold-out seeds: %s %.4g -> %.4g "
-                            + "(Welch t-test p = %.2g)%s", hs.samples().length, s.objective(), hs.objective().mean(),
-                            hb.objective().mean(), p, hs.feasible() ? "" : "; the start also breaks a constraint there");
+                    verdict = String.format(Locale.ROOT, "better than the start beyond noise on %d hold-out seeds: %s %s -> %s "
+                            + "(Welch t-test p = %.2g)%s", hs.samples().length, s.objective(),
+                            io.fabriclab.sweep.SweepSummary.plain(hs.objective().mean()),
+                            io.fabriclab.sweep.SweepSummary.plain(hb.objective().mean()), p,
+                            hs.feasible() ? "" : "; the start also breaks a constraint there");
                 } else if (!hs.feasible()) {
                     improved = true;
                     verdict = "the start breaks a constraint on the hold-out seeds and the best does not: recommended for "
                             + "feasibility; its objective is within noise of the start's (p = " + String.format(Locale.ROOT, "%.2g", p) + ")";
                 } else {
-                    verdict = String.format(Locale.ROOT, "within noise of the start on %d hold-out seeds: %s %.4g vs %.4g "
+                    verdict = String.format(Locale.ROOT, "within noise of the start on %d hold-out seeds: %s %s vs %s "
                             + "(Welch t-test p = %.2g); keep the scenario's thresholds", hs.samples().length, s.objective(),
-                            hs.objective().mean(), hb.objective().mean(), p);
+                            io.fabriclab.sweep.SweepSummary.plain(hs.objective().mean()),
+                            io.fabriclab.sweep.SweepSummary.plain(hb.objective().mean()), p);
                 }
             }
             RunSpec bestSpec = plan.runWith(b.index(), literals(knobs, b.values()), 0, s.searchSeeds().get(0));

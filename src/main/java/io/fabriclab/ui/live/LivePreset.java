@@ -83,8 +83,9 @@ public enum LivePreset {
             Path dir = Files.createTempDirectory("fabriclab-preset");
             Path out = dir.resolve(scenario);
             Files.copy(in, out, StandardCopyOption.REPLACE_EXISTING);
-            out.toFile().deleteOnExit();
+            // Deleted at exit in the reverse order of these calls: the file, then its (then empty) directory.
             dir.toFile().deleteOnExit();
+            out.toFile().deleteOnExit();
             return out;
         }
     }

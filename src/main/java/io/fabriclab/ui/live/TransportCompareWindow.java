@@ -598,8 +598,9 @@ public final class TransportCompareWindow extends BorderPane {
             Path dir = Files.createTempDirectory("fabriclab-compare");
             Path out = dir.resolve(name);
             Files.copy(in, out);
-            out.toFile().deleteOnExit();
+            // Deleted at exit in the reverse order of these calls: the file, then its (then empty) directory.
             dir.toFile().deleteOnExit();
+            out.toFile().deleteOnExit();
             return out;
         } catch (IOException e) {
             return null;

@@ -76,11 +76,26 @@ class SonicConfigDbTest {
         QosProfile roce = QosProfile.roceLossless("roce", 400);
         JsonNode db = export(ExportFixtures.lab(roce), "leaf1");
         JsonNode pg = db.get("BUFFER_PROFILE").get("pg_lossless_roce_profile");
-        // roceLossless at 400G: headroom 320 kB is both SONiC's xoff (room after PAUSE) and the reserved size.
+        // roceLossless at 400G: headroom 320 kB is SONiC's xoff (room after PAUSE). Issue 35 item 23: the
+        // resume hysteresis XOFF - XON = 1,000,000 - 800,000 goes into xon (and, on Broadcom, xon_offset),
+        // never the absolute XON: PFC resumes at max(xon, limit - xon_offset) = 800 kB when the limit is XOFF.
         assertEquals(Long.toString(roce.pfc().headroomBytes()), pg.get("xoff").asText());
         assertEquals("320000", pg.get("xoff").asText());
-        assertEquals("320000", pg.get("size").asText());
-        assertEquals("800000", pg.get("xon").asText());
+        long hysteresis = roce.pfc().xoffBytes() - roce.pfc().xonBytes();
+        assertEquals(Long.toString(hysteresis), pg.get("xon").asText());
+        assertEquals(Long.toString(hysteresis), pg.get("xon_offset").asText());
+        assertEquals(Long.toString(roce.buffer().reservedPerQueueBytes()), pg.get("size").asText(),
+                "Broadcom: size is the PG's guaranteed minimum (Arista-7060CX-32S-Q32 pg_profile_lookup.ini: 1248)");
+        assertEquals(roce.pfc().xoffBytes() - Long.parseLong(pg.get("xon_offset").asText()), roce.pfc().xonBytes());
+        // Mellanox Spectrum: size = xon + xoff (ACS-MSN2700 pg_profile_lookup.ini: 50176 = 19456 + 30720), no xon_offset.
+        io.fabriclab.model.Fabric lab = ExportFixtures.lab(roce);
+        JsonNode mlnx = new com.fasterxml.jackson.databind.ObjectMapper().readTree(new SonicConfigDb(8,
+                SonicAsic.MELLANOX).render(lab, lab.device("leaf1")))
+                .get("BUFFER_PROFILE").get("pg_lossless_roce_profile");
+        assertEquals(Long.toString(hysteresis), mlnx.get("xon").asText());
+        assertEquals(Long.toString(hysteresis + roce.pfc().headroomBytes()), mlnx.get("size").asText());
+        assertEquals(null, mlnx.get("xon_offset"));
+        assertTrue(Long.parseLong(mlnx.get("size").asText()) >= Long.parseLong(mlnx.get("xon").asText()));
         // alpha 1 = 2^0.
         assertEquals("0", pg.get("dynamic_th").asText());
         assertEquals("ingress_lossless_pool", pg.get("pool").asText());

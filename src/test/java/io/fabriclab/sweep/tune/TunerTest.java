@@ -62,9 +62,30 @@ class TunerTest {
         Tuner.Settings s = new Tuner.Settings("pausedUs", true, List.of(new SweepPlan.Constraint("drops", null, 0.0)), 3,
                 List.of(1L), List.of(1001L, 1002L), 3, 2);
         List<Integer> seen = new ArrayList<>();
-        Tuner.Outcome o = Tuner.tune(SCENARIO, s, dir, (e, budget, best) -> seen.add(e.index()));
-        assertTrue(o.trace().size() >= 2 && o.trace().size() <= 1 + Math.max(2 * 7 + 2, 2), "start + BOBYQA's evaluations");
+        java.util.Set<Integer> totals = new java.util.HashSet<>();
+        Tuner.Outcome o = Tuner.tune(SCENARIO, s, dir, (e, budget, best) -> {
+            seen.add(e.index());
+            totals.add(budget);
+        });
+        // Issue 35 item 10: progress and budget agree. A budget below what BOBYQA needs (2n+1
+        // points plus the start) is raised once, said in a note, and never exceeded ("17/12").
+        int n = o.knobs().size();
+        assertEquals(java.util.Set.of(2 * n + 3), totals, "one total, the budget actually spent");
+        assertTrue(o.trace().size() >= 2 && o.trace().size() <= 2 * n + 3, "start + BOBYQA's evaluations: " + o.trace().size());
+        assertTrue(o.notes().stream().anyMatch(x -> x.startsWith("budget raised from 3 to " + (2 * n + 3))), o.notes().toString());
+        for (int i : seen) {
+            assertTrue(i + 1 <= 2 * n + 3, "evaluation " + (i + 1) + " of " + (2 * n + 3));
+        }
         assertEquals(o.trace().size(), seen.size());
+        // Every metric the recommendation worsens by more than 5 % is named (tail FCT rising while pauses fall).
+        for (String m : TuneReport.shownMetrics(o)) {
+            double a = o.startHoldout().rows().stream().filter(RunRow::ok).mapToDouble(r -> r.metric(m)).average().orElse(Double.NaN);
+            double b = o.bestHoldout().rows().stream().filter(RunRow::ok).mapToDouble(r -> r.metric(m)).average().orElse(Double.NaN);
+            boolean worse = o.best() != o.start() && Double.isFinite(a) && Double.isFinite(b)
+                    && (SweepMetrics.higherIsBetter(m) ? b < a : b > a)
+                    && (a == 0 || Math.abs(b - a) / Math.abs(a) > TuneReport.WORSE_SHARE);
+            assertEquals(worse, TuneReport.worsened(o, List.of(m)).size() == 1, m + ": " + a + " -> " + b);
+        }
         assertEquals(0, o.start().index());
         assertTrue(o.best().feasible() || o.best() == o.start());
         assertEquals(2, o.startHoldout().rows().size());

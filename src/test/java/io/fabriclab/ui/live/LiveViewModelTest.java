@@ -35,6 +35,10 @@ import javafx.stage.Stage;
  */
 @ExtendWith(ApplicationExtension.class)
 class LiveViewModelTest {
+    /** Scratch files of this test, removed after it (never the system temp directory: issue 35 item 16). */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path scratch;
+
     private FabricEditor editor;
     private LivePanel panel;
     private LiveViewModel model;
@@ -255,7 +259,7 @@ class LiveViewModelTest {
         assertTrue(maxQueue > 100_000, "totals keep the largest queue: " + maxQueue);
         assertTrue(paused, "PFC-only: the totals show the directions that were paused");
         // The run goes into the design-review report through a results file Export Report reads.
-        Path results = java.nio.file.Files.createTempDirectory("live-report").resolve("live-incast.json");
+        Path results = java.nio.file.Files.createTempDirectory(scratch, "live-report").resolve("live-incast.json");
         assertTrue(fx(robot, () -> model.commands().writeResults(results)));
         io.fabriclab.report.ReportRun run = io.fabriclab.report.ReportRuns.fromResults(results, 1);
         assertEquals(8, run.results().run().flows());

@@ -69,6 +69,9 @@ public final class TrainingJobDialog {
     private TrainingForm.Check check;
     private boolean syncing;
     private long requestNo;
+    /** A count is being built; {@code countAgain}: the fields changed since it started. */
+    private boolean counting;
+    private boolean countAgain;
 
     /**
      * A dialog for a job on {@code fabric} (a copy: the dialog reads it from background tasks),
@@ -353,6 +356,14 @@ public final class TrainingJobDialog {
         if (job == null) {
             return;
         }
+        if (counting) {
+            // One build at a time (a large job's tasks take seconds and hundreds of MB): the
+            // fields changed meanwhile are counted when it is done.
+            countAgain = true;
+            return;
+        }
+        counting = true;
+        countAgain = false;
         long no = requestNo;
         Fabric fabric = form.fabric();
         Task<TrainingForm.Tasks> t = new BackgroundTasks.Job<>() {
@@ -362,17 +373,26 @@ public final class TrainingJobDialog {
             }
         };
         t.setOnSucceeded(e -> {
+            counted();
             if (no == requestNo) {
                 tasks.setText(TrainingForm.tasksText(t.getValue()));
                 growToContent();
             }
         });
         t.setOnFailed(e -> {
+            counted();
             if (no == requestNo) {
                 tasks.setText("Tasks the step makes: cannot build them: " + t.getException().getMessage());
             }
         });
         BackgroundTasks.shared().execute(t, "Counting the training step's tasks");
+    }
+
+    private void counted() {
+        counting = false;
+        if (countAgain) {
+            countTasks();
+        }
     }
 
     /** The node id of a field's text box: "training-parallelism-tp" (its message: that and "-problem"). */

@@ -463,6 +463,9 @@ public final class TrainingForm {
     }
 
     static String time(long ps) {
+        if (ps >= 1_000_000_000_000L) {
+            return String.format(Locale.ROOT, "%.2f s", ps / 1e12);
+        }
         if (ps >= 1_000_000_000L) {
             return String.format(Locale.ROOT, "%.2f ms", ps / 1e9);
         }
@@ -470,6 +473,9 @@ public final class TrainingForm {
     }
 
     static String bytes(long b) {
+        if (b >= 1_000_000_000_000L) {
+            return String.format(Locale.ROOT, "%.2f TB", b / 1e12);
+        }
         if (b >= 1_000_000_000L) {
             return String.format(Locale.ROOT, "%.2f GB", b / 1e9);
         }

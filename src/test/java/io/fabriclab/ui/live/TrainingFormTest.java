@@ -184,6 +184,17 @@ class TrainingFormTest {
     }
 
     @Test
+    void timesAndSizesReadInTheirUnit() {
+        assertEquals("20.0 µs", TrainingForm.time(20_000_000));
+        assertEquals("3.41 ms", TrainingForm.time(3_414_000_000L));
+        assertEquals("25.78 s", TrainingForm.time(25_780_980_000_000L));
+        assertEquals("999 B", TrainingForm.bytes(999));
+        assertEquals("496.0 MB", TrainingForm.bytes(496_000_000));
+        assertEquals("30.75 GB", TrainingForm.bytes(30_750_000_000L));
+        assertEquals("215.38 TB", TrainingForm.bytes(215_384_020_000_000L));
+    }
+
+    @Test
     void theTaskCountIsWhatTheJobBuilds() {
         TrainingJob.Model m = new TrainingJob.Model("tiny", 10_000_000, 10_000_000, 0, 4, 256, 256, 8, 1, 0, 0);
         TrainingJob job = new TrainingJob("tiny", m, 4, 1, 2, 1, 0, 20, true, 5_000_000, false, 4);

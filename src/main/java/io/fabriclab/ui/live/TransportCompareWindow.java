@@ -136,7 +136,8 @@ public final class TransportCompareWindow extends BorderPane {
         }
         workload.getItems().add(LiveWorkload.CHOOSE_FILE);
         workload.setValue(workload.getItems().get(0));
-        if (initial != null) {
+        // A training step (the Training Step dialog) is not among this window's workloads: its default stays.
+        if (initial != null && initial.training() == null) {
             LiveWorkload w = initial.preset() != null ? LiveWorkload.of(initial.preset()) : LiveWorkload.file(initial.scenarioFile());
             if (initial.preset() != WorkloadPreset.BACKGROUND) {
                 if (!workload.getItems().contains(w)) {

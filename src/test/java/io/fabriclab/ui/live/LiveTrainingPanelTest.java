@@ -94,4 +94,15 @@ class LiveTrainingPanelTest {
         // Every recorded picture of the run carries the servers' NVLink bytes.
         assertTrue(panel.session().recording().frames().stream().allMatch(s -> s.scaleUp() != null));
     }
+
+    @Test
+    void compareTransportsOpenedOnATrainingStepKeepsItsOwnDefaultWorkload(FxRobot robot) {
+        RunSettings training = RunSettings.incast().withTraining(LiveTrainingTest.tinyJob());
+        robot.interact(() -> {
+            TransportCompareWindow w = new TransportCompareWindow(() -> editor.document().fabric(), training);
+            // Not an empty "scenario file…" choice that Compare would refuse.
+            assertNotNull(w.workload.getValue().preset(), w.workload.getValue().toString());
+            assertEquals(WorkloadPreset.values()[0], w.workload.getValue().preset());
+        });
+    }
 }

@@ -202,6 +202,8 @@ public final class FabricJson {
         putNumber(dcqcn, "minRateMbps", d.minRateMbps());
         putNumber(dcqcn, "minCutIntervalUs", d.minCutIntervalUs());
         putNumber(dcqcn, "maxCutFraction", d.maxCutFraction());
+        dcqcn.put("clampTargetRate", d.clampTargetRate());
+        dcqcn.put("clampTargetRateAfterTimeIncrease", d.clampTargetAfterTimeIncrease());
 
         BufferConfig b = p.buffer() == null ? defaultBuffer() : p.buffer();
         ObjectNode bo = o.putObject("buffer");

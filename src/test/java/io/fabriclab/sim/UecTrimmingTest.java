@@ -73,8 +73,8 @@ class UecTrimmingTest {
         long k = u.trimmedPackets();
         long bound = 337_600 + 5_000 + (long) n * packets * IncastTest.SER_FULL_100G + k * 9_760 + k * 1_389_920 + 5_000;
         // It cannot finish earlier than the link takes to carry all of it: first arrival + the
-        // full frames + the headers + the last propagation (measured: 0.24 us later than that,
-        // the link idled 0.24 us in all; the old model, which dropped, took 18 x line rate
+        // full frames + the headers + the last propagation (measured: 0.23 us later than that,
+        // the link idled 0.23 us in all; the old model, which dropped, took 18 x line rate
         // through retransmission timeouts).
         long carried = 337_600 + 5_000 + (long) n * packets * IncastTest.SER_FULL_100G + k * 9_760 + 5_000;
         System.out.printf("bound %d ps (K = %d), carried %d ps, measured %d ps (idle %d ps)%n", bound, k, carried,

@@ -1,6 +1,7 @@
 package io.fabriclab;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -22,59 +23,93 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.controlsfx..", "com.sun.javafx..")
             .because("the model, analysis and simulator must run headless; only ui imports JavaFX");
 
+    /**
+     * The house's floors, bottom to top (docs/architecture.md): each layer names what it may use, and
+     * every class of io.fabriclab sits in one of them, so a new package fails here until it is
+     * placed. {@code app} holds the services the command line finds at run time ({@code app.Desktop},
+     * implemented by {@code ui}), so neither {@code cli} nor {@code ui} knows the other.
+     */
     @ArchTest
-    static final ArchRule modelDependsOnNothingHigher = noClasses()
-            .that().resideInAPackage("io.fabriclab.model..")
-            .should().dependOnClassesThat().resideInAnyPackage(
-                    "io.fabriclab.topology..", "io.fabriclab.routing..", "io.fabriclab.sim..",
-                    "io.fabriclab.workload..", "io.fabriclab.io..", "io.fabriclab.diagram..",
-                    "io.fabriclab.report..", "io.fabriclab.cli..", "io.fabriclab.ui..");
+    static final ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("model").definedBy("io.fabriclab.model..")
+            .layer("routing").definedBy("io.fabriclab.routing..")
+            .layer("workload").definedBy("io.fabriclab.workload..")
+            .layer("topology").definedBy("io.fabriclab.topology..")
+            .layer("sim").definedBy("io.fabriclab.sim..")
+            .layer("io").definedBy("io.fabriclab.io..")
+            .layer("diagram").definedBy("io.fabriclab.diagram..")
+            .layer("edit").definedBy("io.fabriclab.edit..")
+            .layer("sweep").definedBy("io.fabriclab.sweep..")
+            .layer("report").definedBy("io.fabriclab.report..")
+            .layer("app").definedBy("io.fabriclab.app..")
+            .layer("cli").definedBy("io.fabriclab.cli..")
+            .layer("ui").definedBy("io.fabriclab.ui..")
+            .layer("entry point").definedBy("io.fabriclab")
+            .whereLayer("model").mayNotAccessAnyLayer()
+            .whereLayer("routing").mayOnlyAccessLayers("model")
+            .whereLayer("workload").mayOnlyAccessLayers("model")
+            .whereLayer("topology").mayOnlyAccessLayers("model", "routing")
+            .whereLayer("sim").mayOnlyAccessLayers("model", "routing", "workload", "topology")
+            .whereLayer("io").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim")
+            .whereLayer("diagram").mayOnlyAccessLayers("model", "topology")
+            .whereLayer("edit").mayOnlyAccessLayers("model", "topology", "diagram")
+            .whereLayer("sweep").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io")
+            .whereLayer("report").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
+                    "sweep")
+            .whereLayer("app").mayNotAccessAnyLayer()
+            .whereLayer("cli").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
+                    "edit", "sweep", "report", "app")
+            .whereLayer("ui").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
+                    "edit", "sweep", "report", "app")
+            .whereLayer("entry point").mayOnlyAccessLayers("cli", "ui", "app", "model")
+            .ensureAllClassesAreContainedInArchitecture()
+            .because("nothing lower uses something higher, the CLI and the UI call the same services, and a new "
+                    + "package is placed on purpose (docs/architecture.md)");
 
+    /** The Jackson classes that build a mapper or a parser factory: only io.JsonInput calls them. */
+    private static final java.util.Set<String> MAPPERS = java.util.Set.of("com.fasterxml.jackson.databind.ObjectMapper",
+            "com.fasterxml.jackson.databind.json.JsonMapper", "com.fasterxml.jackson.dataformat.yaml.YAMLMapper",
+            "com.fasterxml.jackson.core.JsonFactory", "com.fasterxml.jackson.databind.MappingJsonFactory");
+
+    /**
+     * One reader: every Jackson mapper is made by {@code io.JsonInput} (its strict reader for user
+     * files, its plain mapper for FabricLab's own output), so a lenient reader cannot come back
+     * through another class (compare once parsed scenarios with a plain mapper and ran a file simulate
+     * refuses). Constructors and the builders that make one ({@code JsonMapper.builder()},
+     * {@code copy()}) count; the containerlab writer's {@code YAMLMapper.builder} writes YAML only,
+     * and YAML is read by {@code io.YamlTree} (SnakeYAML), see the rule below.
+     */
     @ArchTest
-    static final ArchRule routingAndWorkloadStayLow = noClasses()
-            .that().resideInAnyPackage("io.fabriclab.routing..", "io.fabriclab.workload..")
-            .should().dependOnClassesThat().resideInAnyPackage(
-                    "io.fabriclab.topology..", "io.fabriclab.sim..", "io.fabriclab.io..",
-                    "io.fabriclab.diagram..", "io.fabriclab.report..", "io.fabriclab.cli..", "io.fabriclab.ui..");
+    static final ArchRule oneJsonReader = noClasses()
+            .that().doNotHaveFullyQualifiedName("io.fabriclab.io.JsonInput")
+            .should().callConstructorWhere(new com.tngtech.archunit.base.DescribedPredicate<>("a Jackson mapper's constructor") {
+                @Override
+                public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
+                    return MAPPERS.contains(call.getTargetOwner().getName());
+                }
+            })
+            .orShould().callMethodWhere(new com.tngtech.archunit.base.DescribedPredicate<>("JsonMapper.builder() or a mapper's copy()") {
+                @Override
+                public boolean test(com.tngtech.archunit.core.domain.JavaMethodCall call) {
+                    String owner = call.getTargetOwner().getName();
+                    return (owner.equals("com.fasterxml.jackson.databind.json.JsonMapper") && call.getName().equals("builder"))
+                            || (MAPPERS.contains(owner) && call.getName().equals("copy"));
+                }
+            })
+            .because("only io.JsonInput creates a Jackson mapper: one strict reader for every file (issue 31)");
 
+    /** YAML is read in one place, with its limits (aliases, nesting, size): io.YamlTree. */
     @ArchTest
-    static final ArchRule analysisAndSimulatorDoNotKnowFilesOrScreens = noClasses()
-            .that().resideInAnyPackage("io.fabriclab.topology..", "io.fabriclab.sim..")
-            .should().dependOnClassesThat().resideInAnyPackage(
-                    "io.fabriclab.io..", "io.fabriclab.diagram..", "io.fabriclab.report..",
-                    "io.fabriclab.cli..", "io.fabriclab.ui..")
-            .allowEmptyShould(true);
+    static final ArchRule oneYamlReader = noClasses()
+            .that().doNotHaveFullyQualifiedName("io.fabriclab.io.YamlTree")
+            .should().callConstructorWhere(new com.tngtech.archunit.base.DescribedPredicate<>("SnakeYAML's Yaml constructor") {
+                @Override
+                public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
+                    return call.getTargetOwner().getName().equals("org.yaml.snakeyaml.Yaml");
+                }
+            });
 
-    /** The diagram and the edit commands are toolkit-free, so the report and the CLI can use them. */
-    @ArchTest
-    static final ArchRule diagramAndEditNeverReachUpToTheUiReportOrCli = noClasses()
-            .that().resideInAnyPackage("io.fabriclab.diagram..", "io.fabriclab.edit..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.fabriclab.ui..", "io.fabriclab.report..",
-                    "io.fabriclab.cli..");
-
-    @ArchTest
-    static final ArchRule reportUsesOnlyWhatItReviews = noClasses()
-            .that().resideInAPackage("io.fabriclab.report..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.fabriclab.cli..", "io.fabriclab.ui..",
-                    "io.fabriclab.edit..")
-            .because("the report reads model, topology, routing, diagram, sim results and io (docs/architecture.md); "
-                    + "the CLI and the UI call it, never the other way round");
-
-    @ArchTest
-    static final ArchRule nothingBelowTheReportKnowsIt = noClasses()
-            .that().resideInAnyPackage("io.fabriclab.model..", "io.fabriclab.routing..", "io.fabriclab.workload..",
-                    "io.fabriclab.topology..", "io.fabriclab.sim..", "io.fabriclab.io..", "io.fabriclab.diagram..")
-            .should().dependOnClassesThat().resideInAPackage("io.fabriclab.report..");
-
-    @ArchTest
-    static final ArchRule onlyTheUiAndTheEntryPointKnowTheUi = noClasses()
-            .that().resideOutsideOfPackages("io.fabriclab.ui..")
-            .and().doNotHaveFullyQualifiedName("io.fabriclab.FabricLab")
-            .should().dependOnClassesThat().resideInAPackage("io.fabriclab.ui..")
-            .because("the CLI and the UI call the same services; nothing below the UI knows it "
-                    + "(the CLI reaches the editor through the io.fabriclab.cli.Desktop service)");
-
-    /** No reflection as a back door around the rule above (the CLI once started the editor by class name). */
+    /** No reflection as a back door around the layers (the CLI once started the editor by class name). */
     @ArchTest
     static final ArchRule theCliLoadsNoClassByName = noClasses()
             .that().resideInAPackage("io.fabriclab.cli..")
@@ -89,4 +124,22 @@ class ArchitectureTest {
      */
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("io.fabriclab.(**)").should().beFreeOfCycles();
+
+    /**
+     * The rules catch what they are for: a class in a package the layers do not place, and a class
+     * that makes its own Jackson mapper (test fixtures in io.fabriclab.unplaced, imported here only).
+     */
+    @org.junit.jupiter.api.Test
+    void aPackageLeftUnplacedAndALenientMapperFail() {
+        com.tngtech.archunit.core.domain.JavaClasses stray = new com.tngtech.archunit.core.importer.ClassFileImporter()
+                .importClasses(io.fabriclab.unplaced.LenientReader.class);
+        com.tngtech.archunit.lang.EvaluationResult placed = layers.evaluate(stray);
+        org.junit.jupiter.api.Assertions.assertTrue(placed.hasViolation(), "an unplaced package is a violation");
+        org.junit.jupiter.api.Assertions.assertTrue(placed.getFailureReport().toString().contains("io.fabriclab.unplaced.LenientReader"),
+                placed.getFailureReport().toString());
+        com.tngtech.archunit.lang.EvaluationResult mapper = oneJsonReader.evaluate(stray);
+        org.junit.jupiter.api.Assertions.assertTrue(mapper.hasViolation(), "a mapper made outside io.JsonInput is a violation");
+        org.junit.jupiter.api.Assertions.assertTrue(mapper.getFailureReport().toString().contains("ObjectMapper.<init>"),
+                mapper.getFailureReport().toString());
+    }
 }

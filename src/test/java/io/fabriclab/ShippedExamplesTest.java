@@ -54,6 +54,18 @@ class ShippedExamplesTest {
     }
 
     @Test
+    void theGpuServerExamplesCarryTheGeneratorsScaleUpDomainInCanonicalForm() throws Exception {
+        for (String name : new String[] {"classic-leaf-spine.json", "rail-1su.json", "rail-4su.json"}) {
+            Fabric f = load(name);
+            assertTrue(!f.servers().isEmpty(), name);
+            for (io.fabriclab.model.Device d : f.servers()) {
+                assertEquals(io.fabriclab.model.ScaleUp.DEFAULT, d.scaleUp(), name + " " + d.id());
+            }
+            assertEquals(Files.readString(DIR.resolve(name)), FabricJson.write(f), name + " is in FabricLab's canonical form");
+        }
+    }
+
+    @Test
     void deadlockExampleIsCleanHealthyAndCyclicAfterItsTriggerFailure() throws Exception {
         Fabric f = load("deadlock-after-failure.json");
         assertSameShape(ExampleFabrics.deadlockProne(), f);

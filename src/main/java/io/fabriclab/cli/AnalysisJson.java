@@ -26,12 +26,18 @@ import io.fabriclab.topology.Oversubscription;
  */
 final class AnalysisJson {
     static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = io.fabriclab.io.JsonInput.writingMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private AnalysisJson() {
     }
 
     static String render(Fabric fabric, String file, FabricAnalysis a, int worstFailures) throws Exception {
+        return render(fabric, file, a, worstFailures, AnalyzeCommand.creditLoopsByEngine(fabric));
+    }
+
+    /** As above, with the credit loops already checked (analyze shows its progress through them). */
+    static String render(Fabric fabric, String file, FabricAnalysis a, int worstFailures,
+                         java.util.List<AnalyzeCommand.CreditLoops> loops) throws Exception {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("schemaVersion", SCHEMA_VERSION);
         root.put("fabriclabVersion", Version.get());
@@ -66,7 +72,8 @@ final class AnalysisJson {
             for (io.fabriclab.model.Transport t : io.fabriclab.model.Transport.values()) {
                 io.fabriclab.topology.SwitchLatency.SwitchClass c = m.byTransport().get(t.ordinal());
                 ObjectNode x = by.putObject(t.jsonName());
-                x.put("portToPortNs", c.portToPortPs() / 1000.0);
+                x.put("portToPortNs", m.portToPortPs(t) / 1000.0);
+                x.put("source", m.source(t));
                 x.put("forwarding", c.forwarding() == io.fabriclab.topology.SwitchLatency.Forwarding.CUT_THROUGH
                         ? "cut-through" : "store-and-forward");
             }
@@ -88,7 +95,7 @@ final class AnalysisJson {
         }
         root.set("pfcHeadroom", headroom(fabric, a));
         root.set("deadlock", deadlock(a.deadlock()));
-        root.set("ibCreditLoops", creditLoops(fabric));
+        root.set("ibCreditLoops", creditLoops(loops));
         if (a.failure() != null) {
             FailureImpact.Detail d = a.failure().detail();
             ObjectNode f = root.putObject("failure");
@@ -116,9 +123,9 @@ final class AnalysisJson {
      * (how many, and the first as channels "from->to"), and the VLs the engine's routes need for the
      * escape at down-up turns.
      */
-    private static ArrayNode creditLoops(Fabric fabric) {
+    private static ArrayNode creditLoops(java.util.List<AnalyzeCommand.CreditLoops> loops) {
         ArrayNode out = MAPPER.createArrayNode();
-        for (AnalyzeCommand.CreditLoops c : AnalyzeCommand.creditLoopsByEngine(fabric)) {
+        for (AnalyzeCommand.CreditLoops c : loops) {
             io.fabriclab.topology.CreditLoopCheck.Result r = c.result();
             ObjectNode o = out.addObject();
             o.put("engine", c.engine().jsonName());
@@ -264,6 +271,19 @@ final class AnalysisJson {
         }
         ArrayNode un = o.putArray("unpriced");
         b.unpriced().forEach(un::add);
+        ArrayNode servers = o.putArray("serverModels");
+        for (BillOfMaterials.ServerModel m : b.serverModels()) {
+            ObjectNode n = servers.addObject();
+            n.put("model", m.model());
+            n.put("count", m.count());
+            n.put("gpusPerServer", m.gpusPerServer());
+            n.put("gpu", m.scaleUp().gpu());
+            n.put("scaleUp", m.scaleUp().technology());
+            n.put("bandwidthGBpsPerGpuEachWay", m.scaleUp().bandwidthGBps());
+            n.put("latencyNs", m.scaleUp().latencyNs());
+            n.put("declared", m.declared());
+            n.put("text", m.describe());
+        }
         return o;
     }
 

@@ -70,9 +70,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
      * would need for the escape at down-up turns.
      */
     static String creditLoops(Fabric fabric) {
+        return creditLoops(creditLoopsByEngine(fabric));
+    }
+
+    static String creditLoops(java.util.List<CreditLoops> byEngine) {
         io.fabriclab.topology.TextTable t = new io.fabriclab.topology.TextTable("engine", "credit loops on 1 VL",
                 "VLs for the escape");
-        for (CreditLoops c : creditLoopsByEngine(fabric)) {
+        for (CreditLoops c : byEngine) {
             String name = c.engine().jsonName() + (c.fellBackToMinhop() ? " (not a fat-tree: minhop)" : "");
             io.fabriclab.topology.CreditLoopCheck.Result res = c.result();
             String loops = res.deadlockFree() ? "none" : res.cycles().size() + ", e.g. " + String.join(" -> ", res.cycles().get(0));
@@ -88,9 +92,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /** Every subnet-manager engine's tables checked for credit loops on one data VL (text and JSON show the same). */
     static java.util.List<CreditLoops> creditLoopsByEngine(Fabric fabric) {
+        return creditLoopsByEngine(fabric, FabricAnalysis.Progress.NONE);
+    }
+
+    /**
+     * As above, telling {@code progress} as each engine starts ("ibCreditLoops minhop"): their
+     * forwarding tables have an entry per switch and destination NIC, the longest step of analyze on
+     * a large fabric (docs/performance.md, Analysis).
+     */
+    static java.util.List<CreditLoops> creditLoopsByEngine(Fabric fabric, FabricAnalysis.Progress progress) {
         io.fabriclab.routing.Routing r = io.fabriclab.routing.Routing.compute(fabric);
         java.util.List<CreditLoops> out = new java.util.ArrayList<>();
-        for (io.fabriclab.routing.IbRoutingEngine e : io.fabriclab.routing.IbRoutingEngine.values()) {
+        io.fabriclab.routing.IbRoutingEngine[] engines = io.fabriclab.routing.IbRoutingEngine.values();
+        for (io.fabriclab.routing.IbRoutingEngine e : engines) {
+            progress.phase("ibCreditLoops " + e.jsonName(), e.ordinal(), engines.length);
             io.fabriclab.routing.LinearForwardingTables tables = io.fabriclab.routing.LinearForwardingTables.compute(r, e);
             out.add(new CreditLoops(e, tables.engine() != e, io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1)));
         }
@@ -101,14 +116,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Fabric fabric = Inputs.fabric(file);
         FabricAnalysis.Options opt = analysis.toOptions(fabric);
-        FabricAnalysis a = FabricAnalysis.run(fabric, opt);
+        AnalysisProgress progress = AnalysisProgress.of(spec.commandLine().getErr(), fabric);
+        FabricAnalysis a = FabricAnalysis.run(fabric, opt, progress.steps(0));
+        java.util.List<CreditLoops> loops = creditLoopsByEngine(fabric, progress.steps(1));
+        progress.done();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.print(AnalysisJson.render(fabric, file.toString(), a, top));
+            out.print(AnalysisJson.render(fabric, file.toString(), a, top, loops));
         } else {
             out.print(AnalysisText.of(fabric, file.toString(), a, top));
             out.print(payloadEfficiency(fabric));
-            out.print(creditLoops(fabric));
+            out.print(creditLoops(loops));
         }
         out.flush();
         return a.hasErrors() ? ExitCode.FINDINGS : ExitCode.OK;

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * heap limit you want to prove, e.g. FABRICLAB_JAVA_OPTS=-Xmx2g ./fabriclab bench foundation.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (figures go to docs/performance.md).",
-        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, SweepBench.class,
+        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, NcclBench.class, SweepBench.class,
                 ReportBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
@@ -51,13 +51,14 @@ public final class BenchCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
+            railParams(units); // a bad --units is bad input (exit 2) before the header, in generate rail's words
             var threads = ManagementFactory.getThreadMXBean();
             out.printf(Locale.ROOT, "bench foundation: %d units, %d runs, %d cores, max heap %d MB%n", units, runs,
                     Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
             for (int r = 1; r <= runs; r++) {
                 long cpu0 = threads.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
-                Fabric f = RailOptimizedGenerator.generate(RailParams.of(units));
+                Fabric f = railFabric(units);
                 long gen = System.nanoTime() - t0;
                 FabricAnalysis a = FabricAnalysis.run(f, FabricAnalysis.Options.defaults(PriceBookFile.sample()));
                 long total = System.nanoTime() - t0;
@@ -80,6 +81,27 @@ public final class BenchCommand implements Runnable {
             }
             out.printf(Locale.ROOT, "peak heap used (sum of pool peaks): %d MB%n", peak >> 20);
             return ExitCode.OK;
+        }
+    }
+
+    /**
+     * The rail-optimized fabric of {@code units} scalable units the benchmarks measure; a count the
+     * generator refuses is bad input naming --units, in generate rail's words, never an internal error.
+     */
+    static Fabric railFabric(int units) {
+        RailParams p = railParams(units);
+        try {
+            return RailOptimizedGenerator.generate(p);
+        } catch (IllegalArgumentException e) {
+            throw GenerateCommand.inOptionWords(e, GenerateCommand.RAIL_OPTIONS);
+        }
+    }
+
+    static RailParams railParams(int units) {
+        try {
+            return RailParams.of(units);
+        } catch (IllegalArgumentException e) {
+            throw GenerateCommand.inOptionWords(e, GenerateCommand.RAIL_OPTIONS);
         }
     }
 }

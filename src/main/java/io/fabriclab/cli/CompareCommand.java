@@ -3,8 +3,6 @@ package io.fabriclab.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,8 +49,13 @@ public final class CompareCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON, schemaVersion 1); its own \"transport\" is replaced by each of --transports")
+    @Parameters(index = "0", paramLabel = "SCENARIO|FABRIC", description = "scenario file (JSON, schemaVersion 1); its own \"transport\" is replaced by each of --transports; with --workload, a fabric file")
     Path scenarioFile;
+
+    @Option(names = "--workload", paramLabel = "W", converter = ScenarioPreset.ChoiceConverter.class,
+            description = "compare a preset on the FABRIC file, one transport at a time: incast, all-reduce, all-to-all, "
+                    + "permutation or training:MODEL (training throughput per transport and as a share of InfiniBand's)")
+    ScenarioPreset.Choice workload;
 
     @Option(names = "--transports", paramLabel = "LIST", defaultValue = "rocev2,infiniband,ultra-ethernet",
             description = "comma-separated transports to compare, in column order (default: ${DEFAULT-VALUE})")
@@ -76,16 +79,20 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<Transport> set = parseTransports(transports);
+        if (workload != null) {
+            return comparePreset(set, out, err);
+        }
+        if (ScenarioPreset.hasTopLevelField(scenarioFile, "devices")) {
+            throw new BadInputException(scenarioFile + " is a fabric file; add --workload incast|all-reduce|all-to-all|"
+                    + "permutation|training:MODEL to compare a preset on it");
+        }
         if (output != null && !output.toString().toLowerCase(Locale.ROOT).endsWith(".json") && ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": the comparison is written as .json, .html or .pdf");
         }
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(scenarioFile);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException("cannot read scenario " + scenarioFile + ": no such file");
-        }
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        // Read as simulate reads it (io.JsonInput: 64 MB, UTF-8); TransportRuns parses it strictly.
+        String text = io.fabriclab.io.JsonInput.readText(scenarioFile, "a scenario");
+        io.fabriclab.io.JsonInput.parseTree(text, scenarioFile.toString(), "a scenario"); // its JSON errors in simulate's words
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         List<Path> fabricsRead = new ArrayList<>();
         Map<Transport, Scenario> scenarios;
         try {
@@ -95,7 +102,7 @@ public final class CompareCommand implements Callable<Integer> {
             throw new BadInputException(e.getMessage());
         }
         // Every output checked before any run: never an input, always writable (Outputs).
-        new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output).check();
+        new Outputs().commandLine(spec).input(scenarioFile).inputs(fabricsRead).file("-o", output).check();
         PriceBook book = Inputs.priceBook(priceBook);
 
         List<Transport> toRun = TransportRuns.simulated(set);
@@ -109,12 +116,127 @@ public final class CompareCommand implements Callable<Integer> {
         TransportComparison cmp = TransportRuns.comparison(scenarios, results, book, scenarioFile.toString());
         Scenario first = scenarios.values().iterator().next();
         out.print(table(cmp, first));
+        out.print(latencies(first.fabric(), set, first.switchLatencyPs()));
         if (output != null) {
             write(cmp, scenarios, results, book, bytes, text);
             out.println("comparison: " + output);
         }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * The preset on the fabric under each transport, one after another (one simulator in memory at
+     * a time, each dropped before the next), a row printed as each finishes.
+     */
+    private int comparePreset(List<Transport> set, PrintWriter out, PrintWriter err) throws IOException {
+        if (output != null) {
+            throw new BadInputException("-o: compare --workload prints its table only (write a scenario with "
+                    + "simulate --save-scenario to compare it into a report)");
+        }
+        List<Transport> toRun = TransportRuns.simulated(set);
+        List<String[]> rows = new ArrayList<>();
+        Map<Transport, Double> rate = new LinkedHashMap<>();
+        io.fabriclab.model.Fabric fabricSeen = null;
+        for (Transport t : toRun) {
+            ScenarioPreset preset = new ScenarioPreset(workload, null, null, null, null, null, null).transport(t);
+            Scenario sc;
+            try {
+                sc = preset.read(scenarioFile, FabricReader.FILES, null);
+            } catch (IllegalArgumentException | io.fabriclab.io.ScenarioException e) {
+                throw new BadInputException(e.getMessage());
+            }
+            fabricSeen = sc.fabric();
+            if (!quiet) {
+                err.println("compare: " + t.jsonName() + ": simulating " + sc.flows().size() + " tasks ...");
+            }
+            long wall = System.nanoTime();
+            io.fabriclab.sim.Simulator sim;
+            try {
+                sim = sc.simulator(sc.config());
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(scenarioFile + ": " + e.getMessage());
+            }
+            SimResults r = sim.run(quiet ? null : new SimulateCommand.ProgressBar(err, false));
+            sim = null;
+            double seconds = (System.nanoTime() - wall) / 1e9;
+            String latency = switchLatencies(sc.fabric(), t);
+            String[] row = null;
+            for (io.fabriclab.workload.Workload w : sc.workloads()) {
+                if (w instanceof io.fabriclab.workload.TrainingJob job) {
+                    io.fabriclab.sim.StepAnalysis.Result a = StepText.analyze(job, sc.fabric(), sc.flows(), r);
+                    rate.put(t, a.completed() ? a.tokensPerSecond() : 0);
+                    row = new String[] {t.displayName(), a.completed() ? ms(a.stepPs()) : "did not complete",
+                            ms(a.computePs()), ms(a.exposedCommPs()) + String.format(Locale.ROOT, " (%.1f %%)", 100 * a.exposedShare()),
+                            String.format(Locale.ROOT, "%,.0f", a.tokensPerSecond()), "", latency,
+                            String.format(Locale.ROOT, "%.1f", seconds)};
+                } else if (w instanceof io.fabriclab.workload.NcclCollective c) {
+                    io.fabriclab.sim.StepAnalysis.CollectiveRun run = io.fabriclab.sim.StepAnalysis.collective(
+                            sc.flows(), r, c, c.plan(sc.fabric()).describe());
+                    rate.put(t, run.busbwGBps());
+                    row = new String[] {t.displayName(), run.completed() ? String.format(Locale.ROOT, "%.1f us", run.timePs() / 1e6)
+                            : "did not complete", "", "", String.format(Locale.ROOT, "busbw %.2f GB/s", run.busbwGBps()), "",
+                            latency, String.format(Locale.ROOT, "%.1f", seconds)};
+                }
+            }
+            if (row == null) {
+                double fct = r.summary().fctMaxUs();
+                rate.put(t, fct > 0 ? 1 / fct : 0);
+                row = new String[] {t.displayName(), String.format(Locale.ROOT, "%.1f us (last flow)", fct), "", "",
+                        String.format(Locale.ROOT, "FCT p99 %.1f us", r.summary().fctP99Us()), "", latency,
+                        String.format(Locale.ROOT, "%.1f", seconds)};
+            }
+            rows.add(row);
+            if (!quiet) {
+                err.println("compare: " + t.jsonName() + " done in " + String.format(Locale.ROOT, "%.1f s", seconds));
+            }
+        }
+        Double ib = rate.get(Transport.INFINIBAND);
+        for (int i = 0; i < rows.size(); i++) {
+            Double v = rate.get(toRun.get(i));
+            rows.get(i)[5] = ib != null && ib > 0 && v != null ? String.format(Locale.ROOT, "%.1f %%", 100 * v / ib) : "-";
+        }
+        TextTable table = new TextTable(new String[] {"transport", "step / completion", "compute", "exposed communication",
+                "throughput", "% of InfiniBand", "switch latency", "wall s"});
+        rows.forEach(r -> table.row((Object[]) r));
+        out.println("Transport comparison: --workload " + workload + " on " + scenarioFile
+                + (fabricSeen != null ? " (" + fabricSeen.name() + ")" : ""));
+        out.print(table);
+        out.println("throughput: training tokens/s, a collective's busbw, or the inverse of the last flow's completion; "
+                + "% of InfiniBand compares it");
+        if (fabricSeen != null) {
+            out.print(latencies(fabricSeen, toRun, -1));
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    /** The switch port-to-port latencies each transport's run used, per switch model, with sources. */
+    static String latencies(io.fabriclab.model.Fabric fabric, List<Transport> set, long scenarioOverridePs) {
+        StringBuilder b = new StringBuilder("Switch port-to-port latency used:\n");
+        if (scenarioOverridePs >= 0) {
+            b.append(String.format(Locale.ROOT, "  every switch %.0f ns (the scenario's switchLatencyNs)%n", scenarioOverridePs / 1e3));
+            return b.toString();
+        }
+        for (Transport t : set) {
+            for (String line : io.fabriclab.topology.SwitchLatency.describe(fabric, t)) {
+                b.append("  ").append(t.displayName()).append(": ").append(line).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    private static String ms(long ps) {
+        return String.format(Locale.ROOT, "%.3f ms", ps / 1e9);
+    }
+
+    /** The port-to-port latencies the run used, per switch model. */
+    private static String switchLatencies(io.fabriclab.model.Fabric fabric, Transport t) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (io.fabriclab.model.Device d : fabric.switches()) {
+            out.add(String.format(Locale.ROOT, "%.0f ns", io.fabriclab.topology.SwitchLatency.portToPortPs(d, t) / 1e3));
+        }
+        return String.join(", ", out);
     }
 
     /** "rocev2,infiniband": each a transport, none twice; anything else is bad input naming the allowed ones. */

@@ -1,6 +1,7 @@
 package io.fabriclab.cli;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -8,6 +9,7 @@ import java.util.regex.Pattern;
 
 import io.fabriclab.io.FabricFiles;
 import io.fabriclab.model.Fabric;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.Units;
 import io.fabriclab.topology.FabricAnalysis;
 import io.fabriclab.topology.FatTreeGenerator;
@@ -43,9 +45,25 @@ public final class GenerateCommand implements Runnable {
         @Option(names = "--name", paramLabel = "NAME", description = "Fabric name (default: derived from the parameters).")
         String name;
 
-        /** Checks the output before anything is generated (Outputs). */
+        @Option(names = "--gpu", defaultValue = "H100", paramLabel = "GPU", completionCandidates = KnownGpus.class,
+                description = "GPU of every server, which gives its NVLink / NVSwitch scale-up domain: ${COMPLETION-CANDIDATES} "
+                        + "(default: ${DEFAULT-VALUE}; docs/format.md cites each one's figures).")
+        String gpu;
+
+        /** Checks the output and the GPU before anything is generated (Outputs). */
         void checkOutput() {
             new Outputs().fabricFile("-o", output).check();
+            scaleUp();
+        }
+
+        /** The scale-up domain of {@code --gpu}; a GPU FabricLab has no figures for is bad input. */
+        ScaleUp scaleUp() {
+            ScaleUp s = ScaleUp.of(gpu);
+            if (s == null) {
+                throw new BadInputException("--gpu " + gpu + " is not a GPU FabricLab has figures for; allowed: "
+                        + ScaleUp.knownNames() + " (other GPUs: set scaleUp in the file, docs/format.md)");
+            }
+            return s;
         }
 
         int write(CommandLine cl, Fabric f) throws Exception {
@@ -56,7 +74,16 @@ public final class GenerateCommand implements Runnable {
             FabricAnalysis.Counts c = FabricAnalysis.Counts.of(f);
             cl.getOut().printf("wrote %s: %d switches (%s), %d servers, %d GPUs, %d links%n", output, c.switches(),
                     byRole(c.switchesByRole()), c.servers(), c.gpus(), c.links());
+            cl.getOut().printf("GPUs: %s%n", scaleUp().describe());
             return ExitCode.OK;
+        }
+    }
+
+    /** The GPUs {@code --gpu} offers (picocli lists them in the help and in shell completion). */
+    static final class KnownGpus implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ScaleUp.known().stream().map(ScaleUp::gpu).iterator();
         }
     }
 
@@ -96,18 +123,82 @@ public final class GenerateCommand implements Runnable {
         return new BadInputException(msg, e);
     }
 
+    /**
+     * A refusal that names a count (ports, devices, links, a leaf's or a spine group's ports) but no
+     * option, because several options multiply into it: the message gets the formula in option
+     * words and the values given, so the user sees what to change.
+     */
+    record SizeRule(Pattern message, String formula, List<String> options) {
+        SizeRule(String message, String formula, String... options) {
+            this(Pattern.compile(message), formula, List.of(options));
+        }
+    }
+
+    static final List<SizeRule> LEAF_SPINE_SIZES = List.of(
+            new SizeRule("^a device would have \\d+ ports", "a leaf has --servers-per-leaf x --nics-per-server + --spines x "
+                    + "--uplinks-per-pair ports, a spine --leaves x --uplinks-per-pair, every switch at least --radix",
+                    "--servers-per-leaf", "--nics-per-server", "--spines", "--uplinks-per-pair", "--leaves", "--radix"),
+            new SizeRule("^the fabric would have \\d+ devices", "--leaves + --spines + --leaves x --servers-per-leaf",
+                    "--leaves", "--spines", "--servers-per-leaf"),
+            new SizeRule("^the fabric would have \\d+ links", "--leaves x --servers-per-leaf x --nics-per-server "
+                    + "+ --leaves x --spines x --uplinks-per-pair", "--leaves", "--servers-per-leaf", "--nics-per-server",
+                    "--spines", "--uplinks-per-pair"),
+            new SizeRule("^a leaf needs", "a leaf has --servers-per-leaf x --nics-per-server + --spines x --uplinks-per-pair "
+                    + "ports, at most --radix", "--servers-per-leaf", "--nics-per-server", "--spines", "--uplinks-per-pair", "--radix"));
+    static final List<SizeRule> RAIL_SIZES = List.of(
+            new SizeRule("^a device would have \\d+ ports", "every switch has --radix ports, every server --gpus-per-server NICs",
+                    "--radix", "--gpus-per-server"),
+            new SizeRule("^the fabric would have \\d+ devices", "--units x --servers-per-unit servers + --units x "
+                    + "--gpus-per-server rail leaves, plus spines and cores", "--units", "--servers-per-unit", "--gpus-per-server"),
+            new SizeRule("^the fabric would have \\d+ links", "--units x --servers-per-unit x --gpus-per-server server links "
+                    + "+ --units x --gpus-per-server x --leaf-uplinks uplinks", "--units", "--servers-per-unit", "--gpus-per-server",
+                    "--leaf-uplinks"),
+            new SizeRule("^a rail leaf needs", "--servers-per-unit + --leaf-uplinks must be at most --radix",
+                    "--servers-per-unit", "--leaf-uplinks", "--radix"),
+            new SizeRule("^a spine group of", "a spine group joins --gpus-per-server rail leaves per unit; a spine has "
+                    + "--radix / 2 down ports", "--gpus-per-server", "--radix"),
+            new SizeRule("spine groups exceed", "--units make the spine groups; a core has --radix ports", "--units", "--radix"));
+    static final List<SizeRule> FAT_TREE_SIZES = List.of(
+            new SizeRule("^a device would have \\d+ ports", "every switch has -k + --spare-ports ports", "-k", "--spare-ports"),
+            new SizeRule("^the fabric would have \\d+ devices", "k^3/4 hosts + 5k^2/4 switches", "-k"),
+            new SizeRule("^the fabric would have \\d+ links", "3k^3/4 links", "-k"));
+
+    /**
+     * As {@link #inOptionWords(IllegalArgumentException, Map)}, and a size refusal ("the fabric would
+     * have 4016000 links") also names the options that make the count and their values.
+     */
+    static BadInputException inOptionWords(IllegalArgumentException e, Map<String, String> optionOf,
+                                           CommandLine.Model.CommandSpec spec, List<SizeRule> sizes) {
+        BadInputException b = inOptionWords(e, optionOf);
+        String msg = b.getMessage();
+        for (SizeRule r : sizes) {
+            if (r.message().matcher(msg).find()) {
+                java.util.StringJoiner given = new java.util.StringJoiner(", ");
+                for (String o : r.options()) {
+                    CommandLine.Model.OptionSpec os = spec.findOption(o);
+                    Object v = os == null ? null : os.getValue();
+                    given.add(o + " " + (v == null ? "(default)" : v));
+                }
+                return new BadInputException(msg + " (" + r.formula() + "; here " + given + ")", e);
+            }
+        }
+        return b;
+    }
+
     /** LeafSpineParams component -> the option that sets it. */
-    static final Map<String, String> LEAF_SPINE_OPTIONS = Map.of("leaves", "--leaves", "spines", "--spines",
-            "serversPerLeaf", "--servers-per-leaf", "nicsPerServer", "--nics-per-server",
-            "uplinksPerLeafSpinePair", "--uplinks-per-pair", "nicSpeedGbps", "--nic-speed",
-            "uplinkSpeedGbps", "--uplink-speed", "serverCableM", "--server-cable", "leafSpineCableM", "--uplink-cable",
-            "switchRadix", "--radix");
+    static final Map<String, String> LEAF_SPINE_OPTIONS = Map.ofEntries(Map.entry("leaves", "--leaves"),
+            Map.entry("spines", "--spines"), Map.entry("serversPerLeaf", "--servers-per-leaf"),
+            Map.entry("nicsPerServer", "--nics-per-server"), Map.entry("uplinksPerLeafSpinePair", "--uplinks-per-pair"),
+            Map.entry("nicSpeedGbps", "--nic-speed"), Map.entry("uplinkSpeedGbps", "--uplink-speed"),
+            Map.entry("serverCableM", "--server-cable"), Map.entry("leafSpineCableM", "--uplink-cable"),
+            Map.entry("switchRadix", "--radix"), Map.entry("scaleUp", "--gpu"));
     /** RailParams component -> the option that sets it (cable lengths are the defaults, not options). */
     static final Map<String, String> RAIL_OPTIONS = Map.of("units", "--units", "serversPerUnit", "--servers-per-unit",
             "gpusPerServer", "--gpus-per-server", "radix", "--radix", "speedGbps", "--speed",
-            "leafUplinks", "--leaf-uplinks");
+            "leafUplinks", "--leaf-uplinks", "scaleUp", "--gpu");
     /** FatTreeParams component -> the option that sets it. */
-    static final Map<String, String> FAT_TREE_OPTIONS = Map.of("k", "-k", "speedGbps", "--speed", "sparePorts", "--spare-ports");
+    static final Map<String, String> FAT_TREE_OPTIONS = Map.of("k", "-k", "speedGbps", "--speed", "sparePorts", "--spare-ports",
+            "scaleUp", "--gpu");
 
     @Command(name = "leaf-spine", mixinStandardHelpOptions = true,
             description = "Two-tier leaf-spine (Clos). Defaults: the classic 4 leaves, 2 spines, 32 servers, 100G host ports, 400G uplinks.")
@@ -144,9 +235,10 @@ public final class GenerateCommand implements Runnable {
             LeafSpineParams p;
             try {
                 p = new LeafSpineParams(leaves, spines, serversPerLeaf, nicsPerServer, speed(nicSpeed, "--nic-speed"),
-                        uplinksPerPair, speed(uplinkSpeed, "--uplink-speed"), serverCableM, uplinkCableM, radix);
+                        uplinksPerPair, speed(uplinkSpeed, "--uplink-speed"), serverCableM, uplinkCableM, radix,
+                        out.scaleUp());
             } catch (IllegalArgumentException e) {
-                throw inOptionWords(e, LEAF_SPINE_OPTIONS);
+                throw inOptionWords(e, LEAF_SPINE_OPTIONS, spec, LEAF_SPINE_SIZES);
             }
             return out.write(spec.commandLine(), LeafSpineGenerator.generate(p));
         }
@@ -182,10 +274,10 @@ public final class GenerateCommand implements Runnable {
             try {
                 p = new RailParams(units, serversPerUnit, gpusPerServer, radix, speed(speed, "--speed"),
                         d.serverCableM(), d.leafSpineCableM(), d.spineCoreCableM(),
-                        leafUplinks == null ? serversPerUnit : leafUplinks, d.unitsPerSpineGroup());
+                        leafUplinks == null ? serversPerUnit : leafUplinks, d.unitsPerSpineGroup(), out.scaleUp());
                 return out.write(spec.commandLine(), RailOptimizedGenerator.generate(p));
             } catch (IllegalArgumentException e) {
-                throw inOptionWords(e, RAIL_OPTIONS);
+                throw inOptionWords(e, RAIL_OPTIONS, spec, RAIL_SIZES);
             }
         }
     }
@@ -212,10 +304,10 @@ public final class GenerateCommand implements Runnable {
             FatTreeParams d = FatTreeParams.of(2); // the default cable lengths, which do not depend on k
             try {
                 FatTreeParams p = new FatTreeParams(k, speed(speed, "--speed"), d.hostCableM(), d.edgeAggCableM(),
-                        d.aggCoreCableM(), sparePorts);
+                        d.aggCoreCableM(), sparePorts, out.scaleUp());
                 return out.write(spec.commandLine(), FatTreeGenerator.generate(p));
             } catch (IllegalArgumentException e) {
-                throw inOptionWords(e, FAT_TREE_OPTIONS);
+                throw inOptionWords(e, FAT_TREE_OPTIONS, spec, FAT_TREE_SIZES);
             }
         }
     }

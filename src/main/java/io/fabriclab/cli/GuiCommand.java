@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import io.fabriclab.app.Desktop;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -26,8 +28,12 @@ public final class GuiCommand implements Callable<Integer> {
             throw new BadInputException(file + ": no such readable file");
         }
         Desktop desktop = Desktop.find().orElseThrow(() -> new IllegalStateException(
-                "the editor is not part of this build (no io.fabriclab.cli.Desktop provider)"));
-        desktop.openEditor(file == null ? new String[0] : new String[] {file.toString()});
+                "the editor is not part of this build (no io.fabriclab.app.Desktop provider)"));
+        try {
+            desktop.openEditor(file == null ? new String[0] : new String[] {file.toString()});
+        } catch (Desktop.NoDisplayException e) {
+            throw new BadInputException(e.getMessage(), e); // the user's setup: exit 2
+        }
         // Application.launch returns when the last window closes.
         return ExitCode.OK;
     }

@@ -3,6 +3,7 @@ package io.fabriclab.cli;
 import java.io.PrintWriter;
 import java.util.List;
 
+import io.fabriclab.io.TerminalText;
 import io.fabriclab.model.Version;
 
 import picocli.CommandLine;

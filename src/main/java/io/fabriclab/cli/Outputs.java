@@ -17,17 +17,29 @@ import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.InputException;
 import io.fabriclab.model.Fabric;
 
+import picocli.CommandLine;
+
 /**
  * Every file a command is about to write, checked before the command does any work: an output
  * may not be one of the run's inputs (the same file after resolving links, so {@code -o} can never
  * overwrite the scenario or its fabric), its directory must exist or be creatable and be
- * writable, it may not be a directory, and an existing output may not be read-only. Each command
+ * writable, it may not be a directory nor any other file that is not a regular file (a FIFO, a
+ * socket, a device such as /dev/null: replacing one would break the machine), and an existing
+ * output may not be read-only. Each command
  * that writes names its inputs and outputs here and calls {@link #check()} before reading
  * further or running anything; a problem is bad input (exit 2) and nothing is written.
  */
 final class Outputs {
     private final List<Path> inputs = new ArrayList<>();
     private final List<String[]> problems = new ArrayList<>();
+    /** The files to be written, checked by {@link #check()} against every input named by then. */
+    private final List<Output> outputs = new ArrayList<>();
+    /** The option names and parameter labels that name outputs (not inputs) on the command line. */
+    private final java.util.Set<String> outputOptions = new java.util.HashSet<>();
+    private CommandLine.Model.CommandSpec commandLine;
+
+    private record Output(String option, Path path) {
+    }
 
     /**
      * A file the command reads (absent ones are ignored: they cannot be overwritten); a containerlab
@@ -50,14 +62,24 @@ final class Outputs {
         return this;
     }
 
+    /**
+     * Every file the command line names (an option or parameter whose value is a path, or a list of
+     * paths) is an input, except the ones this object is told are outputs ({@link #file},
+     * {@link #fabricFile}, {@link #directory}, by their option name or parameter label): so an
+     * option added later ({@code --price-book}) is checked without being remembered here.
+     */
+    Outputs commandLine(CommandLine.Model.CommandSpec spec) {
+        if (spec != null) {
+            commandLine = spec;
+        }
+        return this;
+    }
+
     /** A file the command writes; {@code option} names it in messages ("-o", "--csv"). */
     Outputs file(String option, Path out) {
-        if (out == null) {
-            return this;
-        }
-        String why = fileProblem(out);
-        if (why != null) {
-            problems.add(new String[] {option, out.toString(), why});
+        if (out != null) {
+            outputs.add(new Output(option, out));
+            outputOptions.add(option);
         }
         return this;
     }
@@ -100,6 +122,7 @@ final class Outputs {
         if (dir == null) {
             return this;
         }
+        outputOptions.add(option);
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             problems.add(new String[] {option, dir.toString(), "exists and is not a directory"});
             return this;
@@ -117,10 +140,43 @@ final class Outputs {
 
     /** Throws the first problem found as bad input. */
     void check() {
+        if (commandLine != null) {
+            inputs(commandLinePaths(commandLine, outputOptions));
+        }
+        for (Output o : outputs) {
+            String why = fileProblem(o.path());
+            if (why != null) {
+                problems.add(new String[] {o.option(), o.path().toString(), why});
+            }
+        }
         if (!problems.isEmpty()) {
             String[] p = problems.get(0);
             throw new BadInputException(p[0] + " " + p[1] + ": " + p[2] + "; nothing was written");
         }
+    }
+
+    /** The paths given on the command line, but for the options and parameters named in {@code except}. */
+    static List<Path> commandLinePaths(CommandLine.Model.CommandSpec spec, java.util.Set<String> except) {
+        List<Path> paths = new ArrayList<>();
+        for (CommandLine.Model.ArgSpec a : spec.args()) {
+            boolean output = a instanceof CommandLine.Model.OptionSpec o
+                    ? java.util.Arrays.stream(o.names()).anyMatch(except::contains)
+                    : except.contains(a.paramLabel());
+            if (output) {
+                continue;
+            }
+            Object v = a.getValue();
+            if (v instanceof Path p) {
+                paths.add(p);
+            } else if (v instanceof Iterable<?> list) {
+                for (Object e : list) {
+                    if (e instanceof Path p) {
+                        paths.add(p);
+                    }
+                }
+            }
+        }
+        return paths;
     }
 
     private String fileProblem(Path out) {
@@ -138,6 +194,10 @@ final class Outputs {
         }
         if (Files.isDirectory(target)) {
             return "is a directory";
+        }
+        String special = AtomicFiles.notARegularFile(target);
+        if (special != null) {
+            return special;
         }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isWritable(target)) {
             return "is read-only";

@@ -18,8 +18,6 @@ import io.fabriclab.report.HtmlReport;
 import io.fabriclab.report.PdfReport;
 import io.fabriclab.report.ReportInput;
 import io.fabriclab.topology.FabricAnalysis;
-import io.fabriclab.topology.RailOptimizedGenerator;
-import io.fabriclab.topology.RailParams;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,7 +57,7 @@ final class ReportBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "bench report: %d units, %d runs, %d cores, max heap %d MB, load average %.1f%n", units, runs,
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        Fabric fabric = RailOptimizedGenerator.generate(RailParams.of(units));
+        Fabric fabric = BenchCommand.railFabric(units);
         for (int r = 1; r <= runs; r++) {
             ReportInput in = new ReportInput(fabric, "generated: rail " + units + " units", null, null, null,
                     FabricAnalysis.Options.defaults(PriceBookFile.sample()), List.of(), "bench", LocalDate.now(),

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fabriclab.io.FabricFiles;
@@ -53,7 +51,7 @@ import picocli.CommandLine.Parameters;
                 "  2  bad input (unreadable fabric, scenario or results, bad option, an output that is an input or",
                         "     cannot be written); nothing written"})
 public final class ReportCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = io.fabriclab.io.JsonInput.strictMapper();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -102,6 +100,10 @@ public final class ReportCommand implements Callable<Integer> {
         if (ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": a report file must end in .html or .pdf");
         }
+        if (!simulate && spec.commandLine().getParseResult().hasMatchedOption("--duration-us")) {
+            throw new BadInputException("--duration-us applies to the run --simulate makes; without --simulate nothing is "
+                    + "simulated (add --simulate, or leave --duration-us out)");
+        }
         LocalDate day = LocalDate.now();
         if (date != null) {
             try {
@@ -110,12 +112,13 @@ public final class ReportCommand implements Callable<Integer> {
                 throw new BadInputException("--date " + date + ": expected a date as YYYY-MM-DD");
             }
         }
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(input);
-        } catch (NoSuchFileException e) {
+        if (!Files.exists(input)) {
             throw new BadInputException(input + ": no such file");
         }
+        // A JSON input is read as every FabricLab JSON file is (io.JsonInput: 64 MB, UTF-8); others by their format's reader.
+        boolean json = input.toString().toLowerCase(Locale.ROOT).endsWith(".json");
+        byte[] bytes = json ? io.fabriclab.io.JsonInput.readText(input, "a fabric or a scenario").getBytes(StandardCharsets.UTF_8)
+                : fabricBytes(input);
         Scenario scenario = null;
         String scenarioText = null;
         Fabric fabric;
@@ -135,7 +138,7 @@ public final class ReportCommand implements Callable<Integer> {
             fabric = FabricFiles.load(input);
         }
         // Checked before any analysis or simulation: never an input, always writable (Outputs).
-        new Outputs().input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
+        new Outputs().commandLine(spec).input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
         List<SweepSummary> sweepSummaries = new ArrayList<>();
         for (int i = 0; i + 1 < sweeps.size(); i += 2) {
             sweepSummaries.add(finishedSweep(sweeps.get(i), sweeps.get(i + 1)));
@@ -158,7 +161,8 @@ public final class ReportCommand implements Callable<Integer> {
         try {
             review = ReportWriter.write(in, output, (f, m) -> progress(err, f, m));
         } catch (IOException e) {
-            throw new BadInputException("cannot write " + output + ": " + e.getMessage());
+            String msg = String.valueOf(e.getMessage());
+            throw new BadInputException("cannot write " + (msg.contains(output.toString()) ? msg : output + ": " + msg));
         }
         if (!quiet) {
             err.println();
@@ -178,10 +182,21 @@ public final class ReportCommand implements Callable<Integer> {
         SweepRunner.Finished f = SweepRunner.finished(plan, dir);
         if (f.missing() > 0) {
             throw new BadInputException(String.format(Locale.ROOT, "--sweep %s %s: %d of %d runs are not finished in %s; "
-                    + "run `fabriclab sweep %s -o %s` first (it resumes)", sweepFile, dir, f.missing(), plan.runCount(), dir,
-                    sweepFile, dir));
+                    + "run `fabriclab sweep %s -o %s` first (it resumes)%s", sweepFile, dir, f.missing(), plan.runCount(), dir,
+                    sweepFile, dir, f.rejected().isEmpty() ? "" : "; not a valid run file: " + f.rejected().get(0)
+                            + (f.rejected().size() > 1 ? " (and " + (f.rejected().size() - 1) + " more)" : "")));
         }
         return SweepSummary.of(plan, f.rows());
+    }
+
+    /** A fabric file of another format (its hash goes on the cover); its reader bounds it, so is this read. */
+    private static byte[] fabricBytes(Path input) throws IOException {
+        long size = Files.size(input);
+        if (size > io.fabriclab.io.JsonInput.MAX_FILE_BYTES) {
+            throw new BadInputException(String.format(Locale.ROOT, "%s: file is %.1f MB, too large to be a fabric; allowed: "
+                    + "at most %d MB", input, size / 1048576.0, io.fabriclab.io.JsonInput.MAX_FILE_BYTES / 1048576));
+        }
+        return Files.readAllBytes(input);
     }
 
     private void progress(PrintWriter err, double fraction, String message) {
@@ -192,16 +207,31 @@ public final class ReportCommand implements Callable<Integer> {
         err.flush();
     }
 
-    /** A scenario is a JSON object with workloads; anything else is read as a fabric file. */
+    /**
+     * A scenario is a JSON object with workloads at its top level (looked for as a stream by the
+     * strict reader, nested values skipped); anything else is read as a fabric file, whose reader
+     * reports a syntax error with its location.
+     */
     static boolean isScenario(Path file, byte[] bytes) {
         if (!file.toString().toLowerCase(Locale.ROOT).endsWith(".json")) {
             return false;
         }
-        try {
-            JsonNode root = JSON.readTree(bytes);
-            return root != null && root.isObject() && root.has("workloads");
+        try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser(bytes)) {
+            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                if ("workloads".equals(p.currentName())) {
+                    return true;
+                }
+                p.nextToken();
+                p.skipChildren();
+            }
+            return false;
         } catch (IOException e) {
-            return false; // the fabric reader reports the syntax error with its location
+            // A duplicate key or a syntax error before "workloads": the fabric reader reports it in
+            // the scenario reader's words (both parse through io.JsonInput).
+            return false;
         }
     }
 }

@@ -29,8 +29,8 @@ import picocli.CommandLine;
 final class ScenarioPreset {
     /** The preset workloads, by their command-line names. */
     enum Kind {
-        INCAST("incast", "incast"), ALL_REDUCE("all-reduce", "allreduce"), ALL_TO_ALL("all-to-all", "alltoall"),
-        PERMUTATION("permutation", "permutation");
+        INCAST("incast", "incast"), ALL_REDUCE("all-reduce", "nccl"), ALL_TO_ALL("all-to-all", "nccl"),
+        PERMUTATION("permutation", "permutation"), TRAINING("training", "training");
 
         final String cliName;
         /** The scenario file's workload {@code type}. */
@@ -53,7 +53,41 @@ final class ScenarioPreset {
                 }
             }
             throw new CommandLine.TypeConversionException("'" + s + "' is not a preset workload; one of incast, all-reduce, "
-                    + "all-to-all, permutation");
+                    + "all-to-all, permutation, training:MODEL");
+        }
+    }
+
+    /** A preset and, for a training step, its model (a key of TrainingJob.PRESETS). */
+    record Choice(Kind kind, String model) {
+        static Choice parse(String s) {
+            String v = s.strip();
+            int c = v.indexOf(':');
+            if (c > 0 && v.substring(0, c).equalsIgnoreCase("training")) {
+                String m = v.substring(c + 1).toLowerCase(Locale.ROOT);
+                if (!io.fabriclab.workload.TrainingJob.PRESETS.containsKey(m)) {
+                    throw new CommandLine.TypeConversionException("'" + s + "': training:MODEL with MODEL one of "
+                            + String.join(", ", new java.util.TreeSet<>(io.fabriclab.workload.TrainingJob.PRESETS.keySet())));
+                }
+                return new Choice(Kind.TRAINING, m);
+            }
+            Kind k = Kind.parse(v);
+            if (k == Kind.TRAINING) {
+                return new Choice(k, "llama-7b");
+            }
+            return new Choice(k, null);
+        }
+
+        @Override
+        public String toString() {
+            return model == null ? kind.cliName : kind.cliName + ":" + model;
+        }
+    }
+
+    /** picocli converter for {@code --workload} with a model. */
+    static final class ChoiceConverter implements CommandLine.ITypeConverter<Choice> {
+        @Override
+        public Choice convert(String value) {
+            return Choice.parse(value);
         }
     }
 
@@ -74,9 +108,10 @@ final class ScenarioPreset {
     /** Permutation bytes per NIC: 2 MB, as htsim's permutation benchmark (bench-fattree-k16-permutation.json). */
     static final long DEFAULT_PERMUTATION_BYTES = 2_000_000L;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = io.fabriclab.io.JsonInput.strictMapper();
 
     private final Kind kind;
+    private final String model;
     private final Integer senders;
     private final Long bytes;
     private final Integer priority;
@@ -84,9 +119,22 @@ final class ScenarioPreset {
     private final Double durationUs;
     private final Long seed;
     private String json;
+    /** The transport the scenario names (compare --workload); null: the scenario's default. */
+    private io.fabriclab.model.Transport transport;
+
+    /** The same preset under {@code t}. */
+    ScenarioPreset transport(io.fabriclab.model.Transport t) {
+        this.transport = t;
+        return this;
+    }
 
     ScenarioPreset(Kind kind, Integer senders, Long bytes, Integer priority, String profile, Double durationUs, Long seed) {
-        this.kind = kind;
+        this(new Choice(kind, kind == Kind.TRAINING ? "llama-7b" : null), senders, bytes, priority, profile, durationUs, seed);
+    }
+
+    ScenarioPreset(Choice choice, Integer senders, Long bytes, Integer priority, String profile, Double durationUs, Long seed) {
+        this.kind = choice.kind();
+        this.model = choice.model();
         this.senders = senders;
         this.bytes = bytes;
         this.priority = priority;
@@ -145,6 +193,9 @@ final class ScenarioPreset {
         if (profile != null) {
             root.put("profile", profile);
         }
+        if (transport != null) {
+            root.put("transport", transport.jsonName());
+        }
         if (seed != null) {
             root.put("seed", seed);
         }
@@ -165,17 +216,41 @@ final class ScenarioPreset {
                     throw new IllegalArgumentException("--senders " + n + ": allowed 1 to " + (nics.size() - 1)
                             + " (the NICs of " + fabricRef + " other than the receiver " + nics.get(0) + ")");
                 }
-                // The receiver is the first NIC in fabric order; the senders are the next n.
-                w.put("receiver", nics.get(0));
+                // The live view's choice (WorkloadPreset.incastNics): the senders are other servers, spread
+                // over the fabric, never the receiver's own.
+                List<String> chosen = io.fabriclab.workload.WorkloadPreset.incastNics(fabric, n);
+                if (chosen.size() - 1 < n) {
+                    throw new IllegalArgumentException("--senders " + n + ": " + fabricRef + " has " + (chosen.size() - 1)
+                            + " servers other than the receiver's; an incast takes one NIC from each");
+                }
+                w.put("receiver", chosen.get(0));
                 ArrayNode s = w.putArray("senders");
-                nics.subList(1, 1 + n).forEach(s::add);
+                chosen.subList(1, chosen.size()).forEach(s::add);
                 w.put("bytesPerSender", bytes != null ? bytes : DEFAULT_INCAST_BYTES);
             }
             case ALL_REDUCE, ALL_TO_ALL -> {
                 requireTwo(nics, fabricRef);
-                // ranks absent = every connected NIC in fabric order, ring rail-aware (format-scenario.md).
+                // The live view's collective (WorkloadPreset.collective): every GPU (all-to-all: of the first
+                // 32 servers), algorithm chosen as NCCL's tuning does.
+                w.put("op", kind == Kind.ALL_REDUCE ? "allreduce" : "alltoall");
                 w.put("name", kind.cliName);
+                if (kind == Kind.ALL_TO_ALL) {
+                    w.put("maxServers", io.fabriclab.workload.WorkloadPreset.ALL_TO_ALL_MAX_SERVERS);
+                }
                 w.put("bytes", bytes != null ? bytes : DEFAULT_COLLECTIVE_BYTES);
+            }
+            case TRAINING -> {
+                requireTwo(nics, fabricRef);
+                // Megatron-style defaults: TP the server's GPUs, PP 1, DP the rest (TrainingJob.on).
+                w.put("preset", model);
+                if (durationUs == null) {
+                    // Room for the step: ten times its compute, at least the default limit.
+                    io.fabriclab.workload.TrainingJob job = io.fabriclab.workload.TrainingJob.on(fabric, model,
+                            io.fabriclab.workload.TrainingJob.PRESETS.get(model), null, null, null, 1, 0, 0, true,
+                            io.fabriclab.workload.TrainingJob.DEFAULT_BUCKET_BYTES, false,
+                            io.fabriclab.workload.TrainingJob.DEFAULT_GRADIENT_BYTES);
+                    root.put("maxTimeUs", Math.max(1_000_000.0, 10 * job.computePsPerStep() / 1e6));
+                }
             }
             case PERMUTATION -> {
                 requireTwo(nics, fabricRef);
@@ -183,7 +258,7 @@ final class ScenarioPreset {
                 w.put("bytes", bytes != null ? bytes : DEFAULT_PERMUTATION_BYTES);
             }
         }
-        if (priority != null) {
+        if (priority != null && kind != Kind.TRAINING) {
             w.put("priority", priority);
         }
         return root.toPrettyString() + "\n";

@@ -51,8 +51,12 @@ public final class SimulateCommand implements Callable<Integer> {
             + "Required for a scenario; with --workload the default is <fabric-name>-<workload>-results.json in the current directory")
     Path output;
 
-    @Option(names = "--workload", paramLabel = "W", converter = ScenarioPreset.KindConverter.class,
-            description = "simulate a preset on the FABRIC file: incast, all-reduce, all-to-all or permutation")
+    @Option(names = "--workload", paramLabel = "W", converter = ScenarioPreset.ChoiceConverter.class,
+            description = "simulate a preset on the FABRIC file: incast, all-reduce, all-to-all, permutation or "
+                    + "training:MODEL (a training step; MODEL one of gpt2-124m, gpt-1.3b, llama-7b, gpt-13b, gpt-175b, moe-8x7b)")
+    ScenarioPreset.Choice workloadChoice;
+
+    /** The preset's kind (from --workload). */
     ScenarioPreset.Kind workload;
 
     @Option(names = "--senders", paramLabel = "N", description = "incast: senders (default 8, or every other NIC if the fabric has fewer)")
@@ -98,6 +102,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        workload = workloadChoice == null ? null : workloadChoice.kind();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Scenario scenario;
@@ -110,7 +115,7 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         try {
             if (workload != null) {
-                preset = new ScenarioPreset(workload, senders, bytes, priority, profile, durationUs, seed);
+                preset = new ScenarioPreset(workloadChoice, senders, bytes, priority, profile, durationUs, seed);
                 scenario = preset.read(scenarioFile, Outputs.recording(fabricReader, fabricsRead),
                         saveScenario == null ? null : saveScenario.toAbsolutePath().getParent());
                 if (output == null) {
@@ -184,6 +189,7 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         out.print(summary(r));
+        out.print(StepText.of(scenario.workloads(), scenario.fabric(), scenario.flows(), r));
         out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
         out.flush();
         return 0;

@@ -78,21 +78,27 @@ public final class SweepCommand implements Callable<Integer> {
             throw new BadInputException("-o " + outputDir + " is the sweep file");
         }
         SweepPlan plan = SweepPlan.read(sweepFile, yes); // InputException: exit 2 with every problem
+        // Never over an input (the sweep file, its scenario, its fabric), by identity (Outputs).
+        new Outputs().commandLine(spec).inputs(plan.inputFiles()).directory("-o", outputDir, List.of(
+                SweepSummary.POINTS_CSV, SweepSummary.RUNS_CSV, SweepSummary.SUMMARY_JSON, SweepSummary.WALLCLOCK_CSV, REPORT))
+                .check();
         try {
             Files.createDirectories(outputDir);
         } catch (IOException e) {
             throw new BadInputException("cannot create -o " + outputDir + ": " + e.getMessage());
         }
-        Progress progress = quiet ? null : new Progress(err, System.console() != null && System.console().isTerminal());
-        if (progress != null) {
+        // Without --quiet a listener shows progress; with it, only the run files not reused are said.
+        SweepRunner.Listener progress = quiet ? new Rejections(err)
+                : new Progress(err, System.console() != null && System.console().isTerminal());
+        if (!quiet) {
             err.printf(Locale.ROOT, "sweep %s: %d points x %d seeds = %d runs on %d worker%s%n", plan.name(), plan.points(),
                     plan.seeds().size(), plan.runCount(), n, n == 1 ? "" : "s");
             err.flush();
         }
         long t0 = System.nanoTime();
         SweepRunner.Result result = SweepRunner.run(plan, outputDir, n, progress);
-        if (progress != null) {
-            progress.finish();
+        if (progress instanceof Progress p) {
+            p.finish();
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         SweepSummary summary = SweepSummary.write(plan, result.rows(), outputDir);
@@ -101,6 +107,11 @@ public final class SweepCommand implements Callable<Integer> {
             charts = SweepCharts.write(summary, outputDir.resolve("charts"));
             io.fabriclab.io.AtomicFiles.write(outputDir.resolve(REPORT),
                     io.fabriclab.report.SweepSection.page(summary).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (!quiet && !result.reusedRows().isEmpty()) {
+            err.printf(Locale.ROOT, "reused %d finished run%s from %s: %s%n", result.reusedRows().size(),
+                    result.reusedRows().size() == 1 ? "" : "s", outputDir.resolve(SweepRunner.RUNS_DIR),
+                    SweepRunner.describe(result.reusedRows(), 10));
         }
         List<RunRow> bad = result.rows().stream().filter(r -> !r.ok()).toList();
         for (RunRow r : bad.subList(0, Math.min(10, bad.size()))) {
@@ -144,16 +155,44 @@ public final class SweepCommand implements Callable<Integer> {
         return t + more;
     }
 
+    /** A run file that is not reused, on stderr, even with --quiet: what the summary leaves out must be said. */
+    static class Rejections implements SweepRunner.Listener {
+        final PrintWriter err;
+
+        Rejections(PrintWriter err) {
+            this.err = err;
+        }
+
+        @Override
+        public void progress(int done, int running, int total, int reused, double etaSeconds) {
+        }
+
+        @Override
+        public synchronized void rejected(Path runFile, String why) {
+            err.printf(Locale.ROOT, "%swarning: %s is not a valid run file (%s); the run is simulated again%n",
+                    midLine() ? "\n" : "", runFile, why);
+            err.flush();
+        }
+
+        boolean midLine() {
+            return false;
+        }
+    }
+
     /** Done / running / ETA on stderr: one updating line on a terminal, a plain line per step when piped. */
-    static final class Progress implements SweepRunner.Listener {
-        private final PrintWriter err;
+    static final class Progress extends Rejections {
         private final boolean terminal;
         private int lastDone = -1;
         private boolean drawn;
 
         Progress(PrintWriter err, boolean terminal) {
-            this.err = err;
+            super(err);
             this.terminal = terminal;
+        }
+
+        @Override
+        boolean midLine() {
+            return drawn;
         }
 
         @Override

@@ -114,6 +114,16 @@ public final class TuneCommand implements Callable<Integer> {
         if (n < 1) {
             throw new BadInputException("--workers must be at least 1");
         }
+        // Never over an input (the scenario, its fabric), by identity (Outputs).
+        List<Path> fabricsRead = new ArrayList<>();
+        try {
+            io.fabriclab.io.ScenarioJson.read(scenarioFile, Outputs.recording(io.fabriclab.io.FabricReader.FILES, fabricsRead));
+        } catch (io.fabriclab.io.ScenarioException e) {
+            // Tuner.tune reports it with every problem.
+        }
+        new Outputs().commandLine(spec).inputs(fabricsRead).directory("-o", outputDir, List.of(TuneReport.TRACE_CSV,
+                TuneReport.TRACE_CHART + ".svg", TuneReport.TRACE_CHART + ".png", TuneReport.RESULT_JSON, TuneReport.FABRIC,
+                TuneReport.SCENARIO)).check();
         Tuner.Settings s = new Tuner.Settings(obj[0], minimize, cs, budget, LongStream.rangeClosed(1, seeds).boxed().toList(),
                 LongStream.rangeClosed(1001, 1000 + holdout).boxed().toList(), trafficClass, n);
         boolean terminal = System.console() != null && System.console().isTerminal();

@@ -68,6 +68,11 @@ public final class CongestionFrame {
     public final double[] cnpsPerUs;
     /** The direction carries a flow of the selected collective (its rings or all-to-all pairs). */
     public final boolean[] collective;
+    /**
+     * Share of the direction's line rate on the wire since the previous picture (0..1), whatever
+     * the colour shows: a run without queues still shows its traffic moving (0: idle).
+     */
+    public final double[] carrying;
 
     public CongestionFrame(long timePs, Directions directions) {
         this.timePs = timePs;
@@ -85,6 +90,7 @@ public final class CongestionFrame {
         this.stormed = new boolean[n];
         this.collective = new boolean[n];
         this.cnpsPerUs = new double[n];
+        this.carrying = new double[n];
     }
 
     /** How many sparks a direction shows for a marking rate: 2 per mark per microsecond, 1 to 8. */

@@ -169,6 +169,20 @@ public final class CongestionPainter {
                     p.line(ax, ay, bx, by);
                     drawn++;
                 }
+                int dots = trafficDots(a.carrying);
+                if (dots > 0 && !a.paused) {
+                    // Traffic on the wire: dots travel from sender to receiver, more of them at a
+                    // higher share of the line rate, so a run without queues does not look idle.
+                    double seed = (dirs[0] * 0.7548776662) % 1.0;
+                    p.setFill(style.utilisationColour(Math.max(0.45, clamp01(a.carrying))));
+                    p.setStroke(new Rgba(255, 255, 255, 230), 0.8);
+                    for (int k = 0; k < dots; k++) {
+                        double t = frac(seed + (double) k / dots + phaseSeconds * 0.35);
+                        double px = ax + (bx - ax) * (0.06 + 0.88 * t);
+                        double py = ay + (by - ay) * (0.06 + 0.88 * t);
+                        p.fillCircle(px, py, 2.4);
+                    }
+                }
                 if (a.paused) {
                     paintPause(p, ax, ay, bx, by, ux, uy, nx, ny, len, phaseSeconds);
                     pausedDrawn++;
@@ -225,6 +239,14 @@ public final class CongestionPainter {
         }
         p.restore();
         return new Stats(drawn, pausedDrawn, sparks, drops, legend != Legend.NONE);
+    }
+
+    /** Dots a direction shows for its share of the line rate: none when idle (under 1 %), 1 to 4. */
+    public static int trafficDots(double carrying) {
+        if (!(carrying >= 0.01)) {
+            return 0;
+        }
+        return 1 + (int) Math.min(3, Math.floor(carrying * 4));
     }
 
     /** The animated pause: violet ticks moving from receiver to sender, a pulsing pause symbol at the sender. */
@@ -293,7 +315,7 @@ public final class CongestionPainter {
     }
 
     private record Agg(double load, boolean paused, double marksPerUs, long drops, boolean down, boolean deadlock,
-                       boolean highlighted, boolean stormed, boolean collective, double cnpsPerUs) {
+                       boolean highlighted, boolean stormed, boolean collective, double cnpsPerUs, double carrying) {
     }
 
     /** The worst of a bundle's directions: highest load, any pause, summed marks and drops. */
@@ -311,7 +333,9 @@ public final class CongestionPainter {
         boolean stormed = false;
         boolean collective = false;
         double cnps = 0;
+        double carrying = 0;
         for (int d : dirs) {
+            carrying = Math.max(carrying, f.carrying[d]);
             double l = f.load[d];
             if (!Double.isNaN(l) && (Double.isNaN(load) || l > load)) {
                 load = l;
@@ -326,7 +350,7 @@ public final class CongestionPainter {
             collective |= f.collective[d];
             cnps += f.cnpsPerUs[d];
         }
-        return new Agg(load, paused, marks, drops, allDown, deadlock, hl, stormed, collective, cnps);
+        return new Agg(load, paused, marks, drops, allDown, deadlock, hl, stormed, collective, cnps, carrying);
     }
 
     private void prepare(DiagramGeometry g, Map<Device, FoldGroup> folded, CongestionFrame.Directions dirs) {
@@ -384,15 +408,29 @@ public final class CongestionPainter {
 
     /** Height of the legend box in pixels; {@code live}: with the rows only a live run draws. */
     public static double legendHeight(boolean live) {
-        return 24 + (live ? 12 : 8) * 18;
+        return 24 + (live ? 13 : 8) * 18;
     }
 
     private void paintLegend(Painter p, double w, ColourBy colourBy, boolean live) {
+        paintLegendAt(p, w - LEGEND_MARGIN - LEGEND_WIDTH, LEGEND_MARGIN, colourBy, live);
+    }
+
+    /**
+     * Paints the legend with its top left corner at ({@code x}, {@code y}): the editor's canvas
+     * places it in a corner free of devices and links ({@link #paint} with {@link Legend#NONE}
+     * draws the marks alone), so it never hides what the run shows.
+     */
+    public void paintLegendAt(Painter p, double x, double y, ColourBy colourBy, boolean live) {
+        p.save();
+        p.setDash();
+        paintLegendBox(p, x, y, colourBy, live);
+        p.restore();
+    }
+
+    private void paintLegendBox(Painter p, double x, double y, ColourBy colourBy, boolean live) {
         double row = 18;
         double lw = LEGEND_WIDTH;
         double lh = legendHeight(live);
-        double x = w - LEGEND_MARGIN - lw;
-        double y = LEGEND_MARGIN;
         p.setFill(DiagramStyle.LEGEND_FILL);
         p.fillRoundRect(x, y, lw, lh, 8);
         p.setStroke(DiagramStyle.LEGEND_STROKE, 1);
@@ -409,6 +447,16 @@ public final class CongestionPainter {
         cy += row;
         paintScale(p, x + 14, cy - 4, lw - 28);
         cy += row;
+        if (live) {
+            p.setFill(style.utilisationColour(0.6));
+            p.setStroke(new Rgba(255, 255, 255, 230), 0.8);
+            for (int k = 0; k < 3; k++) {
+                p.fillCircle(x + 15 + 10 * k, cy, 2.4);
+            }
+            p.setFill(DiagramStyle.TEXT);
+            p.text("traffic on the wire (moving dots)", tx, cy, TextAnchor.START);
+            cy += row;
+        }
         p.setStroke(DiagramStyle.PFC_PAUSE, 2.2);
         p.line(x + 10, cy, x + 40, cy);
         pauseSymbol(p, x + 16, cy, 6);

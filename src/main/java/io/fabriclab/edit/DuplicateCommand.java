@@ -16,7 +16,7 @@ import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
 
 /**
- * Copies devices with everything that describes them (role, model, unit, rail, pod, GPUs, QoS,
+ * Copies devices with everything that describes them (role, model, unit, rail, pod, GPUs, scale-up domain, QoS,
  * labels, every port) and the links among them, cabled on the same port names with the same
  * speed, cable and state: copy/paste that keeps links. Copies get the next free id of the
  * original's name stem ("leaf3" gives "leaf5" when leaf4 exists) and sit at an offset.
@@ -97,6 +97,7 @@ public final class DuplicateCommand implements FabricCommand {
         c.setRail(d.rail());
         c.setPod(d.pod());
         c.setGpus(d.gpusOverride());
+        c.setScaleUp(d.scaleUp());
         c.setQosProfile(d.qosProfile());
         c.labels().putAll(d.labels());
         for (Port p : d.ports()) {

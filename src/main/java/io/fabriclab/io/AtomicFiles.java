@@ -40,6 +40,9 @@ import java.util.regex.Pattern;
  * write of a later process into that directory, once its owner (id plus start time) is gone; Ctrl-C
  * (SIGINT, SIGTERM) deletes the files being written on the way out.</li>
  * <li>A target that is a symbolic link stays a link: the file it points to is replaced.</li>
+ * <li>Only regular files are written: an existing target that is a FIFO, a socket or a device
+ * (/dev/null, /dev/full) is refused before anything is written, since the rename would replace
+ * the node itself (as root, the machine's /dev/null).</li>
  * <li>The new file keeps the permissions of the file it replaces (a new file gets rw-r--r--), or
  * is owner-only (0600) with {@link Option#OWNER_ONLY}.</li>
  * <li>{@link #writeAll} replaces several files that belong together (containerlab topology and
@@ -99,12 +102,18 @@ public final class AtomicFiles {
         installShutdownHook();
         boolean ownerOnly = List.of(options).contains(Option.OWNER_ONLY);
         List<Path[]> staged = new ArrayList<>();
+        Path current = null;
         try {
             for (Map.Entry<Path, Content> e : files.entrySet()) {
+                current = e.getKey();
                 Path real = writeTarget(e.getKey());
                 if (Files.isDirectory(real)) {
                     // Found now, before any file of the set is renamed.
                     throw new IOException(e.getKey() + " is a directory");
+                }
+                String special = notARegularFile(real);
+                if (special != null) {
+                    throw new IOException(e.getKey() + " " + special);
                 }
                 Path dir = real.getParent();
                 Files.createDirectories(dir);
@@ -118,12 +127,15 @@ public final class AtomicFiles {
                 setPermissions(real, tmp, ownerOnly);
             }
             for (Path[] s : staged) {
+                current = s[1];
                 move(s[0], s[1]);
                 IN_FLIGHT.remove(s[0]);
             }
             for (Path[] s : staged) {
                 forceDirectory(s[1].getParent());
             }
+        } catch (IOException e) {
+            throw naming(e, current);
         } finally {
             for (Path[] s : staged) {
                 if (IN_FLIGHT.remove(s[0])) {
@@ -131,6 +143,21 @@ public final class AtomicFiles {
                 }
             }
         }
+    }
+
+    /**
+     * A failure while writing names the file the user asked for (a full disk says only "No space
+     * left on device"; a failure on the temporary file names the temporary file, which the user never
+     * named). Messages that name the file already are kept, and so is the exception's type.
+     */
+    private static IOException naming(IOException e, Path target) {
+        String msg = String.valueOf(e.getMessage());
+        if (target == null || msg.contains(target.toString())) {
+            return e;
+        }
+        String reason = e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null ? fse.getReason() : msg;
+        IOException named = new IOException(target + ": " + reason, e);
+        return named;
     }
 
     /**
@@ -147,6 +174,20 @@ public final class AtomicFiles {
             p = p.getParent().resolve(link).toAbsolutePath().normalize();
         }
         return p;
+    }
+
+    /**
+     * Why {@code target} (already resolved through {@link #writeTarget}) cannot be replaced: it
+     * exists and is neither a regular file nor a directory (a FIFO, a socket, a device node); null
+     * when it is absent or a regular file. Directories are the caller's to name.
+     */
+    public static String notARegularFile(Path target) {
+        if (!Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(target)
+                || Files.isRegularFile(target)) {
+            return null;
+        }
+        return "is not a regular file (a FIFO, a socket or a device such as /dev/null); "
+                + "FabricLab writes only regular files";
     }
 
     /** Whether a file name is one of FabricLab's temporary files. */

@@ -55,9 +55,12 @@ public final class ContainerlabYaml {
     /** Device labels with this prefix hold containerlab node attributes (clab-kind, clab-image, ...). */
     public static final String CLAB_PREFIX = "clab-";
 
+    /** Label holding a server's scale-up domain as the fabric file's one-line scaleUp JSON. */
+    public static final String SCALE_UP_LABEL = "fabriclab-scaleup";
+
     /** The fabriclab- node labels import understands. */
     static final List<String> NODE_LABELS = List.of(ROLE_LABEL, "fabriclab-unit", "fabriclab-rail", "fabriclab-pod",
-            "fabriclab-gpus", "fabriclab-model", PORTS_LABEL);
+            "fabriclab-gpus", SCALE_UP_LABEL, "fabriclab-model", PORTS_LABEL);
 
     /** The fabriclab- link labels import understands. */
     static final List<String> LINK_LABELS = List.of("fabriclab-id", "fabriclab-speed-gbps", "fabriclab-cable-length-m",
@@ -112,7 +115,7 @@ public final class ContainerlabYaml {
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .disable(YAMLGenerator.Feature.SPLIT_LINES)
             .build();
-    private static final ObjectMapper JSON_WRITER = new ObjectMapper();
+    private static final ObjectMapper JSON_WRITER = JsonInput.writingMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private ContainerlabYaml() {
@@ -319,6 +322,9 @@ public final class ContainerlabYaml {
         if (d.gpusOverride() != null) {
             labels.put("fabriclab-gpus", d.gpusOverride().toString());
         }
+        if (d.scaleUp() != null) {
+            labels.put(SCALE_UP_LABEL, FabricJson.scaleUpText(d.scaleUp()));
+        }
         if (d.model() != null) {
             labels.put("fabriclab-model", d.model());
         }
@@ -480,8 +486,15 @@ public final class ContainerlabYaml {
                         "topology: { nodes: ..., links: ... }");
                 return f;
             }
-            JsonNode defaults = topo.path("defaults");
-            JsonNode kinds = topo.path("kinds");
+            JsonNode defaults = mapping(topo.get("defaults"), "$.topology.defaults", "defaults: { kind: ..., image: ... }");
+            JsonNode kinds = mapping(topo.get("kinds"), "$.topology.kinds", "kinds: { KIND: { image: ... } }");
+            for (var k = kinds.fields(); k.hasNext();) {
+                var e = k.next();
+                if (!e.getValue().isNull() && !e.getValue().isObject()) {
+                    problems.add(JsonPaths.field("$.topology.kinds", e.getKey()), JsonObjectReader.text(e.getValue()),
+                            "a kind's settings must be a mapping", "KIND: { image: ... }");
+                }
+            }
             JsonNode nodes = topo.get("nodes");
             if (nodes == null || nodes.isNull()) {
                 problems.add("$.topology.nodes", null, "required mapping \"nodes\" is missing",
@@ -520,6 +533,21 @@ public final class ContainerlabYaml {
                 }
             }
             return f;
+        }
+
+        /**
+         * An optional mapping (absent or null: empty); anything else is a problem, never silently
+         * read as empty (a list under "kinds" would otherwise drop every kind's image).
+         */
+        private JsonNode mapping(JsonNode n, String path, String allowed) {
+            if (n == null || n.isNull()) {
+                return NODES.objectNode();
+            }
+            if (!n.isObject()) {
+                problems.add(path, JsonObjectReader.text(n), "must be a mapping", allowed);
+                return NODES.objectNode();
+            }
+            return n;
         }
 
         private void readNode(Fabric f, String name, JsonNode node, String path, JsonNode defaults, JsonNode kinds) {
@@ -597,6 +625,10 @@ public final class ContainerlabYaml {
             Integer gpus = intLabel(labels, "fabriclab-gpus", path, 0, 1024);
             if (gpus != null && role == DeviceRole.SERVER) {
                 d.setGpus(gpus);
+            }
+            if (labels.containsKey(SCALE_UP_LABEL) && role == DeviceRole.SERVER) {
+                d.setScaleUp(FabricJsonReader.readScaleUpText(labels.get(SCALE_UP_LABEL),
+                        JsonPaths.field(path + ".labels", SCALE_UP_LABEL), problems));
             }
             d.setModel(labels.get("fabriclab-model"));
             String ports = labels.get(PORTS_LABEL);

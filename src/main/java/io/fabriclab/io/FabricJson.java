@@ -30,6 +30,7 @@ import io.fabriclab.model.Link;
 import io.fabriclab.model.PfcConfig;
 import io.fabriclab.model.Port;
 import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.SchedulerConfig;
 import io.fabriclab.model.WredEcn;
 
@@ -45,7 +46,7 @@ public final class FabricJson {
     public static final int SCHEMA_VERSION = 1;
 
     private static final ObjectMapper READER = JsonInput.jsonMapper();
-    private static final ObjectMapper WRITER = new ObjectMapper();
+    private static final ObjectMapper WRITER = JsonInput.writingMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private FabricJson() {
@@ -241,6 +242,9 @@ public final class FabricJson {
         if (d.gpusOverride() != null) {
             o.put("gpus", d.gpusOverride());
         }
+        if (d.scaleUp() != null) {
+            o.putRawValue("scaleUp", inline(scaleUpTree(d.scaleUp())));
+        }
         if (d.qosProfile() != null) {
             o.put("qosProfile", d.qosProfile());
         }
@@ -262,6 +266,26 @@ public final class FabricJson {
             ports.addRawValue(inline(po));
         }
         return o;
+    }
+
+    /**
+     * A scale-up domain on one line: the GPU model, its technology when it is not the one the GPU's
+     * name implies, and both figures always (a reader of the file sees what the simulation uses).
+     */
+    static ObjectNode scaleUpTree(ScaleUp s) {
+        ObjectNode o = NODES.objectNode();
+        o.put("gpu", s.gpu());
+        if (!s.technology().equals(FabricJsonReader.defaultTechnology(s.gpu()))) {
+            o.put("technology", s.technology());
+        }
+        putNumber(o, "bandwidthGBps", s.bandwidthGBps());
+        o.put("latencyNs", s.latencyNs());
+        return o;
+    }
+
+    /** The scale-up domain as the one-line JSON text the fabric file holds, e.g. for a containerlab label. */
+    public static String scaleUpText(ScaleUp s) {
+        return inline(scaleUpTree(s)).rawValue().toString();
     }
 
     private static ObjectNode linkTree(Link l) {

@@ -26,6 +26,7 @@ import io.fabriclab.model.LinkState;
 import io.fabriclab.model.PfcConfig;
 import io.fabriclab.model.Port;
 import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.SchedulerConfig;
 import io.fabriclab.model.Units;
 import io.fabriclab.model.WredEcn;
@@ -51,7 +52,8 @@ final class FabricJsonReader {
             "reservedPerQueueBytes");
     static final List<String> SCHEDULER_FIELDS = List.of("strictPriorityClasses", "dwrrWeights");
     static final List<String> DEVICE_FIELDS = List.of("id", "role", "model", "unit", "rail", "pod", "gpus",
-            "qosProfile", "labels", "ports");
+            "scaleUp", "qosProfile", "labels", "ports");
+    static final List<String> SCALE_UP_FIELDS = List.of("gpu", "technology", "bandwidthGBps", "latencyNs");
     static final List<String> PORT_FIELDS = List.of("name", "speedGbps", "nic", "qosProfile");
     static final List<String> LINK_FIELDS = List.of("id", "a", "b", "speedGbps", "cableLengthM", "cableType", "state");
     static final List<String> LAYOUT_FIELDS = List.of("positions", "foldedGroups");
@@ -71,6 +73,14 @@ final class FabricJsonReader {
     /** No rate exceeds the fastest allowed port, 1.6 Tb/s. */
     static final double MAX_MBPS = 1_600_000;
     static final double MAX_CABLE_M = FabricLimits.MAX_CABLE_M;
+    /** The fastest scale-up link per GPU is 900 GB/s each way (B200, NVLink 5); 100 TB/s is a typing mistake. */
+    static final double MAX_SCALE_UP_GBPS = 100_000;
+    /** An NVLink hop takes well under a microsecond; a millisecond is a typing mistake. */
+    static final long MAX_SCALE_UP_LATENCY_NS = 1_000_000;
+    /** GPU model names: free text such as "H100-SXM5" or "MI300X", up to this many characters. */
+    static final int MAX_GPU_NAME_CHARS = 64;
+    /** The technology of a scale-up domain whose GPU is not a known generation and whose file does not say. */
+    static final String CUSTOM_SCALE_UP_TECHNOLOGY = "custom scale-up";
     static final int MIN_MTU_BYTES = 256;
     static final int MAX_MTU_BYTES = 16_384;
     static final String LINK_ID_RULE = "1 to " + MAX_ID_CHARS * 3
@@ -399,12 +409,103 @@ final class FabricJsonReader {
                     "omit gpus on switches");
         }
         d.setGpus(gpus);
+        if (r.has("scaleUp")) {
+            ScaleUp scaleUp = readScaleUp(r.get("scaleUp"), r.path("scaleUp"));
+            if (roleKnown && role != DeviceRole.SERVER) {
+                problems.add(r.path("scaleUp"), JsonObjectReader.text(r.get("scaleUp")), "only servers have a scale-up "
+                        + "domain (NVLink / NVSwitch between their GPUs); this device is a " + role,
+                        "omit scaleUp on switches");
+            } else {
+                d.setScaleUp(scaleUp);
+            }
+        }
         d.setQosProfile(profileRef(r, "qosProfile"));
         readLabels(r, d);
         readPorts(r, d);
         if (idOk) {
             f.addDevice(d);
         }
+    }
+
+    /**
+     * A server's scale-up domain: {@code {"gpu": "H100"}} takes that generation's cited figures
+     * ({@link ScaleUp#known()}); {@code bandwidthGBps}, {@code latencyNs} and {@code technology}
+     * given next to it override them; a GPU FabricLab does not know needs both figures.
+     * Null after a problem.
+     */
+    ScaleUp readScaleUp(JsonNode node, String path) {
+        JsonObjectReader r = new JsonObjectReader(node, path, problems, SCALE_UP_FIELDS);
+        if (!r.isObject()) {
+            return null;
+        }
+        String gpuRule = "a GPU model: " + ScaleUp.knownNames()
+                + " (their datasheet figures), or any name with bandwidthGBps and latencyNs";
+        String gpu = r.string("gpu", true, null, gpuRule);
+        String technology = r.string("technology", false, null, "a non-empty string, e.g. \"NVLink 4 / NVSwitch\"");
+        Double bandwidth = r.number("bandwidthGBps", false, null, 0, true, MAX_SCALE_UP_GBPS, false);
+        Long latency = r.integer("latencyNs", false, null, 1, MAX_SCALE_UP_LATENCY_NS);
+        boolean ok = gpu != null && (bandwidth != null || !r.has("bandwidthGBps"))
+                && (latency != null || !r.has("latencyNs"));
+        if (gpu != null && !validGpuName(gpu)) {
+            problems.add(r.path("gpu"), quote(gpu), "bad GPU model name", "1 to " + MAX_GPU_NAME_CHARS
+                    + " characters, no leading or trailing spaces, no control or format characters");
+            return null;
+        }
+        if (technology != null && !validGpuName(technology)) {
+            problems.add(r.path("technology"), quote(technology), "bad scale-up technology name", "1 to "
+                    + MAX_GPU_NAME_CHARS + " characters, no leading or trailing spaces, no control or format characters");
+            ok = false;
+        }
+        if (gpu == null) {
+            return null;
+        }
+        ScaleUp known = ScaleUp.of(gpu);
+        if (known == null && !(r.has("bandwidthGBps") && r.has("latencyNs"))) {
+            String missing = !r.has("bandwidthGBps") && !r.has("latencyNs") ? "bandwidthGBps and latencyNs"
+                    : !r.has("bandwidthGBps") ? "bandwidthGBps" : "latencyNs";
+            problems.add(r.path("gpu"), quote(gpu), "FabricLab knows no figures for GPU \"" + InputProblem.shorten(gpu)
+                    + "\"; name a known GPU or give " + missing, ScaleUp.knownNames() + ", or any name with "
+                    + "bandwidthGBps and latencyNs");
+            return null;
+        }
+        if (!ok) {
+            return null;
+        }
+        return new ScaleUp(gpu, technology != null ? technology : defaultTechnology(gpu),
+                bandwidth != null ? bandwidth : known.bandwidthGBps(),
+                latency != null ? latency : known.latencyNs());
+    }
+
+    /**
+     * A scale-up domain written as one line of JSON (the containerlab label {@code fabriclab-scaleup}),
+     * checked as the fabric file's {@code scaleUp} field is; problems are reported under {@code path}.
+     */
+    static ScaleUp readScaleUpText(String text, String path, Problems problems) {
+        JsonNode n;
+        try {
+            n = JsonInput.jsonMapper().readTree(text);
+        } catch (com.fasterxml.jackson.core.JacksonException | RuntimeException e) {
+            n = null;
+        }
+        if (n == null || !n.isObject()) {
+            problems.add(path, quote(text), "not a scale-up domain", "one line of JSON: {\"gpu\": \"H100\", "
+                    + "\"bandwidthGBps\": 450, \"latencyNs\": 470}");
+            return null;
+        }
+        return new FabricJsonReader(problems).readScaleUp(n, path);
+    }
+
+    /** The technology a scale-up domain has when its file does not say: the known generation's, else "custom scale-up". */
+    static String defaultTechnology(String gpu) {
+        ScaleUp known = ScaleUp.of(gpu);
+        return known != null ? known.technology() : CUSTOM_SCALE_UP_TECHNOLOGY;
+    }
+
+    /** GPU and technology names: free text, but what a terminal shows must be what the file says. */
+    static boolean validGpuName(String s) {
+        return !s.isEmpty() && s.length() <= MAX_GPU_NAME_CHARS && s.strip().equals(s)
+                && s.codePoints().noneMatch(c -> Character.isISOControl(c)
+                        || Character.getType(c) == Character.FORMAT || Character.getType(c) == Character.SURROGATE);
     }
 
     private void readLabels(JsonObjectReader r, Device d) {

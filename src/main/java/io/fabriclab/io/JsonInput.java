@@ -28,7 +28,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class JsonInput {
     /** Files larger than this are refused before they are read, so junk cannot exhaust memory. */
-    static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
+    public static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
     /** Deepest object/array nesting accepted; a fabric file needs 7. */
     static final int MAX_NESTING_DEPTH = 64;
     /** Longest single string (a description, a label); longer ones are junk or an attack. */
@@ -36,10 +36,12 @@ public final class JsonInput {
     /** Longest number literal, in digits. */
     static final int MAX_NUMBER_CHARS = 100;
     /**
-     * Results files hold every flow's record and time series and grow with the run (a 260,000-flow
-     * run writes tens of MB), so they get a larger cap than hand-written inputs.
+     * Results files hold every flow's record and time series and grow with the run (a million-flow
+     * run writes 760-918 MB, about 900 bytes a flow; the scenario limit of 4,000,000 flows about
+     * 3.6 GB), so they get a larger cap than hand-written inputs. They are read as a stream
+     * (ResultsFile), so the cap bounds reading time, not memory; the writer keeps to it too.
      */
-    static final long MAX_RESULTS_BYTES = 512L * 1024 * 1024;
+    static final long MAX_RESULTS_BYTES = 8L * 1024 * 1024 * 1024;
 
     private JsonInput() {
     }
@@ -75,6 +77,71 @@ public final class JsonInput {
                 .build();
         m.getFactory().setStreamReadConstraints(constraints(maxDocumentBytes));
         return m;
+    }
+
+    /**
+     * The strict reader, for a reader outside this package (a sweep, a saved run, a scenario's
+     * transport): the same mapper every FabricLab file is read with.
+     */
+    public static ObjectMapper strictMapper() {
+        return jsonMapper();
+    }
+
+    /**
+     * A mapper for writing FabricLab's own JSON (results, reports, configurations, trees built in
+     * code). Never for reading a user's file: that is {@link #strictMapper}, {@link #readTree} or a
+     * format reader. Jackson mappers are created here only (ArchitectureTest.oneJsonReader), so a
+     * lenient reader cannot come back through a side door.
+     */
+    public static ObjectMapper writingMapper() {
+        return JsonMapper.builder().build();
+    }
+
+    /**
+     * A user's JSON file as text, read as every FabricLab file is: at most 64 MB, UTF-8 (byte-order
+     * mark dropped); {@code what} names the kind of file ("a scenario").
+     *
+     * @throws InputException naming the file and what is wrong (missing, too large, not UTF-8)
+     */
+    public static String readText(Path file, String what) throws InputException {
+        Problems problems = new Problems(file.toString());
+        String text = readText(file, problems, MAX_FILE_BYTES, what);
+        problems.throwIfAny();
+        return text;
+    }
+
+    /** As {@link #readText(Path, String)}, for a caller that reports an IOException (the same message). */
+    public static String textOf(Path file, String what) throws IOException {
+        try {
+            return readText(file, what);
+        } catch (InputException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** As {@link #readTree(Path, String)}, for a caller that reports an IOException (the same message). */
+    public static JsonNode treeOf(Path file, String what) throws IOException {
+        try {
+            return readTree(file, what);
+        } catch (InputException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A user's JSON file as a tree, by the strict reader ({@link #readText(Path, String)}, then
+     * duplicate keys, trailing data and the limits refused, each with line and column).
+     */
+    public static JsonNode readTree(Path file, String what) throws InputException {
+        return parseTree(readText(file, what), file.toString(), what);
+    }
+
+    /** JSON text as a tree, by the strict reader; {@code source} names it in messages. */
+    public static JsonNode parseTree(String text, String source, String what) throws InputException {
+        Problems problems = new Problems(source);
+        JsonNode root = parse(jsonMapper(), text.startsWith("\uFEFF") ? text.substring(1) : text, problems, "JSON");
+        problems.throwIfAny();
+        return root;
     }
 
     /** The file's text, or null after recording why it cannot be read. */
@@ -233,6 +300,45 @@ public final class JsonInput {
         return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
+
+    /**
+     * Where a mapping error is below {@code base}, in the JSON path style of every message
+     * ({@code $.frames[3].timePs}).
+     */
+    public static String path(String base, com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder sb = new StringBuilder(base);
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                sb.append('.').append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * What fits where a value of the wrong type was found, in a user's words ("a number", "an
+     * array", "true or false"), not Jackson's Java type names; null when nothing useful can be said.
+     */
+    public static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type.isPrimitive() || Number.class.isAssignableFrom(type)) {
+            return "a number";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        return type.isEnum() ? "one of " + java.util.Arrays.toString(type.getEnumConstants()) : "an object";
+    }
 
     /**
      * What a JSON value is, as error messages name it ("a string", "a number", "an object", ...;

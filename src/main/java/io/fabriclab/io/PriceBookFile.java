@@ -20,7 +20,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabriclab.topology.PriceBook;
@@ -41,10 +40,12 @@ public final class PriceBookFile {
 
     private static final List<String> FIELDS = List.of("schemaVersion", "currency", "description", "prices");
     /** Writes price books (plain decimals, indented). */
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(com.fasterxml.jackson.core.StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
-            .build();
+    private static final ObjectMapper MAPPER = JsonInput.writingMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    static {
+        MAPPER.getFactory().enable(com.fasterxml.jackson.core.JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+    }
     /** Reads them: the strict reader of every FabricLab file, prices kept as exact decimals. */
     private static final ObjectMapper READER = JsonInput.jsonMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);

@@ -19,7 +19,7 @@ import io.fabriclab.model.QosProfile;
  * headroom, so priorities x (XOFF + headroom) must fit in the switch's shared buffer.
  */
 public final class QosProfileCheck {
-    private static final ObjectMapper WRITER = new ObjectMapper();
+    private static final ObjectMapper WRITER = JsonInput.writingMapper();
 
     private QosProfileCheck() {
     }

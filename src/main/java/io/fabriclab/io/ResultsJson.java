@@ -27,7 +27,7 @@ import io.fabriclab.sim.SimResults;
  */
 public final class ResultsJson {
     public static final int SCHEMA_VERSION = 1;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper MAPPER = JsonInput.writingMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
     private static final ObjectWriter WRITER = MAPPER.writer();
 
@@ -78,13 +78,56 @@ public final class ResultsJson {
      * tree was several times that).
      */
     public static void write(SimResults r, Metadata meta, Path out, boolean reproducible) throws IOException {
-        AtomicFiles.write(out, stream -> {
-            try (JsonGenerator g = MAPPER.createGenerator(stream, JsonEncoding.UTF8)
+        write(r, meta, out, reproducible, ResultsFile.MAX_BYTES);
+    }
+
+    /**
+     * As {@link #write(SimResults, Metadata, Path, boolean)}, refusing to finish a file over
+     * {@code maxBytes} (the old file stays, no part of the new one is left): what simulate writes,
+     * report can read.
+     */
+    static void write(SimResults r, Metadata meta, Path target, boolean reproducible, long maxBytes) throws IOException {
+        AtomicFiles.write(target, stream -> {
+            java.io.OutputStream capped = new java.io.FilterOutputStream(stream) {
+                private long written;
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    written += len;
+                    if (written > maxBytes) {
+                        throw new TooLargeException(target + ": the results file would be larger than " + maxBytes / 1048576
+                                + " MB, the most fabriclab report reads back; nothing was written (write fewer flows or "
+                                + "a coarser telemetry.sampleIntervalUs)");
+                    }
+                    this.out.write(b, off, len);
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void close() {
+                    // The file is AtomicFiles' to close.
+                }
+            };
+            try (JsonGenerator g = MAPPER.createGenerator(capped, JsonEncoding.UTF8)
                     .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
                 write(g, r, meta, reproducible);
             }
-            stream.write('\n');
+            capped.write('\n');
+            capped.flush();
         });
+    }
+
+    /** A results file over the size the readers accept: nothing was written. */
+    public static final class TooLargeException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TooLargeException(String message) {
+            super(message);
+        }
     }
 
     /** One results document on {@code g}, field by field in the file's order (docs/format-scenario.md). */

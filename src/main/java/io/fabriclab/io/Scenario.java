@@ -105,6 +105,18 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         if (ibEngine != null) {
             sim.setIbRoutingEngine(ibEngine);
         }
+        java.util.Set<String> nccl = new java.util.HashSet<>();
+        List<String> jobs = new java.util.ArrayList<>();
+        for (Workload w : workloads) {
+            if (w instanceof io.fabriclab.workload.NcclCollective c) {
+                nccl.add(c.label());
+            } else if (w instanceof io.fabriclab.workload.TrainingJob j) {
+                jobs.add(j.name());
+            }
+        }
+        sim.reportElsewhere(l -> nccl.contains(l) || jobs.stream().anyMatch(j -> l.contains(":" + j + "-")));
+        sim.describeNcclCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
+                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList());
         sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
                 .map(w -> (io.fabriclab.workload.Collective) w).toList());
         return sim;

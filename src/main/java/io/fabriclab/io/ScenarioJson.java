@@ -327,7 +327,14 @@ public final class ScenarioJson {
 
     /** The flows of a workload, each NIC checked against the fabric; sizes bounded before they are built. */
     private List<FlowSpec> flowsOf(Workload w, JsonNode wn, String path, Fabric fabric, int flowsSoFar) {
-        long expected = expectedFlows(w, fabric);
+        long expected;
+        try {
+            expected = expectedFlows(w, fabric);
+        } catch (IllegalArgumentException e) {
+            // E.g. a background NIC that is not in the fabric: the file and the workload named.
+            problems.add(path, null, e.getMessage(), null);
+            throw new Skip();
+        }
         if (expected > MAX_FLOWS - flowsSoFar) {
             throw error(path, wn, "a workload of at most " + (MAX_FLOWS - flowsSoFar) + " flows (the scenario may have "
                     + MAX_FLOWS + " in all); this one would start about " + expected + " flows, roughly "
@@ -340,12 +347,19 @@ public final class ScenarioJson {
             problems.add(path, null, e.getMessage(), null);
             throw new Skip();
         }
+        if (fl.size() > MAX_FLOWS - flowsSoFar) {
+            throw error(path, wn, "a workload of at most " + (MAX_FLOWS - flowsSoFar) + " flows (the scenario may have "
+                    + MAX_FLOWS + " in all); this one starts " + fl.size() + " flows");
+        }
         if (w instanceof io.fabriclab.workload.PoissonBackground && fl.isEmpty()) {
             throw error(path, wn, "background traffic that starts at least one flow: at this load the mean flow size "
                     + "is too large for durationUs (raise durationUs or the load, or use smaller sizes)");
         }
         for (int k = 0; k < fl.size(); k++) {
             FlowSpec f = fl.get(k);
+            if (!f.network()) {
+                continue; // GPU tasks: their GPUs were checked when the workload was built
+            }
             for (String nic : List.of(f.src(), f.dst())) {
                 if (Nics.resolve(fabric, nic) == null) {
                     problems.add(path, null, "NIC '" + InputProblem.shorten(nic) + "' is not in fabric '"
@@ -362,17 +376,26 @@ public final class ScenarioJson {
         return fl;
     }
 
-    /** Flows a workload will start, known before building them (background: the expected Poisson count). */
-    private static long expectedFlows(Workload w, Fabric fabric) {
-        if (w instanceof io.fabriclab.workload.PoissonBackground b) {
-            return b.expectedFlows(fabric);
-        }
-        if (w instanceof Collective c) {
-            long n = c.ranks().size();
-            long perChannel = c.kind() == Collective.Kind.ALL_TO_ALL ? n * (n - 1) : (long) c.kind().steps((int) n) * n;
-            return perChannel * c.channels();
-        }
-        return 0;
+    /**
+     * Flows a workload will start, known before building them (background: the expected Poisson
+     * count), so a scenario over {@link #MAX_FLOWS} is refused before memory is spent. A workload
+     * type not named here is counted once built (flowsOf checks the built list too).
+     */
+    static long expectedFlows(Workload w, Fabric fabric) {
+        return switch (w) {
+            case io.fabriclab.workload.PoissonBackground b -> b.expectedFlows(fabric);
+            case Collective c -> {
+                long n = c.ranks().size();
+                long perChannel = c.kind() == Collective.Kind.ALL_TO_ALL ? n * (n - 1) : (long) c.kind().steps((int) n) * n;
+                yield perChannel * c.channels();
+            }
+            case io.fabriclab.workload.Microburst m -> (long) m.senders().size() * m.count();
+            case io.fabriclab.workload.CheckpointBurst cp -> (long) cp.clients().size() * cp.count();
+            case io.fabriclab.workload.Incast in -> in.senders().size();
+            case io.fabriclab.workload.Permutation p -> p.nics().size();
+            case io.fabriclab.workload.FlowList fl -> fl.list().size();
+            default -> 0;
+        };
     }
 
     /** flows[].after: every id waited for exists, and no flows wait for each other in a cycle. */
@@ -736,8 +759,187 @@ public final class ScenarioJson {
                     throw fail(path, e.getMessage());
                 }
             }
+            case "nccl" -> {
+                return ncclWorkload(w, path);
+            }
+            case "training" -> {
+                return trainingWorkload(w, path);
+            }
             default -> throw error(path + ".type", w.get("type"), "one of flows, incast, permutation, allreduce, "
-                    + "reducescatter, allgather, alltoall, background, microburst, checkpoint");
+                    + "reducescatter, allgather, alltoall, nccl, training, background, microburst, checkpoint");
+        }
+    }
+
+    /**
+     * {@code "type": "nccl"}: a collective over GPUs as NCCL runs it (workload.NcclCollective): op,
+     * bytes, algorithm (auto), channelsPerRail (2), gpus (every GPU when absent), maxServers (the
+     * GPUs of the first N servers), name, priority.
+     */
+    private Workload ncclWorkload(JsonNode w, String path) {
+        checkFields(w, path, List.of("type", "op", "name", "gpus", "maxServers", "bytes", "algorithm",
+                "channelsPerRail", "priority"));
+        String opName = requiredText(w, "op", path);
+        io.fabriclab.workload.NcclCollective.Op op = io.fabriclab.workload.NcclCollective.Op.fromJsonName(opName);
+        if (op == null) {
+            throw error(path + ".op", w.get("op"), "one of allreduce, reducescatter, allgather, broadcast, alltoall");
+        }
+        io.fabriclab.workload.NcclCollective.Algorithm algo = io.fabriclab.workload.NcclCollective.Algorithm.AUTO;
+        if (w.has("algorithm")) {
+            algo = w.get("algorithm").isTextual()
+                    ? io.fabriclab.workload.NcclCollective.Algorithm.fromJsonName(w.get("algorithm").asText()) : null;
+            if (algo == null || !algo.applies(op)) {
+                throw error(path + ".algorithm", w.get("algorithm"), "for " + op.jsonName() + " one of "
+                        + io.fabriclab.workload.NcclCollective.allowed(op));
+            }
+        }
+        List<String> gpus = new ArrayList<>();
+        if (w.has("gpus")) {
+            if (!w.get("gpus").isArray()) {
+                throw error(path + ".gpus", w.get("gpus"), "an array of GPUs \"server:gpuK\" (omit for every GPU)");
+            }
+            for (int k = 0; k < w.get("gpus").size(); k++) {
+                String g = w.get("gpus").get(k).asText();
+                if (!io.fabriclab.workload.Gpus.exists(fabricForWorkloads, g)) {
+                    throw error(path + ".gpus[" + k + "]", w.get("gpus").get(k), "a GPU of the fabric as server:gpuK");
+                }
+                gpus.add(g);
+            }
+        } else {
+            int max = w.has("maxServers") ? (int) longValue(w.get("maxServers"), path + ".maxServers", 1, 1_000_000)
+                    : Integer.MAX_VALUE;
+            gpus.addAll(io.fabriclab.workload.WorkloadPreset.gpusOfFirstServers(fabricForWorkloads, max));
+        }
+        int channels = w.has("channelsPerRail") ? (int) longValue(w.get("channelsPerRail"), path + ".channelsPerRail", 1, 32)
+                : io.fabriclab.workload.NcclCollective.DEFAULT_CHANNELS_PER_RAIL;
+        try {
+            return new io.fabriclab.workload.NcclCollective(op, text(w, "name", path, op.jsonName()
+                    + path.replaceAll("\\D", "")), gpus, bytes(w.get("bytes"), path + ".bytes"), algo, channels,
+                    priority(w, path));
+        } catch (IllegalArgumentException e) {
+            throw fail(path, e.getMessage());
+        }
+    }
+
+    /**
+     * {@code "type": "training"}: one training step (workload.TrainingJob): a preset model or a
+     * "model" object, "parallelism" {tp, pp, dp, ep} (absent: TP the server's GPUs, PP 1, DP the
+     * rest), "gpu" {achievedTflops | computeUsPerMicroBatch}, "schedule" {overlapGradients,
+     * bucketBytes, distributedOptimizer, gradientBytesPerParameter}.
+     */
+    private Workload trainingWorkload(JsonNode w, String path) {
+        checkFields(w, path, List.of("type", "name", "preset", "model", "parallelism", "gpu", "schedule"));
+        io.fabriclab.workload.TrainingJob.Model model;
+        if (w.has("preset") == w.has("model")) {
+            throw error(path, w, "either \"preset\" (one of " + String.join(", ",
+                    new java.util.TreeSet<>(io.fabriclab.workload.TrainingJob.PRESETS.keySet())) + ") or \"model\", not both");
+        }
+        if (w.has("preset")) {
+            model = io.fabriclab.workload.TrainingJob.PRESETS.get(w.get("preset").asText());
+            if (model == null) {
+                throw error(path + ".preset", w.get("preset"), "one of " + String.join(", ",
+                        new java.util.TreeSet<>(io.fabriclab.workload.TrainingJob.PRESETS.keySet())));
+            }
+        } else {
+            JsonNode m = w.get("model");
+            String mp = path + ".model";
+            if (!m.isObject()) {
+                throw error(mp, m, "an object with the model's size");
+            }
+            checkFields(m, mp, List.of("name", "parameters", "activeParameters", "expertParameters", "layers", "hidden",
+                    "sequence", "globalBatch", "microBatch", "experts", "topK"));
+            long params = longValue(m.get("parameters"), mp + ".parameters", 1, 100_000_000_000_000L);
+            try {
+                model = new io.fabriclab.workload.TrainingJob.Model(text(m, "name", mp, "model"), params,
+                        m.has("activeParameters") ? longValue(m.get("activeParameters"), mp + ".activeParameters", 1, params) : params,
+                        m.has("expertParameters") ? longValue(m.get("expertParameters"), mp + ".expertParameters", 0, params) : 0,
+                        (int) longValue(m.get("layers"), mp + ".layers", 1, 10_000),
+                        (int) longValue(m.get("hidden"), mp + ".hidden", 1, 1_000_000),
+                        (int) longValue(m.get("sequence"), mp + ".sequence", 1, 10_000_000),
+                        (int) longValue(m.get("globalBatch"), mp + ".globalBatch", 1, 100_000_000),
+                        m.has("microBatch") ? (int) longValue(m.get("microBatch"), mp + ".microBatch", 1, 100_000_000) : 1,
+                        m.has("experts") ? (int) longValue(m.get("experts"), mp + ".experts", 0, 100_000) : 0,
+                        m.has("topK") ? (int) longValue(m.get("topK"), mp + ".topK", 0, 100_000) : 0);
+            } catch (IllegalArgumentException e) {
+                throw fail(mp, e.getMessage());
+            }
+        }
+        Integer tp = null;
+        Integer pp = null;
+        Integer dp = null;
+        int ep = 1;
+        if (w.has("parallelism")) {
+            JsonNode p = w.get("parallelism");
+            String pth = path + ".parallelism";
+            if (!p.isObject()) {
+                throw error(pth, p, "an object {tp, pp, dp, ep}");
+            }
+            checkFields(p, pth, List.of("tp", "pp", "dp", "ep"));
+            tp = p.has("tp") ? (int) longValue(p.get("tp"), pth + ".tp", 1, 1024) : null;
+            pp = p.has("pp") ? (int) longValue(p.get("pp"), pth + ".pp", 1, 100_000) : null;
+            dp = p.has("dp") ? (int) longValue(p.get("dp"), pth + ".dp", 1, 1_000_000) : null;
+            ep = p.has("ep") ? (int) longValue(p.get("ep"), pth + ".ep", 1, 1_000_000) : 1;
+        }
+        double tflops = 0;
+        double computeUs = 0;
+        if (w.has("gpu")) {
+            JsonNode g = w.get("gpu");
+            String gp = path + ".gpu";
+            checkFields(g, gp, List.of("achievedTflops", "computeUsPerMicroBatch"));
+            if (g.has("achievedTflops")) {
+                if (!g.get("achievedTflops").isNumber() || !(g.get("achievedTflops").asDouble() > 0)
+                        || g.get("achievedTflops").asDouble() > 100_000) {
+                    throw error(gp + ".achievedTflops", g.get("achievedTflops"), "a number above 0, at most 100000");
+                }
+                tflops = g.get("achievedTflops").asDouble();
+            }
+            if (g.has("computeUsPerMicroBatch")) {
+                if (!g.get("computeUsPerMicroBatch").isNumber() || !(g.get("computeUsPerMicroBatch").asDouble() > 0)
+                        || g.get("computeUsPerMicroBatch").asDouble() > 1e9) {
+                    throw error(gp + ".computeUsPerMicroBatch", g.get("computeUsPerMicroBatch"),
+                            "a number of microseconds above 0, at most 1e9");
+                }
+                computeUs = g.get("computeUsPerMicroBatch").asDouble();
+            }
+        }
+        boolean overlap = true;
+        long bucket = io.fabriclab.workload.TrainingJob.DEFAULT_BUCKET_BYTES;
+        boolean distributed = false;
+        int gradBytes = io.fabriclab.workload.TrainingJob.DEFAULT_GRADIENT_BYTES;
+        if (w.has("schedule")) {
+            JsonNode sc = w.get("schedule");
+            String sp = path + ".schedule";
+            checkFields(sc, sp, List.of("overlapGradients", "bucketBytes", "distributedOptimizer", "gradientBytesPerParameter"));
+            if (sc.has("overlapGradients")) {
+                if (!sc.get("overlapGradients").isBoolean()) {
+                    throw error(sp + ".overlapGradients", sc.get("overlapGradients"), "true or false");
+                }
+                overlap = sc.get("overlapGradients").asBoolean();
+            }
+            if (sc.has("distributedOptimizer")) {
+                if (!sc.get("distributedOptimizer").isBoolean()) {
+                    throw error(sp + ".distributedOptimizer", sc.get("distributedOptimizer"), "true or false");
+                }
+                distributed = sc.get("distributedOptimizer").asBoolean();
+            }
+            if (sc.has("bucketBytes")) {
+                bucket = bytes(sc.get("bucketBytes"), sp + ".bucketBytes");
+            }
+            if (sc.has("gradientBytesPerParameter")) {
+                gradBytes = (int) longValue(sc.get("gradientBytesPerParameter"), sp + ".gradientBytesPerParameter", 1, 8);
+            }
+        }
+        try {
+            io.fabriclab.workload.TrainingJob job = io.fabriclab.workload.TrainingJob.on(fabricForWorkloads,
+                    text(w, "name", path, model.name()), model, tp, pp, dp, ep, tflops, computeUs, overlap, bucket,
+                    distributed, gradBytes);
+            String problem = job.problem(fabricForWorkloads);
+            if (problem != null) {
+                throw fail(path + "." + (problem.startsWith("parallelism") ? problem.substring(0, problem.indexOf(':'))
+                        : "parallelism"), problem.substring(problem.indexOf(':') + 2));
+            }
+            return job;
+        } catch (IllegalArgumentException e) {
+            throw fail(path, e.getMessage());
         }
     }
 

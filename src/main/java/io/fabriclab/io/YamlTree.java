@@ -76,6 +76,17 @@ final class YamlTree {
         opts.setAllowRecursiveKeys(false);
         opts.setAllowDuplicateKeys(false);
         try {
+            // Every alias counts, to a scalar as to a list or a map (SnakeYAML's own limit counts the
+            // collections only): one pass over the parser's events before anything is composed.
+            int aliases = 0;
+            for (org.yaml.snakeyaml.events.Event ev : new Yaml(opts).parse(new StringReader(text))) {
+                if (ev instanceof org.yaml.snakeyaml.events.AliasEvent && ++aliases > MAX_ALIASES) {
+                    problems.add("$", null, "more than " + MAX_ALIASES + " aliases; alias " + aliases + " (*"
+                            + InputProblem.shorten(((org.yaml.snakeyaml.events.AliasEvent) ev).getAnchor()) + ")"
+                            + at(ev.getStartMark()), "at most " + MAX_ALIASES + " aliases (*name) per document");
+                    return null;
+                }
+            }
             Iterator<Node> docs = new Yaml(opts).composeAll(new StringReader(text)).iterator();
             Node first = docs.hasNext() ? docs.next() : null;
             while (docs.hasNext()) {

@@ -21,6 +21,7 @@ public final class Device {
     private Integer rail;
     private Integer pod;
     private Integer gpus;
+    private ScaleUp scaleUp;
     private String qosProfile;
     private final TreeMap<String, String> labels;
 
@@ -46,6 +47,7 @@ public final class Device {
         this.rail = d.rail;
         this.pod = d.pod;
         this.gpus = d.gpus;
+        this.scaleUp = d.scaleUp;
         this.qosProfile = d.qosProfile;
         this.labels = new TreeMap<>(d.labels);
         this.ports = LinkedHashMap.newLinkedHashMap(d.ports.size());
@@ -223,6 +225,27 @@ public final class Device {
 
     public void setGpus(Integer gpus) {
         this.gpus = gpus;
+    }
+
+    /**
+     * The server's scale-up domain (NVLink / NVSwitch) as the fabric file declares it, or null when
+     * it declares none; always null for switches. See {@link #scaleUpOrDefault()}.
+     */
+    public ScaleUp scaleUp() {
+        return role == DeviceRole.SERVER ? scaleUp : null;
+    }
+
+    public void setScaleUp(ScaleUp scaleUp) {
+        this.scaleUp = scaleUp;
+    }
+
+    /**
+     * The domain traffic between this server's GPUs uses: the declared one, or
+     * {@link ScaleUp#DEFAULT} (H100, NVLink 4) when the file declares none (results say so).
+     */
+    public ScaleUp scaleUpOrDefault() {
+        ScaleUp s = scaleUp();
+        return s != null ? s : ScaleUp.DEFAULT;
     }
 
     public String qosProfile() {

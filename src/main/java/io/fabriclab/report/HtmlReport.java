@@ -215,6 +215,9 @@ public final class HtmlReport {
         if (!b.unpriced().isEmpty()) {
             h.el("p", "No price in the price book for: " + String.join(", ", b.unpriced()), "class", "note");
         }
+        for (BillOfMaterials.ServerModel m : b.serverModels()) {
+            h.el("p", "Servers (not priced): " + m.describe() + ". " + BillOfMaterials.NVSWITCH_NOTE + ".", "class", "note");
+        }
         h.close("div");
     }
 
@@ -576,10 +579,10 @@ public final class HtmlReport {
             h.el("p", r.scenario().description(), "class", "note");
         }
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"stop", info.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " after "
-                + Fmt.us(info.simulatedPs()) + " simulated, seed " + info.seed()});
+        rows.add(new String[] {"stop", RunEnding.headline(res, "us") + "; seed " + info.seed()});
         rows.add(new String[] {"flows", Fmt.count(info.flowsCompleted()) + " of " + Fmt.count(info.flows()) + " completed"});
-        rows.add(new String[] {"flow completion time", "p50 " + Fmt.usValue(s.fctP50Us()) + ", p99 " + Fmt.usValue(s.fctP99Us())
+        rows.add(new String[] {"flow completion time", info.flowsCompleted() == 0 ? "no flow completed"
+                : "p50 " + Fmt.usValue(s.fctP50Us()) + ", p99 " + Fmt.usValue(s.fctP99Us())
                 + ", max " + Fmt.usValue(s.fctMaxUs()) + "; mean flow throughput " + Fmt.gbps(s.meanThroughputGbps())});
         rows.add(new String[] {"PFC", Fmt.count(s.pauseFramesSent()) + " pause frames, " + Fmt.count(s.resumeFramesSent())
                 + " resumes, " + Fmt.us(s.pausedPs()) + " paused in total; " + s.watchdogStorms() + " watchdog storms"});
@@ -730,9 +733,9 @@ public final class HtmlReport {
         rows.add(cmp(runs, "seed", r -> String.valueOf(r.results().run().seed())));
         rows.add(cmp(runs, "flows completed", r -> r.results().run().flowsCompleted() + " / " + r.results().run().flows()));
         rows.add(cmp(runs, "simulated time", r -> Fmt.us(r.results().run().simulatedPs())));
-        rows.add(cmp(runs, "FCT p50", r -> Fmt.usValue(r.results().summary().fctP50Us())));
-        rows.add(cmp(runs, "FCT p99", r -> Fmt.usValue(r.results().summary().fctP99Us())));
-        rows.add(cmp(runs, "FCT max", r -> Fmt.usValue(r.results().summary().fctMaxUs())));
+        rows.add(cmp(runs, "FCT p50", r -> RunEnding.fct(r.results(), r.results().summary().fctP50Us())));
+        rows.add(cmp(runs, "FCT p99", r -> RunEnding.fct(r.results(), r.results().summary().fctP99Us())));
+        rows.add(cmp(runs, "FCT max", r -> RunEnding.fct(r.results(), r.results().summary().fctMaxUs())));
         rows.add(cmp(runs, "mean flow throughput", r -> Fmt.gbps(r.results().summary().meanThroughputGbps())));
         rows.add(cmp(runs, "PFC pause frames", r -> Fmt.count(r.results().summary().pauseFramesSent())));
         rows.add(cmp(runs, "PFC paused time", r -> Fmt.us(r.results().summary().pausedPs())));
@@ -901,7 +904,7 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- helpers
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = io.fabriclab.io.JsonInput.writingMapper()
             .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
     /** A value's every field as indented JSON (records serialise component by component). */

@@ -207,10 +207,16 @@ final class ResultsCharts {
     String compareFct(List<ReportRun> runs) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
         for (ReportRun r : runs) {
+            if (r.results().run().flowsCompleted() == 0) {
+                continue; // no flow completed: its percentiles are not 0 us (the run's table says so)
+            }
             SimResults.Summary s = r.results().summary();
             d.addValue(s.fctP50Us(), "p50", shortLabel(r));
             d.addValue(s.fctP99Us(), "p99", shortLabel(r));
             d.addValue(s.fctMaxUs(), "max", shortLabel(r));
+        }
+        if (d.getColumnCount() == 0) {
+            return null;
         }
         return bars("Flow completion time by run (us)", "FCT (us)", d, true);
     }

@@ -61,9 +61,9 @@ public record RunOutcome(Status status, String evidence, List<String> reasons) {
                 "%s/%s flows completed (%s after %s); drops %s (link down %s); PFC paused %s; ECN marks %s; "
                         + "CNPs %s; FCT p99 %s",
                 Fmt.count(info.flowsCompleted()), Fmt.count(info.flows()),
-                info.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), Fmt.us(info.simulatedPs()),
+                RunEnding.reason(info.stopReason()), Fmt.us(info.simulatedPs()),
                 Fmt.count(s.drops()), Fmt.count(s.linkDownDrops()), Fmt.us(s.pausedPs()), Fmt.count(s.ecnMarked()),
-                Fmt.count(s.cnpsReceived()), Fmt.usValue(s.fctP99Us()));
+                Fmt.count(s.cnpsReceived()), RunEnding.fct(r, s.fctP99Us()));
         List<String> reasons = new ArrayList<>(fail);
         reasons.addAll(warn);
         return new RunOutcome(st, evidence, reasons);

@@ -158,7 +158,7 @@ public record TransportComparison(String scenarioName, String source, List<Row> 
      * InfiniBand is in the set.
      */
     public String json(String fabriclabVersion) {
-        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.ObjectMapper m = io.fabriclab.io.JsonInput.writingMapper();
         com.fasterxml.jackson.databind.node.ObjectNode root = m.createObjectNode();
         root.put("schemaVersion", 1);
         root.put("fabriclabVersion", fabriclabVersion);

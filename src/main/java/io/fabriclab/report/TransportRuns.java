@@ -38,7 +38,8 @@ import io.fabriclab.topology.PriceBook;
  * No output of its own: notes (a replaced MTU, a scenario's warnings) go to the caller.
  */
 public final class TransportRuns {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The strict reader (duplicate keys refused): a variant is never made of text the scenario reader would refuse. */
+    private static final ObjectMapper JSON = io.fabriclab.io.JsonInput.strictMapper();
 
     private TransportRuns() {
     }

@@ -105,6 +105,17 @@ final class Flow {
         this.minRateBps = rp.currentRateBps();
     }
 
+    /** Local tasks (NVLink, compute; {@link LocalWork}) waiting for this flow. */
+    int[] taskDependents = new int[0];
+    int taskDependentCount;
+
+    void addTaskDependent(int task) {
+        if (taskDependentCount == taskDependents.length) {
+            taskDependents = java.util.Arrays.copyOf(taskDependents, Math.max(2, taskDependentCount * 2));
+        }
+        taskDependents[taskDependentCount++] = task;
+    }
+
     void addDependent(Flow f) {
         if (dependentCount == dependents.length) {
             dependents = java.util.Arrays.copyOf(dependents, Math.max(2, dependentCount * 2));

@@ -71,6 +71,9 @@ final class LiveControl {
         if (snapshots == null) {
             snapshots = new SnapshotBuilder(ports, sim.flows(), sim.flowPhase, sim.touchedPorts(), wholeFabricSnapshots);
             snapshots.credits = sim.credits;
+            if (sim.local != null) {
+                snapshots.scaleUp = () -> sim.local.activity(sim.now);
+            }
         }
         snapshotSink.accept(snapshots.build(atPs, sim.eventCount(), sim.flows().length - sim.flowsRemaining,
                 thresholdsVersion, sim.reroutes(), sim.deadlocksFound()));

@@ -133,7 +133,10 @@ final class ResultsBuilder {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
-        List<SimResults.CollectiveResult> collectives = collectives(flows, sim.collectiveWorkloads(), end);
+        List<SimResults.CollectiveResult> collectives = new ArrayList<>(
+                collectives(flows, sim.collectiveWorkloads(), end, sim.reportedElsewhere().or(l -> sim.ncclCollectives()
+                        .stream().anyMatch(c -> c.label().equals(l)))));
+        collectives.addAll(ncclCollectives(flows, sim.ncclCollectives(), sim.local, end));
         // Per-packet modes do not follow the flows' ECMP paths: only bytes describe their spread.
         List<SimResults.UplinkSpread> uplinks = uplinks(ports, sim.routingPolicy().perPacket() ? null : flowsPerPort);
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
@@ -163,7 +166,83 @@ final class ResultsBuilder {
         return new SimResults(run, summary, flowResults, queues, pfc, links, nics, ecmp, collectives, deadlocks, uplinks,
                 sim.reactionLog().result(), buffers, dropList, sim.pfcLog().events(ports, end), sim.pfcLog().dropped(),
                 sim.creditResults(end), uecResult(flows, ports),
-                sim.ibcc == null ? null : sim.ibcc.results(flows, ports, end));
+                sim.ibcc == null ? null : sim.ibcc.results(flows, ports, end), localResult());
+    }
+
+    /** NVLink transfers and compute intervals (SimResults.LocalResult); null when the run had none. */
+    private SimResults.LocalResult localResult() {
+        LocalWork w = sim.local;
+        if (w == null) {
+            return null;
+        }
+        List<SimResults.TaskResult> tasks = new ArrayList<>(w.count);
+        for (int i = 0; i < w.count; i++) {
+            io.fabriclab.workload.FlowSpec s = w.specs[i];
+            tasks.add(new SimResults.TaskResult(w.specIndex[i], s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(),
+                    s.bytes(), s.kind() == io.fabriclab.workload.FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, w.readyPs[i],
+                    w.startedPs[i], w.finishPs[i]));
+        }
+        List<SimResults.GpuResult> gpus = new ArrayList<>();
+        for (int g = 0; g < w.gpuCount(); g++) {
+            if (w.gpuBusyPs[g] > 0) {
+                gpus.add(new SimResults.GpuResult(w.gpuName(g), w.gpuBusyPs[g]));
+            }
+        }
+        int[] flowTasks = new int[sim.flows().length];
+        for (int f = 0; f < flowTasks.length; f++) {
+            flowTasks[f] = sim.specIndexOfFlow(f);
+        }
+        return new SimResults.LocalResult(w.count - w.remaining, List.copyOf(tasks), List.copyOf(gpus),
+                java.util.Arrays.stream(flowTasks).boxed().toList());
+    }
+
+    /**
+     * NCCL collectives (workload.NcclCollective): their network flows and NVLink transfers together,
+     * from the first to start to the last to finish; S and n as declared; no per-step list (the
+     * steps of a hierarchical or tree algorithm are not one ring's).
+     */
+    private static List<SimResults.CollectiveResult> ncclCollectives(Flow[] flows,
+            List<io.fabriclab.workload.NcclCollective> known, LocalWork local, long end) {
+        List<SimResults.CollectiveResult> out = new ArrayList<>();
+        if (known.isEmpty()) {
+            return out;
+        }
+        java.util.Map<String, long[]> acc = new java.util.LinkedHashMap<>();
+        for (io.fabriclab.workload.NcclCollective c : known) {
+            // start, finish, all done (1/0), stall, retransmitted, channels
+            acc.put(c.label(), new long[] {Long.MAX_VALUE, 0, 1, 0, 0});
+        }
+        for (Flow f : flows) {
+            long[] a = acc.get(f.spec.label());
+            if (a != null) {
+                a[0] = Math.min(a[0], f.startedPs >= 0 ? f.startedPs : f.startPs);
+                a[1] = Math.max(a[1], f.finishPs);
+                a[2] &= f.done ? 1 : 0;
+                a[3] = Math.max(a[3], f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0));
+                a[4] += f.retransmittedBytes;
+            }
+        }
+        if (local != null) {
+            for (int i = 0; i < local.count; i++) {
+                long[] a = acc.get(local.specs[i].label());
+                if (a != null) {
+                    a[0] = Math.min(a[0], local.startedPs[i] >= 0 ? local.startedPs[i] : Long.MAX_VALUE);
+                    a[1] = Math.max(a[1], local.finishPs[i]);
+                    a[2] &= local.finishPs[i] >= 0 ? 1 : 0;
+                }
+            }
+        }
+        for (io.fabriclab.workload.NcclCollective c : known) {
+            long[] a = acc.get(c.label());
+            boolean done = a[2] == 1 && a[0] != Long.MAX_VALUE;
+            long start = a[0] == Long.MAX_VALUE ? 0 : a[0];
+            long t = done ? a[1] - start : -1;
+            int n = c.ranks().size();
+            double algbw = done && t > 0 ? c.bytes() / (t / 1e12) / 1e9 : 0;
+            out.add(new SimResults.CollectiveResult(c.name(), c.op().jsonName(), n, c.bytes(), start, done ? a[1] : -1,
+                    t, algbw, algbw * c.op().busFactor(n), c.channelsPerRail(), a[3], a[4], List.of()));
+        }
+        return out;
     }
 
     /** Ultra Ethernet's counts (SimResults.UecResult); null on other transports. */
@@ -247,12 +326,13 @@ final class ResultsBuilder {
      * the run knows the {@link Collective} behind a label, S is its declared size and steps are
      * reported; otherwise S = total bytes / (steps x ranks / n) and no steps.
      */
-    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end) {
+    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end,
+                                                                 java.util.function.Predicate<String> elsewhere) {
         java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
         for (Flow f : flows) {
             String label = f.spec.label();
             int colon = label.indexOf(':');
-            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null) {
+            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null && !elsewhere.test(label)) {
                 groups.computeIfAbsent(label, k -> new ArrayList<>()).add(f);
             }
         }

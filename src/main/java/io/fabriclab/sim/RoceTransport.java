@@ -315,12 +315,7 @@ final class RoceTransport {
                     flowPhase[f.id] = Simulator.FLOW_DONE;
                     f.finishPs = now;
                     sim.flowsRemaining--;
-                    for (int i = 0; i < f.dependentCount; i++) {
-                        Flow d = f.dependents[i];
-                        if (--d.waitingFor == 0) {
-                            events.push(Math.max(now, d.startPs), Simulator.EV_FLOW_START, d.id, 0);
-                        }
-                    }
+                    sim.releaseDependents(f);
                 }
                 f.sinceAck = 0;
                 sendControl(in, f, PacketPool.ACK, f.expected - 1, sim.ackBytes);

@@ -21,7 +21,30 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
                          List<CollectiveResult> collectives, List<DeadlockResult> deadlocks,
                          List<UplinkSpread> uplinks, DcqcnLog dcqcnReactions, List<BufferResult> buffers, List<DropResult> drops,
                          List<PfcEvent> pfcEvents, long pfcEventsDropped, List<CreditResult> credits,
-                         UecResult ultraEthernet, IbCongestionResult ibCongestionControl) {
+                         UecResult ultraEthernet, IbCongestionResult ibCongestionControl, LocalResult local) {
+
+    /**
+     * The tasks of a run that never touch a NIC (NVLink transfers and GPU compute; null when the run
+     * had none): how many finished, each task (with its index in the workload's list), the time each
+     * GPU computed, and the workload index of every network flow by flow id (so a task graph mixing
+     * both can be read back in the workload's order).
+     */
+    public record LocalResult(int tasksCompleted, List<TaskResult> tasks, List<GpuResult> gpus,
+                              List<Integer> flowTasks) {
+    }
+
+    /**
+     * One NVLink transfer or compute interval: its index in the workload's list, kind ("nvlink" or
+     * "compute"), GPUs, label and id, bytes (NVLink) or duration (compute), when all it waited for
+     * had finished, when it started (a compute task may queue for its GPU) and finished (-1 if not).
+     */
+    public record TaskResult(int task, String kind, String src, String dst, String label, String id, long bytes,
+                             long durationPs, long readyPs, long startPs, long finishPs) {
+    }
+
+    /** A GPU's time spent computing in the run. */
+    public record GpuResult(String gpu, long computePs) {
+    }
 
     /**
      * InfiniBand congestion control of a run (docs/model.md, InfiniBand congestion control): the

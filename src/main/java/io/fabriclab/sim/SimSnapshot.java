@@ -55,7 +55,17 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
                           FlowValues flowProgress, List<int[]> flowPaths, long cnpsSinceLast,
                           long pauseFramesSinceLast, int reroutes, List<List<String>> deadlocks,
                           int[] stormedMask, long[] stormsTotal, List<int[]> flowReversePaths,
-                          FlowValues flowCnpsTotal, int[] creditStalledMask, long[] trimmedTotal) {
+                          FlowValues flowCnpsTotal, int[] creditStalledMask, long[] trimmedTotal,
+                          ScaleUpActivity scaleUp) {
+
+    /**
+     * NVLink activity: per server with NVLink tasks in the run (server ids), the bytes its GPUs have
+     * sent over NVLink since the start (transfers in progress counted as far as they got). A viewer
+     * takes two snapshots' totals over the time between them, against the server's GPUs x NVLink
+     * bandwidth, for its NVLink utilisation. Null when the run has no NVLink task (and in saved runs).
+     */
+    public record ScaleUpActivity(List<String> servers, long[] bytesTotal) {
+    }
 
     /** Recordings saved before the watchdog flag was published read as "no storm". */
     public SimSnapshot {
@@ -86,7 +96,7 @@ public record SimSnapshot(long timePs, long events, int flowsCompleted, List<Str
                 ecnMarks, drops, utilization, ecnMarksTotal, dropsTotal, pauseFramesTotal, pausedPsTotal, cnpsTotal,
                 wireBytesTotal, thresholds, flowRateGbps, flowTargetGbps, flowProgress, forward, cnpsSinceLast,
                 pauseFramesSinceLast, reroutes, deadlocks, stormedMask, stormsTotal, reverse, flowCnpsTotal,
-                creditStalledMask, trimmedTotal);
+                creditStalledMask, trimmedTotal, scaleUp);
     }
 
     /** Number of flows in the run. */

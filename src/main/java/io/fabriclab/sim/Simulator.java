@@ -60,6 +60,14 @@ public final class Simulator {
     static final int EV_SNAPSHOT = 13;
     static final int EV_LINK_SPEED = 14;
     static final int EV_PFC_APPLY = 15;
+    /** A local task (NVLink transfer or compute, {@link LocalWork}) has all it waits for. */
+    static final int EV_TASK_READY = 16;
+    /** A compute task ends. */
+    static final int EV_TASK_DONE = 17;
+    /** An NVLink transfer's latency is over: its bytes start to move. */
+    static final int EV_NVLINK_ACTIVE = 18;
+    /** The earliest NVLink transfer of a server (target) should be through; arg: the server's rate version. */
+    static final int EV_NVLINK_NEXT = 19;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "trimmed", "fc"};
 
@@ -86,6 +94,10 @@ public final class Simulator {
     private final List<SwitchState> switches = new ArrayList<>();
     private final List<EgressPort> nicPorts = new ArrayList<>();
     private final Flow[] flows;
+    /** NVLink transfers and compute intervals of the run; null when every task is a network flow. */
+    final LocalWork local;
+    /** Index in the workload's list of each network flow (its id in this run is its place in {@link #flows}). */
+    private final int[] networkSpecIndex;
     /**
      * Per flow: {@link #FLOW_WAITING}, {@link #FLOW_ACTIVE}, {@link #FLOW_DONE}, or
      * {@link #FLOW_DONE_CHANGED} when a done flow's receiver sent a CNP after all (a late duplicate).
@@ -242,15 +254,38 @@ public final class Simulator {
             linkIndex.put(links.get(i), i);
         }
 
-        // Flows with their ECMP paths.
-        flows = new Flow[flowSpecs.size()];
+        // Network flows (packet level) apart from NVLink transfers and compute (LocalWork): a flow's id
+        // is its place among the network flows, so a workload of network flows only keeps its numbering.
+        List<FlowSpec> netSpecs = new ArrayList<>(flowSpecs.size());
+        List<FlowSpec> localSpecs = new ArrayList<>();
+        int[] netIndex = new int[flowSpecs.size()];
+        int[] localIndex = new int[flowSpecs.size()];
+        int[] place = new int[flowSpecs.size()];
+        for (int i = 0; i < flowSpecs.size(); i++) {
+            FlowSpec spec = flowSpecs.get(i);
+            if (spec.network()) {
+                place[i] = netSpecs.size();
+                netIndex[netSpecs.size()] = i;
+                netSpecs.add(spec);
+            } else {
+                place[i] = -1 - localSpecs.size();
+                localIndex[localSpecs.size()] = i;
+                localSpecs.add(spec);
+            }
+        }
+        networkSpecIndex = java.util.Arrays.copyOf(netIndex, netSpecs.size());
+        events = new EventQueue(Math.max(1024, netSpecs.size() * 4 + localSpecs.size()));
+        local = localSpecs.isEmpty() ? null
+                : new LocalWork(this, events, fabric, localSpecs, java.util.Arrays.copyOf(localIndex, localSpecs.size()));
+        flows = new Flow[netSpecs.size()];
         flowPhase = new byte[flows.length];
         for (int i = 0; i < flows.length; i++) {
-            FlowSpec spec = flowSpecs.get(i);
-            Port src = resolveNic(spec.src(), "src", i);
-            Port dst = resolveNic(spec.dst(), "dst", i);
+            FlowSpec spec = netSpecs.get(i);
+            Port src = resolveNic(spec.src(), "src", networkSpecIndex[i]);
+            Port dst = resolveNic(spec.dst(), "dst", networkSpecIndex[i]);
             if (src == dst) {
-                throw new IllegalArgumentException("flow " + i + ": source and destination are the same NIC " + src.ref());
+                throw new IllegalArgumentException("flow " + networkSpecIndex[i]
+                        + ": source and destination are the same NIC " + src.ref());
             }
             int udp = 49152 + portRandom.nextInt(16384);
             Nic srcNic = nicByPort.get(src);
@@ -272,25 +307,36 @@ public final class Simulator {
             flows[i].dstEdge = routing.edgeSwitch(dst);
             flows[i].lastHopPort = rev[0] ^ 1;
         }
-        // Dependencies: a flow that names others in "after" starts when their data has all arrived.
+        // Dependencies: a task that names others in "after" starts when they have all finished (a
+        // flow when its data has all arrived).
         Map<String, Integer> byId = new HashMap<>();
-        for (int i = 0; i < flows.length; i++) {
+        for (int i = 0; i < flowSpecs.size(); i++) {
             String id = flowSpecs.get(i).id();
             if (!id.isEmpty() && byId.put(id, i) != null) {
                 throw new IllegalArgumentException("flow " + i + ": flow id '" + id + "' is used twice");
             }
         }
-        for (int i = 0; i < flows.length; i++) {
+        for (int i = 0; i < flowSpecs.size(); i++) {
+            int me = place[i];
             for (String dep : flowSpecs.get(i).after()) {
-                Integer d = byId.get(dep);
-                if (d == null) {
+                Integer di = byId.get(dep);
+                if (di == null) {
                     throw new IllegalArgumentException("flow " + i + ": waits for unknown flow id '" + dep + "'");
                 }
-                flows[d].addDependent(flows[i]);
-                flows[i].waitingFor++;
+                int d = place[di];
+                if (d >= 0 && me >= 0) {
+                    flows[d].addDependent(flows[me]);
+                    flows[me].waitingFor++;
+                } else if (d >= 0) {
+                    flows[d].addTaskDependent(-1 - me);
+                    local.waitingFor[-1 - me]++;
+                } else if (me >= 0) {
+                    local.addFlowDependent(-1 - d, flows[me]);
+                } else {
+                    local.addTaskDependent(-1 - d, -1 - me);
+                }
             }
         }
-        events = new EventQueue(Math.max(1024, flows.length * 4));
         pkts = new PacketPool(4096);
         events.setLookahead(this::lookahead);
         flowsRemaining = flows.length;
@@ -426,6 +472,31 @@ public final class Simulator {
         this.collectiveWorkloads = List.copyOf(collectives);
     }
 
+    /**
+     * Labels of collectives the caller reports itself (NCCL collectives and training steps, whose
+     * tasks include NVLink transfers: StepAnalysis); the results' per-collective list leaves them out.
+     */
+    public void reportElsewhere(java.util.function.Predicate<String> labels) {
+        this.reportedElsewhere = java.util.Objects.requireNonNull(labels);
+    }
+
+    java.util.function.Predicate<String> reportedElsewhere() {
+        return reportedElsewhere;
+    }
+
+    private java.util.function.Predicate<String> reportedElsewhere = l -> false;
+
+    private List<io.fabriclab.workload.NcclCollective> ncclCollectives = List.of();
+
+    /** NCCL collectives of the run, each reported with its declared S over its flows and NVLink transfers. */
+    public void describeNcclCollectives(List<io.fabriclab.workload.NcclCollective> collectives) {
+        this.ncclCollectives = List.copyOf(collectives);
+    }
+
+    List<io.fabriclab.workload.NcclCollective> ncclCollectives() {
+        return ncclCollectives;
+    }
+
     List<io.fabriclab.workload.Collective> collectiveWorkloads() {
         return collectiveWorkloads;
     }
@@ -517,6 +588,36 @@ public final class Simulator {
         return p;
     }
 
+    /** Every network flow and local task has finished. */
+    private boolean allDone() {
+        return flowsRemaining == 0 && (local == null || local.remaining == 0);
+    }
+
+    /**
+     * Network flow {@code f} has all its data at the receiver: the flows and tasks waiting for it
+     * lose one dependency (the transports call this once per flow).
+     */
+    void releaseDependents(Flow f) {
+        for (int i = 0; i < f.dependentCount; i++) {
+            flowDependencyDone(f.dependents[i]);
+        }
+        for (int i = 0; i < f.taskDependentCount; i++) {
+            local.dependencyDone(f.taskDependents[i], now);
+        }
+    }
+
+    /** One of the tasks flow {@code d} waits for finished; it starts when none is left. */
+    void flowDependencyDone(Flow d) {
+        if (--d.waitingFor == 0) {
+            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
+        }
+    }
+
+    /** Index in the workload's list of network flow {@code id}. */
+    int specIndexOfFlow(int id) {
+        return networkSpecIndex[id];
+    }
+
     /** The index of {@code link} in this run, or an error naming it. */
     int linkIndexOf(Link link) {
         Integer li = linkIndex.get(link);
@@ -559,6 +660,9 @@ public final class Simulator {
                 events.push(f.startPs, EV_FLOW_START, f.id, 0);
             }
         }
+        if (local != null) {
+            local.scheduleInitial();
+        }
         events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
         linkEvents.scheduleAll(linkIndex);
         if (live.snapshotSink != null) {
@@ -573,7 +677,7 @@ public final class Simulator {
             eventLimit = 0; // ask the gate before the first event (a run may start paused)
         }
         SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
-        if (completion && flowsRemaining == 0) {
+        if (completion && allDone()) {
             reason = SimResults.StopReason.COMPLETED;
         } else {
             final EventQueue q = events;
@@ -599,7 +703,7 @@ public final class Simulator {
                 now = q.topTime;
                 eventCount++;
                 dispatch(q.topType, q.topTarget, q.topArg);
-                if (completion && flowsRemaining == 0) {
+                if (completion && flowsRemaining == 0 && allDone()) {
                     reason = SimResults.StopReason.COMPLETED;
                     break;
                 }
@@ -659,6 +763,10 @@ public final class Simulator {
             case EV_SNAPSHOT -> live.snapshot();
             case EV_LINK_SPEED -> linkEvents.speed(target, arg);
             case EV_PFC_APPLY -> pfc.apply(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
+            case EV_TASK_READY -> local.ready(target, now);
+            case EV_TASK_DONE -> local.computeDone(target, now);
+            case EV_NVLINK_ACTIVE -> local.nvlinkActive(target, now);
+            case EV_NVLINK_NEXT -> local.nvlinkNext(target, arg, now);
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }

@@ -67,6 +67,9 @@ final class SnapshotBuilder {
     private volatile long built;
     private volatile long buildNanos;
 
+    /** NVLink activity at the snapshot's instant (LocalWork), or null. */
+    java.util.function.Supplier<SimSnapshot.ScaleUpActivity> scaleUp;
+
     SnapshotBuilder(EgressPort[] ports, Flow[] flows, byte[] phase, List<EgressPort> touched, boolean wholeFabric) {
         this.ports = ports;
         this.flows = flows;
@@ -303,7 +306,7 @@ final class SnapshotBuilder {
                 dropped, util, marksTotal, dropsTotal, pauseFrames, pausedPs, cnps, wire, thresholds,
                 rates.publish(), targets.publish(), progress.publish(), paths, cnpsAll - lastCnps,
                 pausesAll - lastPauses, reroutes, deadlocks, stormed, storms, reversePaths, flowCnps.publish(),
-                creditStalled, trimmed);
+                creditStalled, trimmed, scaleUp == null ? null : scaleUp.get());
         lastCnps = cnpsAll;
         lastPauses = pausesAll;
         lastUtilization = util;

@@ -48,7 +48,8 @@ final class SwitchPipeline {
         boolean[] ct = new boolean[switches.size()];
         for (SwitchState s : switches) {
             SwitchLatency.SwitchClass k = SwitchLatency.classOf(s.device, transport);
-            l[s.index] = k.portToPortPs();
+            // The model's own figure where one is published (QM8700 130 ns), else its class's.
+            l[s.index] = SwitchLatency.portToPortPs(s.device, transport);
             ct[s.index] = k.forwarding() == SwitchLatency.Forwarding.CUT_THROUGH;
         }
         return new SwitchPipeline(l, ct, portCount);

@@ -494,12 +494,7 @@ final class UecTransport {
                 flowPhase[f.id] = Simulator.FLOW_DONE;
                 f.finishPs = now;
                 sim.flowsRemaining--;
-                for (int i = 0; i < f.dependentCount; i++) {
-                    Flow d = f.dependents[i];
-                    if (--d.waitingFor == 0) {
-                        events.push(Math.max(now, d.startPs), Simulator.EV_FLOW_START, d.id, 0);
-                    }
-                }
+                sim.releaseDependents(f);
             }
         }
         if (ackNow || s.unackedBytes > TransportProfileUec.ACK_COALESCE_BYTES) {

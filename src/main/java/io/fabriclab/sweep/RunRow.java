@@ -102,9 +102,12 @@ public record RunRow(int point, int seedIndex, long seed, String hash, List<Stri
     }
 
     /**
-     * Reads a run file written by {@link #toJson()}.
+     * Reads a run file written by {@link #toJson()}, checked as strictly as it was written: a
+     * resumed sweep trusts what it reads here, so an edited or foreign file (a negative count, an
+     * unknown metric, a status that does not exist) is refused, never summarised.
      *
-     * @throws IOException when the bytes are not a complete run file (a resumed sweep then runs it again)
+     * @throws IOException naming the field and what is allowed when the bytes are not a complete,
+     *                     valid run file (a resumed sweep then runs it again and says so)
      */
     public static RunRow fromJson(byte[] bytes) throws IOException {
         JsonNode o = JSON.readTree(bytes);
@@ -112,15 +115,40 @@ public record RunRow(int point, int seedIndex, long seed, String hash, List<Stri
                 || !o.path("metrics").isObject() || !o.path("values").isArray() || !o.path("wallClock").isObject()) {
             throw new IOException("not a sweep run file");
         }
+        String status = o.path("status").asText();
+        if (!List.of(OK, REFUSED, FAILED).contains(status)) {
+            throw new IOException("status: \"" + o.path("status").asText() + "\" is not a run status; allowed: ok, refused, failed");
+        }
+        for (String f : List.of("point", "seedIndex")) {
+            if (!o.path(f).canConvertToInt() || !o.path(f).isIntegralNumber() || o.path(f).asInt() < 0) {
+                throw new IOException(f + ": " + o.path(f) + " is not allowed; allowed: a whole number >= 0");
+            }
+        }
+        if (!o.path("seed").isIntegralNumber() || !o.path("seed").canConvertToLong()) {
+            throw new IOException("seed: " + o.path("seed") + " is not allowed; allowed: a whole number");
+        }
         List<String> values = new ArrayList<>();
         o.get("values").forEach(v -> values.add(v.asText()));
         SortedMap<String, Double> metrics = new TreeMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = o.get("metrics").fields(); it.hasNext();) {
             Map.Entry<String, JsonNode> e = it.next();
-            metrics.put(e.getKey(), e.getValue().isNumber() ? e.getValue().asDouble() : Double.NaN);
+            JsonNode v = e.getValue();
+            if (!SweepMetrics.exists(e.getKey())) {
+                throw new IOException("metrics." + e.getKey() + ": not a metric; allowed: " + String.join(", ", SweepMetrics.NAMES));
+            }
+            // Every metric is a count, a time, a size or a bandwidth: 0 or more; null where it does not apply.
+            if (!v.isNull() && !(v.isNumber() && Double.isFinite(v.asDouble()) && v.asDouble() >= 0)) {
+                throw new IOException("metrics." + e.getKey() + ": " + v + " is not allowed; allowed: a number >= 0, or null");
+            }
+            metrics.put(e.getKey(), v.isNumber() ? v.asDouble() : Double.NaN);
+        }
+        if (OK.equals(status) && !metrics.keySet().containsAll(SweepMetrics.NAMES)) {
+            List<String> missing = new ArrayList<>(SweepMetrics.NAMES);
+            missing.removeAll(metrics.keySet());
+            throw new IOException("metrics: a finished run records every metric; missing: " + String.join(", ", missing));
         }
         return new RunRow(o.path("point").asInt(), o.path("seedIndex").asInt(), o.path("seed").asLong(),
-                o.get("hash").asText(), values, o.path("status").asText(), o.path("message").asText(), metrics,
+                o.get("hash").asText(), values, status, o.path("message").asText(), metrics,
                 o.get("wallClock").path("wallMillis").asLong(), o.get("wallClock").path("ranBy").asText());
     }
 }

@@ -34,6 +34,7 @@ import io.fabriclab.io.FabricJson;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.InputException;
 import io.fabriclab.io.InputProblem;
+import io.fabriclab.io.JsonInput;
 import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
 
@@ -148,6 +149,7 @@ public final class SweepPlan {
     private final List<String> metrics;
     private final List<Constraint> constraints;
     private final List<Objective> objectives;
+    private final List<Path> inputFiles;
 
     private SweepPlan(Builder b) {
         this.file = b.file;
@@ -164,6 +166,15 @@ public final class SweepPlan {
         this.metrics = List.copyOf(b.metrics);
         this.constraints = List.copyOf(b.constraints);
         this.objectives = List.copyOf(b.objectives);
+        this.inputFiles = List.copyOf(b.inputFiles);
+    }
+
+    /**
+     * The files this plan was read from: the sweep file (when read from one), its scenario file and
+     * the scenario's fabric file (when named by path), so a command can refuse to write over them.
+     */
+    public List<Path> inputFiles() {
+        return inputFiles;
     }
 
     /**
@@ -184,6 +195,7 @@ public final class SweepPlan {
      */
     public static SweepPlan read(Path sweepFile, boolean confirmLarge) throws InputException {
         Builder b = new Builder(sweepFile.toString());
+        b.inputFiles.add(sweepFile);
         String text = b.readText(sweepFile);
         if (text == null) {
             b.throwIfAny();
@@ -426,6 +438,7 @@ public final class SweepPlan {
         final List<String> metrics = new ArrayList<>();
         final List<Constraint> constraints = new ArrayList<>();
         final List<Objective> objectives = new ArrayList<>();
+        final List<Path> inputFiles = new ArrayList<>();
 
         Builder(String file) {
             this.file = file;
@@ -521,20 +534,17 @@ public final class SweepPlan {
                     problem("$.scenario", n, "no scenario file at " + p, "a path to a scenario file (relative to the sweep file)");
                     return;
                 }
-                Builder sub = new Builder(p.toString());
-                String t = sub.readText(p);
-                if (t == null) {
-                    problems.addAll(sub.problems);
-                    return;
-                }
                 try {
-                    sc = SweepJson.MAPPER.readTree(t.startsWith("\uFEFF") ? t.substring(1) : t);
-                } catch (JsonProcessingException e) {
-                    problem("$.scenario", n, "the scenario " + p + " is not valid JSON: " + firstLine(e.getOriginalMessage()), null);
+                    // Read as simulate reads it (io.JsonInput): the same limits, and the same message
+                    // for a duplicate key or a syntax error, naming the scenario file.
+                    sc = JsonInput.readTree(p, "a scenario");
+                } catch (InputException e) {
+                    problems.addAll(e.problems());
                     return;
                 }
                 scenarioDir = p.toAbsolutePath().getParent();
                 baseName = p.getFileName().toString();
+                inputFiles.add(p);
             } else if (n.isObject()) {
                 sc = n;
                 scenarioDir = dir;
@@ -559,6 +569,7 @@ public final class SweepPlan {
                     problem("$.scenario", n, "the scenario's fabric is not a path: " + InputProblem.shorten(fab.asText()), null);
                     return;
                 }
+                inputFiles.add(fp);
                 try {
                     s.set("fabric", SweepJson.MAPPER.readTree(FabricJson.write(FabricFiles.load(fp))));
                 } catch (InputException e) {

@@ -50,6 +50,16 @@ public final class SweepRunner {
          * @param etaSeconds estimated wall time to the end; NaN until a run has finished here
          */
         void progress(int done, int running, int total, int reused, double etaSeconds);
+
+        /**
+         * A run file under the directory that does not hold a valid run (edited, foreign, from an
+         * older FabricLab): it is not reused, the run is simulated again and the file replaced.
+         *
+         * @param runFile the file
+         * @param why     what is wrong with it (the field and what is allowed)
+         */
+        default void rejected(Path runFile, String why) {
+        }
     }
 
     /**
@@ -57,7 +67,22 @@ public final class SweepRunner {
      * @param executed runs simulated by this call
      * @param reused   runs whose result file was already under the directory
      */
-    public record Result(List<RunRow> rows, int executed, int reused) {
+    public record Result(List<RunRow> rows, int executed, int reused, List<RunRow> reusedRows) {
+        public Result(List<RunRow> rows, int executed, int reused) {
+            this(rows, executed, reused, List.of());
+        }
+    }
+
+    /**
+     * Which runs a resumed sweep took from files instead of simulating, for a person: "point 0 seed
+     * 1, point 3 seed 2, ... and 40 more" (at most {@code max} named).
+     */
+    public static String describe(List<RunRow> runs, int max) {
+        java.util.StringJoiner j = new java.util.StringJoiner(", ");
+        for (RunRow r : runs.subList(0, Math.min(max, runs.size()))) {
+            j.add("point " + r.point() + " seed " + r.seed());
+        }
+        return j + (runs.size() > max ? " and " + (runs.size() - max) + " more" : "");
     }
 
     /** Test hook: a process stops writing (its workers block) after this many run files, so a test can kill it there. */
@@ -165,23 +190,43 @@ public final class SweepRunner {
      * a file); null when there is no complete file for it.
      */
     public static RunRow finished(Path dir, RunSpec spec) {
+        return finished(dir, spec, null);
+    }
+
+    /**
+     * As {@link #finished(Path, RunSpec)}; a file that is there but does not hold a valid run of
+     * this spec (checked by {@link RunRow#fromJson}) is reported to {@code rejected}, then ignored.
+     */
+    public static RunRow finished(Path dir, RunSpec spec, Listener rejected) {
         Path f = runFile(dir, spec.hash());
         try {
+            if (Files.size(f) > MAX_RUN_FILE_BYTES) {
+                throw new IOException("file is " + Files.size(f) + " bytes; a run file is at most " + MAX_RUN_FILE_BYTES);
+            }
             RunRow r = RunRow.fromJson(Files.readAllBytes(f));
             if (!r.hash().equals(spec.hash())) {
-                return null;
+                throw new IOException("hash: " + r.hash() + " is another run's; allowed: " + spec.hash() + " (the file's name)");
             }
             return new RunRow(spec.point(), spec.seedIndex(), spec.seed(), spec.hash(), spec.values(), r.status(),
                     r.message(), r.metrics(), r.wallMillis(), r.ranBy());
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException | RuntimeException e) {
-            return null; // not a complete run file (cannot happen with atomic writes): run it again
+            if (rejected != null) {
+                rejected.rejected(f, String.valueOf(e.getMessage()));
+            }
+            return null; // not a valid run file: run it again
         }
     }
 
+    /** Run files are a few KB; anything larger is not one (and is not read into memory). */
+    static final long MAX_RUN_FILE_BYTES = 16L * 1024 * 1024;
+
     /** The finished runs of a plan found under a sweep directory, and how many it still lacks. */
-    public record Finished(List<RunRow> rows, int missing) {
+    public record Finished(List<RunRow> rows, int missing, List<String> rejected) {
+        public Finished(List<RunRow> rows, int missing) {
+            this(rows, missing, List.of());
+        }
     }
 
     /**
@@ -191,17 +236,28 @@ public final class SweepRunner {
      */
     public static Finished finished(SweepPlan plan, Path dir) {
         List<RunRow> rows = new ArrayList<>(plan.runCount());
+        List<String> rejected = new ArrayList<>();
+        Listener why = new Listener() {
+            @Override
+            public void progress(int done, int running, int total, int reused, double etaSeconds) {
+            }
+
+            @Override
+            public void rejected(Path runFile, String reason) {
+                rejected.add(runFile + ": " + reason);
+            }
+        };
         int missing = 0;
         int nSeeds = plan.seeds().size();
         for (int i = 0; i < plan.runCount(); i++) {
-            RunRow r = finished(dir, plan.run(i / nSeeds, i % nSeeds));
+            RunRow r = finished(dir, plan.run(i / nSeeds, i % nSeeds), why);
             if (r == null) {
                 missing++;
             } else {
                 rows.add(r);
             }
         }
-        return new Finished(List.copyOf(rows), missing);
+        return new Finished(List.copyOf(rows), missing, List.copyOf(rejected));
     }
 
     /**
@@ -228,6 +284,7 @@ public final class SweepRunner {
         AtomicInteger done = new AtomicInteger();
         AtomicInteger running = new AtomicInteger();
         AtomicInteger reused = new AtomicInteger();
+        List<RunRow> reusedRows = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicInteger executed = new AtomicInteger();
         long start = System.nanoTime();
         Runnable report = () -> {
@@ -268,8 +325,9 @@ public final class SweepRunner {
                 }
                 CompletableFuture<RunRow> f = CompletableFuture.supplyAsync(() -> {
                     try {
-                        RunRow old = finished(dir, spec);
+                        RunRow old = finished(dir, spec, listener);
                         if (old != null) {
+                            reusedRows.add(old);
                             reused.incrementAndGet();
                             done.incrementAndGet();
                             report.run();
@@ -338,7 +396,9 @@ public final class SweepRunner {
                 rows.add(r);
             }
             report.run();
-            return new Result(rows, executed.get(), reused.get());
+            List<RunRow> fromFiles = new ArrayList<>(reusedRows);
+            fromFiles.sort(java.util.Comparator.comparingInt(RunRow::point).thenComparingInt(RunRow::seedIndex));
+            return new Result(rows, executed.get(), reused.get(), List.copyOf(fromFiles));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("sweep interrupted", e);

@@ -82,6 +82,13 @@ public final class AnalysisText {
         }
         bom.row("total (" + b.currency() + (b.complete() ? ")" : ", unpriced items excluded)"), "", "", b.total().toPlainString());
         out.println(bom);
+        if (!b.serverModels().isEmpty()) {
+            out.println("Servers (not priced; " + BillOfMaterials.NVSWITCH_NOTE + ")");
+            for (BillOfMaterials.ServerModel m : b.serverModels()) {
+                out.println("  " + m.describe());
+            }
+            out.println();
+        }
 
         if (a.failureImpact() != null) {
             out.printf("Failure impact of every single link and switch (%d analysed), worst first%n",
@@ -146,21 +153,22 @@ public final class AnalysisText {
         }
         out.println("Switch port-to-port latency, unloaded (by switch model and transport)");
         TextTable t = new TextTable("switch model", "switches", "RoCEv2", "InfiniBand", "Ultra Ethernet");
-        java.util.Set<SwitchLatency.SwitchClass> used = new java.util.LinkedHashSet<>();
+        java.util.Set<String> sources = new java.util.LinkedHashSet<>();
         for (SwitchLatency.ModelLatency m : rows) {
             List<String> cells = new ArrayList<>();
             cells.add(m.model());
             cells.add(String.valueOf(m.switches()));
-            for (SwitchLatency.SwitchClass c : m.byTransport()) {
-                used.add(c);
-                cells.add(String.format(Locale.ROOT, "%.2f us %s", c.portToPortPs() / 1e6,
+            for (io.fabriclab.model.Transport tr : io.fabriclab.model.Transport.values()) {
+                SwitchLatency.SwitchClass c = m.byTransport().get(tr.ordinal());
+                sources.add(m.source(tr));
+                cells.add(String.format(Locale.ROOT, "%.2f us %s", m.portToPortPs(tr) / 1e6,
                         c.forwarding() == SwitchLatency.Forwarding.CUT_THROUGH ? "cut-through" : "store-and-forward"));
             }
             t.row(cells.toArray());
         }
         out.println(t);
-        for (SwitchLatency.SwitchClass c : used) {
-            out.printf("  %s: %s%n", c.label(), c.source());
+        for (String s : sources) {
+            out.printf("  %s%n", s);
         }
         out.println();
     }

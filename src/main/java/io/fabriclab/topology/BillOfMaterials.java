@@ -17,6 +17,7 @@ import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.Transport;
 
 /**
@@ -24,7 +25,8 @@ import io.fabriclab.model.Transport;
  * port configuration, NICs by speed, and the cabling of every link (failed links included: the
  * cable is still there). A DAC or AOC link is one cable; an MMF or SMF link is two transceivers
  * plus its patch fibre, priced per metre (each cable's length rounded up to a whole metre).
- * Servers themselves are counted but not priced. Items the price book lacks are listed as unpriced
+ * Servers themselves are counted but not priced, and listed by model with their GPUs' scale-up
+ * domain ({@link ServerModel}): the NVLink / NVSwitch is inside the server. Items the price book lacks are listed as unpriced
  * and left out of the total, never counted as zero.
  *
  * @param fabricName the fabric's name
@@ -37,9 +39,53 @@ import io.fabriclab.model.Transport;
  * @param unpriced   the price keys that were missing, in line order
  * @param transport  the transport the fabric is built for: the same drawing is priced with that
  *                   transport's parts ({@link PriceBook#candidates})
+ * @param serverModels the servers by model, GPUs per server and scale-up domain (not priced: the
+ *                   NVSwitch is inside the server, no line item or cost)
  */
 public record BillOfMaterials(String fabricName, String currency, int servers, int gpus, List<CableGroup> cables,
-                              List<Line> lines, BigDecimal total, List<String> unpriced, Transport transport) {
+                              List<Line> lines, BigDecimal total, List<String> unpriced, Transport transport,
+                              List<ServerModel> serverModels) {
+
+    /** A bill without the servers' breakdown (as before scale-up domains). */
+    public BillOfMaterials(String fabricName, String currency, int servers, int gpus, List<CableGroup> cables,
+                           List<Line> lines, BigDecimal total, List<String> unpriced, Transport transport) {
+        this(fabricName, currency, servers, gpus, cables, lines, total, unpriced, transport, List.of());
+    }
+
+    /** What the bill says of servers whose scale-up domain is inside them: no line item, no cost. */
+    public static final String NVSWITCH_NOTE = "NVLink / NVSwitch is inside each server: no line item, no cost";
+
+    /**
+     * Servers of one model: the same model text, GPU count and scale-up domain.
+     *
+     * @param model        the servers' model text, or "GPU server" when they have none
+     * @param count        how many servers
+     * @param gpusPerServer GPUs in each
+     * @param scaleUp      their GPUs' scale-up domain ({@link ScaleUp#DEFAULT} when the file declares none)
+     * @param declared     false when the fabric file gives these servers no scaleUp and H100's is assumed
+     */
+    public record ServerModel(String model, long count, int gpusPerServer, ScaleUp scaleUp, boolean declared) {
+
+        /** e.g. "32 x GPU server: 8 x H100, NVLink 4 / NVSwitch 450 GB/s per GPU each way". */
+        public String describe() {
+            return count + " x " + model + ": " + gpusPerServer + " x " + scaleUp.gpu() + ", " + scaleUp.summary()
+                    + (declared ? "" : " (not in the file: " + ScaleUp.DEFAULT.gpu() + " assumed)");
+        }
+    }
+
+    /** The servers of {@code fabric} grouped by model text, GPUs per server and scale-up domain, in first-seen order. */
+    public static List<ServerModel> serverModels(Fabric fabric) {
+        Map<List<Object>, long[]> counts = new java.util.LinkedHashMap<>();
+        for (Device srv : fabric.servers()) {
+            String model = srv.model() == null || srv.model().isBlank() ? "GPU server" : srv.model();
+            counts.computeIfAbsent(List.of(model, srv.gpus(), srv.scaleUpOrDefault(), srv.scaleUp() != null),
+                    k -> new long[1])[0]++;
+        }
+        List<ServerModel> out = new ArrayList<>();
+        counts.forEach((k, n) -> out.add(new ServerModel((String) k.get(0), n[0], (Integer) k.get(1), (ScaleUp) k.get(2),
+                (Boolean) k.get(3))));
+        return List.copyOf(out);
+    }
 
     public enum Category {
         SWITCH, NIC, CABLE, TRANSCEIVER, FIBER
@@ -167,7 +213,7 @@ public record BillOfMaterials(String fabricName, String currency, int servers, i
 
         BigDecimal total = lines.stream().filter(Line::priced).map(Line::cost).reduce(BigDecimal.ZERO, BigDecimal::add);
         return new BillOfMaterials(fabric.name(), book.currency(), fabric.servers().size(), gpus, List.copyOf(cableGroups),
-                List.copyOf(lines), total, List.copyOf(unpriced), transport);
+                List.copyOf(lines), total, List.copyOf(unpriced), transport, serverModels(fabric));
     }
 
     /** "server-leaf", "leaf-spine", "spine-core": the two roles, lower tier first. */

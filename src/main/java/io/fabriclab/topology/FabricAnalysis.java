@@ -81,35 +81,79 @@ public record FabricAnalysis(Counts counts, Oversubscription oversubscription, B
         }
     }
 
+    /**
+     * Told when each phase of an analysis starts, so a long one (a 65,536-host fat tree takes tens
+     * of seconds) can show where it is. Called on the analysing thread.
+     */
+    @FunctionalInterface
+    public interface Progress {
+        /**
+         * @param phase the phase starting, as {@link #timingsMs} names it
+         * @param index its position, from 0
+         * @param count the phases this run has
+         */
+        void phase(String phase, int index, int count);
+
+        Progress NONE = (phase, index, count) -> { };
+    }
+
+    /** The phases of a run with {@code options}, in order (the keys of {@link #timingsMs}). */
+    static List<String> phases(Options options) {
+        List<String> p = new ArrayList<>(List.of("oversubscription", "bisection", "billOfMaterials", "routingAndPathCounts",
+                "failureImpact"));
+        if (options.hasFailure()) {
+            p.add("failureDetail");
+        }
+        p.addAll(List.of("pathAndHopStatistics", "headroom", "deadlock", "lint"));
+        return p;
+    }
+
     public static FabricAnalysis run(Fabric fabric, Options options) {
+        return run(fabric, options, Progress.NONE);
+    }
+
+    /** As {@link #run(Fabric, Options)}, telling {@code progress} as each phase starts. */
+    public static FabricAnalysis run(Fabric fabric, Options options, Progress progress) {
+        List<String> phases = phases(options);
+        java.util.function.Consumer<String> starting = name -> progress.phase(name, phases.indexOf(name), phases.size());
         Map<String, Long> t = new LinkedHashMap<>();
         long t0 = System.nanoTime();
+        starting.accept("oversubscription");
         Counts counts = Counts.of(fabric);
         Oversubscription over = Oversubscription.of(fabric);
         t0 = lap(t, "oversubscription", t0);
+        starting.accept("bisection");
         Bisection bisection = Bisection.of(fabric);
         t0 = lap(t, "bisection", t0);
+        starting.accept("billOfMaterials");
         BillOfMaterials bom = BillOfMaterials.of(fabric, options.priceBook());
         t0 = lap(t, "billOfMaterials", t0);
+        starting.accept("routingAndPathCounts");
         EcmpPathCounter healthy = EcmpPathCounter.of(Routing.compute(fabric));
         t0 = lap(t, "routingAndPathCounts", t0);
+        starting.accept("failureImpact");
         FailureImpact sweep = options.failureSweep() ? FailureImpact.analyze(healthy) : null;
         t0 = lap(t, "failureImpact", t0);
         EcmpPathCounter counter = healthy;
         Failure failure = null;
         if (options.hasFailure()) {
+            starting.accept("failureDetail");
             FailureImpact.Detail detail = FailureImpact.detail(healthy, options.failedDevices(), options.failedLinks());
             counter = EcmpPathCounter.of(Routing.compute(fabric, options.failedDevices(), options.failedLinks()));
             failure = new Failure(options.failureSpec(), options.failedDevices(), options.failedLinks(), detail);
             t0 = lap(t, "failureDetail", t0);
         }
+        starting.accept("pathAndHopStatistics");
         EcmpPathCounter.Statistics ecmp = counter.statistics();
         HopStats hops = HopStats.of(counter);
         t0 = lap(t, "pathAndHopStatistics", t0);
+        starting.accept("headroom");
         List<HeadroomCalculator.PortHeadroom> headroom = HeadroomCalculator.check(fabric);
         t0 = lap(t, "headroom", t0);
+        starting.accept("deadlock");
         DeadlockCheck.Result deadlock = DeadlockCheck.check(counter.routing());
         t0 = lap(t, "deadlock", t0);
+        starting.accept("lint");
         List<Finding> findings = new ArrayList<>(Lint.check(fabric));
         for (DeadlockCheck.Cycle c : deadlock.cycles()) {
             findings.add(new Finding(Finding.Severity.ERROR, "DEADLOCK_CYCLE", String.join(" > ", c.switches()),

@@ -50,6 +50,7 @@ public final class FatTreeGenerator {
                 Device host = c.addServer(prefix + "-host" + Cabling.pad(h + 1, hostsPerPod), 1, speed);
                 host.setUnit(pod);
                 host.setPod(pod);
+                host.setScaleUp(p.scaleUp());
                 c.nicToSwitch(host, 0, edges[h / half], speed, p.hostCableM());
             }
             for (Device edge : edges) {

@@ -1,6 +1,7 @@
 package io.fabriclab.topology;
 
 import io.fabriclab.model.FabricLimits;
+import io.fabriclab.model.ScaleUp;
 
 import static io.fabriclab.topology.LeafSpineParams.requireLength;
 import static io.fabriclab.topology.LeafSpineParams.requireSpeed;
@@ -17,9 +18,10 @@ import static io.fabriclab.topology.LeafSpineParams.requireSpeed;
  * @param aggCoreCableM   aggregation-core cable length, metres
  * @param sparePorts      free ports added to every switch beyond the k the tree uses (room to grow:
  *                        a switch of the tree is then a (k + sparePorts)-port model), 0 or more
+ * @param scaleUp         every host's scale-up domain (its GPUs' NVLink / NVSwitch), H100 by default
  */
 public record FatTreeParams(int k, int speedGbps, double hostCableM, double edgeAggCableM, double aggCoreCableM,
-                            int sparePorts) {
+                            int sparePorts, ScaleUp scaleUp) {
 
     public FatTreeParams {
         if (k < 2 || k % 2 != 0) {
@@ -36,6 +38,13 @@ public record FatTreeParams(int k, int speedGbps, double hostCableM, double edge
         requireLength("hostCableM", hostCableM);
         requireLength("edgeAggCableM", edgeAggCableM);
         requireLength("aggCoreCableM", aggCoreCableM);
+        java.util.Objects.requireNonNull(scaleUp, "scaleUp");
+    }
+
+    /** The same with H100 hosts ({@link ScaleUp#DEFAULT}). */
+    public FatTreeParams(int k, int speedGbps, double hostCableM, double edgeAggCableM, double aggCoreCableM,
+                         int sparePorts) {
+        this(k, speedGbps, hostCableM, edgeAggCableM, aggCoreCableM, sparePorts, ScaleUp.DEFAULT);
     }
 
     /** Every switch with exactly the k ports the tree uses. */
@@ -49,7 +58,12 @@ public record FatTreeParams(int k, int speedGbps, double hostCableM, double edge
     }
 
     public FatTreeParams withSparePorts(int spare) {
-        return new FatTreeParams(k, speedGbps, hostCableM, edgeAggCableM, aggCoreCableM, spare);
+        return new FatTreeParams(k, speedGbps, hostCableM, edgeAggCableM, aggCoreCableM, spare, scaleUp);
+    }
+
+    /** The same fabric with hosts of another GPU generation (or custom scale-up figures). */
+    public FatTreeParams withScaleUp(ScaleUp s) {
+        return new FatTreeParams(k, speedGbps, hostCableM, edgeAggCableM, aggCoreCableM, sparePorts, s);
     }
 
     /** Ports of every switch: the k in use plus the spare ones. */

@@ -63,6 +63,7 @@ public final class LeafSpineGenerator {
                         p.nicSpeedGbps());
                 srv.setUnit(l);
                 srv.setPod(0);
+                srv.setScaleUp(p.scaleUp());
                 for (int k = 0; k < p.nicsPerServer(); k++) {
                     c.connect(srv.port(Cabling.NIC_PORT_PREFIX + k), leaf.port(Cabling.SWITCH_PORT_PREFIX + port++),
                             p.nicSpeedGbps(), p.serverCableM());

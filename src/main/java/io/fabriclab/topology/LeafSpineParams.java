@@ -1,6 +1,7 @@
 package io.fabriclab.topology;
 
 import io.fabriclab.model.FabricLimits;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.Units;
 
 /**
@@ -19,10 +20,11 @@ import io.fabriclab.model.Units;
  * @param switchRadix             ports per switch; null builds each switch with exactly the ports it
  *                                uses, otherwise leaves are padded with free server-speed ports and
  *                                spines with free uplink-speed ports up to the radix
+ * @param scaleUp                 every server's scale-up domain (its GPUs' NVLink / NVSwitch), H100 by default
  */
 public record LeafSpineParams(int leaves, int spines, int serversPerLeaf, int nicsPerServer, int nicSpeedGbps,
                               int uplinksPerLeafSpinePair, int uplinkSpeedGbps, double serverCableM,
-                              double leafSpineCableM, Integer switchRadix) {
+                              double leafSpineCableM, Integer switchRadix, ScaleUp scaleUp) {
 
     public LeafSpineParams {
         requirePositive("leaves", leaves);
@@ -37,6 +39,7 @@ public record LeafSpineParams(int leaves, int spines, int serversPerLeaf, int ni
         if (switchRadix != null) {
             requirePositive("switchRadix", switchRadix);
         }
+        java.util.Objects.requireNonNull(scaleUp, "scaleUp");
         // What the fabric reader accepts (FabricLimits), checked before anything is built.
         long servers = (long) leaves * serversPerLeaf;
         FabricLimits.checkSize((long) leaves + spines + servers,
@@ -53,6 +56,14 @@ public record LeafSpineParams(int leaves, int spines, int serversPerLeaf, int ni
                         + " leaf ports, more than the switch radix " + switchRadix);
             }
         }
+    }
+
+    /** The same with H100 servers ({@link ScaleUp#DEFAULT}). */
+    public LeafSpineParams(int leaves, int spines, int serversPerLeaf, int nicsPerServer, int nicSpeedGbps,
+                           int uplinksPerLeafSpinePair, int uplinkSpeedGbps, double serverCableM, double leafSpineCableM,
+                           Integer switchRadix) {
+        this(leaves, spines, serversPerLeaf, nicsPerServer, nicSpeedGbps, uplinksPerLeafSpinePair, uplinkSpeedGbps,
+                serverCableM, leafSpineCableM, switchRadix, ScaleUp.DEFAULT);
     }
 
     /**
@@ -82,12 +93,18 @@ public record LeafSpineParams(int leaves, int spines, int serversPerLeaf, int ni
 
     public LeafSpineParams withLeaves(int n) {
         return new LeafSpineParams(n, spines, serversPerLeaf, nicsPerServer, nicSpeedGbps, uplinksPerLeafSpinePair,
-                uplinkSpeedGbps, serverCableM, leafSpineCableM, switchRadix);
+                uplinkSpeedGbps, serverCableM, leafSpineCableM, switchRadix, scaleUp);
     }
 
     public LeafSpineParams withSwitchRadix(Integer radix) {
         return new LeafSpineParams(leaves, spines, serversPerLeaf, nicsPerServer, nicSpeedGbps, uplinksPerLeafSpinePair,
-                uplinkSpeedGbps, serverCableM, leafSpineCableM, radix);
+                uplinkSpeedGbps, serverCableM, leafSpineCableM, radix, scaleUp);
+    }
+
+    /** The same fabric with servers of another GPU generation (or custom scale-up figures). */
+    public LeafSpineParams withScaleUp(ScaleUp s) {
+        return new LeafSpineParams(leaves, spines, serversPerLeaf, nicsPerServer, nicSpeedGbps, uplinksPerLeafSpinePair,
+                uplinkSpeedGbps, serverCableM, leafSpineCableM, switchRadix, s);
     }
 
     private static long leafPortsUsed(int serversPerLeaf, int nicsPerServer, int spines, int perPair) {

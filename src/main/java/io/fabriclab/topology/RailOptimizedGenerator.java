@@ -56,6 +56,7 @@ public final class RailOptimizedGenerator {
                 Device srv = c.addServer(su + "-srv" + Cabling.pad(s + 1, p.serversPerUnit()), g, speed);
                 srv.setUnit(u);
                 srv.setPod(pod);
+                srv.setScaleUp(p.scaleUp());
                 for (int k = 0; k < g; k++) {
                     c.nicToSwitch(srv, k, leaves[u][k], speed, p.serverCableM());
                 }

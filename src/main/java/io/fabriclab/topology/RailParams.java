@@ -1,6 +1,7 @@
 package io.fabriclab.topology;
 
 import io.fabriclab.model.FabricLimits;
+import io.fabriclab.model.ScaleUp;
 
 import static io.fabriclab.topology.LeafSpineParams.requireLength;
 import static io.fabriclab.topology.LeafSpineParams.requirePositive;
@@ -24,10 +25,11 @@ import static io.fabriclab.topology.LeafSpineParams.requireSpeed;
  * @param spineCoreCableM    spine-core cable length, metres
  * @param leafUplinks        uplinks per leaf; {@code serversPerUnit} is non-blocking (1:1)
  * @param unitsPerSpineGroup units whose leaves share one spine group in a three-tier fabric
+ * @param scaleUp            every server's scale-up domain (its GPUs' NVLink / NVSwitch), H100 by default
  */
 public record RailParams(int units, int serversPerUnit, int gpusPerServer, int radix, int speedGbps,
                          double serverCableM, double leafSpineCableM, double spineCoreCableM, int leafUplinks,
-                         int unitsPerSpineGroup) {
+                         int unitsPerSpineGroup, ScaleUp scaleUp) {
 
     public static final int DEFAULT_SERVERS_PER_UNIT = 32;
     public static final int DEFAULT_GPUS_PER_SERVER = 8;
@@ -50,6 +52,7 @@ public record RailParams(int units, int serversPerUnit, int gpusPerServer, int r
         requireLength("serverCableM", serverCableM);
         requireLength("leafSpineCableM", leafSpineCableM);
         requireLength("spineCoreCableM", spineCoreCableM);
+        java.util.Objects.requireNonNull(scaleUp, "scaleUp");
         // What the fabric reader accepts (FabricLimits), checked before anything is built: servers and
         // rail leaves (spines and cores come on top, each at most radix ports).
         long servers = (long) units * serversPerUnit;
@@ -62,6 +65,13 @@ public record RailParams(int units, int serversPerUnit, int gpusPerServer, int r
         }
     }
 
+    /** The same with H100 servers ({@link ScaleUp#DEFAULT}). */
+    public RailParams(int units, int serversPerUnit, int gpusPerServer, int radix, int speedGbps, double serverCableM,
+                      double leafSpineCableM, double spineCoreCableM, int leafUplinks, int unitsPerSpineGroup) {
+        this(units, serversPerUnit, gpusPerServer, radix, speedGbps, serverCableM, leafSpineCableM, spineCoreCableM,
+                leafUplinks, unitsPerSpineGroup, ScaleUp.DEFAULT);
+    }
+
     /** {@code units} SUs of 32 servers x 8 GPUs, 64-port 400G switches, non-blocking. */
     public static RailParams of(int units) {
         return new RailParams(units, DEFAULT_SERVERS_PER_UNIT, DEFAULT_GPUS_PER_SERVER, DEFAULT_RADIX,
@@ -71,17 +81,23 @@ public record RailParams(int units, int serversPerUnit, int gpusPerServer, int r
 
     public RailParams withUnits(int n) {
         return new RailParams(n, serversPerUnit, gpusPerServer, radix, speedGbps, serverCableM, leafSpineCableM,
-                spineCoreCableM, leafUplinks, unitsPerSpineGroup);
+                spineCoreCableM, leafUplinks, unitsPerSpineGroup, scaleUp);
     }
 
     public RailParams withLeafUplinks(int n) {
         return new RailParams(units, serversPerUnit, gpusPerServer, radix, speedGbps, serverCableM, leafSpineCableM,
-                spineCoreCableM, n, unitsPerSpineGroup);
+                spineCoreCableM, n, unitsPerSpineGroup, scaleUp);
     }
 
     public RailParams withUnitsPerSpineGroup(int n) {
         return new RailParams(units, serversPerUnit, gpusPerServer, radix, speedGbps, serverCableM, leafSpineCableM,
-                spineCoreCableM, leafUplinks, n);
+                spineCoreCableM, leafUplinks, n, scaleUp);
+    }
+
+    /** The same fabric with servers of another GPU generation (or custom scale-up figures). */
+    public RailParams withScaleUp(ScaleUp s) {
+        return new RailParams(units, serversPerUnit, gpusPerServer, radix, speedGbps, serverCableM, leafSpineCableM,
+                spineCoreCableM, leafUplinks, unitsPerSpineGroup, s);
     }
 
     public int servers() {

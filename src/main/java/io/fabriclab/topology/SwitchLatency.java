@@ -18,7 +18,9 @@ import io.fabriclab.model.Units;
  * InfiniBand switches of the same radix; an Ethernet run (RoCEv2, Ultra Ethernet) uses
  * shallow-buffer cut-through switches unless the model names a deep-buffer family. A
  * store-and-forward switch also waits for the whole packet before forwarding it; that
- * serialization is not part of this figure. The simulator applies the figure and the forwarding
+ * serialization is not part of this figure. A product recognised in the model text
+ * ({@link SwitchModel}: Spectrum, Tomahawk, Jericho, Quantum generations) brings its maker's
+ * published figure where there is one. The simulator applies the figure and the forwarding
  * mode at every switch (sim.SwitchPipeline).
  * docs/model.md, Transports, cites the figures.
  */
@@ -39,11 +41,13 @@ public final class SwitchLatency {
                 "NVIDIA Quantum QM8700 brief 130 ns; Quantum-2 quoted 150-330 ns"),
         /**
          * Shallow-buffer Ethernet merchant silicon forwarding cut-through (NVIDIA Spectrum,
-         * Broadcom Tomahawk class): about 300 ns (Spectrum SN2700 brief) to 800 ns (Tomahawk-class
-         * 400G/800G datasheets). 600 ns is taken.
+         * Broadcom Tomahawk class): 300 ns, the port-to-port latency of the Mellanox Spectrum
+         * SN2700 product brief (Mellanox gave the same for Spectrum-2 at its launch; NVIDIA's
+         * datasheets give none for Spectrum-3/4, Broadcom none for Tomahawk 3/4/5; see
+         * {@link SwitchModel}). Until issue #29 this class took 600 ns against its own citation.
          */
         ETHERNET_CUT_THROUGH("Ethernet, cut-through (Spectrum/Tomahawk-class)", Forwarding.CUT_THROUGH,
-                600 * Units.PS_PER_NS, "Spectrum SN2700 brief 300 ns; Tomahawk-class 400G/800G datasheets up to 800 ns"),
+                300 * Units.PS_PER_NS, "Mellanox Spectrum SN2700 product brief: 300 ns port to port"),
         /**
          * Deep-buffer Ethernet with virtual output queues and off-chip packet memory (Broadcom
          * Jericho class: Arista 7280R3/7800R3, Cisco NCS 5500): store-and-forward, about 3-4 us
@@ -82,6 +86,130 @@ public final class SwitchLatency {
         }
     }
 
+    /**
+     * Switch products FabricLab recognises in a device's model text, each with the port-to-port
+     * latency its maker publishes and where that figure is, or none where no primary figure was
+     * found (then the switch takes its class's figure, and says so). A product's figure applies
+     * under the transports of its own kind (an Ethernet product under RoCEv2 and Ultra Ethernet,
+     * an InfiniBand product under InfiniBand); under the other kind the run uses the class figure
+     * of its transport, as for a switch with no model text. docs/model.md, Switch port-to-port
+     * latency, has the table.
+     */
+    public enum SwitchModel {
+        SPECTRUM_4("NVIDIA Spectrum-4 (SN5600, SN5400; Spectrum-X)", false, SwitchClass.ETHERNET_CUT_THROUGH, null,
+                "no port-to-port figure in NVIDIA's SN5000 material found (the Spectrum-4 launch names "
+                        + "\"port-to-port cut-through latency\" without a number)",
+                "sn5\\d{3}", "spectrum[- ]?4\\b", "spectrum[- ]?x(800)?\\b"),
+        SPECTRUM_3("NVIDIA Spectrum-3 (SN4600, SN4700, SN4410)", false, SwitchClass.ETHERNET_CUT_THROUGH, null,
+                "no port-to-port figure in NVIDIA's SN4000 material found", "sn4\\d{3}", "spectrum[- ]?3\\b"),
+        SPECTRUM_2("NVIDIA Spectrum-2 (SN3700, SN3420, SN3800)", false, SwitchClass.ETHERNET_CUT_THROUGH, 300L,
+                "Mellanox's Spectrum-2 launch figure, 300 ns, as the Linley Group newsletter \"Spectrum-2 Debuts "
+                        + "200GbE\" (31 July 2017) reports it (no figure in NVIDIA's SN3000 datasheets found)",
+                "sn3\\d{3}", "spectrum[- ]?2\\b"),
+        SPECTRUM("Mellanox Spectrum (SN2700, SN2410, SN2100, SN2010)", false, SwitchClass.ETHERNET_CUT_THROUGH,
+                300L, "Mellanox Spectrum SN2700 product brief: 300 ns port to port", "sn2\\d{3}",
+                "spectrum[- ]?1\\b"),
+        TOMAHAWK_5("Broadcom Tomahawk 5 (BCM78900, 51.2 Tb/s)", false, SwitchClass.ETHERNET_CUT_THROUGH, null,
+                "Broadcom publishes no port-to-port figure for Tomahawk 5; none found in the switch datasheets searched",
+                "tomahawk[- ]?5\\b", "\\bth5\\b", "bcm789\\d\\d"),
+        TOMAHAWK_4("Broadcom Tomahawk 4 (BCM56990, 25.6 Tb/s)", false, SwitchClass.ETHERNET_CUT_THROUGH, null,
+                "Broadcom publishes no port-to-port figure for Tomahawk 4; none found in the switch datasheets searched",
+                "tomahawk[- ]?4\\b", "\\bth4\\b", "bcm5699\\d"),
+        TOMAHAWK_3("Broadcom Tomahawk 3 (BCM56980, 12.8 Tb/s)", false, SwitchClass.ETHERNET_CUT_THROUGH, null,
+                "Broadcom publishes no port-to-port figure for Tomahawk 3; none found in the switch datasheets searched",
+                "tomahawk[- ]?3\\b", "\\bth3\\b", "bcm5698\\d"),
+        JERICHO_3_AI("Broadcom Jericho 3-AI (BCM88890)", false, SwitchClass.ETHERNET_DEEP_BUFFER, null,
+                "Broadcom publishes no port-to-port figure for Jericho 3-AI; none found",
+                "jericho[- ]?3", "\\bj3[- ]?ai\\b", "\\bj3\\b", "bcm8889\\d"),
+        JERICHO_2("Broadcom Jericho 2 (BCM88690; Arista 7280R3, 7800R3)", false, SwitchClass.ETHERNET_DEEP_BUFFER, null,
+                "no port-to-port figure for Jericho 2 found beyond the class's", "jericho[- ]?2", "\\bj2c?\\b",
+                "bcm8869\\d", "7280r3", "7800r3"),
+        QUANTUM_X800("NVIDIA Quantum-X800 (Q3400, Q3200; XDR)", true, SwitchClass.INFINIBAND, null,
+                "no port-to-port figure in NVIDIA's Q3200/Q3400 material found", "\\bq3[24]\\d\\d",
+                "quantum[- ]?x800\\b"),
+        QUANTUM_2("NVIDIA Quantum-2 (QM9700, QM9790; NDR)", true, SwitchClass.INFINIBAND, null,
+                "no port-to-port figure in NVIDIA's QM9700/QM9790 material found; third-party product pages "
+                        + "quote \"under 150 ns\", the class figure", "qm97\\d\\d", "quantum[- ]?2\\b"),
+        QUANTUM_HDR("NVIDIA Quantum (QM8700, QM8790; HDR)", true, SwitchClass.INFINIBAND, 130L,
+                "NVIDIA Quantum QM8700 product brief: 130 ns port to port", "qm87\\d\\d", "quantum[- ]?hdr",
+                "quantum[- ]?1\\b");
+
+        private final String displayName;
+        private final boolean infiniband;
+        private final SwitchClass switchClass;
+        private final Long ownLatencyNs;
+        private final String source;
+        private final List<java.util.regex.Pattern> patterns;
+
+        SwitchModel(String displayName, boolean infiniband, SwitchClass switchClass, Long ownLatencyNs, String source,
+                    String... patterns) {
+            this.displayName = displayName;
+            this.infiniband = infiniband;
+            this.switchClass = switchClass;
+            this.ownLatencyNs = ownLatencyNs;
+            this.source = source;
+            this.patterns = java.util.Arrays.stream(patterns).map(java.util.regex.Pattern::compile).toList();
+        }
+
+        /** e.g. "NVIDIA Quantum-2 (QM9700, QM9790; NDR)". */
+        public String displayName() {
+            return displayName;
+        }
+
+        /** The class the product belongs to (its forwarding, and its figure when it has none of its own). */
+        public SwitchClass switchClass() {
+            return switchClass;
+        }
+
+        /** True when the maker publishes a port-to-port figure (and FabricLab found it). */
+        public boolean hasOwnFigure() {
+            return ownLatencyNs != null;
+        }
+
+        /** The product's port-to-port latency: its own published figure, else its class's, picoseconds. */
+        public long portToPortPs() {
+            return ownLatencyNs != null ? ownLatencyNs * Units.PS_PER_NS : switchClass.portToPortPs();
+        }
+
+        /** Where the figure comes from, or that there is none and the class figure is used. */
+        public String source() {
+            return ownLatencyNs != null ? source : source + "; class figure used: " + switchClass.source();
+        }
+
+        /** True when this product's figure applies to a run under {@code t}: an InfiniBand product under InfiniBand, an Ethernet one under the others. */
+        public boolean appliesTo(Transport t) {
+            return infiniband == (t == Transport.INFINIBAND);
+        }
+
+        boolean matches(String lowerCaseModel) {
+            for (java.util.regex.Pattern p : patterns) {
+                if (p.matcher(lowerCaseModel).find()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** The product named by switch {@code sw}'s model text, or null when FabricLab recognises none. */
+    public static SwitchModel modelOf(Device sw) {
+        return modelOf(sw.model());
+    }
+
+    /** The product named by a model text ("NVIDIA SN5600", "64x800G TH5", "QM9700"), or null. */
+    public static SwitchModel modelOf(String modelText) {
+        if (modelText == null || modelText.isBlank()) {
+            return null;
+        }
+        String m = modelText.toLowerCase(Locale.ROOT);
+        for (SwitchModel s : SwitchModel.values()) {
+            if (s.matches(m)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
     /** Words in a model's text that name a deep-buffer (VoQ, off-chip memory) Ethernet switch family. */
     private static final List<String> DEEP_BUFFER_WORDS = List.of("jericho", "j2c", "j3-ai", "j3ai", "7280r", "7800r",
             "ncs55", "ncs-55", "qfx10", "ptx", "deep-buffer", "deep buffer", "deepbuffer", "voq");
@@ -94,6 +222,10 @@ public final class SwitchLatency {
         if (t == Transport.INFINIBAND) {
             return SwitchClass.INFINIBAND;
         }
+        SwitchModel product = modelOf(sw);
+        if (product != null && product.appliesTo(t)) {
+            return product.switchClass();
+        }
         String model = sw.model() == null ? "" : sw.model().toLowerCase(Locale.ROOT);
         for (String w : DEEP_BUFFER_WORDS) {
             if (model.contains(w)) {
@@ -103,9 +235,26 @@ public final class SwitchLatency {
         return SwitchClass.ETHERNET_CUT_THROUGH;
     }
 
-    /** The port-to-port latency the simulator adds at switch {@code sw} under transport {@code t}, picoseconds. */
+    /**
+     * The port-to-port latency of switch {@code sw} under transport {@code t}, picoseconds: its
+     * recognised product's published figure when it has one and applies to {@code t}
+     * ({@link SwitchModel}), else its class's.
+     */
     public static long portToPortPs(Device sw, Transport t) {
+        SwitchModel product = modelOf(sw);
+        if (product != null && product.appliesTo(t)) {
+            return product.portToPortPs();
+        }
         return classOf(sw, t).portToPortPs();
+    }
+
+    /** Where the figure {@link #portToPortPs(Device, Transport)} gives comes from. */
+    public static String sourceOf(Device sw, Transport t) {
+        SwitchModel product = modelOf(sw);
+        if (product != null && product.appliesTo(t)) {
+            return product.displayName() + ": " + product.source();
+        }
+        return classOf(sw, t).label() + ": " + classOf(sw, t).source();
     }
 
     /**
@@ -115,8 +264,37 @@ public final class SwitchLatency {
      * @param model    the model text or port configuration
      * @param switches how many switches of the fabric have it
      * @param byTransport class under RoCEv2, InfiniBand and Ultra Ethernet, in {@link Transport} order
+     * @param product     the switch product recognised in the model text, or null
+     * @param portToPortPsByTransport latency under each transport, in {@link Transport} order, picoseconds
+     * @param sourceByTransport where each of those figures comes from, in {@link Transport} order
      */
-    public record ModelLatency(String model, int switches, List<SwitchClass> byTransport) {
+    public record ModelLatency(String model, int switches, List<SwitchClass> byTransport, SwitchModel product,
+                               List<Long> portToPortPsByTransport, List<String> sourceByTransport) {
+
+        /** The latency these switches get under {@code t}, picoseconds. */
+        public long portToPortPs(Transport t) {
+            return portToPortPsByTransport.get(t.ordinal());
+        }
+
+        public String source(Transport t) {
+            return sourceByTransport.get(t.ordinal());
+        }
+
+        /** e.g. "64x400G (4 switches): 300 ns cut-through; Ethernet, cut-through (...): Mellanox Spectrum SN2700 ...". */
+        public String describe(Transport t) {
+            SwitchClass c = byTransport.get(t.ordinal());
+            long ps = portToPortPs(t);
+            String ns = ps % Units.PS_PER_NS == 0 ? Long.toString(ps / Units.PS_PER_NS)
+                    : String.format(Locale.ROOT, "%.1f", ps / (double) Units.PS_PER_NS);
+            return model + " (" + switches + (switches == 1 ? " switch" : " switches") + "): " + ns + " ns "
+                    + (c.forwarding() == Forwarding.CUT_THROUGH ? "cut-through" : "store-and-forward") + "; "
+                    + source(t);
+        }
+    }
+
+    /** The latency of every switch model of {@code fabric} under {@code t}, one line each, for a run's results. */
+    public static List<String> describe(Fabric fabric, Transport t) {
+        return of(fabric).stream().map(m -> m.describe(t)).toList();
     }
 
     /** One row per switch model of the fabric, in model order. */
@@ -129,10 +307,16 @@ public final class SwitchLatency {
         List<ModelLatency> out = new ArrayList<>();
         byModel.forEach((model, devices) -> {
             List<SwitchClass> classes = new ArrayList<>();
+            List<Long> latencies = new ArrayList<>();
+            List<String> sources = new ArrayList<>();
+            Device first = devices.get(0);
             for (Transport t : Transport.values()) {
-                classes.add(classOf(devices.get(0), t));
+                classes.add(classOf(first, t));
+                latencies.add(portToPortPs(first, t));
+                sources.add(sourceOf(first, t));
             }
-            out.add(new ModelLatency(model, devices.size(), List.copyOf(classes)));
+            out.add(new ModelLatency(model, devices.size(), List.copyOf(classes), modelOf(first),
+                    List.copyOf(latencies), List.copyOf(sources)));
         });
         return out;
     }

@@ -107,23 +107,15 @@ final class AnalysisActions {
     }
 
     /**
-     * Fabric > Fail a Link…: the selected link (or one named by id or port, e.g. leaf1:eth49) is
+     * Fabric > Fail a Link…: the selected link (or one typed in {@link FailLinkDialog}) is
      * set down as an undoable edit, and what its loss costs is reported (topology.FailureImpact).
      */
     public void failLinkDialog() {
         Link l = doc.selection().links().size() == 1 ? doc.selection().links().iterator().next() : null;
         if (l == null) {
-            javafx.scene.control.TextInputDialog d = new javafx.scene.control.TextInputDialog();
-            d.setTitle("Fail a link");
-            d.setHeaderText("Which link? Give its id or one of its ports (leaf1:eth49), or select it first.");
-            d.initOwner(editor.getScene().getWindow());
-            String spec = d.showAndWait().orElse(null);
-            if (spec == null || spec.isBlank()) {
-                return;
-            }
-            l = doc.fabric().findLink(spec.trim());
+            l = new FailLinkDialog(doc.fabric(), editor.getScene() == null ? null : editor.getScene().getWindow())
+                    .dialog.showAndWait().orElse(null);
             if (l == null) {
-                editor.message("No link matches \"" + spec.trim() + "\"");
                 return;
             }
         }

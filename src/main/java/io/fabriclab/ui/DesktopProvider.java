@@ -2,10 +2,10 @@ package io.fabriclab.ui;
 
 import java.util.Locale;
 
-import io.fabriclab.cli.Desktop;
+import io.fabriclab.app.Desktop;
 
 /**
- * The desktop side of the command line ({@code fabriclab gui}), registered in {@code META-INF/services/io.fabriclab.cli.Desktop}.
+ * The desktop side of the command line ({@code fabriclab gui}), registered in {@code META-INF/services/io.fabriclab.app.Desktop}.
  */
 public final class DesktopProvider implements Desktop {
 

@@ -2,7 +2,6 @@ package io.fabriclab.ui;
 
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonType;
-import javafx.scene.control.TextArea;
 import javafx.stage.Window;
 
 /** Every question the editor asks goes through here, so tests can answer instead of a person (JabRef's pattern). */
@@ -54,6 +53,7 @@ public interface DialogService {
                 Alert a = new Alert(Alert.AlertType.CONFIRMATION, text, ButtonType.CANCEL, ButtonType.OK);
                 a.setHeaderText(header);
                 a.initOwner(owner.get());
+                DialogFit.fit(a);
                 return a.showAndWait().filter(b -> b == ButtonType.OK).isPresent();
             }
 
@@ -67,6 +67,7 @@ public interface DialogService {
                 d.setHeaderText(header);
                 d.setContentText(text);
                 d.initOwner(owner.get());
+                DialogFit.fit(d);
                 return d.showAndWait().map(choices::indexOf).orElse(-1);
             }
 
@@ -77,6 +78,7 @@ public interface DialogService {
                 Alert a = new Alert(Alert.AlertType.CONFIRMATION, text, save, discard, ButtonType.CANCEL);
                 a.setHeaderText(header);
                 a.initOwner(owner.get());
+                DialogFit.fit(a);
                 ButtonType b = a.showAndWait().orElse(ButtonType.CANCEL);
                 return b == save ? SaveChoice.SAVE : b == discard ? SaveChoice.DISCARD : SaveChoice.CANCEL;
             }
@@ -86,33 +88,31 @@ public interface DialogService {
                 Alert a = new Alert(Alert.AlertType.ERROR);
                 a.setTitle("FabricLab");
                 a.setHeaderText(header);
-                a.getDialogPane().setContent(readOnlyText(details, 90, 16));
+                a.getDialogPane().setContent(DialogFit.text(details, 90, 16));
                 a.initOwner(owner.get());
-                a.setResizable(true);
+                DialogFit.fit(a);
                 a.showAndWait();
             }
 
             @Override
             public void showReport(String title, String text) {
-                Alert a = new Alert(Alert.AlertType.INFORMATION);
-                a.setTitle(title);
-                a.setHeaderText(title);
-                a.getDialogPane().setContent(readOnlyText(text, 100, 24));
-                a.initOwner(owner.get());
-                a.setResizable(true);
-                a.initModality(javafx.stage.Modality.NONE);
-                a.show();
+                reportDialog(title, text, owner.get()).show();
             }
         };
     }
 
-    private static TextArea readOnlyText(String text, int columns, int rows) {
-        TextArea area = new TextArea(text);
-        area.setEditable(false);
-        area.setWrapText(false);
-        area.setPrefColumnCount(columns);
-        area.setPrefRowCount(rows);
-        area.setStyle("-fx-font-family: monospace;");
-        return area;
+    /**
+     * The window of {@link #showReport}: the text at its own size (every line of a five-line result
+     * in view, up to 24 rows and 100 columns, then it scrolls), centred on {@code owner}, not modal.
+     */
+    static Alert reportDialog(String title, String text, Window owner) {
+        Alert a = new Alert(Alert.AlertType.INFORMATION);
+        a.setTitle(title);
+        a.setHeaderText(title);
+        a.getDialogPane().setContent(DialogFit.text(text, 100, 24));
+        a.initOwner(owner);
+        a.initModality(javafx.stage.Modality.NONE);
+        DialogFit.fit(a);
+        return a;
     }
 }

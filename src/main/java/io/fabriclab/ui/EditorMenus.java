@@ -240,8 +240,10 @@ final class EditorMenus {
             item.setOnAction(e -> editor.setTheme(t));
             themes.getItems().add(item);
         }
+        MenuItem messages = item("Message Log", null, editor::showMessageLog);
+        messages.setId("menu-message-log");
         view.getItems().addAll(zoomIn, zoomInPlus, zoomOut, fit, actual, new SeparatorMenuItem(), labels, speeds, legend,
-                grid, fold, minimap, new SeparatorMenuItem(), themes, rendererMenu());
+                grid, fold, minimap, new SeparatorMenuItem(), themes, rendererMenu(), new SeparatorMenuItem(), messages);
         return view;
     }
 

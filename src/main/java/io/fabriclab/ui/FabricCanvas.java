@@ -84,6 +84,10 @@ public final class FabricCanvas extends Region {
     static final double OVERLAY_MARGIN = 12;
     private OverlayMode legendMode = OverlayMode.AUTO;
     private OverlayMode minimapMode = OverlayMode.AUTO;
+    /** The layer's (live view's) legend: shown where it covers nothing, folded, or opened by the user. */
+    private OverlayMode layerLegendMode = OverlayMode.AUTO;
+    private Bounds layerLegendBox;
+    private Bounds layerLegendChip;
     /** Where the legend was drawn in the last frame (screen), or null when it was folded or off. */
     private Bounds legendBox;
     /** Where the folded legend's chip was drawn, or null. */
@@ -162,6 +166,24 @@ public final class FabricCanvas extends Region {
     public interface Layer {
         void paint(io.fabriclab.diagram.Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded, Viewport vp,
                    double w, double h);
+
+        /**
+         * The layer's legend size in pixels ({width, height}), or null for none. The canvas puts it
+         * in a corner where it covers no device and no link (the layer's marks sit on links), or
+         * folds it to a chip when no corner is free, as it does its own legend and the minimap.
+         */
+        default double[] legendSize() {
+            return null;
+        }
+
+        /** Paints the layer's legend with its top left corner at (x, y), over the layer's marks. */
+        default void paintLegend(io.fabriclab.diagram.Painter p, double x, double y) {
+        }
+
+        /** The folded legend chip's text. */
+        default String legendChipText() {
+            return "Live legend ▸";
+        }
     }
 
     private Layer layer;
@@ -169,7 +191,11 @@ public final class FabricCanvas extends Region {
 
     /** Sets (or with null removes) the layer painted over the fabric. */
     public void setLayer(Layer l) {
+        boolean fitted = isStillFitted();
         this.layer = l;
+        if (fitted) {
+            fitToWindow(); // with or without the room the layer's legend takes
+        }
         requestRedraw();
     }
 
@@ -288,7 +314,12 @@ public final class FabricCanvas extends Region {
 
     public void fitToWindow() {
         if (getWidth() > 0 && getHeight() > 0) {
-            viewport.fit(geometry().extent(), getWidth(), getHeight(), 40);
+            // A layer with a legend (the live view's) gets a column of its own on the right, so the
+            // fitted drawing leaves it a corner where it hides nothing (issue 35 item 2).
+            double[] legend = layer == null ? null : layer.legendSize();
+            double reserve = legend == null || getWidth() - legend[0] - OVERLAY_MARGIN < getWidth() / 2 ? 0
+                    : legend[0] + OVERLAY_MARGIN;
+            viewport.fit(geometry().extent(), getWidth() - reserve, getHeight(), 40);
             fittedView = new double[] {viewport.scale(), viewport.offsetX(), viewport.offsetY()};
             viewChanged();
         }
@@ -598,7 +629,27 @@ public final class FabricCanvas extends Region {
             minimapView.paint(minimapLater);
         }
         paintedRevision = doc.stack().revision();
+        if (paintedFabric != doc.fabric() && w > 0 && h > 0) {
+            paintedFabric = doc.fabric();
+            for (Runnable r : List.copyOf(onNewFabricPainted)) {
+                r.run();
+            }
+        }
         return lastStats;
+    }
+
+    /** The fabric the last frame showed (null before the first frame of a canvas with a size). */
+    private io.fabriclab.model.Fabric paintedFabric;
+    private final List<Runnable> onNewFabricPainted = new java.util.ArrayList<>();
+
+    /** The fabric object the last frame drew (the window title follows it, not the document). */
+    io.fabriclab.model.Fabric paintedFabric() {
+        return paintedFabric;
+    }
+
+    /** Runs {@code r} after each frame that is the first to show another fabric (opened, generated, imported). */
+    void addNewFabricPaintedListener(Runnable r) {
+        onNewFabricPainted.add(r);
     }
 
     /**
@@ -685,6 +736,7 @@ public final class FabricCanvas extends Region {
         paintLegendOverlay(p, o, w, h);
         if (layer != null) {
             layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
+            paintLayerLegend(p);
         }
         interaction.paintOverlay(p);
     }
@@ -730,15 +782,31 @@ public final class FabricCanvas extends Region {
         paintLegendOverlay(p, o, w, h);
         if (layer != null) {
             layer.paint(p, geometry(), painter.foldGroups(geometry(), viewport.scale(), o.fold()), viewport, w, h);
+            paintLayerLegend(p);
         }
         interaction.paintOverlay(p);
     }
 
     // ----- overlays: legend and minimap (issue 16 item 11) ------------------------------------
 
-    /** Places the minimap and the legend for this frame and paints the legend (or its chip). */
+    /**
+     * Places the overlays for this frame and paints the fabric's legend (or its chip). The layer's
+     * legend (the live view's) is placed first, in a corner covering no device and no link, since
+     * the run's marks sit on links; then the minimap and the fabric's legend in corners it leaves
+     * free. An overlay with no free corner folds to a chip (issue 35 item 2: at 1280x800 the live
+     * legend sat on spine sp2 and its pause marks).
+     */
     private void paintLegendOverlay(io.fabriclab.diagram.Painter p, FabricPainter.Options o, double w, double h) {
-        placeMinimap(w, h);
+        double m = OVERLAY_MARGIN;
+        List<Bounds> taken = new java.util.ArrayList<>();
+        taken.add(chipBounds(minimapChip, w, h));
+        placeLayerLegend(w, h, taken);
+        if (layerLegendBox != null) {
+            taken.add(layerLegendBox);
+        } else if (layerLegendChip != null) {
+            taken.add(layerLegendChip);
+        }
+        placeMinimap(w, h, taken);
         legendBox = null;
         legendChip = null;
         if (!o.legend()) {
@@ -748,19 +816,16 @@ public final class FabricCanvas extends Region {
         if (size == null) {
             return;
         }
-        double m = OVERLAY_MARGIN;
-        Bounds taken = minimapFolded.get() || !minimapVisible.get() ? chipBounds(minimapChip, w, h)
-                : new Bounds(minimap.getLayoutX(), minimap.getLayoutY(), minimap.getLayoutX() + Minimap.W,
-                minimap.getLayoutY() + Minimap.H);
-        // The live view's own legend sits in the top right corner (CongestionPainter): not there while it runs.
-        List<Bounds> corners = new java.util.ArrayList<>(List.of(
+        if (minimapVisible.get() && !minimapFolded.get()) {
+            taken.add(new Bounds(minimap.getLayoutX(), minimap.getLayoutY(), minimap.getLayoutX() + Minimap.W,
+                    minimap.getLayoutY() + Minimap.H));
+        }
+        List<Bounds> corners = List.of(
                 new Bounds(m, h - m - size[1], m + size[0], h - m),
                 new Bounds(m, m, m + size[0], m + size[1]),
-                new Bounds(w - m - size[0], h - m - size[1], w - m, h - m)));
-        if (layer == null) {
-            corners.add(new Bounds(w - m - size[0], m, w - m, m + size[1]));
-        }
-        Bounds place = choose(corners, taken, legendMode, w, h);
+                new Bounds(w - m - size[0], h - m - size[1], w - m, h - m),
+                new Bounds(w - m - size[0], m, w - m, m + size[1]));
+        Bounds place = choose(corners, taken, legendMode, w, h, layer != null);
         if (place == null) {
             legendChip = new Bounds(m, h - m - 22, m + 78, h - m);
             painter.paintChip(p, legendChip, "Legend ▸");
@@ -770,13 +835,43 @@ public final class FabricCanvas extends Region {
         }
     }
 
-    /** The minimap's corner this frame, or folded to its chip (bottom right). */
-    private void placeMinimap(double w, double h) {
+    /** The layer's legend place this frame (top right first), or its chip, or neither without a layer legend. */
+    private void placeLayerLegend(double w, double h, List<Bounds> taken) {
+        layerLegendBox = null;
+        layerLegendChip = null;
+        double[] size = layer == null ? null : layer.legendSize();
+        if (size == null) {
+            return;
+        }
         double m = OVERLAY_MARGIN;
-        List<Bounds> corners = layer != null ? List.of(new Bounds(w - m - Minimap.W, h - m - Minimap.H, w - m, h - m))
-                : List.of(new Bounds(w - m - Minimap.W, h - m - Minimap.H, w - m, h - m),
+        List<Bounds> corners = List.of(
+                new Bounds(w - m - size[0], m, w - m, m + size[1]),
+                new Bounds(m, m, m + size[0], m + size[1]),
+                new Bounds(m, h - m - size[1], m + size[0], h - m),
+                new Bounds(w - m - size[0], h - m - size[1], w - m, h - m));
+        layerLegendBox = choose(corners, taken, layerLegendMode, w, h, true);
+        if (layerLegendBox == null) {
+            layerLegendChip = new Bounds(Math.max(0, w - m - 104), m, w - m, m + 22);
+        }
+    }
+
+    /** Paints the layer's legend where {@link #placeLayerLegend} put it, or its chip. */
+    private void paintLayerLegend(io.fabriclab.diagram.Painter p) {
+        if (layerLegendBox != null) {
+            layer.paintLegend(p, layerLegendBox.minX(), layerLegendBox.minY());
+        } else if (layerLegendChip != null) {
+            painter.paintChip(p, layerLegendChip, layer.legendChipText());
+        }
+    }
+
+    /** The minimap's corner this frame (bottom right, else top right), or folded to its chip (bottom right). */
+    private void placeMinimap(double w, double h, List<Bounds> taken) {
+        double m = OVERLAY_MARGIN;
+        List<Bounds> corners = List.of(new Bounds(w - m - Minimap.W, h - m - Minimap.H, w - m, h - m),
                 new Bounds(w - m - Minimap.W, m, w - m, m + Minimap.H));
-        Bounds place = minimapVisible.get() ? choose(corners, null, minimapMode, w, h) : null;
+        // The minimap's own chip sits where it folds to: it does not keep the minimap out.
+        List<Bounds> others = taken.subList(1, taken.size());
+        Bounds place = minimapVisible.get() ? choose(corners, others, minimapMode, w, h, layer != null) : null;
         minimapFolded.set(place == null);
         if (place != null) {
             minimap.relocate(place.minX(), place.minY());
@@ -795,23 +890,25 @@ public final class FabricCanvas extends Region {
     }
 
     /**
-     * The first corner that fits in the canvas, misses {@code taken} and covers no device; OPEN takes
-     * the first corner that fits even over devices; CLOSED (or AUTO with no free corner) gives null.
+     * The first corner that fits in the canvas, misses everything in {@code taken} and covers no
+     * device (nor, with {@code links}, any link: a live run's marks sit on links); OPEN takes the
+     * first corner that fits even over the drawing; CLOSED (or AUTO with no free corner) gives null.
      */
-    private Bounds choose(List<Bounds> corners, Bounds taken, OverlayMode mode, double w, double h) {
+    private Bounds choose(List<Bounds> corners, List<Bounds> taken, OverlayMode mode, double w, double h,
+                          boolean links) {
         if (mode == OverlayMode.CLOSED) {
             return null;
         }
         Bounds fallback = null;
         for (Bounds b : corners) {
             if (b.minX() < 0 || b.minY() < 0 || b.maxX() > w || b.maxY() > h
-                    || (taken != null && b.intersects(taken))) {
+                    || taken.stream().anyMatch(b::intersects)) {
                 continue;
             }
             if (fallback == null) {
                 fallback = b;
             }
-            if (!coversDrawing(b)) {
+            if (!coversDrawing(b) && !(links && coversLink(b))) {
                 return b;
             }
         }
@@ -834,13 +931,66 @@ public final class FabricCanvas extends Region {
         return false;
     }
 
+    /**
+     * Whether a screen rectangle (grown by the width of a link's marks) is crossed by a link line:
+     * the live view draws its queues, pauses and sparks along links, so its overlays keep off them.
+     */
+    boolean coversLink(Bounds screen) {
+        double pad = 10;
+        Bounds world = new Bounds(viewport.toWorldX(screen.minX() - pad), viewport.toWorldY(screen.minY() - pad),
+                viewport.toWorldX(screen.maxX() + pad), viewport.toWorldY(screen.maxY() + pad));
+        for (Link l : geometry().linksIntersecting(world)) {
+            io.fabriclab.diagram.Segment seg = geometry().segment(l);
+            if (seg != null && crosses(seg, world)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether segment {@code s} has a point inside {@code r} (Liang-Barsky clipping). */
+    static boolean crosses(io.fabriclab.diagram.Segment s, Bounds r) {
+        double t0 = 0;
+        double t1 = 1;
+        double dx = s.x2() - s.x1();
+        double dy = s.y2() - s.y1();
+        double[] pp = {-dx, dx, -dy, dy};
+        double[] qq = {s.x1() - r.minX(), r.maxX() - s.x1(), s.y1() - r.minY(), r.maxY() - s.y1()};
+        for (int i = 0; i < 4; i++) {
+            if (pp[i] == 0) {
+                if (qq[i] < 0) {
+                    return false;
+                }
+            } else {
+                double t = qq[i] / pp[i];
+                if (pp[i] < 0) {
+                    t0 = Math.max(t0, t);
+                } else {
+                    t1 = Math.min(t1, t);
+                }
+                if (t0 > t1) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     private boolean overlayGesture;
 
     /** A press on the legend's "–" strip folds it; a press on its chip opens it; neither selects anything. */
     private void legendClick(javafx.scene.input.MouseEvent e) {
         if (e.getEventType() == javafx.scene.input.MouseEvent.MOUSE_PRESSED) {
             overlayGesture = false;
-            if (legendBox != null && e.getX() >= legendBox.minX() && e.getX() <= legendBox.maxX()
+            if (layerLegendBox != null && e.getX() >= layerLegendBox.minX() && e.getX() <= layerLegendBox.maxX()
+                    && e.getY() >= layerLegendBox.minY() && e.getY() <= layerLegendBox.minY() + 22) {
+                layerLegendMode = OverlayMode.CLOSED;
+                overlayGesture = true;
+            } else if (layerLegendChip != null && e.getX() >= layerLegendChip.minX() && e.getX() <= layerLegendChip.maxX()
+                    && e.getY() >= layerLegendChip.minY() && e.getY() <= layerLegendChip.maxY()) {
+                layerLegendMode = OverlayMode.OPEN;
+                overlayGesture = true;
+            } else if (legendBox != null && e.getX() >= legendBox.minX() && e.getX() <= legendBox.maxX()
                     && e.getY() >= legendBox.minY() && e.getY() <= legendBox.minY() + 22) {
                 legendMode = OverlayMode.CLOSED;
                 overlayGesture = true;
@@ -867,6 +1017,21 @@ public final class FabricCanvas extends Region {
 
     Bounds legendChip() {
         return legendChip;
+    }
+
+    /** Where the layer's (live view's) legend was drawn in the last frame, or null (folded, or no layer legend). */
+    public Bounds layerLegendBox() {
+        return layerLegendBox;
+    }
+
+    /** Where the layer's folded legend chip was drawn in the last frame, or null. */
+    public Bounds layerLegendChip() {
+        return layerLegendChip;
+    }
+
+    /** The minimap's place in the last frame (screen), or null when folded or off. */
+    public Bounds minimapBounds() {
+        return minimapBox();
     }
 
     /** The minimap's place in the last frame, or null when it is folded to its chip or off. */

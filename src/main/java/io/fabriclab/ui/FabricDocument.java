@@ -35,6 +35,20 @@ public final class FabricDocument {
         file = p;
     }
 
+    /**
+     * Opens {@code f} in this document in place of the fabric shown (the shipped example from the
+     * Welcome page): opening is not an edit, so the history is forgotten and the fabric counts as
+     * unmodified (issue 35 item 14: it was an undoable "Open example" that marked the title "*").
+     * The caller asks about unsaved changes first.
+     */
+    public void open(Fabric f, Path p) {
+        new TieredLayout().placeMissing(f, f.layout());
+        fabric = f;
+        file = p;
+        selection.clear();
+        stack.clear();
+    }
+
     public CommandStack stack() {
         return stack;
     }

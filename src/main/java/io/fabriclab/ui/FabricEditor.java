@@ -160,7 +160,19 @@ public final class FabricEditor extends BorderPane {
         status.progressProperty().bind(tasks.progressProperty());
         status.getRightItems().addAll(busy, new Separator(Orientation.VERTICAL), counts, new Separator(Orientation.VERTICAL), oversubscription,
                 new Separator(Orientation.VERTICAL), zoomLabel);
-        status.setText("Ready. Drag from the palette to add, shift-drag between devices to link.");
+        message("Ready. Drag from the palette to add, shift-drag between devices to link.");
+        // The message in full on hover (the status bar cuts a long one short); a click opens the log.
+        javafx.scene.control.Tooltip full = new javafx.scene.control.Tooltip();
+        full.textProperty().bind(status.textProperty());
+        full.setWrapText(true);
+        full.setMaxWidth(700);
+        full.setShowDelay(Duration.millis(300));
+        status.setTooltip(full);
+        status.setOnMouseClicked(e -> {
+            if (e.getClickCount() == 2) {
+                showMessageLog();
+            }
+        });
         // The right-hand fields keep their full text; the message on the left is what gets cut short.
         for (Label l : List.of(busy, counts, oversubscription, zoomLabel)) {
             l.setMinWidth(Region.USE_PREF_SIZE);
@@ -174,6 +186,7 @@ public final class FabricEditor extends BorderPane {
         zoomLabel.textProperty().bind(Bindings.createStringBinding(
                 () -> String.format("zoom %.0f %%", canvas.zoomProperty().get() * 100), canvas.zoomProperty()));
         shownFabric = doc.fabric();
+        canvas.addNewFabricPaintedListener(this::refreshTitle);
         refreshState();
         // Computed just after the first frame, like the problems: opening a big fabric does not wait for it.
         oversubscription.setText("oversubscription …");
@@ -253,9 +266,63 @@ public final class FabricEditor extends BorderPane {
         autosave.setRecovery(r);
     }
 
-    /** Shows {@code m} in the status bar. */
+    /** Shows {@code m} in the status bar, and keeps it in the message log (View > Message Log). */
     public void message(String m) {
         status.setText(m);
+        if (m != null && !m.isBlank()) {
+            messageLog.add(java.time.LocalTime.now().withNano(0) + "  " + m);
+            if (messageLog.size() > MESSAGE_LOG_SIZE) {
+                messageLog.remove(0, messageLog.size() - MESSAGE_LOG_SIZE);
+            }
+        }
+    }
+
+    /** Messages the log keeps (the oldest go first). */
+    static final int MESSAGE_LOG_SIZE = 500;
+    private final javafx.collections.ObservableList<String> messageLog =
+            javafx.collections.FXCollections.observableArrayList();
+
+    /** Every status message of this window, oldest first, each with the time it was shown. */
+    public javafx.collections.ObservableList<String> messageLog() {
+        return messageLog;
+    }
+
+    /**
+     * View > Message Log (or a click on the status bar): every message of this session in full,
+     * newest at the bottom; a long message the status bar cuts short ("…Oversubs…") is read here
+     * or in the status bar's tooltip (issue 35 item 5).
+     */
+    public void showMessageLog() {
+        if (getProperties().get("message.log") instanceof javafx.stage.Stage s) {
+            s.show();
+            s.toFront();
+            return;
+        }
+        javafx.scene.control.ListView<String> list = new javafx.scene.control.ListView<>(messageLog);
+        list.setId("message-log");
+        list.setCellFactory(v -> {
+            javafx.scene.control.ListCell<String> c = new javafx.scene.control.ListCell<>() {
+                @Override
+                protected void updateItem(String item, boolean empty) {
+                    super.updateItem(item, empty);
+                    setText(empty ? null : item);
+                }
+            };
+            c.setWrapText(true);
+            c.prefWidthProperty().bind(v.widthProperty().subtract(20));
+            return c;
+        });
+        list.scrollTo(Math.max(0, messageLog.size() - 1));
+        javafx.stage.Stage s = new javafx.stage.Stage();
+        s.setTitle("Message Log");
+        if (getScene() != null && getScene().getWindow() != null) {
+            s.initOwner(getScene().getWindow());
+        }
+        s.setScene(new javafx.scene.Scene(list, 760, 360));
+        s.setOnHidden(e -> getProperties().remove("message.log"));
+        getProperties().put("message.log", s);
+        DialogFit.fit(s, s.getOwner());
+        s.show();
     }
 
     /**
@@ -296,6 +363,18 @@ public final class FabricEditor extends BorderPane {
         counts.setText(String.format(Locale.ROOT, "%,d devices · %,d links · %,d GPUs", f.devices().size(), f.linkCount(),
                 f.gpuCount()));
         menus.refreshUndo();
+        refreshTitle();
+    }
+
+    /**
+     * The window's title names the fabric on screen: a new fabric's name (opened, generated,
+     * imported) goes up once the canvas has drawn it, not before (issue 35 item 15: opening a large
+     * fabric renamed the window seconds before the drawing changed); a save's star at once.
+     */
+    void refreshTitle() {
+        if (canvas.paintedFabric() != doc.fabric()) {
+            return; // the canvas's first frame of this fabric sets it (see the constructor)
+        }
         if (getScene() != null && getScene().getWindow() instanceof javafx.stage.Stage st) {
             st.setTitle(windowTitle());
         }

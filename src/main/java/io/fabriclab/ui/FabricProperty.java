@@ -26,6 +26,8 @@ final class FabricProperty<T> extends SheetItem {
     private final Function<String, T> parser;
     private final Function<T, String> formatter;
     private final T[] choices;
+    /** Enum choices show as files spell them (lower case); other choices by the formatter. */
+    private boolean lowerCaseChoices = true;
     private String id;
 
     private FabricProperty(String category, String name, String description, Class<?> type, Supplier<T> getter,
@@ -52,6 +54,15 @@ final class FabricProperty<T> extends SheetItem {
                                                          Supplier<E> getter, Consumer<E> commit, E[] values) {
         return new FabricProperty<>(category, name, description, values.getClass().getComponentType(), getter, commit,
                 null, e -> e == null ? "" : e.toString(), values);
+    }
+
+    /** A choice among values that are not an enum, each shown by {@code label} (e.g. the known GPUs). */
+    static <T> FabricProperty<T> options(String category, String name, String description, Supplier<T> getter,
+                                         Consumer<T> commit, T[] values, Function<T, String> label) {
+        FabricProperty<T> p = new FabricProperty<>(category, name, description, values.getClass().getComponentType(),
+                getter, commit, null, v -> v == null ? "" : label.apply(v), values);
+        p.lowerCaseChoices = false;
+        return p;
     }
 
     @Override
@@ -184,7 +195,8 @@ final class FabricProperty<T> extends SheetItem {
             box.setConverter(new javafx.util.StringConverter<T>() {
                 @Override
                 public String toString(T v) {
-                    return v == null ? "" : v.toString().toLowerCase(java.util.Locale.ROOT);
+                    return v == null ? "" : lowerCaseChoices ? v.toString().toLowerCase(java.util.Locale.ROOT)
+                            : formatter.apply(v);
                 }
 
                 @Override

@@ -78,10 +78,8 @@ final class FileActions {
             editor.autosave().stop();
             editor.recovery().discard();
             javafx.scene.Scene scene = editor.getScene();
+            // The title changes when the new editor's canvas has drawn the fabric (FabricEditor.refreshTitle).
             scene.setRoot(next);
-            if (scene.getWindow() instanceof javafx.stage.Stage st) {
-                st.setTitle(next.windowTitle());
-            }
             if (editor.theme() != DiagramStyle.Theme.LIGHT) {
                 next.setTheme(editor.theme());
             }

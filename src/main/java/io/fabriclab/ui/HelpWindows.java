@@ -166,20 +166,23 @@ final class HelpWindows {
     }
 
     /**
-     * Loads the shipped example off the FX thread and puts it in place of the open fabric as one
-     * undoable step, without a file: Save then asks where to write instead of overwriting the
-     * example. A failure is reported and leaves the open fabric as it was.
+     * Loads the shipped example off the FX thread and opens it in place of the open fabric, without
+     * a file (Save then asks where to write instead of overwriting the example). Opening is not an
+     * edit: it asks about unsaved changes first, leaves nothing to undo and the fabric unmodified.
+     * A failure is reported and leaves the open fabric as it was.
      */
     static java.util.concurrent.CompletableFuture<Fabric> openExample(FabricEditor editor) {
         return openExample(editor, () -> { });
     }
 
     private static java.util.concurrent.CompletableFuture<Fabric> openExample(FabricEditor editor, Runnable then) {
-        return BackgroundTasks.shared().run("Opening the example", HelpWindows::loadExample, f -> {
-            editor.document().execute(new ReplaceFabricCommand(editor.document(), "Open example", f, null));
-            editor.message("Opened the example " + f.name() + " (Ctrl+Z brings the previous fabric back)");
-            then.run();
-        }, ex -> editor.dialogs().showErrors("Cannot open the shipped example", String.valueOf(ex.getMessage())));
+        return editor.confirmDiscard().thenCompose(goOn -> !goOn
+                ? java.util.concurrent.CompletableFuture.completedFuture(null)
+                : BackgroundTasks.shared().run("Opening the example", HelpWindows::loadExample, f -> {
+                    editor.document().open(f, null);
+                    editor.message("Opened the example " + f.name());
+                    then.run();
+                }, ex -> editor.dialogs().showErrors("Cannot open the shipped example", String.valueOf(ex.getMessage()))));
     }
 
     /**

@@ -19,6 +19,7 @@ import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.LinkState;
 import io.fabriclab.model.Port;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.Units;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
@@ -169,6 +170,7 @@ public final class InspectorPane extends BorderPane {
                             + " NICs); a number sets it" : "set explicitly; empty = one per NIC (" + nics + " NICs)"),
                     () -> (Integer) d.gpus(), v -> edit("Set GPUs of " + d.id(), d::gpusOverride, d::setGpus, v),
                     FabricProperty::optionalIndex, FabricProperty::blankIfNull));
+            scaleUpItems(d, items);
         }
         items.add(FabricProperty.text("QoS", "QoS profile", "profile name; empty inherits the fabric default "
                         + f.defaultQosProfile(), d::qosProfile,
@@ -180,6 +182,72 @@ public final class InspectorPane extends BorderPane {
                 () -> (d.portCount() - free) + " used, " + free + " free"));
         items.add(FabricProperty.readOnly("Ports", "Neighbours", "devices cabled to this one",
                 () -> String.valueOf(f.neighbors(d).size())));
+    }
+
+    /**
+     * A server's scale-up domain (docs/format.md, scaleUp): its GPU, chosen among the generations
+     * FabricLab cites (which brings their figures), and the two figures, each editable (a figure
+     * typed over a known GPU overrides that figure alone, as in the file). Each change is one
+     * undoable step.
+     */
+    private void scaleUpItems(Device d, List<PropertySheet.Item> items) {
+        String unset = d.scaleUp() == null ? "; not set in the file: " + ScaleUp.DEFAULT.gpu() + "'s assumed" : "";
+        items.add(FabricProperty.options("Scale-up", "GPU", "the GPUs' NVLink / NVSwitch generation ("
+                        + d.scaleUpOrDefault().technology() + "); choosing one takes its datasheet figures: "
+                        + String.join(", ", ScaleUp.known().stream().map(k -> k.gpu() + " " + k.bandwidthText() + " GB/s")
+                        .toList()) + "; * = figures of its own" + unset, d::scaleUp,
+                v -> edit("Set GPU of " + d.id() + " to " + v.gpu(), d::scaleUp, d::setScaleUp, v),
+                gpuChoices(d.scaleUp()), InspectorPane::gpuLabel));
+        items.add(FabricProperty.text("Scale-up", "NVLink GB/s", "per GPU, each direction (GB/s = 10^9 bytes/s); "
+                        + "above 0, at most 100000" + unset, () -> d.scaleUpOrDefault().bandwidthGBps(),
+                v -> edit("Set NVLink bandwidth of " + d.id(), d::scaleUp, d::setScaleUp,
+                        d.scaleUpOrDefault().withBandwidthGBps(v)), InspectorPane::scaleUpBandwidth,
+                v -> d.scaleUpOrDefault().withBandwidthGBps(v).bandwidthText()));
+        items.add(FabricProperty.text("Scale-up", "NVLink ns", "NVLink latency per transfer, GPU to GPU through the "
+                        + "NVSwitch, in ns; 1 to 1000000" + unset, () -> d.scaleUpOrDefault().latencyNs(),
+                v -> edit("Set NVLink latency of " + d.id(), d::scaleUp, d::setScaleUp,
+                        d.scaleUpOrDefault().withLatencyNs(v)), InspectorPane::scaleUpLatency, String::valueOf));
+    }
+
+    /** The known GPUs, and the server's own domain when it is not one of them (custom figures). */
+    static ScaleUp[] gpuChoices(ScaleUp current) {
+        List<ScaleUp> out = new ArrayList<>(ScaleUp.known());
+        if (current != null && !out.contains(current)) {
+            out.add(current);
+        }
+        return out.toArray(ScaleUp[]::new);
+    }
+
+    /**
+     * "H100", or "H100*" when its figures are not the generation's (the rows below show them; the
+     * row's description says what the star means): short enough for the inspector's narrow column.
+     */
+    static String gpuLabel(ScaleUp s) {
+        return ScaleUp.known().contains(s) ? s.gpu() : s.gpu() + "*";
+    }
+
+    static Double scaleUpBandwidth(String s) {
+        try {
+            double v = Double.parseDouble(s.trim());
+            if (!(v > 0) || v > 100_000) {
+                throw new IllegalArgumentException("NVLink bandwidth must be above 0 and at most 100000 GB/s");
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a number: " + s);
+        }
+    }
+
+    static Long scaleUpLatency(String s) {
+        try {
+            long v = Long.parseLong(s.trim());
+            if (v < 1 || v > 1_000_000) {
+                throw new IllegalArgumentException("NVLink latency must be a whole number of ns from 1 to 1000000");
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a whole number of ns: " + s);
+        }
     }
 
     /** A link by its two ends with device names, "leaf1:eth3 — spine2:eth1". */
@@ -282,6 +350,13 @@ public final class InspectorPane extends BorderPane {
         items.add(FabricProperty.text("All selected", "QoS profile", "profile name; empty when they differ",
                 () -> common(ds, Device::qosProfile), v -> editAll("Set QoS of " + n, ds, Device::qosProfile,
                         Device::setQosProfile, v), s -> qosName(f, s), FabricProperty::blankIfNull));
+        if (ds.stream().allMatch(d -> d.role() == DeviceRole.SERVER)) {
+            ScaleUp shared = common(ds, Device::scaleUp);
+            items.add(FabricProperty.options("All selected", "GPU", "the GPU (NVLink / NVSwitch generation) of every "
+                            + "selected server, with its datasheet figures; empty when they differ", () -> shared,
+                    v -> editAll("Set GPU of " + n + " to " + v.gpu(), ds, Device::scaleUp, Device::setScaleUp, v),
+                    gpuChoices(shared), InspectorPane::gpuLabel));
+        }
     }
 
     private void multiLinkItems(List<Link> ls, List<PropertySheet.Item> items) {

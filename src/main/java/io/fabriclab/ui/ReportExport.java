@@ -67,63 +67,93 @@ final class ReportExport {
         return editor.getScene() == null ? null : editor.getScene().getWindow();
     }
 
-    private void exportReportDialog() {
-        Dialog<ButtonType> d = new Dialog<>();
-        d.setTitle("Export Report");
-        d.setHeaderText("Design-review report of " + editor.document().fabric().name());
-        d.initOwner(window());
-        TextField author = new TextField(System.getProperty("user.name", ""));
-        ListView<Path> results = new ListView<>();
-        results.setPrefHeight(110);
-        Button add = new Button("Add Results…");
-        add.setOnAction(e -> {
-            FileChooser c = new FileChooser();
-            c.setTitle("Simulation results or saved live runs to include");
-            c.getExtensionFilters().add(new FileChooser.ExtensionFilter(
-                    "Results (fabriclab simulate -o) or saved runs (live view)", "*.json", "*.json.gz"));
-            List<File> files = c.showOpenMultipleDialog(d.getDialogPane().getScene().getWindow());
-            if (files != null) {
-                for (File f : files) {
-                    if (isSavedRun(f.toPath())) {
-                        savedRunResults(f.toPath()).thenAccept(r -> results.getItems().add(r));
-                    } else {
-                        results.getItems().add(f.toPath());
+    /** Export Report's first dialog: author, results, format; what it holds once the user has answered. */
+    final class ReportDialog {
+        final Dialog<ButtonType> dialog = new Dialog<>();
+        final TextField author = new TextField(System.getProperty("user.name", ""));
+        final ListView<Path> results = new ListView<>();
+        final ChoiceBox<ReportFormat> format = new ChoiceBox<>();
+        final Button addLive = new Button("Add Last Live Run");
+        /** What Add Last Live Run (and Add Results) did, so a click always shows something. */
+        final Label added = new Label();
+
+        ReportDialog() {
+            dialog.setTitle("Export Report");
+            dialog.setHeaderText("Design-review report of " + editor.document().fabric().name());
+            dialog.initOwner(window());
+            results.setId("report-results");
+            // Never squeezed to nothing: at least three rows show, so an added run is seen at once.
+            results.setPrefHeight(110);
+            results.setMinHeight(84);
+            results.setPlaceholder(new Label("No results: the checklist says \"not simulated\"."));
+            Button add = new Button("Add Results…");
+            add.setOnAction(e -> {
+                FileChooser c = new FileChooser();
+                c.setTitle("Simulation results or saved live runs to include");
+                c.getExtensionFilters().add(new FileChooser.ExtensionFilter(
+                        "Results (fabriclab simulate -o) or saved runs (live view)", "*.json", "*.json.gz"));
+                List<File> files = c.showOpenMultipleDialog(dialog.getDialogPane().getScene().getWindow());
+                if (files != null) {
+                    for (File f : files) {
+                        if (isSavedRun(f.toPath())) {
+                            savedRunResults(f.toPath()).thenAccept(r -> add(r, "Added the results of " + f.getName()));
+                        } else {
+                            add(f.toPath(), "Added " + f.getName());
+                        }
                     }
                 }
-            }
-        });
-        // The live view's last finished run (while the live view is open), as a results file.
-        Button addLive = new Button("Add Last Live Run");
-        addLive.setId("report-add-live-run");
-        java.util.Optional<String> live = lastLiveRunName();
-        addLive.setDisable(live.isEmpty());
-        addLive.setTooltip(new javafx.scene.control.Tooltip(live.map(n -> "Include " + n)
-                .orElse("Run something in Simulate > Live View first (the run must have ended)")));
-        addLive.setOnAction(e -> {
-            try {
-                lastLiveRunResults().ifPresent(r -> results.getItems().add(r));
-            } catch (java.io.IOException ex) {
-                editor.dialogs().showErrors("The live run could not be added", String.valueOf(ex.getMessage()));
-            }
-        });
-        Button remove = new Button("Remove");
-        remove.setOnAction(e -> results.getItems().removeAll(results.getSelectionModel().getSelectedItems()));
-        GridPane g = new GridPane();
-        g.setHgap(8);
-        g.setVgap(8);
-        g.addRow(0, new Label("Author"), author);
-        g.addRow(1, new Label("Simulation results"), new VBox(6, results, new HBox(6, add, addLive, remove)));
-        g.add(new Label("Without results the checklist says \"not simulated\"; two or more are compared side by side.\n"
-                + "A run of the live view goes in with Add Last Live Run, or as a saved run (.fabriclab-run.json.gz)."), 0, 2, 2, 1);
-        d.getDialogPane().setContent(g);
-        d.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
-        if (d.showAndWait().filter(b -> b == ButtonType.OK).isEmpty()) {
+            });
+            // The live view's last finished run (while the live view is open), as a results file.
+            addLive.setId("report-add-live-run");
+            java.util.Optional<String> live = lastLiveRunName();
+            addLive.setDisable(live.isEmpty());
+            addLive.setTooltip(new javafx.scene.control.Tooltip(live.map(n -> "Include " + n)
+                    .orElse("Run something in Simulate > Live View first (the run must have ended)")));
+            addLive.setOnAction(e -> {
+                try {
+                    lastLiveRunResults().ifPresent(r -> add(r, "Added the live run: " + live.orElse("")));
+                } catch (java.io.IOException ex) {
+                    editor.dialogs().showErrors("The live run could not be added", String.valueOf(ex.getMessage()));
+                }
+            });
+            Button remove = new Button("Remove");
+            remove.setOnAction(e -> results.getItems().removeAll(results.getSelectionModel().getSelectedItems()));
+            format.getItems().addAll(ReportFormat.PDF, ReportFormat.HTML);
+            format.setValue(ReportFormat.PDF);
+            format.setId("report-format");
+            added.setId("report-added");
+            added.setWrapText(true);
+            GridPane g = new GridPane();
+            g.setHgap(8);
+            g.setVgap(8);
+            g.addRow(0, new Label("Author"), author);
+            g.addRow(1, new Label("Simulation results"), new VBox(6, results, new HBox(6, add, addLive, remove), added));
+            g.addRow(2, new Label("Format"), format);
+            Label note = new Label("Without results the checklist says \"not simulated\"; two or more are compared side by side.\n"
+                    + "A run of the live view goes in with Add Last Live Run, or as a saved run (.fabriclab-run.json.gz).");
+            note.setWrapText(true);
+            note.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+            g.add(note, 0, 3, 2, 1);
+            g.setPrefWidth(620);
+            dialog.getDialogPane().setContent(g);
+            dialog.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
+            DialogFit.fit(dialog);
+        }
+
+        private void add(Path r, String message) {
+            results.getItems().add(r);
+            results.scrollTo(r);
+            results.getSelectionModel().select(r);
+            added.setText(message + " (" + results.getItems().size() + " in the report)");
+        }
+    }
+
+    private void exportReportDialog() {
+        ReportDialog rd = new ReportDialog();
+        if (rd.dialog.showAndWait().filter(b -> b == ButtonType.OK).isEmpty()) {
             return;
         }
-        FileChooser chooser = new FileChooser();
-        chooser.setTitle("Export Report");
-        chooser.setInitialFileName(editor.document().fabric().name().replaceAll("[^A-Za-z0-9._-]+", "-") + "-review.pdf");
-        chooser.getExtensionFilters().addAll(PDF_FILTER, HTML_FILTER);
+        FileChooser chooser = saveChooser(editor.document().fabric().name(), rd.format.getValue());
         File f = editor.dialogs().saveFile(chooser, window());
         if (f == null) {
             return;
@@ -132,7 +162,23 @@ final class ReportExport {
         if (!confirmReplace(f.toPath(), target.path())) {
             return;
         }
-        exportReport(target.path(), List.copyOf(results.getItems()), author.getText());
+        exportReport(target.path(), List.copyOf(rd.results.getItems()), rd.author.getText());
+    }
+
+    /**
+     * The save dialog for a report in {@code format}: that type only, and a name with its extension.
+     * The format is chosen in Export Report's dialog first: a native dialog keeps the typed name when
+     * the user switches its file type, so "-review.pdf" stayed after picking HTML (issue 35 item 8).
+     */
+    static FileChooser saveChooser(String fabricName, ReportFormat format) {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export Report (" + format + ")");
+        String ext = format == ReportFormat.HTML ? ".html" : ".pdf";
+        chooser.setInitialFileName(fabricName.replaceAll("[^A-Za-z0-9._-]+", "-") + "-review" + ext);
+        FileChooser.ExtensionFilter filter = format == ReportFormat.HTML ? HTML_FILTER : PDF_FILTER;
+        chooser.getExtensionFilters().add(filter);
+        chooser.setSelectedExtensionFilter(filter);
+        return chooser;
     }
 
     /** The description of the live view's last finished run, empty when there is none (or no live view open). */
@@ -286,6 +332,7 @@ final class ReportExport {
         g.addRow(0, new Label("Switch OS"), vendor);
         d.getDialogPane().setContent(g);
         d.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
+        DialogFit.fit(d);
         if (d.showAndWait().filter(b -> b == ButtonType.OK).isEmpty()) {
             return;
         }
@@ -337,6 +384,7 @@ final class ReportExport {
             progressWindow.initOwner(window());
         }
         progressWindow.setScene(new Scene(box));
+        DialogFit.fit(progressWindow, window());
         progressWindow.show();
     }
 

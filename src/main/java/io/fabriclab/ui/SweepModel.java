@@ -30,7 +30,7 @@ import io.fabriclab.sweep.SweepPlan;
  * profile to apply. No JavaFX here: the window binds its fields to this and tests drive it alone.
  */
 public final class SweepModel {
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = io.fabriclab.io.JsonInput.strictMapper();
 
     /**
      * One varied parameter: a JSON path into the scenario ({@code qos.ecn.classes.3.kminBytes}) and
@@ -97,7 +97,7 @@ public final class SweepModel {
         ObjectNode root = JSON.createObjectNode();
         root.put("schemaVersion", SweepPlan.SCHEMA_VERSION);
         root.put("name", name);
-        JsonNode scenario = JSON.readTree(Files.readString(scenarioFile, StandardCharsets.UTF_8));
+        JsonNode scenario = io.fabriclab.io.JsonInput.treeOf(scenarioFile, "a scenario");
         if (!(scenario instanceof ObjectNode so)) {
             throw new IOException(scenarioFile + ": not a scenario (a JSON object)");
         }

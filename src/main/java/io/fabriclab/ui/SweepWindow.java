@@ -298,7 +298,7 @@ public final class SweepWindow {
             return s;
         }
         com.fasterxml.jackson.databind.node.ObjectNode so = SweepModel.onFabric((com.fasterxml.jackson.databind.node.ObjectNode)
-                SweepModel.JSON.readTree(Files.readString(s, StandardCharsets.UTF_8)), fabric);
+                io.fabriclab.io.JsonInput.treeOf(s, "a scenario"), fabric);
         Files.createDirectories(dir);
         Path out = dir.resolve("scenario-on-open-fabric.json");
         AtomicFiles.write(out, SweepModel.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(so));

@@ -9,6 +9,7 @@ import io.fabriclab.diagram.TieredLayout;
 import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.FabricLimits;
+import io.fabriclab.model.ScaleUp;
 import io.fabriclab.topology.FabricAnalysis;
 import io.fabriclab.topology.FatTreeGenerator;
 import io.fabriclab.topology.FatTreeParams;
@@ -71,6 +72,8 @@ final class TemplateDialog {
     final Spinner<Integer> ftK = spinner("ft-k", 2, 64, 8);
     final ChoiceBox<Integer> ftSpeed = speeds("ft-speed", 400);
     final Spinner<Integer> ftSpare = spinner("ft-spare", 0, FabricLimits.MAX_PORTS_PER_DEVICE - 2, 0);
+    /** Every generated server's GPU, which gives its NVLink / NVSwitch scale-up domain (all three kinds). */
+    final ChoiceBox<ScaleUp> gpu = gpuChoice();
 
     TemplateDialog(Window owner) {
         dialog.setTitle("New from template");
@@ -100,7 +103,9 @@ final class TemplateDialog {
         preview.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         preview.setPrefHeight(96);
         preview.setPadding(new Insets(8, 0, 0, 0));
-        VBox box = new VBox(8, tabs, preview);
+        javafx.scene.layout.HBox gpuRow = new javafx.scene.layout.HBox(10, new Label("GPU (every server)"), gpu);
+        gpuRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        VBox box = new VBox(8, tabs, gpuRow, preview);
         box.setPrefWidth(520);
         dialog.getDialogPane().setContent(box);
         // Never smaller than its content: under Openbox with a maximised owner, GTK hands the new
@@ -119,6 +124,7 @@ final class TemplateDialog {
         for (ChoiceBox<Integer> c : List.of(lsNicSpeed, lsUplinkSpeed, railSpeed, ftSpeed)) {
             c.valueProperty().addListener((o, a, b) -> changed());
         }
+        gpu.valueProperty().addListener((o, a, b) -> changed());
         regenerate();
     }
 
@@ -161,18 +167,19 @@ final class TemplateDialog {
         if (kind == 1) {
             RailParams p = new RailParams(railUnits.getValue(), railServers.getValue(), railGpus.getValue(),
                     railRadix.getValue(), railSpeed.getValue(), RailParams.DEFAULT_SERVER_CABLE_M,
-                    RailParams.DEFAULT_LEAF_SPINE_CABLE_M, RailParams.DEFAULT_SPINE_CORE_CABLE_M, railUplinks.getValue(), 1);
+                    RailParams.DEFAULT_LEAF_SPINE_CABLE_M, RailParams.DEFAULT_SPINE_CORE_CABLE_M, railUplinks.getValue(), 1,
+                    gpu.getValue());
             return () -> describe("rail-optimized " + p.units() + " units", RailOptimizedGenerator.generate(p));
         }
         if (kind == 2) {
             FatTreeParams p = FatTreeParams.of(ftK.getValue());
             FatTreeParams q = new FatTreeParams(p.k(), ftSpeed.getValue(), p.hostCableM(), p.edgeAggCableM(),
-                    p.aggCoreCableM(), ftSpare.getValue());
+                    p.aggCoreCableM(), ftSpare.getValue(), gpu.getValue());
             return () -> describe("fat tree k=" + q.k(), FatTreeGenerator.generate(q));
         }
         LeafSpineParams p = new LeafSpineParams(lsLeaves.getValue(), lsSpines.getValue(), lsServers.getValue(),
                 lsNics.getValue(), lsNicSpeed.getValue(), lsUplinks.getValue(), lsUplinkSpeed.getValue(), 3.0, 30.0,
-                lsRadix.getValue() == 0 ? null : lsRadix.getValue());
+                lsRadix.getValue() == 0 ? null : lsRadix.getValue(), gpu.getValue());
         return () -> describe("leaf-spine " + p.leaves() + "x" + p.spines(), LeafSpineGenerator.generate(p));
     }
 
@@ -233,10 +240,12 @@ final class TemplateDialog {
         for (Map.Entry<DeviceRole, Integer> e : c.switchesByRole().entrySet()) {
             roles.append(roles.length() > 0 ? ", " : "").append(e.getValue()).append(' ').append(e.getKey().jsonName());
         }
+        ScaleUp s = g.fabric().servers().isEmpty() ? null : g.fabric().servers().get(0).scaleUp();
         return String.format(java.util.Locale.ROOT,
-                "Switches: %,d (%s)%nCables: %,d · free switch ports: %,d%nServers: %,d · NICs: %,d · GPUs: %,d%n"
+                "Switches: %,d (%s)%nCables: %,d · free switch ports: %,d%nServers: %,d · NICs: %,d · GPUs: %,d%s%n"
                         + "Oversubscription: %s",
                 c.switches(), roles, c.links(), freeSwitchPorts(g.fabric()), c.servers(), c.nics(), c.gpus(),
+                s == null ? "" : " " + s.gpu() + " (" + s.summary() + ")",
                 g.oversubscription());
     }
 
@@ -255,6 +264,25 @@ final class TemplateDialog {
         s.setId(id);
         s.setPrefWidth(110);
         return s;
+    }
+
+    private static ChoiceBox<ScaleUp> gpuChoice() {
+        ChoiceBox<ScaleUp> c = new ChoiceBox<>();
+        c.getItems().addAll(ScaleUp.known());
+        c.setValue(ScaleUp.DEFAULT);
+        c.setId("template-gpu");
+        c.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(ScaleUp s) {
+                return s == null ? "" : s.gpu() + " · " + s.technology() + " · " + s.bandwidthText() + " GB/s";
+            }
+
+            @Override
+            public ScaleUp fromString(String text) {
+                return ScaleUp.of(text);
+            }
+        });
+        return c;
     }
 
     private static ChoiceBox<Integer> speeds(String id, int value) {

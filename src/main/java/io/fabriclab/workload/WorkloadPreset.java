@@ -21,9 +21,12 @@ public enum WorkloadPreset {
      * spreads through the spines).
      */
     INCAST("incast"),
-    /** Ring all-reduce of S bytes, one ring per NIC index (rail-aligned rings, as NCCL builds them on rail fabrics). */
+    /**
+     * All-reduce of S bytes over every GPU as NCCL runs it ({@link NcclCollective}, algorithm
+     * chosen by its estimate: rings per rail through NVLink, hierarchical or tree).
+     */
     ALL_REDUCE("all-reduce"),
-    /** All-to-all of S bytes per rank over the first NIC of up to 32 servers (MoE style). */
+    /** All-to-all of S bytes per GPU over the GPUs of up to 32 servers (MoE style), PXN across rails. */
     ALL_TO_ALL("all-to-all"),
     /** Every server's first NIC sends S bytes to another's, a random permutation from the seed. */
     PERMUTATION("permutation"),
@@ -39,8 +42,8 @@ public enum WorkloadPreset {
     /** Arrival window of the background preset when the run has no duration. */
     public static final long BACKGROUND_DEFAULT_PS = 500_000_000L;
 
-    /** Most ranks of the all-to-all preset (n (n-1) flows). */
-    public static final int ALL_TO_ALL_MAX_RANKS = 32;
+    /** Most servers of the all-to-all preset (its transfers grow with the square of the GPUs). */
+    public static final int ALL_TO_ALL_MAX_SERVERS = 32;
 
     private final String label;
 
@@ -75,30 +78,66 @@ public enum WorkloadPreset {
         int prio = QosProfile.RDMA_PRIORITY;
         return switch (this) {
             case INCAST -> {
-                int n = Math.max(1, Math.min(fanIn, first.size() - 1));
-                List<String> senders = new ArrayList<>();
-                for (int i = 0; i < n; i++) {
-                    senders.add(first.get(1 + (int) Math.round(i * (first.size() - 2) / (double) Math.max(1, n - 1))));
-                }
-                yield new Incast(senders.stream().distinct().toList(), first.get(0), bytes, 0, prio).flows(fabric);
+                List<String> nics = incastNics(fabric, fanIn);
+                yield new Incast(nics.subList(1, nics.size()), nics.get(0), bytes, 0, prio).flows(fabric);
             }
-            case ALL_REDUCE -> {
-                List<FlowSpec> out = new ArrayList<>();
-                for (Map.Entry<Integer, List<String>> rail : nicsByIndex(fabric).entrySet()) {
-                    if (rail.getValue().size() >= 2) {
-                        out.addAll(Collective.allReduce("rail" + rail.getKey(), rail.getValue(), bytes, 0, prio)
-                                .flows(fabric));
-                    }
-                }
-                yield out;
-            }
-            case ALL_TO_ALL -> new Collective(Collective.Kind.ALL_TO_ALL, "a2a",
-                    first.subList(0, Math.min(ALL_TO_ALL_MAX_RANKS, first.size())), bytes, 0, prio).flows(fabric);
+            case ALL_REDUCE -> collective(fabric, bytes).flows(fabric);
+            case ALL_TO_ALL -> collective(fabric, bytes).flows(fabric);
             case PERMUTATION -> new Permutation(first, bytes, 0, prio, seed).flows(fabric);
             case BACKGROUND -> new PoissonBackground(List.of(), FlowSizeDistribution.shipped("websearch"), load, 0,
                     durationPs > 0 ? durationPs : BACKGROUND_DEFAULT_PS, BACKGROUND_PRIORITY, seed, "background")
                     .flows(fabric);
         };
+    }
+
+    /**
+     * The incast's receiver (first) and senders: the first server's first NIC receives from the
+     * first NIC of {@code fanIn} other servers spread evenly over the fabric, so the senders sit
+     * on other servers (never the receiver's own, whose GPUs would use NVLink) and behind other
+     * leaves, and the pause spreads through the spines.
+     */
+    public static List<String> incastNics(Fabric fabric, int fanIn) {
+        List<String> first = firstNics(fabric);
+        if (first.size() < 2) {
+            throw new IllegalArgumentException("the fabric needs at least two servers with a connected NIC, has "
+                    + first.size());
+        }
+        int n = Math.max(1, Math.min(fanIn, first.size() - 1));
+        List<String> out = new ArrayList<>();
+        out.add(first.get(0));
+        for (int i = 0; i < n; i++) {
+            String s = first.get(1 + (int) Math.round(i * (first.size() - 2) / (double) Math.max(1, n - 1)));
+            if (!out.contains(s)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** The all-reduce or all-to-all of this preset over the fabric's GPUs. */
+    public NcclCollective collective(Fabric fabric, long bytes) {
+        int servers = this == ALL_TO_ALL ? ALL_TO_ALL_MAX_SERVERS : Integer.MAX_VALUE;
+        NcclCollective.Op op = this == ALL_TO_ALL ? NcclCollective.Op.ALL_TO_ALL : NcclCollective.Op.ALL_REDUCE;
+        return new NcclCollective(op, label, gpusOfFirstServers(fabric, servers), bytes, NcclCollective.Algorithm.AUTO,
+                NcclCollective.DEFAULT_CHANNELS_PER_RAIL, QosProfile.RDMA_PRIORITY);
+    }
+
+    /** Every GPU of the first {@code max} servers with a connected NIC, in fabric order. */
+    public static List<String> gpusOfFirstServers(Fabric fabric, int max) {
+        List<String> out = new ArrayList<>();
+        int servers = 0;
+        for (Device s : fabric.servers()) {
+            if (servers >= max) {
+                break;
+            }
+            if (!Gpus.nics(fabric, s).isEmpty()) {
+                servers++;
+                for (int k = 0; k < s.gpus(); k++) {
+                    out.add(Gpus.ref(s, k));
+                }
+            }
+        }
+        return out;
     }
 
     /** The first connected NIC port of every server, in fabric order. */

@@ -40,7 +40,7 @@ class InstallerLaunchersTest {
         // editor: the Desktop service that `gui` finds starts ui.Launcher, the installer's main class.
         String mainClass = only(Pattern.compile("--main-class (\\S+)"), buildScript());
         assertEquals(io.fabriclab.ui.Launcher.class.getName(), mainClass);
-        assertEquals(io.fabriclab.ui.DesktopProvider.class, Desktop.find().orElseThrow().getClass());
+        assertEquals(io.fabriclab.ui.DesktopProvider.class, io.fabriclab.app.Desktop.find().orElseThrow().getClass());
     }
 
     @Test

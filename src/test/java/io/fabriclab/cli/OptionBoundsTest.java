@@ -23,6 +23,9 @@ class OptionBoundsTest {
             "report|resources/scenarios/incast-dcqcn-no-pfc.json|--duration-us|NaN|--duration-us NaN is not allowed",
             "bench sim|-|--runs|0|--runs 0 is not allowed; allowed: a whole number from 1 to 1000",
             "bench sim|-|--runs|-1|--runs -1 is not allowed",
+            // Item 9 of issue 31: a unit count the generator refuses was an internal error (exit 3).
+            "bench foundation|-|--units|0|--units must be at least 1, was 0",
+            "bench report|-|--units|-3|--units must be at least 1, was -3",
     })
     void outOfRangeOptionsAreBadInput(String command, String input, String option, String value, String message,
                                       @TempDir Path dir) {
@@ -41,6 +44,16 @@ class OptionBoundsTest {
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.out() + r.err());
         assertTrue(r.err().contains(message), r.err());
         assertFalse(r.err().contains("internal error"), r.err());
+        assertFalse(Files.exists(dir.resolve("r.html")));
+    }
+
+    /** Item 12 of issue 31: report --duration-us without --simulate was silently ignored. */
+    @Test
+    void reportDurationWithoutSimulateIsRefused(@TempDir Path dir) {
+        CliRun r = CliRun.of("report", "resources/scenarios/incast-dcqcn-no-pfc.json", "--duration-us", "50", "-o",
+                dir.resolve("r.html").toString(), "--quiet");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--duration-us applies to the run --simulate makes"), r.err());
         assertFalse(Files.exists(dir.resolve("r.html")));
     }
 

@@ -148,4 +148,63 @@ class OutputsTest {
         assertTrue(Files.readString(real).contains("fabriclab-results"), "its target holds the results");
         assertTrue(Files.exists(dir.resolve("csv/flows.csv")));
     }
+
+    /** Item 1 of issue 31: -o naming a FIFO or a device replaced it with a regular file, exit 0. */
+    @Test
+    void anOutputThatIsNotARegularFileIsRefusedBeforeTheRun() throws Exception {
+        Path fifo = dir.resolve("results.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        CliRun r = CliRun.of("simulate", scenario.toString(), "-o", fifo.toString(), "--quiet");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-o " + fifo + ": is not a regular file"), r.err());
+        assertFalse(Files.isRegularFile(fifo), "the FIFO is still a FIFO");
+        CliRun g = CliRun.of("generate", "leaf-spine", "-o", fifo.toString());
+        assertEquals(2, g.code(), g.err());
+        assertFalse(Files.isRegularFile(fifo));
+    }
+
+    /** Item 2 of issue 31: outputs were checked against some inputs only (the price book was overwritten). */
+    @Test
+    void noOutputMayBeThePriceBook() throws Exception {
+        Path book = Files.writeString(dir.resolve("pb.json"), "{\"schemaVersion\": 1}");
+        byte[] bookBytes = Files.readAllBytes(book);
+        CliRun c = CliRun.of("compare", scenario.toString(), "-o", book.toString(), "--price-book", book.toString(), "--quiet");
+        assertEquals(2, c.code(), c.err());
+        assertTrue(c.err().contains("-o " + book + ": is an input of this run"), c.err());
+        Path htmlBook = Files.writeString(dir.resolve("pb.html"), "{}");
+        Path link = Files.createSymbolicLink(dir.resolve("review.html"), htmlBook);
+        CliRun r = CliRun.of("report", fabric.toString(), "-o", link.toString(), "--price-book", htmlBook.toString(), "--quiet");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("is an input of this run"), r.err());
+        assertArrayEquals(bookBytes, Files.readAllBytes(book));
+        assertEquals("{}", Files.readString(htmlBook));
+        assertInputsUntouched();
+    }
+
+    /** Item 2 of issue 31: {@code sweep -o .} overwrote a scenario named summary.json. */
+    @Test
+    void aSweepNeverWritesOverItsScenarioOrFabric() throws Exception {
+        Path named = Files.copy(scenario, dir.resolve("summary.json"));
+        Path sweep = Files.writeString(dir.resolve("sw.json"), """
+                {"schemaVersion": 1, "scenario": "summary.json", "metrics": ["fctP99Us"],
+                 "parameters": [{"path": "seed", "values": [1]}]}
+                """);
+        CliRun r = CliRun.of("sweep", sweep.toString(), "-o", dir.toString(), "--quiet", "--workers", "1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-o " + named + ": is an input of this run"), r.err());
+        assertArrayEquals(scenarioBytes, Files.readAllBytes(named));
+        assertFalse(Files.exists(dir.resolve("runs")), "nothing was run");
+    }
+
+    /** Item 2 of issue 31: tune's recommended fabric may not overwrite the fabric it tunes. */
+    @Test
+    void tuneNeverWritesOverItsFabric() throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("t"));
+        Path fab = Files.copy(fabric, sub.resolve("recommended-fabric.json"));
+        Path sc = Files.writeString(sub.resolve("s.json"), Files.readString(scenario).replace("f.json", "recommended-fabric.json"));
+        CliRun r = CliRun.of("tune", sc.toString(), "-o", sub.toString(), "--objective", "fctP99Us", "--budget", "1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-o " + fab + ": is an input of this run"), r.err());
+        assertArrayEquals(fabricBytes, Files.readAllBytes(fab));
+    }
 }

@@ -77,7 +77,9 @@ class SimulatePresetCliTest {
             assertEquals(50000, f.get("bytes").asLong());
             assertEquals(0, f.get("priority").asInt());
         }
-        assertEquals(Set.of("server2:nic0", "server3:nic0", "server4:nic0"), src);
+        // The live view's choice (WorkloadPreset.incastNics): 3 of the 7 other servers spread evenly,
+        // positions 1 + round(i x (8 - 2) / (3 - 1)) = 1, 4, 7 of the 8 servers' first NICs.
+        assertEquals(Set.of("server2:nic0", "server5:nic0", "server8:nic0"), src);
     }
 
     @Test
@@ -87,8 +89,9 @@ class SimulatePresetCliTest {
         assertEquals("allreduce", c.get("kind").asText().toLowerCase().replace("-", "").replace("_", ""));
         assertEquals(8, c.get("ranks").asInt());
         assertEquals(80000, c.get("bytes").asLong());
-        // Ring all-reduce: 2(n-1) = 14 steps, each rank sends one flow per step: 14 x 8 = 112 flows.
-        assertEquals(112, r.at("/run/flows").asInt());
+        // One GPU per server (one NIC each): NCCL's ring over the 8 NICs, 2 channels; 2(n-1) = 14 steps,
+        // each rank sends one flow per step and channel: 2 x 14 x 8 = 224 flows.
+        assertEquals(224, r.at("/run/flows").asInt());
         assertTrue(c.get("timePs").asLong() > 0);
     }
 

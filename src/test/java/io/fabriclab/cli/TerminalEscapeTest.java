@@ -12,6 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.fabriclab.io.TerminalText;
+
 /**
  * Text from input files never reaches the terminal as control sequences (OSC title/clipboard,
  * CSI clear screen, bidi overrides): every command prints through TerminalText. Ids holding

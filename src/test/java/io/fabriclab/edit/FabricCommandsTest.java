@@ -208,6 +208,17 @@ class FabricCommandsTest {
     }
 
     @Test
+    void duplicatingAServerCopiesItsScaleUpDomain() {
+        Fabric f = laidOut(TestFabrics.classic());
+        io.fabriclab.model.ScaleUp b200 = io.fabriclab.model.ScaleUp.of("B200").withBandwidthGBps(800);
+        f.device("srv1").setScaleUp(b200);
+        DuplicateCommand dup = new DuplicateCommand(f, List.of(f.device("srv1"), f.device("srv2")), 0, 400);
+        new CommandStack().execute(dup);
+        assertEquals(b200, dup.copies().get(0).scaleUp(), "the copy of srv1 keeps its B200 domain and figure");
+        assertNull(dup.copies().get(1).scaleUp(), "srv2 declared none, nor does its copy");
+    }
+
+    @Test
     void bulkLinkingCablesEveryMatchingPairOnFreePorts() {
         Fabric f = TestFabrics.classic();
         // Give each spine 8 more 400G ports and each leaf 2 more, then add a second uplink per pair.

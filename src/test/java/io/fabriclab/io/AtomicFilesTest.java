@@ -46,6 +46,42 @@ class AtomicFilesTest {
         assertEquals("new", Files.readString(realDir.resolve("new.json")));
     }
 
+    /** A FIFO or a socket (a device such as /dev/null as well) is never replaced by a regular file. */
+    @Test
+    void aTargetThatIsNotARegularFileIsRefusedAndKept() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(fifo, "x".getBytes()));
+        assertTrue(e.getMessage().contains(fifo + " is not a regular file"), e.getMessage());
+        assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo), "still a FIFO");
+        try (var server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            Path socket = dir.resolve("sock");
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            assertThrows(IOException.class, () -> AtomicFiles.write(socket, "x".getBytes()));
+            assertFalse(Files.isRegularFile(socket));
+        }
+        assertEquals(List.of("pipe", "sock"), names(), "no temporary file left");
+    }
+
+    /** Item 11 of issue 31: a full disk said "No space left on device" and named no file. */
+    @Test
+    void aFailedWriteNamesTheFileNotItsTemporaryFile() throws Exception {
+        Path f = dir.resolve("results.json");
+        IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(f, out -> {
+            out.write(new byte[100]);
+            throw new IOException("No space left on device");
+        }));
+        assertEquals(f + ": No space left on device", e.getMessage());
+        Path ro = dir.resolve("sub");
+        Files.createDirectory(ro);
+        IOException fs = assertThrows(IOException.class, () -> AtomicFiles.write(ro.resolve("x.json"), out -> {
+            throw new java.nio.file.FileSystemException(ro.resolve(".x.json~1-2-3" + AtomicFiles.TEMP_SUFFIX).toString(), null,
+                    "No space left on device");
+        }));
+        assertEquals(ro.resolve("x.json") + ": No space left on device", fs.getMessage());
+        assertEquals(List.of("sub"), names());
+    }
+
     @Test
     void leftoversOfAWriterThatIsGoneAreDeletedByTheNextWrite() throws Exception {
         // What a kill -9 leaves: a temp file named for its writer, a process that has finished.
@@ -73,7 +109,7 @@ class AtomicFilesTest {
             out.write(new byte[200_000]);
             throw new IOException("disk full");
         }));
-        assertEquals("disk full", e.getMessage());
+        assertEquals(f + ": disk full", e.getMessage(), "the file is named");
         assertEquals("old results", Files.readString(f));
         assertEquals(List.of("results.json"), names());
     }

@@ -79,7 +79,34 @@ class ContainerlabAnchorsTest {
             sb.append("  - *d\n");
         }
         InputException e = assertThrows(InputException.class, () -> ContainerlabYaml.read(sb.toString(), "many.clab.yml"));
-        assertTrue(e.getMessage().contains("many.clab.yml: $: not valid YAML"), e.getMessage());
+        assertTrue(e.getMessage().contains("many.clab.yml: $: more than 100 aliases; alias 101 (*d)"), e.getMessage());
+    }
+
+    /** Item 10 of issue 31: the 100-alias limit counted aliases to lists and maps, not to scalars. */
+    @Test
+    void aliasesToScalarsCountToo() {
+        StringBuilder sb = new StringBuilder("name: many\nv: &v leaf\nl:\n");
+        for (int i = 0; i <= YamlTree.MAX_ALIASES; i++) {
+            sb.append("  - *v\n");
+        }
+        InputException e = assertThrows(InputException.class, () -> ContainerlabYaml.read(sb.toString(), "many.clab.yml"));
+        assertTrue(e.getMessage().contains("many.clab.yml: $: more than 100 aliases; alias 101 (*v) at line"), e.getMessage());
+    }
+
+    /** Item 10 of issue 31: a wrong-typed topology.kinds or topology.defaults was silently ignored. */
+    @Test
+    void kindsAndDefaultsOfTheWrongTypeAreRefused() {
+        String nodes = "  nodes:\n    a: {kind: linux}\n";
+        InputException k = assertThrows(InputException.class,
+                () -> ContainerlabYaml.read("name: k\ntopology:\n  kinds: [linux]\n" + nodes, "k.clab.yml"));
+        assertTrue(k.getMessage().contains("k.clab.yml: $.topology.kinds: must be a mapping"), k.getMessage());
+        InputException d = assertThrows(InputException.class,
+                () -> ContainerlabYaml.read("name: d\ntopology:\n  defaults: linux\n" + nodes, "d.clab.yml"));
+        assertTrue(d.getMessage().contains("d.clab.yml: $.topology.defaults: must be a mapping"), d.getMessage());
+        InputException one = assertThrows(InputException.class,
+                () -> ContainerlabYaml.read("name: o\ntopology:\n  kinds:\n    linux: alpine\n" + nodes, "o.clab.yml"));
+        assertTrue(one.getMessage().contains("o.clab.yml: $.topology.kinds.linux: a kind's settings must be a mapping"),
+                one.getMessage());
     }
 
     @Test

@@ -47,6 +47,7 @@ final class FabricAssertions {
             assertEquals(e.rail(), a.rail(), w + "rail");
             assertEquals(e.pod(), a.pod(), w + "pod");
             assertEquals(e.gpusOverride(), a.gpusOverride(), w + "gpus");
+            assertEquals(e.scaleUp(), a.scaleUp(), w + "scaleUp");
             if (withQos) {
                 assertEquals(e.qosProfile(), a.qosProfile(), w + "qosProfile");
                 assertEquals(e.labels(), a.labels(), w + "labels");

@@ -24,6 +24,7 @@ class FormatDocTest {
         Fabric f = FabricJson.read(example, "docs/format.md");
         assertEquals(3, f.devices().size());
         assertEquals(2, f.device("gpu1").gpus(), "two NICs, no gpus field: one GPU per NIC");
+        assertEquals(io.fabriclab.model.ScaleUp.of("H100"), f.device("gpu1").scaleUp());
         assertEquals(example, FabricJson.write(f));
     }
 }

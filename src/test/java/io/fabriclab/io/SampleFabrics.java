@@ -61,6 +61,9 @@ final class SampleFabrics {
             srv.setUnit(0);
         }
         f.device("gpu2").setGpus(8);
+        // A known GPU with an overridden figure, and a GPU FabricLab does not know with a technology of its own.
+        f.device("gpu2").setScaleUp(io.fabriclab.model.ScaleUp.of("B200").withLatencyNs(500));
+        f.device("gpu1").setScaleUp(new io.fabriclab.model.ScaleUp("X1 test GPU", "test link", 123.25, 900));
         f.connect(f.port("leaf1:eth5"), f.port("spine1:eth1"), 400, 30, CableType.AOC);
         f.connect(f.port("leaf1:eth6"), f.port("spine1:eth2"), 400, 30.5);
         f.connect(f.port("leaf2:eth5"), f.port("spine1:eth3"), 400, 120.25);

@@ -174,6 +174,27 @@ class ScenarioStrictnessTest {
         assertTrue(e.contains("would start about 1367187500000 flows"), e);
     }
 
+    /** Item 3 of issue 31: microburst and checkpoint flows were built uncounted (5-6 million filled a 6 GB heap). */
+    @Test
+    void microburstAndCheckpointFlowsAreCountedBeforeTheyAreBuilt() {
+        String fifty = String.join(", ", java.util.Collections.nCopies(50, "\"s1:nic0\""));
+        String burst = problems(INCAST.replace("{\"type\": \"flows\"", "{\"type\": \"microburst\", \"senders\": [" + fifty
+                + "], \"receiver\": \"s2:nic0\", \"bytesPerSender\": 1000, \"periodUs\": 1, \"count\": 100000}, {\"type\": \"flows\""));
+        assertTrue(burst.contains("s.json: $.workloads[1]: found {...}, expected a workload of at most"), burst);
+        assertTrue(burst.contains("would start about 5000000 flows"), burst);
+        String checkpoint = problems(INCAST.replace("{\"type\": \"flows\"", "{\"type\": \"checkpoint\", \"clients\": [" + fifty
+                + "], \"targets\": [\"s2:nic0\"], \"bytesPerClient\": 1000, \"periodUs\": 1, \"count\": 100000}, {\"type\": \"flows\""));
+        assertTrue(checkpoint.contains("would start about 5000000 flows"), checkpoint);
+    }
+
+    /** Item 11 of issue 31: a background NIC that is not in the fabric was an error naming no file. */
+    @Test
+    void aBackgroundNicOutsideTheFabricNamesTheFileAndWorkload() {
+        String e = problems(INCAST.replace("{\"type\": \"flows\"", "{\"type\": \"background\", \"load\": 0.5, "
+                + "\"durationUs\": 100, \"sizes\": \"hadoop\", \"nics\": [\"s1:nic0\", \"nosuch:nic0\"]}, {\"type\": \"flows\""));
+        assertTrue(e.contains("s.json: $.workloads[1]: background NIC 'nosuch:nic0' is not a connected NIC"), e);
+    }
+
     @Test
     void aRunWhoseTelemetryCouldNeverFinishIsRefusedWithItsSize() {
         // 1e9 us sampled every 1e-6 us (1 ps): 1e15 samples over 5 flows, 6e15 > 1e12.

@@ -27,7 +27,7 @@ class ScenarioSwitchSettingsTest {
     @Test
     void aScenarioLatencyReachesTheSimulator() {
         // The scenario's latency is what the simulator runs with: the same as setting it on a
-        // simulator of the default scenario, and different from each model's (600 ns here).
+        // simulator of the default scenario, and different from each model's (300 ns here).
         for (long ns : new long[] {0, 2_000}) {
             Scenario set = parse("\"switchLatencyNs\": " + ns + ",");
             Scenario dflt = parse("");

@@ -85,13 +85,13 @@ class DcqcnFirstCutTest {
         // frame with another behind it (marked), and A's first marked frame reaches s0 within about
         // three frame times; the CNP (98 B on the wire, 7.84 ns per 100G hop) is back at s1 a few
         // tens of ns later: between T and T + 2 us without switch latency. leaf0 is an Ethernet
-        // cut-through switch (600 ns, topology.SwitchLatency): the marked frame and the CNP each cross
-        // it once, at most 2 x 600 ns more: before T + 3.2 us.
+        // cut-through switch (300 ns, topology.SwitchLatency): the marked frame and the CNP each cross
+        // it once, at most 2 x 300 ns more: before T + 2.6 us.
         List<SimResults.DcqcnReaction> log = r.dcqcnReactions().reactions().stream().filter(x -> x.flow() == 0).toList();
         assertEquals(1, log.size());
         SimResults.DcqcnReaction cut = log.get(0);
         System.out.printf("T = %d us: A's CNP at %d ps (T + %d ps)%n", tUs, cut.timePs(), cut.timePs() - tUs * Units.PS_PER_US);
         assertEquals(new SimResults.DcqcnReaction(0, cut.timePs(), true, 1.0, 100.0, 50.0, 100.0), cut);
-        assertTrue(cut.timePs() > tUs * Units.PS_PER_US && cut.timePs() < (tUs + 2) * Units.PS_PER_US + 2 * 600_000);
+        assertTrue(cut.timePs() > tUs * Units.PS_PER_US && cut.timePs() < (tUs + 2) * Units.PS_PER_US + 2 * 300_000);
     }
 }

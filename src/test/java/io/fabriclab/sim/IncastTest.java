@@ -66,10 +66,11 @@ class IncastTest {
         // Line rate: the first packets reach leaf0 at 337,600 + 5,000; from then on the port toward s0
         // never idles (PFC holds data in the switch instead of dropping it), so the last byte arrives
         // after exactly n * 242 serializations plus one propagation delay; leaf0 is an Ethernet
-        // cut-through switch (600 ns): the first frame leaves as its head comes in, 600,000 - 337,600
-        // later than without latency, and every later one straight behind it (SwitchPipelineTest).
+        // cut-through switch (300 ns): the first frame leaves as its head comes in, 300,000 - 337,600
+        // = -37,600 ps "later" than without latency (earlier: the latency is below one serialization),
+        // and every later one straight behind it (SwitchPipelineTest).
         long lastFinish = r.flows().stream().mapToLong(SimResults.FlowResult::finishPs).max().orElseThrow();
-        long expected = SER_FULL_100G + PROP_1M + n * packets * SER_FULL_100G + PROP_1M + (600_000 - SER_FULL_100G);
+        long expected = SER_FULL_100G + PROP_1M + n * packets * SER_FULL_100G + PROP_1M + (300_000 - SER_FULL_100G);
         System.out.printf("incast PFC: max ingress %d B (XOFF+frame+headroom 174200), pauses %d, resumes %d, last finish %d ps (expected %d)%n",
                 maxIngress, r.summary().pauseFramesSent(), r.summary().resumeFramesSent(), lastFinish, expected);
         assertEquals(expected, lastFinish);

@@ -78,10 +78,11 @@ class LinkFailureTest {
         // 99,934,600) and finish at 100G, the last of them at 100,272,200. The other 1,637 full
         // frames (1,350,400 ps each at 25G) and the 1,328 B one (424,960 ps) follow back to back
         // (PFC holds the rest at s0), then 5,000 ps of cable. leaf0 is an Ethernet cut-through switch
-        // (600 ns, SwitchPipelineTest): frame 0 leaves as its head comes in, 600,000 - 337,600 later
-        // than a store-and-forward switch without latency would send it, and every later frame
-        // leaves straight behind its predecessor, so the whole train is that much later.
-        long expected = 100_272_200L + 1_637L * 1_350_400 + 424_960 + 5_000 + (600_000 - 337_600);
+        // (300 ns, SwitchPipelineTest): frame 0 leaves as its head comes in, 300,000 - 337,600 =
+        // -37,600 ps "later" (that much earlier) than a store-and-forward switch without latency would
+        // send it, and every later frame leaves straight behind its predecessor, so the whole train is
+        // that much earlier.
+        long expected = 100_272_200L + 1_637L * 1_350_400 + 424_960 + 5_000 + (300_000 - 337_600);
         assertEquals(expected, r.flows().get(0).fctPs());
         assertEquals(0, r.summary().drops());
     }

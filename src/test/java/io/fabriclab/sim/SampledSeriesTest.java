@@ -41,23 +41,25 @@ class SampledSeriesTest {
         // Serialization T1 = 4220 x 8 / 100 Gb/s = 337,600 ps. Frame k (from 0) is wholly in leaf0 at
         // (k+1) T1 + 5 ns; leaf0:eth1 starts frame 0 at T1 + 5 ns = 342,600 ps and then sends back to
         // back (frame k+1 arrives exactly when frame k ends) until (200+1) T1 + 5 ns = 67,862,600 ps.
-        // leaf0 is an Ethernet cut-through switch (600 ns, SwitchPipelineTest): every frame reaches s1
-        // 600,000 - 337,600 = 262,400 ps after the end of its sending plus 5 ns of cable, the last at
-        // 67,862,600 + 5,000 + 262,400 = 68,130,000 ps; the last sample is at 68 us.
+        // leaf0 is an Ethernet cut-through switch (300 ns, SwitchPipelineTest): every frame reaches s1
+        // L - min(serIn, serOut) = 300,000 - 337,600 = -37,600 ps after the end of its sending, plus
+        // 5 ns of cable (its head left 300 ns after its head came in), the last at 67,862,600 + 5,000
+        // - 37,600 = 67,830,000 ps, where the run ends; its last sample is at 67 us (at the 600 ns
+        // before issue #29 the run ended at 68,130,000 ps and a 68th point read [67, 68 us): 0.8626).
         // Interval [0, 1 us): the wire is busy from 342,600 ps: 657,400 / 1,000,000 = 0.6574.
-        // Intervals [1, 2) .. [66, 67): busy throughout: exactly 1.0; [67, 68): 862,600 ps = 0.8626
-        // (the egress port's sending time; the pipeline's delay comes after it).
+        // Intervals [1, 2) .. [66, 67): busy throughout: exactly 1.0; the run ends inside [67, 68),
+        // which has no point.
         // (Counting the wire bytes of the frames that *started* in an interval gives 2 frames =
         // 67,520 bit = 0.6752 in the first, then 3 frames = 1.0128 whenever three starts fall in
         // one microsecond: more than the link can carry.)
         Fabric f = TestFabrics.star(2, 100, 1.0, lossless());
         List<FlowSpec> flows = List.of(new FlowSpec("s0:nic0", "s1:nic0", 200 * 4138L, 0, 3));
         SimResults r = new Simulator(f, flows, SimConfig.defaults().withSampleIntervalPs(US)).run();
-        assertEquals(68_130_000L, r.flows().get(0).finishPs());
+        assertEquals(67_830_000L, r.flows().get(0).finishPs());
         SimResults.Series s = link(r, "leaf0:eth1").utilization();
-        assertEquals(68, s.values().length);
+        assertEquals(67, s.values().length);
         assertEquals(1, s.stride());
-        for (int i = 0; i < 68; i++) {
+        for (int i = 0; i < 67; i++) {
             // Each point starts at its time: the one covering [i, i+1) us is stamped i us.
             assertEquals(i * US, s.timesPs()[i], "point " + i);
         }
@@ -65,14 +67,15 @@ class SampledSeriesTest {
         for (int i = 1; i < 67; i++) {
             assertEquals(1.0, s.values()[i], 0.0, "interval [" + i + ", " + (i + 1) + ") us");
         }
-        assertEquals(862_600 / 1e6, s.values()[67], 1e-12);
         // The sender's own link is busy from 0: 1.0 from the first interval on.
         SimResults.Series nic = link(r, "s0:nic0").utilization();
         for (int i = 0; i < 67; i++) {
             assertEquals(1.0, nic.values()[i], 0.0, "s0:nic0 interval " + i);
         }
-        // Over the run: leaf0:eth1 busy 200 x 337,600 ps of 68,130,000 ps.
-        assertEquals(200 * T1 / 68_130_000.0, link(r, "leaf0:eth1").meanUtilization(), 1e-15);
+        // Over the run (to the last bit's arrival, 67,830,000 ps): leaf0:eth1's egress sends until
+        // 67,862,600 ps (with 300 ns of cut-through latency its sending time ends after the bits
+        // arrive), and a frame still sending at the end counts up to the end: 200 x 337,600 - 32,600 ps.
+        assertEquals((200 * T1 - 32_600) / 67_830_000.0, link(r, "leaf0:eth1").meanUtilization(), 1e-15);
     }
 
     @Test

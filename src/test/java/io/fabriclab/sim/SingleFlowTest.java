@@ -34,11 +34,11 @@ class SingleFlowTest {
                 + full100 + prop;              // leaf1 -> s1_0
         // 1,350,400 + 84,400 + 84,400 + 337,600 + 40,000
         assertEquals(1_896_800, storeAndForward);
-        // The three switches are Ethernet cut-through (600 ns, topology.SwitchLatency): each adds its
+        // The three switches are Ethernet cut-through (300 ns, topology.SwitchLatency): each adds its
         // latency and, as no packet waits for its egress, saves the smaller of its ingress and egress
         // serializations (84,400 at each: 100/400, 400/400, 400/100): SwitchPipelineTest derives it.
-        long expected = storeAndForward + 3 * 600_000 - 3 * full400;
-        assertEquals(3_443_600, expected);
+        long expected = storeAndForward + 3 * 300_000 - 3 * full400;
+        assertEquals(2_543_600, expected); // 1,896,800 + 900,000 - 253,200
         SimResults.FlowResult fr = r.flows().get(0);
         assertEquals(expected, fr.fctPs());
         assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
@@ -57,13 +57,13 @@ class SingleFlowTest {
         // 1000 B packet (1082 B on the wire: 86,560 ps at 100G, 21,640 ps at 400G) would reach leaf1
         // at 1,099,360 + 10,000 + 2 * 31,640 = 1,172,640, wait, and arrive at 1,549,200 + 86,560 +
         // 10,000 = 1,645,760.
-        // The switches are Ethernet cut-through, L = 600 ns (SwitchPipelineTest). The third full
+        // The switches are Ethernet cut-through, L = 300 ns (SwitchPipelineTest). The third full
         // packet waits nowhere: leaf0 and spine0 each add L - 84,400, leaf1 L - min(84,400, 337,600),
         // so its last bit reaches s1_0 at 3 * 337,600 + 4 * 10,000 + 2 * 84,400 + 337,600
-        // + 3 * (600,000 - 84,400) = 3,106,000. The short packet also waits nowhere on the 400G hops
+        // + 3 * (300,000 - 84,400) = 2,206,000. The short packet also waits nowhere on the 400G hops
         // (L - 21,640 at each) and waits at leaf1 behind the third packet: it leaves straight after
-        // it, so it arrives one 100G serialization of its own after the third: 3,106,000 + 86,560.
-        assertEquals(3_192_560, r.flows().get(0).fctPs());
+        // it, so it arrives one 100G serialization of its own after the third: 2,206,000 + 86,560.
+        assertEquals(2_292_560, r.flows().get(0).fctPs());
     }
 
     @Test
@@ -72,9 +72,9 @@ class SingleFlowTest {
         long start = 7_000_000;
         SimResults r = new Simulator(f, List.of(new FlowSpec("s0:nic0", "s1:nic0", 4138, start, 3)),
                 SimConfig.defaults()).run();
-        // One full packet over two 100G hops of 1 m, through one cut-through switch (600 ns) that
-        // sends it on as its head arrives: 337,600 + 2 * 5,000 + 600,000 = 947,600.
-        assertEquals(337_600 + 2 * 5_000 + 600_000, r.flows().get(0).fctPs());
-        assertEquals(start + 947_600, r.flows().get(0).finishPs());
+        // One full packet over two 100G hops of 1 m, through one cut-through switch (300 ns) that
+        // sends it on as its head arrives: 337,600 + 2 * 5,000 + 300,000 = 647,600.
+        assertEquals(337_600 + 2 * 5_000 + 300_000, r.flows().get(0).fctPs());
+        assertEquals(start + 647_600, r.flows().get(0).finishPs());
     }
 }

@@ -43,9 +43,10 @@ class SwitchPipelineTest {
 
     @Test
     void theCitedFiguresAreWhatTheSimulatorReads() {
-        // docs/model.md table: InfiniBand 150 ns, Ethernet cut-through 600 ns, deep buffer 3.5 us.
+        // docs/model.md table: InfiniBand 150 ns, Ethernet cut-through 300 ns (the SN2700 brief; 600 ns
+        // before issue #29), deep buffer 3.5 us.
         assertEquals(150_000, SwitchLatency.SwitchClass.INFINIBAND.portToPortPs());
-        assertEquals(600_000, SwitchLatency.SwitchClass.ETHERNET_CUT_THROUGH.portToPortPs());
+        assertEquals(300_000, SwitchLatency.SwitchClass.ETHERNET_CUT_THROUGH.portToPortPs());
         assertEquals(3_500_000, SwitchLatency.SwitchClass.ETHERNET_DEEP_BUFFER.portToPortPs());
     }
 
@@ -53,11 +54,11 @@ class SwitchPipelineTest {
     void oneRocePacketAcrossCutThroughLeafSpineLeafPaysOneSerializationFourPropagationsAndThreeLatencies() {
         // One full packet: 4200 B frame + 20 B preamble/IFG = 4220 B = 33,760 bit, 337,600 ps at 100G.
         long ser = 33_760L * 10;
-        long l = 600_000; // Ethernet cut-through (Spectrum/Tomahawk class)
+        long l = 300_000; // Ethernet cut-through (Spectrum/Tomahawk class, the SN2700 brief's 300 ns)
         // Cut-through at every switch with equal speeds: the head goes through each switch after L,
         // the tail follows one serialization behind it.
         long expected = ser + 4 * PROP + SWITCHES * l;
-        assertEquals(2_177_600, expected); // 337,600 + 40,000 + 1,800,000
+        assertEquals(1_277_600, expected); // 337,600 + 40,000 + 900,000
         assertEquals(expected, run(uniform100g(), Transport.ROCEV2, 4138, null).fctPs());
     }
 
@@ -74,8 +75,8 @@ class SwitchPipelineTest {
     @Test
     void oneUltraEthernetPacketAcrossCutThroughEthernetSwitches() {
         // Payload 4200 - 102 B of headers = 4098 B; the frame on the wire is again 4220 B: 337,600 ps.
-        long expected = 337_600 + 4 * PROP + SWITCHES * 600_000;
-        assertEquals(2_177_600, expected);
+        long expected = 337_600 + 4 * PROP + SWITCHES * 300_000;
+        assertEquals(1_277_600, expected);
         assertEquals(expected, run(uniform100g(), Transport.ULTRA_ETHERNET, 4098, null).fctPs());
     }
 
@@ -95,9 +96,9 @@ class SwitchPipelineTest {
     @Test
     void packetsBehindTheFirstFollowOneSerializationApart() {
         // Four packets back to back: the first as above, each further one a 100G serialization later
-        // (the wire carries one packet at a time): 2,177,600 + 3 x 337,600.
-        long expected = 337_600 + 4 * PROP + SWITCHES * 600_000 + 3 * 337_600;
-        assertEquals(3_190_400, expected);
+        // (the wire carries one packet at a time): 1,277,600 + 3 x 337,600.
+        long expected = 337_600 + 4 * PROP + SWITCHES * 300_000 + 3 * 337_600;
+        assertEquals(2_290_400, expected);
         assertEquals(expected, run(uniform100g(), Transport.ROCEV2, 4 * 4138, null).fctPs());
     }
 
@@ -105,14 +106,14 @@ class SwitchPipelineTest {
     void aSlowerLastHopCutsThroughOnceTheHeadArrives() {
         // s0_0 -(100G)- leaf0 -(400G)- spine0 -(400G)- leaf1 -(100G)- s1_0. Serialization of the 4220 B
         // frame: 337,600 ps at 100G, 84,400 ps at 400G. leaf0 (100G in, 400G out) must not let the
-        // faster egress underrun: the tail leaves L after it came in, at 337,600 + 10,000 + 600,000 =
-        // 947,600, and arrives at spine0 at 957,600. spine0 (400G both ways) sends the tail
-        // L after it arrived, less one 400G serialization: 957,600 + 600,000 - 84,400 + 84,400 +
-        // 10,000 = 1,567,600 at leaf1. leaf1 (400G in, 100G out) starts when the head is in,
-        // 84,400 before the tail, and needs a 100G serialization: 1,567,600 - 84,400 + 600,000 +
-        // 337,600 + 10,000 = 2,430,800.
+        // faster egress underrun: the tail leaves L = 300 ns after it came in, at 337,600 + 10,000 +
+        // 300,000 = 647,600, and arrives at spine0 at 657,600. spine0 (400G both ways) sends the tail
+        // L after it arrived, less one 400G serialization: 657,600 + 300,000 - 84,400 + 84,400 +
+        // 10,000 = 967,600 at leaf1. leaf1 (400G in, 100G out) starts when the head is in,
+        // 84,400 before the tail, and needs a 100G serialization: 967,600 - 84,400 + 300,000 +
+        // 337,600 + 10,000 = 1,530,800.
         Fabric f = TestFabrics.leafSpine(2, 1, 1, 100, 400, 2.0, QosProfile.roceLossless("lossless", 100));
-        assertEquals(2_430_800, run(f, Transport.ROCEV2, 4138, null).fctPs());
+        assertEquals(1_530_800, run(f, Transport.ROCEV2, 4138, null).fctPs());
     }
 
     @Test
@@ -127,5 +128,22 @@ class SwitchPipelineTest {
     void aSetLatencyReplacesEveryModelsFigure() {
         // 1 us at every (cut-through) switch: 337,600 + 40,000 + 3 x 1,000,000.
         assertEquals(3_377_600, run(uniform100g(), Transport.ROCEV2, 4138, 1_000_000L).fctPs());
+    }
+
+    @Test
+    void aSwitchModelWithItsOwnPublishedLatencyRunsAtIt() {
+        // One InfiniBand switch between two HCAs: a QM8700 (product brief: 130 ns) instead of the
+        // InfiniBand class's 150 ns delivers the same flow 20 ns sooner, every other term equal.
+        long[] ends = new long[2];
+        for (int i = 0; i < 2; i++) {
+            io.fabriclab.model.Fabric f = TestFabrics.star(2, 100, 1.0, null);
+            if (i == 1) {
+                f.device("leaf0").setModel("NVIDIA Quantum QM8700");
+            }
+            SimResults r = new Simulator(f, java.util.List.of(new io.fabriclab.workload.FlowSpec("s0:nic0", "s1:nic0",
+                    100_000, 0, 3)), SimConfig.defaults(), QosResolver.of(f), io.fabriclab.model.Transport.INFINIBAND).run();
+            ends[i] = r.flows().get(0).finishPs();
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(20_000, ends[0] - ends[1]);
     }
 }

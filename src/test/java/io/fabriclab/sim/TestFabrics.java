@@ -33,6 +33,43 @@ public final class TestFabrics {
     }
 
     /**
+     * A GPU cluster in miniature: {@code servers} servers s0.. with {@code gpus} GPUs and one NIC per
+     * GPU (nic0.., NIC index k), NIC k of every server on rail switch "rail{k}"; with
+     * {@code spine}, every rail switch also has one uplink per server to spine "spine0" (non-blocking),
+     * so GPUs on different rails can reach each other. Servers declare {@code scaleUp}.
+     */
+    public static Fabric railStar(int servers, int gpus, int gbps, double cableM, QosProfile qos,
+                                  io.fabriclab.model.ScaleUp scaleUp, boolean spine) {
+        Fabric f = new Fabric("rails" + servers + "x" + gpus);
+        if (qos != null) {
+            f.putQosProfile(qos);
+        }
+        Device sp = null;
+        if (spine) {
+            sp = f.addDevice("spine0", DeviceRole.SPINE);
+            sp.addPorts("eth", 0, servers * gpus, gbps);
+        }
+        for (int k = 0; k < gpus; k++) {
+            Device rail = f.addDevice("rail" + k, DeviceRole.LEAF);
+            rail.addPorts("eth", 0, servers * (spine ? 2 : 1), gbps);
+            if (sp != null) {
+                for (int u = 0; u < servers; u++) {
+                    f.connect(rail.port("eth" + (servers + u)), sp.port("eth" + (k * servers + u)), gbps, cableM);
+                }
+            }
+        }
+        for (int i = 0; i < servers; i++) {
+            Device s = f.addDevice("s" + i, DeviceRole.SERVER);
+            s.setScaleUp(scaleUp);
+            for (int k = 0; k < gpus; k++) {
+                s.addPort("nic" + k, gbps, k);
+                f.connect(s.port("nic" + k), f.device("rail" + k).port("eth" + i), gbps, cableM);
+            }
+        }
+        return f;
+    }
+
+    /**
      * Two-tier leaf-spine: leaves leaf0.., spines spine0.., {@code perLeaf} servers s{leaf}_{i} on
      * each leaf at {@code hostGbps}, one uplink from each leaf to each spine at {@code upGbps}.
      */

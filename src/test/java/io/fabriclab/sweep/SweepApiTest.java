@@ -108,4 +108,48 @@ class SweepApiTest {
             }
         }
     }
+
+    /** Item 13 of issue 31: a resumed sweep trusted any run file that parsed (an edited run's negative metrics reached the summary). */
+    @Test
+    void aResumedSweepRefusesAnEditedRunFileRunsItAgainAndSaysWhatItReused(@TempDir Path dir) throws Exception {
+        String scenario = Path.of("resources/scenarios/ecn-too-high.json").toAbsolutePath().toString().replace("\\", "\\\\");
+        Path f = dir.resolve("one.json");
+        Files.writeString(f, "{\"schemaVersion\": 1, \"scenario\": \"" + scenario + "\", \"parameters\": ["
+                + "{\"path\": \"qos.ecn.classes.3.kminBytes\", \"values\": [20000]}], \"metrics\": [\"drops\"]}");
+        SweepPlan plan = SweepPlan.read(f);
+        Path out = dir.resolve("out");
+        SweepRunner.Result first = SweepRunner.run(plan, out, 1, null);
+        assertEquals(1, first.executed());
+        Path runFile = SweepRunner.runFile(out, plan.run(0, 0).hash());
+        String good = Files.readString(runFile);
+        Files.writeString(runFile, good.replaceFirst("\"drops\" : [0-9.eE+-]+", "\"drops\" : -5"));
+        List<String> rejected = new java.util.ArrayList<>();
+        SweepRunner.Result second = SweepRunner.run(plan, out, 1, new SweepRunner.Listener() {
+            @Override
+            public void progress(int done, int running, int total, int reused, double etaSeconds) {
+            }
+
+            @Override
+            public void rejected(Path file, String why) {
+                rejected.add(file + ": " + why);
+            }
+        });
+        assertEquals(List.of(runFile + ": metrics.drops: -5 is not allowed; allowed: a number >= 0, or null"), rejected);
+        assertEquals(1, second.executed(), "simulated again");
+        assertEquals(0.0, second.rows().get(0).metric("drops"));
+        assertEquals(good.replaceAll("\"(wallMillis|ranBy)\" : [^,\\n]+", ""),
+                Files.readString(runFile).replaceAll("\"(wallMillis|ranBy)\" : [^,\\n]+", ""), "the file replaced");
+        SweepRunner.Result third = SweepRunner.run(plan, out, 1, null);
+        assertEquals(1, third.reused());
+        assertEquals("point 0 seed 1", SweepRunner.describe(third.reusedRows(), 10));
+        // Other edits a file may carry: each refused with the field named.
+        for (String[] edit : new String[][] {{"\"status\" : \"ok\"", "\"status\" : \"great\"", "status"},
+                {"\"drops\" :", "\"dropz\" :", "metrics.dropz: not a metric"},
+                {"\"seedIndex\" : 0", "\"seedIndex\" : -1", "seedIndex"}}) {
+            String edited = good.replace(edit[0], edit[1]);
+            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> RunRow.fromJson(edited.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertTrue(e.getMessage().startsWith(edit[2]), e.getMessage());
+        }
+    }
 }

@@ -141,4 +141,31 @@ class BillOfMaterialsTest {
         assertTrue(PriceBook.isValidKey("switch:2x400G+8x100G"));
         assertFalse(PriceBook.isValidKey("transceiver:400G:copper"));
     }
+
+    @Test
+    void serversAreListedByModelWithTheirGpusScaleUpDomainAndNoCost() {
+        Fabric f = RailOptimizedGenerator.generate(RailParams.of(1));
+        PriceBook book = new PriceBook("USD", "", classicPrices());
+        BillOfMaterials bom = BillOfMaterials.of(f, book);
+        assertEquals(List.of(new BillOfMaterials.ServerModel("GPU server", 32, 8, io.fabriclab.model.ScaleUp.of("H100"),
+                true)), bom.serverModels());
+        assertEquals("32 x GPU server: 8 x H100, NVLink 4 / NVSwitch 450 GB/s per GPU each way",
+                bom.serverModels().get(0).describe());
+        // The NVSwitch is inside the server: the same lines and total as a bill that ignores it.
+        assertTrue(bom.lines().stream().noneMatch(l -> l.description().toLowerCase(java.util.Locale.ROOT).contains("nvlink")
+                || l.description().toLowerCase(java.util.Locale.ROOT).contains("nvswitch")));
+        f.servers().get(0).setModel("DGX B200");
+        f.servers().get(0).setScaleUp(io.fabriclab.model.ScaleUp.of("B200"));
+        f.servers().get(1).setScaleUp(null);
+        BillOfMaterials mixed = BillOfMaterials.of(f, book);
+        assertEquals(bom.lines(), mixed.lines(), "the scale-up domain adds no line");
+        assertEquals(bom.total(), mixed.total(), "nor any cost");
+        assertEquals(List.of("1 x DGX B200: 8 x B200, NVLink 5 / NVSwitch 900 GB/s per GPU each way",
+                "1 x GPU server: 8 x H100, NVLink 4 / NVSwitch 450 GB/s per GPU each way (not in the file: H100 assumed)",
+                "30 x GPU server: 8 x H100, NVLink 4 / NVSwitch 450 GB/s per GPU each way"),
+                mixed.serverModels().stream().map(BillOfMaterials.ServerModel::describe).toList());
+        String text = AnalysisText.of(f, "f.json", FabricAnalysis.run(f, FabricAnalysis.Options.defaults(book)), 5);
+        assertTrue(text.contains("Servers (not priced; NVLink / NVSwitch is inside each server: no line item, no cost)\n"
+                + "  1 x DGX B200: 8 x B200, NVLink 5 / NVSwitch 900 GB/s per GPU each way"), text);
+    }
 }

@@ -49,6 +49,21 @@ class EditorStatusBarTest {
         }
     }
 
+    /** Issue 35 item 5: a message the narrow status bar cuts short is whole in its tooltip and in the log. */
+    @Test
+    void aLongMessageIsWholeOnHoverAndInTheMessageLog(FxRobot robot) {
+        String longMessage = "Generated leaf-spine: 4 leaves, 2 spines, 32 servers, 256 GPUs; worst leaf"
+                + " oversubscription 2.00:1 (leaf1); 48 links of 400 Gb/s; bisection 12.8 Tb/s";
+        robot.interact(() -> editor.message(longMessage));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(longMessage, editor.statusBar().getTooltip().getText(), "the whole message on hover");
+        assertTrue(editor.messageLog().get(editor.messageLog().size() - 1).endsWith("  " + longMessage));
+        robot.interact(editor::showMessageLog);
+        javafx.scene.control.ListView<?> log = robot.lookup("#message-log").queryAs(javafx.scene.control.ListView.class);
+        assertTrue(log.getItems().stream().anyMatch(i -> String.valueOf(i).endsWith(longMessage)));
+        robot.interact(() -> log.getScene().getWindow().hide());
+    }
+
     @Test
     void aMoveAnUndoAndARedoEachShowInTheStatusBar(FxRobot robot) {
         Layout.Point at = doc.fabric().layout().position("leaf1");

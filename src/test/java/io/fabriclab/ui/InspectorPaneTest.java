@@ -81,6 +81,56 @@ class InspectorPaneTest {
     }
 
     @Test
+    void aServerShowsItsScaleUpDomainAndEditsItAsUndoableSteps(FxRobot robot) {
+        Device srv = doc.fabric().device("su1-srv01");
+        io.fabriclab.model.ScaleUp h100 = io.fabriclab.model.ScaleUp.of("H100");
+        assertEquals(h100, srv.scaleUp(), "the generator writes H100's domain");
+        robot.interact(() -> doc.selection().set(List.of(srv), List.of()));
+        robot.interact(() -> { });
+        assertEquals("H100", value("GPU"));
+        assertEquals("450", value("NVLink GB/s"));
+        assertEquals("470", value("NVLink ns"));
+        // Choosing B200 takes its datasheet figures; undo brings H100 back.
+        io.fabriclab.model.ScaleUp b200 = io.fabriclab.model.ScaleUp.of("B200");
+        robot.interact(() -> item("GPU").setValue(b200));
+        robot.interact(() -> { });
+        assertEquals(b200, srv.scaleUp());
+        assertEquals("900", value("NVLink GB/s"));
+        assertEquals("Set GPU of su1-srv01 to B200", doc.stack().undoDescription());
+        robot.interact(doc::undo);
+        robot.interact(() -> { });
+        assertEquals(h100, srv.scaleUp());
+        // A figure typed over a known GPU overrides that figure alone, as in the file; bad figures are refused.
+        robot.interact(() -> item("NVLink ns").setValue("600"));
+        robot.interact(() -> { });
+        assertEquals(h100.withLatencyNs(600), srv.scaleUp());
+        assertEquals("H100*", value("GPU"), "figures of its own");
+        robot.interact(() -> item("NVLink GB/s").setValue("400.5"));
+        assertEquals(new io.fabriclab.model.ScaleUp("H100", "NVLink 4 / NVSwitch", 400.5, 600), srv.scaleUp());
+        for (String bad : List.of("0", "-1", "100001", "x")) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> item("NVLink GB/s").setValue(bad), bad);
+        }
+        for (String bad : List.of("0", "1000001", "1.5")) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> item("NVLink ns").setValue(bad), bad);
+        }
+        robot.interact(doc::undo);
+        robot.interact(doc::undo);
+        assertEquals(h100, srv.scaleUp(), "two undos: both figures back");
+        // Several servers at once: one step.
+        Device other = doc.fabric().device("su1-srv02");
+        robot.interact(() -> doc.selection().set(List.of(srv, other), List.of()));
+        robot.interact(() -> { });
+        robot.interact(() -> item("GPU").setValue(io.fabriclab.model.ScaleUp.of("A100")));
+        assertEquals(io.fabriclab.model.ScaleUp.of("A100"), srv.scaleUp());
+        assertEquals(io.fabriclab.model.ScaleUp.of("A100"), other.scaleUp());
+        robot.interact(doc::undo);
+        assertEquals(h100, srv.scaleUp());
+        assertEquals(h100, other.scaleUp());
+    }
+
+    @Test
     void unitNumbersAreCheckedAndShownFromOne() {
         assertEquals(0, InspectorPane.ordinal("1"));
         assertNull(InspectorPane.ordinal(" "));

@@ -48,7 +48,7 @@ public final class SonicConfigDb implements SwitchConfigFormat {
     static final long WD_DETECTION_MAX_MS = 5000;
     static final long WD_RESTORATION_MAX_MS = 60000;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = io.fabriclab.io.JsonInput.writingMapper();
     /** The layout of SONiC's own config_db.json (Python json.dump, indent 4): "key": "value". */
     private static final DefaultPrettyPrinter LAYOUT = new DefaultPrettyPrinter(Separators.createDefaultInstance()
             .withObjectFieldValueSpacing(Separators.Spacing.AFTER))

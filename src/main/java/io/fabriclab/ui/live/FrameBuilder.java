@@ -124,14 +124,12 @@ public final class FrameBuilder {
             Link l = directions.links().get(d >> 1);
             long q = s.queueBytes()[i];
             f.queueBytes[d] = q;
-            if (by == CongestionPainter.ColourBy.QUEUE) {
-                f.load[d] = q / (double) fullScaleBytes(th, i);
-            } else if (dtPs > 0) {
-                long wire = s.wireBytesTotal()[i] - at(prev == null ? null : prev.wireBytesTotal(), i);
-                f.load[d] = wire * 8.0 * 1e12 / (l.rateBps() * dtPs);
-            } else {
-                f.load[d] = s.utilization()[i];
-            }
+            double carrying = dtPs > 0
+                    ? (s.wireBytesTotal()[i] - at(prev == null ? null : prev.wireBytesTotal(), i)) * 8.0 * 1e12
+                    / (l.rateBps() * dtPs)
+                    : s.utilization()[i];
+            f.carrying[d] = carrying;
+            f.load[d] = by == CongestionPainter.ColourBy.QUEUE ? q / (double) fullScaleBytes(th, i) : carrying;
             // The transport's own hold on the sender, drawn with the pause mark: PFC pausing it
             // (RoCEv2), its peer's credits not covering its head packet (InfiniBand), or packets
             // trimmed at that egress since the last picture (Ultra Ethernet).

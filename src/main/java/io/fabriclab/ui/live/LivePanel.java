@@ -145,6 +145,12 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         }
     }
 
+    private final Runnable documentChanged = this::documentChanged;
+
+    private void documentChanged() {
+        model.fabricReplaced(canvas.document().fabric());
+    }
+
     private final AnimationTimer timer = new AnimationTimer() {
         @Override
         public void handle(long now) {
@@ -160,6 +166,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
     public LivePanel(FabricCanvas canvas) {
         this.canvas = canvas;
         this.model = new LiveViewModel(canvas.document().fabric());
+        model.setDrawnFabric(() -> canvas.document().fabric());
         this.selection = new LiveSelectionPane(canvas, model);
         setId("live-panel");
         setFitToWidth(true);
@@ -189,6 +196,9 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
 
             @Override
             public void cleared() {
+                timelineLabel.setText("timeline: after the run");
+                hottestNow.setText("hottest: nothing queued yet");
+                followed = null;
                 timeline.setDisable(true);
                 worstMoment.setDisable(true);
                 totals.setDisable(true);
@@ -200,8 +210,27 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
                 startTimer();
             }
         });
-        canvas.setLayer(this::paintLayer);
+        canvas.setLayer(new FabricCanvas.Layer() {
+            @Override
+            public void paint(io.fabriclab.diagram.Painter p, io.fabriclab.diagram.DiagramGeometry g,
+                              java.util.Map<Device, io.fabriclab.diagram.FoldGroup> folded,
+                              io.fabriclab.diagram.Viewport vp, double w, double h) {
+                paintLayer(p, g, folded, vp, w, h);
+            }
+
+            @Override
+            public double[] legendSize() {
+                return new double[] {CongestionPainter.LEGEND_WIDTH, CongestionPainter.legendHeight(true)};
+            }
+
+            @Override
+            public void paintLegend(io.fabriclab.diagram.Painter p, double x, double y) {
+                congestionPainter.paintLegendAt(p, x, y, model.colourBy.get(), true);
+            }
+        });
         canvas.setLinkClickHandler(this::onLinkClicked);
+        // New from Template, Import, Open example (and their undo) replace the fabric under the panel.
+        canvas.document().stack().addListener(documentChanged);
         // File > Open replaces the editor: a panel that leaves its scene stops its run and timer.
         sceneProperty().addListener((o, a, b) -> {
             if (b == null) {
@@ -685,8 +714,9 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
                             io.fabriclab.diagram.Viewport vp, double w, double h) {
         CongestionFrame f = model.frame() != null ? model.frame()
                 : new CongestionFrame(0, model.frames().directions());
+        // The legend is the canvas's to place (FabricCanvas.Layer#legendSize): in a corner free of the drawing.
         congestionPainter.paint(p, g, folded, vp, w, h, f, System.nanoTime() / 1e9, model.colourBy.get(),
-                CongestionPainter.Legend.LIVE);
+                CongestionPainter.Legend.NONE);
     }
 
     /**
@@ -708,6 +738,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
     public void dispose() {
         stopTimer();
         model.stopRun();
+        canvas.document().stack().removeListener(documentChanged);
         canvas.setLayer(null);
         canvas.setLinkClickHandler(null);
     }

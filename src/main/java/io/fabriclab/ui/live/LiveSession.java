@@ -47,7 +47,9 @@ public final class LiveSession {
         this.drawn = drawn;
         this.simulated = simulated;
         this.settings = settings;
-        this.flows = List.copyOf(flows);
+        // The network flows only, in order: their place is their flow id in every snapshot (NVLink
+        // transfers and compute run in the simulator but are not flows of the fabric).
+        this.flows = flows.stream().filter(FlowSpec::network).toList();
         this.run = new LiveRun(sim, settings.snapshotIntervalUs() * Units.PS_PER_US);
         this.endPs = endPs;
         this.profileName = profileName;
@@ -101,7 +103,7 @@ public final class LiveSession {
         if (settings.scenarioFile() != null) {
             // The run panel's transport replaces the scenario's own, as `fabriclab compare` runs it.
             List<String> notes = new ArrayList<>();
-            String json = TransportRuns.variant(Files.readString(settings.scenarioFile(), StandardCharsets.UTF_8),
+            String json = TransportRuns.variant(io.fabriclab.io.JsonInput.textOf(settings.scenarioFile(), "a scenario"),
                     settings.transport(), notes::add);
             Scenario sc = ScenarioJson.parse(json, settings.scenarioFile().toString(),
                     settings.scenarioFile().toAbsolutePath().getParent(), FabricReader.FILES, copy);
@@ -121,6 +123,11 @@ public final class LiveSession {
                 .withDurationPs(settings.durationUs() * Units.PS_PER_US);
         long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
         Simulator sim = TransportRuns.simulator(copy, flows, cfg, qos, settings.transport());
+        if (settings.preset() == io.fabriclab.workload.WorkloadPreset.ALL_REDUCE
+                || settings.preset() == io.fabriclab.workload.WorkloadPreset.ALL_TO_ALL) {
+            // Reported with its declared size over its flows and NVLink transfers, as simulate does.
+            sim.describeNcclCollectives(List.of(settings.preset().collective(copy, settings.bytes())));
+        }
         return new LiveSession(drawn, copy, settings, flows, sim, end, settings.profile() == null ? "fabric QoS"
                 : settings.profile(), recordingBytes);
     }

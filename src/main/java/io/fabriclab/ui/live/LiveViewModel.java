@@ -96,7 +96,10 @@ public final class LiveViewModel {
     private final ReadOnlyBooleanWrapper active = new ReadOnlyBooleanWrapper(false);
     private final ReadOnlyStringWrapper thresholdStatus = new ReadOnlyStringWrapper("");
 
-    private final FrameBuilder frames;
+    /** Maps snapshots onto the drawn fabric; made anew when the fabric is replaced or a run starts. */
+    private FrameBuilder frames;
+    /** The fabric the editor shows now (the document's; a fabric replaced under the panel is noticed here). */
+    private java.util.function.Supplier<Fabric> drawnFabric;
     private final List<LiveViewListener> listeners = new ArrayList<>();
     private final SpeedMeter meter = new SpeedMeter();
     private final LiveCommands commands = new LiveCommands(this);
@@ -105,6 +108,8 @@ public final class LiveViewModel {
 
     private LiveSession session;
     private boolean preparing;
+    /** The build in flight; a build whose run was cleared meanwhile (Reset, a new fabric) is dropped. */
+    private Object pendingBuild;
     private final List<Consumer<LiveRun>> whenReady = new ArrayList<>();
     private SimSnapshot shown;
     /** Taken and recorded but not drawn yet (at full speed the view skips frames). */
@@ -123,6 +128,7 @@ public final class LiveViewModel {
 
     LiveViewModel(Fabric drawn) {
         this.frames = new FrameBuilder(drawn);
+        this.drawnFabric = () -> frames.fabric();
         speedPosition.addListener((o, a, b) -> applySpeed());
         workload.addListener((o, a, b) -> {
             if (b != null && b.live() != null) {
@@ -136,10 +142,69 @@ public final class LiveViewModel {
                 scenarioTransport(b.scenario()).ifPresent(transport::set);
             }
         });
+        // A run that has ended shows what it did with its settings: change one and that picture no
+        // longer answers them, so it goes (the old totals stayed until Play; issue 35).
+        for (javafx.beans.Observable setting : List.of(workload, transport, profile, sizeMb, fanIn, loadPercent,
+                toCompletion, durationUs, seed)) {
+            setting.addListener(o -> settingsChanged());
+        }
         colourBy.addListener((o, a, b) -> rebuildFrame());
         selectedFlow.addListener((o, a, b) -> rebuildFrame());
         collective.addListener((o, a, b) -> rebuildFrame());
         applySpeed();
+    }
+
+    /** Where the drawn fabric comes from (the editor's document, which New and Open replace). */
+    void setDrawnFabric(java.util.function.Supplier<Fabric> source) {
+        this.drawnFabric = source;
+    }
+
+    /**
+     * The editor now shows another fabric (New from Template, Import containerlab, Open example,
+     * undo of one of them): the run of the old one stops and everything that showed it goes (the
+     * canvas's congestion layer, clock, progress, dashboard, totals), so nothing of it is drawn on
+     * the new fabric's links by matching device names.
+     */
+    public void fabricReplaced(Fabric now) {
+        if (now == frames.fabric()) {
+            return;
+        }
+        boolean hadRun = session != null || preparing;
+        stopRun();
+        clearRun();
+        frames = new FrameBuilder(now);
+        clearReadouts();
+        status.set(hadRun ? "The fabric was replaced (" + now.name() + "): the run on the previous one was stopped."
+                + " Press Play to run on this one." : "Choose a workload and press Play.");
+        refreshState();
+        redraw.run();
+    }
+
+    /** A run setting changed: a run that has ended no longer shows these settings, so its picture goes. */
+    private void settingsChanged() {
+        if (session != null && ended()) {
+            clearRun();
+            clearReadouts();
+            status.set("Settings changed: press Play to run " + describeSettings() + ".");
+            refreshState();
+            redraw.run();
+        }
+    }
+
+    private String describeSettings() {
+        try {
+            return settings().describe();
+        } catch (IllegalArgumentException e) {
+            return "them";
+        }
+    }
+
+    private void clearReadouts() {
+        clock.set("t = 0 µs");
+        progress.set(0);
+        progressText.set("");
+        dashboard.set("");
+        thresholdStatus.set("");
     }
 
     void setRedraw(Runnable r) {
@@ -321,8 +386,7 @@ public final class LiveViewModel {
             if (java.nio.file.Files.size(file) > 1 << 20) {
                 return java.util.Optional.empty();
             }
-            com.fasterxml.jackson.databind.JsonNode tr = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(file.toFile()).path("transport");
+            com.fasterxml.jackson.databind.JsonNode tr = io.fabriclab.io.JsonInput.treeOf(file, "a scenario").path("transport");
             String name = tr.isObject() ? tr.path("name").asText("") : tr.asText("");
             return io.fabriclab.model.Transport.fromJsonName(name);
         } catch (java.io.IOException | RuntimeException e) {
@@ -412,9 +476,13 @@ public final class LiveViewModel {
         clearRun();
         preparing = true;
         status.set("Preparing " + settings.describe() + " …");
-        Fabric drawn = frames.fabric();
+        Fabric drawn = drawnFabric.get();
+        // Snapshots map onto the fabric as drawn now, with the links added or removed since the last run.
+        frames = new FrameBuilder(drawn);
         // The copy is taken on the FX thread (the drawing may change later); routes and flows are built off it.
         Fabric copy = drawn.copy();
+        Object token = new Object();
+        pendingBuild = token;
         javafx.concurrent.Task<LiveSession> task = new javafx.concurrent.Task<>() {
             @Override
             protected LiveSession call() throws Exception {
@@ -422,6 +490,10 @@ public final class LiveViewModel {
             }
         };
         task.setOnSucceeded(e -> {
+            if (pendingBuild != token) {
+                return; // reset or replaced while it was built
+            }
+            pendingBuild = null;
             preparing = false;
             session = task.getValue();
             runProgress = new RunProgress(session);
@@ -435,6 +507,10 @@ public final class LiveViewModel {
             refreshState();
         });
         task.setOnFailed(e -> {
+            if (pendingBuild != token) {
+                return;
+            }
+            pendingBuild = null;
             preparing = false;
             whenReady.clear();
             Throwable t = task.getException();
@@ -478,16 +554,15 @@ public final class LiveViewModel {
     public void reset() {
         stopRun();
         clearRun();
-        clock.set("t = 0 µs");
-        progress.set(0);
-        progressText.set("");
-        dashboard.set("");
+        clearReadouts();
         status.set("Reset. Press Play to start again.");
         refreshState();
         redraw.run();
     }
 
     private void clearRun() {
+        pendingBuild = null;
+        preparing = false;
         session = null;
         shown = null;
         undrawn = null;
@@ -598,7 +673,8 @@ public final class LiveViewModel {
             return false;
         }
         for (int i = 0; i < f.paused.length; i++) {
-            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.cnpsPerUs[i] > 0 || f.stormed[i]) {
+            if (f.paused[i] || f.marksPerUs[i] > 0 || f.dropFlash[i] > 0 || f.cnpsPerUs[i] > 0 || f.stormed[i]
+                    || f.carrying[i] > 0) {
                 return true;
             }
         }
@@ -644,11 +720,7 @@ public final class LiveViewModel {
         }
         if (results != null) {
             SimResults.Summary sum = results.summary();
-            status.set(String.format(Locale.ROOT, "Run %s (%s) at %.1f µs: %d/%d flows, drops %d, ECN marks %d, "
-                            + "PAUSE %d%s", results.run().stopReason().name().toLowerCase(Locale.ROOT),
-                    session.transport().displayName(),
-                    results.run().simulatedPs() / 1e6, results.run().flowsCompleted(), results.run().flows(),
-                    sum.drops(), sum.ecnMarked(), sum.pauseFramesSent(), transportText(results) + collectivesText(results)));
+            status.set(endingText(results, session.transport()));
         }
         listeners.forEach(LiveViewListener::finished);
         if (quiet(frame) && session != null && !session.recording().frames().isEmpty()) {
@@ -658,6 +730,17 @@ public final class LiveViewModel {
             status.set(status.get() + ". The queues had drained by the end: the canvas shows the run totals"
                     + " (largest queue, paused, ECN marks); Worst moment or the timeline show one instant.");
         }
+    }
+
+    /**
+     * The run's ending in words ({@link io.fabriclab.report.RunEnding#headline}: a PFC deadlock first,
+     * never the raw stop reason), then its transport and counters.
+     */
+    static String endingText(SimResults results, io.fabriclab.model.Transport transport) {
+        SimResults.Summary sum = results.summary();
+        return String.format(Locale.ROOT, "%s (%s). Drops %,d, ECN marks %,d, PAUSE %,d%s",
+                io.fabriclab.report.RunEnding.headline(results, "µs"), transport.displayName(), sum.drops(),
+                sum.ecnMarked(), sum.pauseFramesSent(), transportText(results) + collectivesText(results));
     }
 
     /** True when a picture shows nothing: no queue, pause, mark, drop or watchdog storm anywhere. */

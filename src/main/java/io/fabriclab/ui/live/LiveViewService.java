@@ -38,7 +38,7 @@ public final class LiveViewService implements LiveViewProvider {
             name = name.substring(0, name.length() - RunRecording.EXTENSION.length());
         }
         Path out = dir.resolve(LivePanel.safeName(name) + "-results.json");
-        io.fabriclab.io.AtomicFiles.write(out, new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+        io.fabriclab.io.AtomicFiles.write(out, io.fabriclab.io.JsonInput.writingMapper().writerWithDefaultPrettyPrinter()
                 .writeValueAsBytes(saved.results()));
         return out;
     }

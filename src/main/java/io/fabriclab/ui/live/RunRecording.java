@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
 import io.fabriclab.io.AtomicFiles;
@@ -249,56 +250,163 @@ public final class RunRecording {
         return field.equals("flowPaths") ? s.flowPaths() : s.flowReversePaths();
     }
 
-    /** Reads a saved run; the message names the file and what is wrong. */
+    /**
+     * Most heap the frames of a loaded run may take, as {@link #bytesBeyond} counts it: a recording
+     * keeps itself within its bound ({@link #DEFAULT_MAX_BYTES}) while it records, so a file over
+     * four times that was not written by FabricLab (a small gzip file of many numbers is refused
+     * here, not when the heap is gone).
+     */
+    public static final long MAX_LOADED_BYTES = 4 * DEFAULT_MAX_BYTES;
+    /** Most values in one per-flow column of a frame: a scenario holds at most 4,000,000 flows. */
+    static final int MAX_FLOW_VALUES = 4_000_000;
+
+    /**
+     * Reads a saved run as a stream, frame by frame (never a tree of all frames), within
+     * {@link #MAX_UNPACKED_BYTES} of text and {@link #MAX_LOADED_BYTES} of frames; every problem
+     * (not gzip, cut short, not JSON, a field of the wrong kind, too large) is an IOException whose
+     * message names the file, where in it, and what is wrong.
+     */
     public static Saved load(Path file) throws IOException {
-        JsonNode root;
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
-            root = MAPPER.readTree(in);
+        return load(file, MAX_LOADED_BYTES);
+    }
+
+    /** As {@link #load(Path)} with another bound on the frames' heap (tests). */
+    static Saved load(Path file, long maxLoadedBytes) throws IOException {
+        try (InputStream in = new GZIPInputStream(new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16));
+             JsonParser p = MAPPER.createParser(in)) {
+            return load(file, p, maxLoadedBytes);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException(file + ": no such file", e);
         } catch (java.util.zip.ZipException e) {
             throw new IOException(file + ": not a FabricLab run recording (expected gzip-compressed JSON)", e);
+        } catch (java.io.EOFException e) {
+            throw new IOException(file + ": the file is cut short (gzip data ends early); not a complete run recording", e);
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            throw new IOException(file + ": unpacks to more than a run recording may hold (at most "
+                    + (MAX_UNPACKED_BYTES >> 20) + " MB of JSON): " + firstLine(e.getOriginalMessage()), e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(file + ": not valid JSON" + at(e.getLocation()) + ": " + firstLine(e.getOriginalMessage()), e);
+        } catch (IOException e) {
+            String m = String.valueOf(e.getMessage());
+            throw m.startsWith(file.toString()) ? e : new IOException(file + ": " + m, e);
         }
-        if (root == null || !"fabriclab-run".equals(root.path("kind").asText())) {
-            throw new IOException(file + ": $.kind must be \"fabriclab-run\"");
+    }
+
+    private static Saved load(Path file, JsonParser p, long maxLoadedBytes) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new IOException(file + ": $: not a FabricLab run recording (expected a JSON object)");
         }
-        int version = root.path("schemaVersion").asInt(-1);
-        if (version < 1 || version > SCHEMA_VERSION) {
-            throw new IOException(file + ": $.schemaVersion " + version + " is not supported (expected 1 to "
-                    + SCHEMA_VERSION + ")");
+        ObjectReader fieldReader = MAPPER.reader().without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        ObjectNode head = MAPPER.createObjectNode();
+        List<SimSnapshot> frames = new ArrayList<>();
+        boolean sawFrames = false;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if (field.equals("frames")) {
+                checkHead(file, head);
+                if (t != JsonToken.START_ARRAY) {
+                    throw new IOException(file + ": $.frames must be an array of snapshots");
+                }
+                readFrames(file, p, fieldReader, frames, maxLoadedBytes);
+                sawFrames = true;
+            } else {
+                head.set(field, fieldReader.readTree(p));
+            }
+        }
+        if (p.nextToken() != null) {
+            throw new IOException(file + ": not valid JSON" + at(p.currentLocation()) + ": data after the recording");
+        }
+        checkHead(file, head);
+        if (!sawFrames || frames.isEmpty()) {
+            throw new IOException(file + ": $.frames is empty; nothing to replay");
         }
         Fabric fabric;
         try {
-            fabric = FabricJson.read(MAPPER.writeValueAsString(root.path("fabric")), file + " $.fabric");
+            fabric = FabricJson.read(MAPPER.writeValueAsString(head.path("fabric")), file + " $.fabric");
         } catch (InputException e) {
             throw new IOException(e.getMessage(), e);
         }
-        List<SimSnapshot> frames = new ArrayList<>();
-        JsonNode fs = root.path("frames");
-        ObjectReader reader = MAPPER.readerFor(SimSnapshot.class).withAttribute(PREVIOUS_FRAME, new HashMap<>());
-        for (int i = 0; i < fs.size(); i++) {
+        JsonNode results = head.get("results");
+        return new Saved(head.path("title").asText(file.getFileName().toString()), fabric,
+                results == null || results.isNull() ? null : results, frames);
+    }
+
+    /** The kind and version, checked as soon as the frames start (they come after the head in every file written). */
+    private static void checkHead(Path file, ObjectNode head) throws IOException {
+        if (!"fabriclab-run".equals(head.path("kind").asText())) {
+            throw new IOException(file + ": $.kind must be \"fabriclab-run\"");
+        }
+        int version = head.path("schemaVersion").asInt(-1);
+        if (version < 1 || version > SCHEMA_VERSION) {
+            throw new IOException(file + ": $.schemaVersion " + head.path("schemaVersion") + " is not supported (expected 1 to "
+                    + SCHEMA_VERSION + ")");
+        }
+    }
+
+    /** The frames, one at a time, each counted against {@link #MAX_LOADED_BYTES} as it is read. */
+    private static void readFrames(Path file, JsonParser p, ObjectReader fieldReader, List<SimSnapshot> frames,
+                                   long maxLoadedBytes) throws IOException {
+        ObjectReader reader = fieldReader.forType(SimSnapshot.class).withAttribute(PREVIOUS_FRAME, new HashMap<>());
+        long loaded = 0;
+        for (int i = 0; p.nextToken() != JsonToken.END_ARRAY; i++) {
+            if (p.currentToken() == null) {
+                throw new IOException(file + ": the file ends inside $.frames");
+            }
+            SimSnapshot earlier = frames.isEmpty() ? null : frames.get(frames.size() - 1);
+            SimSnapshot s;
             try {
-                JsonNode frame = fs.get(i);
-                SimSnapshot earlier = frames.isEmpty() ? null : frames.get(frames.size() - 1);
-                boolean samePaths = earlier != null && frame.isObject() && !frame.has("flowPaths");
-                boolean sameReverse = earlier != null && frame.isObject() && !frame.has("flowReversePaths");
-                SimSnapshot s = reader.treeToValue(frame, SimSnapshot.class);
+                if (p.currentToken() != JsonToken.START_OBJECT) {
+                    throw new IOException("a snapshot is an object, not " + p.currentToken().asString());
+                }
+                s = reader.readValue(p);
+                // Paths left out by the writer: unchanged since the frame before.
+                // (An absent reverse-path list reads as empty; a run's flows are fixed, so an empty one
+                // after a frame that had them is the writer's "unchanged".)
+                boolean samePaths = earlier != null && s.flowPaths() == null;
+                boolean sameReverse = earlier != null && s.flowReversePaths().isEmpty();
                 if (s.flowPaths() == null && !samePaths) {
                     throw new IOException("flowPaths is missing");
                 }
                 if (samePaths || sameReverse) {
-                    // Left out by the writer: unchanged since the frame before.
                     s = s.withFlowPaths(samePaths ? earlier.flowPaths() : s.flowPaths(),
                             sameReverse ? earlier.flowReversePaths() : s.flowReversePaths());
                 }
-                frames.add(s);
-            } catch (IOException e) {
-                throw new IOException(file + ": $.frames[" + i + "] is not a snapshot: " + e.getMessage(), e);
+            } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException | com.fasterxml.jackson.core.JsonParseException
+                     | java.io.EOFException | java.util.zip.ZipException e) {
+                throw e; // the whole file's problem: load names it
+            } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+                String expected = io.fabriclab.io.JsonInput.expected(e.getTargetType());
+                throw new IOException(file + ": " + io.fabriclab.io.JsonInput.path("$.frames[" + i + "]", e)
+                        + ": wrong type" + (expected == null ? "" : "; allowed: " + expected), e);
+            } catch (IOException | RuntimeException e) {
+                String why = e instanceof com.fasterxml.jackson.databind.JsonMappingException m ? m.getOriginalMessage() : e.getMessage();
+                throw new IOException(file + ": $.frames[" + i + "] is not a snapshot: " + firstLine(why), e);
             }
+            loaded += bytesBeyond(s, earlier);
+            if (loaded > maxLoadedBytes) {
+                throw new IOException(String.format(java.util.Locale.ROOT, "%s: $.frames[%d]: the frames so far take %d MB; "
+                        + "a run recording keeps at most %d MB, so this is not one FabricLab wrote", file, i, loaded >> 20,
+                        maxLoadedBytes >> 20));
+            }
+            frames.add(s);
         }
-        if (frames.isEmpty()) {
-            throw new IOException(file + ": $.frames is empty; nothing to replay");
+    }
+
+    private static String at(com.fasterxml.jackson.core.JsonLocation loc) {
+        return loc == null || loc.getLineNr() < 1 ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+    }
+
+    /** A parser's message without its notes on Jackson's own settings, one line. */
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
         }
-        return new Saved(root.path("title").asText(file.getFileName().toString()), fabric,
-                root.path("results").isNull() ? null : root.path("results"), frames);
+        int nl = s.indexOf('\n');
+        String line = (nl < 0 ? s : s.substring(0, nl)).strip()
+                .replaceAll("Source: REDACTED \\(`[^`]*` disabled\\); ", "").replaceAll(" \\(for `[^`]*`\\)", "")
+                .replace("`", "");
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     /**
@@ -369,8 +477,8 @@ public final class RunRecording {
             FlowValues v;
             if (p.currentToken() == JsonToken.START_OBJECT) {
                 JsonNode n = ctxt.readTree(p);
-                if (!n.path("size").canConvertToInt() || n.path("size").asInt() < 0) {
-                    throw JsonMappingException.from(p, field + ".size must be a whole number >= 0");
+                if (!n.path("size").canConvertToInt() || n.path("size").asInt() < 0 || n.path("size").asInt() > MAX_FLOW_VALUES) {
+                    throw JsonMappingException.from(p, field + ".size must be a whole number from 0 to " + MAX_FLOW_VALUES);
                 }
                 Map<Integer, double[]> blocks = new HashMap<>();
                 for (Map.Entry<String, JsonNode> e : n.path("blocks").properties()) {
@@ -380,6 +488,10 @@ public final class RunRecording {
                     } catch (NumberFormatException bad) {
                         throw JsonMappingException.from(p, field + ".blocks: \"" + e.getKey()
                                 + "\" is not a block number");
+                    }
+                    if (!e.getValue().isArray() || e.getValue().size() > FlowValues.BLOCK) {
+                        throw JsonMappingException.from(p, field + ".blocks." + e.getKey() + " must be an array of at most "
+                                + FlowValues.BLOCK + " numbers");
                     }
                     double[] values = new double[e.getValue().size()];
                     for (int i = 0; i < values.length; i++) {
@@ -397,12 +509,35 @@ public final class RunRecording {
                     throw JsonMappingException.from(p, field + ": " + bad.getMessage());
                 }
             } else {
-                v = FlowValues.of(ctxt.readValue(p, double[].class)).sharingWith(before);
+                v = FlowValues.of(plainValues(p, field)).sharingWith(before);
             }
             if (previous != null && field != null) {
                 previous.put(field, v);
             }
             return v;
+        }
+
+        /** A plain array of numbers, at most {@link #MAX_FLOW_VALUES} of them, counted as read (never grown unbounded). */
+        private static double[] plainValues(JsonParser p, String field) throws IOException {
+            if (p.currentToken() != JsonToken.START_ARRAY) {
+                throw JsonMappingException.from(p, field + " must be an array of numbers or a {size, blocks} object");
+            }
+            double[] out = new double[256];
+            int n = 0;
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t == null || !t.isNumeric()) {
+                    throw JsonMappingException.from(p, field + "[" + n + "] must be a number");
+                }
+                if (n == MAX_FLOW_VALUES) {
+                    throw JsonMappingException.from(p, field + " holds more than " + MAX_FLOW_VALUES
+                            + " values (a scenario has at most that many flows)");
+                }
+                if (n == out.length) {
+                    out = java.util.Arrays.copyOf(out, Math.min(MAX_FLOW_VALUES, out.length * 2));
+                }
+                out[n++] = p.getDoubleValue();
+            }
+            return java.util.Arrays.copyOf(out, n);
         }
     }
 }

@@ -378,7 +378,7 @@ public final class TransportCompareWindow extends BorderPane {
         TransportComparison cmp = TransportRuns.comparison(scenarios, results, PriceBookFile.sample(), source);
         if (settings.scenarioFile() != null) {
             last = new LastRun(cmp, scenarios, results, settings.scenarioFile(),
-                    Files.readAllBytes(settings.scenarioFile()));
+                    io.fabriclab.io.JsonInput.textOf(settings.scenarioFile(), "a scenario").getBytes(StandardCharsets.UTF_8));
         }
         return cmp;
     }
@@ -391,7 +391,7 @@ public final class TransportCompareWindow extends BorderPane {
     static Map<Transport, Scenario> scenarios(Fabric copy, RunSettings settings, List<String> notes) throws IOException {
         if (settings.scenarioFile() != null) {
             Path file = settings.scenarioFile();
-            String text = Files.readString(file, StandardCharsets.UTF_8);
+            String text = io.fabriclab.io.JsonInput.textOf(file, "a scenario");
             return TransportRuns.scenarios(text, file.toString(), file.toAbsolutePath().getParent(), FabricReader.FILES,
                     copy::copy, TRANSPORTS, notes::add);
         }

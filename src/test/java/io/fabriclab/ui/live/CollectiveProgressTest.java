@@ -31,7 +31,7 @@ class CollectiveProgressTest {
         return new SimSnapshot(timePs, 0, 0, List.of(), new long[0], new long[0], new int[0], new boolean[0],
                 new long[0], new long[0], new double[0], new long[0], new long[0], new long[0], new long[0],
                 new long[0], new long[0], List.of(), FlowValues.zeros(n), FlowValues.zeros(n), FlowValues.of(progress), paths, 0, 0, 0,
-                List.of(), null, null, null, null, null, null);
+                List.of(), null, null, null, null, null, null, null);
     }
 
     @Test

@@ -118,5 +118,13 @@ class LivePresetTest {
                 java.util.Set.copyOf(r.deadlocks().get(0).ports()));
         assertEquals(0, r.run().flowsCompleted(), "traffic stops");
         assertTrue(r.run().reroutes() >= 1);
+        // Issue 35 item 3: the live view's ending names the deadlock, never the raw stop reason, and
+        // the report's flow completion times say no flow completed instead of 0.0 us.
+        String ending = LiveViewModel.endingText(r, io.fabriclab.model.Transport.ROCEV2);
+        assertTrue(ending.startsWith("Stopped: PFC deadlock on priority " + r.deadlocks().get(0).priority() + " at "),
+                ending);
+        assertTrue(ending.contains("no flow completed (0 of " + r.run().flows() + ")"), ending);
+        assertFalse(ending.contains("time_limit"), ending);
+        assertEquals("no flow completed", io.fabriclab.report.RunEnding.fct(r, r.summary().fctP50Us()));
     }
 }

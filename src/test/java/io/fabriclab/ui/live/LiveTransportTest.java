@@ -87,7 +87,7 @@ class LiveTransportTest {
         String[] status = new String[1];
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> {
             robot.interact(() -> status[0] = panel.model().status());
-            return status[0].startsWith("Run ");
+            return status[0].startsWith("Completed: ");
         });
         assertTrue(status[0].contains("(InfiniBand)") && status[0].contains("credit-stalled"), status[0]);
         assertTrue(s.title().contains("InfiniBand"), "the recording's title names the transport: " + s.title());

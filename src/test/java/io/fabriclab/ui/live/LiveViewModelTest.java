@@ -171,6 +171,34 @@ class LiveViewModelTest {
     }
 
     /**
+     * Issue 35 item 4: a run without congestion looked like the static drawing. A one-to-one
+     * permutation at 100G fills no queue, yet its links carry traffic: the frame says how much
+     * (carrying), the painter draws moving dots for it, and the view keeps animating.
+     */
+    @Test
+    void aRunWithoutQueuesStillShowsItsTrafficMoving(FxRobot robot) throws Exception {
+        robot.interact(() -> {
+            model.workload.set(LiveWorkload.of(WorkloadPreset.PERMUTATION));
+            model.sizeMb.set("0.5");
+            model.step(false);
+        });
+        WaitForAsyncUtils.waitFor(90, TimeUnit.SECONDS, () -> fx(robot, () -> model.frame() != null));
+        robot.interact(() -> model.step(false));
+        WaitForAsyncUtils.waitFor(90, TimeUnit.SECONDS, () -> fx(robot, () -> model.shownSnapshot() != null
+                && model.shownSnapshot().timePs() >= 10_000_000L));
+        CongestionFrame f = fx(robot, model::frame);
+        int moving = 0;
+        for (int d = 0; d < f.carrying.length; d++) {
+            if (io.fabriclab.diagram.CongestionPainter.trafficDots(f.carrying[d]) > 0) {
+                moving++;
+            }
+        }
+        assertTrue(moving > 0, "directions carrying traffic are drawn moving");
+        assertEquals(0, io.fabriclab.diagram.CongestionPainter.trafficDots(0));
+        assertEquals(4, io.fabriclab.diagram.CongestionPainter.trafficDots(1.0));
+    }
+
+    /**
      * The animation timer runs only while a run is active; after a run the canvas can show its
      * worst moment and its totals, which keep the queues the drained last picture has lost.
      */

@@ -132,7 +132,7 @@ class RunRecordingTest {
                     last.thresholds(), last.flowRateGbps(), last.flowTargetGbps(), last.flowProgress(),
                     last.flowPaths(), 0, 0, last.reroutes(), last.deadlocks(), last.stormedMask(),
                     last.stormsTotal(), last.flowReversePaths(), last.flowCnpsTotal(), last.creditStalledMask(),
-                    last.trimmedTotal()));
+                    last.trimmedTotal(), last.scaleUp()));
         }
         long blockTables = 4 * (16 + 8L * ((last.flowCount() + FlowValues.BLOCK - 1) / FlowValues.BLOCK));
         long alone = RunRecording.sizeOf(last);

@@ -118,9 +118,16 @@ class SparkSweepJobTest {
         Path broken = spark.resolve("runs").resolve(first.rows().get(6).hash() + ".json");
         byte[] whole = Files.readAllBytes(broken);
         Files.write(broken, java.util.Arrays.copyOf(whole, whole.length / 2));
+        // Item 13 of issue 31: an edited run (a negative count) parsed, so it was trusted; now it is
+        // refused, named, and simulated again.
+        Path edited = spark.resolve("runs").resolve(first.rows().get(3).hash() + ".json");
+        Files.writeString(edited, Files.readString(edited).replaceFirst("\"drops\" : [0-9.eE+-]+", "\"drops\" : -5"));
         SparkSweepJob.Result third = SparkSweepJob.run(sc, plan, out);
-        assertEquals(2, third.executed());
-        assertEquals(6, third.reused());
+        assertEquals(3, third.executed());
+        assertEquals(5, third.reused());
+        assertEquals(5, third.reusedRows().size());
+        assertTrue(third.rejected().stream().anyMatch(w -> w.contains(edited.getFileName().toString())
+                && w.contains("metrics.drops: -5 is not allowed")), third.rejected().toString());
         assertArrayEquals(summary, Files.readAllBytes(spark.resolve(SweepSummary.SUMMARY_JSON)));
 
         // The local runner finds the Spark job's run files its own: it resumes on them with nothing to run.
@@ -152,6 +159,24 @@ class SparkSweepJobTest {
         assertTrue(err2.toString().contains(bad.toString()), err2.toString());
         assertTrue(err2.toString().contains("kminBites"), err2.toString());
         assertTrue(Files.notExists(tmp.resolve("never")));
+    }
+
+    /** Item 7 of issue 31: the job printed the sweep's name raw (a window title, a clear-screen got through). */
+    @Test
+    void theJobPrintsTheSweepsNameThroughTheTerminalSafePrinter(@TempDir Path tmp) throws Exception {
+        Path hostile = tmp.resolve("hostile.json");
+        Files.writeString(hostile, Files.readString(SWEEP)
+                .replace("\"name\": \"Spark test: ECN Kmin x incast size\"", "\"name\": \"evil\\u001b]0;owned\\u0007\\u001b[2J\"")
+                .replace("[50000, 5000000]", "[50000]").replace("[100000, 200000]", "[100000]")
+                .replace("\"count\": 2", "\"count\": 1")
+                .replace("../../../../../resources", SWEEP.toAbsolutePath().getParent().resolve("../../../../../resources").normalize().toString()));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = SparkSweep.execute(new String[] {hostile.toString(), tmp.resolve("out").toUri().toString()},
+                new PrintWriter(out, true), new PrintWriter(err, true), () -> sc, false);
+        assertEquals(0, code, err.toString());
+        assertTrue(out.toString().contains("evil\\u001b]0;owned\\u0007\\u001b[2J: 1 runs"), out.toString());
+        assertTrue(out.toString().chars().noneMatch(c -> c == 0x1b || c == 0x07), "no raw escape reaches the terminal");
     }
 
     /**

@@ -82,20 +82,40 @@ final class RunStore implements Serializable {
      * null when there is none, or it is not a complete run file (the run is then simulated again).
      */
     RunRow finished(RunSpec spec) throws IOException {
+        return finished(spec, null);
+    }
+
+    /**
+     * As {@link #finished(RunSpec)}; a file that is there but not a valid run of the spec (checked
+     * by {@link RunRow#fromJson}, as the local runner checks it) is told to {@code rejected} as
+     * "file: why", then ignored.
+     */
+    RunRow finished(RunSpec spec, java.util.function.Consumer<String> rejected) throws IOException {
         Path f = runFile(spec.hash());
         byte[] bytes;
         try (InputStream in = fs().open(f)) {
+            if (fs().getFileStatus(f).getLen() > 16L * 1024 * 1024) {
+                throw new IOException("file is " + fs().getFileStatus(f).getLen() + " bytes; a run file is at most 16 MB");
+            }
             bytes = in.readAllBytes();
         } catch (FileNotFoundException e) {
+            return null;
+        } catch (IOException e) {
+            if (rejected != null) {
+                rejected.accept(f + ": " + e.getMessage());
+            }
             return null;
         }
         RunRow r;
         try {
             r = RunRow.fromJson(bytes);
+            if (!r.hash().equals(spec.hash())) {
+                throw new IOException("hash: " + r.hash() + " is another run's; allowed: " + spec.hash() + " (the file's name)");
+            }
         } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        if (!r.hash().equals(spec.hash())) {
+            if (rejected != null) {
+                rejected.accept(f + ": " + e.getMessage());
+            }
             return null;
         }
         return new RunRow(spec.point(), spec.seedIndex(), spec.seed(), spec.hash(), spec.values(), r.status(),

@@ -13,6 +13,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import io.fabriclab.io.InputException;
+import io.fabriclab.io.TerminalText;
 import io.fabriclab.sweep.SweepPlan;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -49,6 +50,9 @@ public final class SparkSweep implements Callable<Integer> {
             + "(as fabriclab sweep --no-charts)")
     boolean noCharts;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     private final PrintWriter stdout;
     /** The Spark context to run on; stopped at the end only when this command started it. */
     private final Supplier<JavaSparkContext> context;
@@ -72,8 +76,12 @@ public final class SparkSweep implements Callable<Integer> {
     }
 
     /** Runs the command line and returns its exit code (the tests call this with their own context). */
-    static int execute(String[] args, PrintWriter out, PrintWriter err, Supplier<JavaSparkContext> context,
+    static int execute(String[] args, PrintWriter rawOut, PrintWriter rawErr, Supplier<JavaSparkContext> context,
                        boolean ownsContext) {
+        // Text from the sweep file (its name, a path, an error's value) cannot drive the terminal: the
+        // fabriclab command line's one terminal-safe printer.
+        PrintWriter out = TerminalText.safe(rawOut);
+        PrintWriter err = TerminalText.safe(rawErr);
         CommandLine cl = new CommandLine(new SparkSweep(out, context, ownsContext));
         cl.setOut(out);
         cl.setErr(err);
@@ -102,6 +110,14 @@ public final class SparkSweep implements Callable<Integer> {
             }
             long t0 = System.nanoTime();
             SparkSweepJob.Result r = SparkSweepJob.run(sc, plan, out, !noCharts);
+            PrintWriter err = spec == null ? stdout : spec.commandLine().getErr();
+            for (String why : r.rejected()) {
+                err.println("warning: " + why + "; not a valid run file, the run was simulated again");
+            }
+            if (!r.reusedRows().isEmpty()) {
+                err.printf(Locale.ROOT, "reused %d finished run%s: %s%n", r.reusedRows().size(),
+                        r.reusedRows().size() == 1 ? "" : "s", io.fabriclab.sweep.SweepRunner.describe(r.reusedRows(), 10));
+            }
             stdout.printf(Locale.ROOT, "%s: %d runs (%d simulated, %d already finished or shared) in %d tasks, %.1f s; "
                             + "summary in %s%n", plan.name(), r.rows().size(), r.executed(), r.reused(), r.tasks(),
                     (System.nanoTime() - t0) / 1e9, out);

@@ -54,12 +54,18 @@ public final class SparkSweepJob {
      * @param reused   runs found finished under the output directory, or sharing another run's hash
      * @param tasks    Spark tasks that returned a run (distinct task partitions seen in the rows: one per
      *                 distinct run)
+     * @param reusedRows the runs taken from their files, not simulated (in run order)
+     * @param rejected run files found but not valid ("file: why"), whose runs were simulated again
      */
-    public record Result(List<RunRow> rows, int executed, int reused, int tasks) {
+    public record Result(List<RunRow> rows, int executed, int reused, int tasks, List<RunRow> reusedRows,
+                         List<String> rejected) {
     }
 
-    /** What one task sends back: the row, whether it was simulated or read from its file, and which task it was. */
-    record TaskRow(RunRow row, boolean simulated, boolean fromFile, int partition) implements Serializable {
+    /**
+     * What one task sends back: the row, whether it was simulated or read from its file, which task
+     * it was, and the run file it found but did not reuse ("file: why"; null when none).
+     */
+    record TaskRow(RunRow row, boolean simulated, boolean fromFile, int partition, String rejected) implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 
@@ -101,10 +107,19 @@ public final class SparkSweepJob {
         List<RunRow> rows = new ArrayList<>(all.size());
         int executed = 0;
         int reused = 0;
+        List<RunRow> fromFiles = new ArrayList<>();
+        List<String> rejected = new ArrayList<>();
         for (TaskRow t : done) {
             executed += t.simulated() ? 1 : 0;
             reused += t.fromFile() ? 1 : 0;
+            if (t.fromFile()) {
+                fromFiles.add(t.row());
+            }
+            if (t.rejected() != null) {
+                rejected.add(t.rejected());
+            }
         }
+        fromFiles.sort(java.util.Comparator.comparingInt(RunRow::point).thenComparingInt(RunRow::seedIndex));
         for (RunSpec spec : all) {
             TaskRow t = byHash.get(spec.hash());
             if (t == null) {
@@ -121,23 +136,24 @@ public final class SparkSweepJob {
         }
         writeSummary(plan, rows, store, charts);
         int tasks = (int) done.stream().mapToInt(TaskRow::partition).distinct().count();
-        return new Result(rows, executed, reused, tasks);
+        return new Result(rows, executed, reused, tasks, List.copyOf(fromFiles), List.copyOf(rejected));
     }
 
     /** One Spark task: the run's finished file if there is one, else the simulation, written atomically. */
     static TaskRow runTask(RunStore store, RunSpec spec) throws IOException {
         TaskContext tc = TaskContext.get();
         int partition = tc == null ? -1 : tc.partitionId();
-        RunRow old = store.finished(spec);
+        String[] rejected = new String[1];
+        RunRow old = store.finished(spec, why -> rejected[0] = why);
         if (old != null) {
-            return new TaskRow(old, false, true, partition);
+            return new TaskRow(old, false, true, partition, null);
         }
         RunRow r = ExecutorMemory.run(spec);
         if (!RunRow.REFUSED.equals(r.status())) {
             String attempt = tc == null ? "driver" : Long.toString(tc.taskAttemptId());
             store.writeAtomically(store.runFile(spec.hash()), r.toJson(), attempt, false);
         }
-        return new TaskRow(r, !RunRow.REFUSED.equals(r.status()), false, partition);
+        return new TaskRow(r, !RunRow.REFUSED.equals(r.status()), false, partition, rejected[0]);
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.fabriclab.cli;
+package io.fabriclab.io;
 
 import java.io.FilterWriter;
 import java.io.IOException;
@@ -13,13 +13,16 @@ import java.io.Writer;
  * other than newline, carriage return (progress bars) and tab, C1 controls (U+0080-U+009F),
  * Unicode format characters (category Cf: U+200B-U+200F, U+202A-U+202E, U+2066-U+2069, U+FEFF)
  * and lone surrogates are written as a visible {@code \u001b} escape instead.
+ *
+ * <p>The one terminal-safe printer of FabricLab: the command line ({@code cli.Main}) and the Spark
+ * job ({@code fabriclab-spark}) both print through it.
  */
-final class TerminalText {
+public final class TerminalText {
     private TerminalText() {
     }
 
     /** A writer printing through {@code out} with every unsafe character escaped; idempotent. */
-    static PrintWriter safe(PrintWriter out) {
+    public static PrintWriter safe(PrintWriter out) {
         if (out instanceof SafePrintWriter) {
             return out;
         }
@@ -27,7 +30,7 @@ final class TerminalText {
     }
 
     /** The text as it would be printed. */
-    static String escape(String s) {
+    public static String escape(String s) {
         StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -42,7 +45,7 @@ final class TerminalText {
         return sb.toString();
     }
 
-    static boolean unsafe(char c) {
+    public static boolean unsafe(char c) {
         if (c == '\n' || c == '\r' || c == '\t') {
             return false;
         }

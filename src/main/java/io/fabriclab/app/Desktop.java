@@ -1,14 +1,15 @@
-package io.fabriclab.cli;
+package io.fabriclab.app;
 
 import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
  * What the command line needs from the desktop application: the editor behind {@code fabriclab gui}.
- * (The benchmarks that need JavaFX are not in the shipped jar: {@code tools/bench-ui.sh}.) The {@code cli}
- * package must not depend on {@code ui} (ArchitectureTest), so {@code ui} implements this and
- * registers it in {@code META-INF/services/io.fabriclab.cli.Desktop}; the CLI finds it with
- * {@link ServiceLoader}. A build without the editor has no provider.
+ * (The benchmarks that need JavaFX are not in the shipped jar: {@code tools/bench-ui.sh}.) It lives
+ * below both: {@code cli} must not depend on {@code ui}, nor {@code ui} on {@code cli}
+ * (ArchitectureTest's layers), so {@code ui} implements this and registers it in
+ * {@code META-INF/services/io.fabriclab.app.Desktop}; the CLI finds it with {@link ServiceLoader}.
+ * A build without the editor has no provider.
  */
 public interface Desktop {
 
@@ -26,7 +27,9 @@ public interface Desktop {
     void openEditor(String[] args) throws Exception;
 
     /** No display to open a window on (no DISPLAY, or it cannot be opened): the user's setup, exit 2. */
-    final class NoDisplayException extends BadInputException {
+    final class NoDisplayException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         public NoDisplayException(String detail, Throwable cause) {
             super("no display to open the editor on (" + detail + "). The editor needs a graphical desktop;"
                     + " without one, start it on a virtual screen: xvfb-run ./fabriclab gui"

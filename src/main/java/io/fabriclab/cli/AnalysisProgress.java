@@ -1,0 +1,64 @@
+package io.fabriclab.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+import io.fabriclab.model.Fabric;
+import io.fabriclab.topology.FabricAnalysis;
+
+/**
+ * Where a long {@code analyze} is, on stderr: the static analysis's phases, then the InfiniBand
+ * credit-loop check of each subnet-manager engine. On a terminal one line updates in place (and is
+ * cleared at the end); piped, a line per step, and only for a fabric of at least
+ * {@link #LARGE_NICS} NICs, where the analysis takes seconds to minutes (a 65,536-host fat tree:
+ * docs/performance.md), so small runs and their tests print nothing.
+ */
+final class AnalysisProgress {
+    /** NICs from which a piped analyze says where it is: a fabric of 4,096 GPUs analyses in about a second. */
+    static final int LARGE_NICS = 4096;
+
+    private final PrintWriter err;
+    private final boolean terminal;
+    private final long start = System.nanoTime();
+    private boolean drawn;
+
+    AnalysisProgress(PrintWriter err, boolean terminal) {
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    /** The progress of an analysis of {@code fabric}; silent when piped and the fabric is small. */
+    static AnalysisProgress of(PrintWriter err, Fabric fabric) {
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        boolean large = FabricAnalysis.Counts.of(fabric).nics() >= LARGE_NICS;
+        return terminal || large ? new AnalysisProgress(err, terminal) : new AnalysisProgress(null, false);
+    }
+
+    /** The listener for step group {@code group} (0: the static analysis, 1: the credit loops). */
+    FabricAnalysis.Progress steps(int group) {
+        if (err == null) {
+            return FabricAnalysis.Progress.NONE;
+        }
+        String what = group == 0 ? "analysis" : "InfiniBand credit loops";
+        return (phase, index, count) -> show(String.format(Locale.ROOT, "analyze: %s %d/%d: %s (%.0f s)", what, index + 1,
+                count, phase, (System.nanoTime() - start) / 1e9));
+    }
+
+    private void show(String line) {
+        if (terminal) {
+            err.print("\r" + line + "      ");
+            drawn = true;
+        } else {
+            err.println(line);
+        }
+        err.flush();
+    }
+
+    /** Clears the terminal line, so the report starts on a clean screen line. */
+    void done() {
+        if (drawn) {
+            err.print("\r" + " ".repeat(100) + "\r");
+            err.flush();
+        }
+    }
+}

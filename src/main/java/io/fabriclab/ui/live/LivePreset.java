@@ -21,8 +21,8 @@ public enum LivePreset {
             "8:1 incast, PFC only: leaf1 pauses spine1 and spine2, then the sender leaves"),
     ECN_DCQCN("incast: ECN below XOFF + DCQCN tame it", "ecn-tuned.json", "classic-leaf-spine.json", 7.7,
             "the same incast, ECN marking from 100 KB (below the 300 KB XOFF) and DCQCN: sparks and CNPs from 20 µs;"
-                    + " pauses thin out and stop after about 700 µs (95 PAUSE frames against 261), but the cut senders"
-                    + " leave the receiver's link part idle: 2.5 ms against 1.3 ms. With the production thresholds"
+                    + " pauses thin out and stop after about 720 µs (103 PAUSE frames against 271), but the cut senders"
+                    + " leave the receiver's link part idle: 2.3 ms against 1.3 ms. With the production thresholds"
                     + " (Kmin 400 KB, above what leaf1 holds at XOFF) PFC acts first and it looks like the storm"),
     HOL_VICTIM("head-of-line victim", "hol-victim.json", "classic-leaf-spine.json", 7.7,
             "a flow to server02 shares spine-to-leaf1 links with an incast to server01 (from 200 µs) and is paused with it"),

@@ -77,7 +77,8 @@ class LivePresetTest {
      * or 10 MB, so the senders end below their share: the last flow ends later than PFC alone
      * (16 MB at 100 Gb/s, 1.28 ms at the least). With the production thresholds (Kmin 400 KB) the
      * spine1 ingress, carrying six of the eight flows, passes its 300 KB XOFF before the egress
-     * queue reaches Kmin: PFC acts first and the picture is nearly the storm's (198 PAUSE frames).
+     * queue reaches Kmin: PFC acts first and the picture is nearly the storm's (208 PAUSE frames
+     * against 271).
      */
     @Test
     void theDcqcnPresetStopsThePausesThatPfcAloneKeepsSending() throws Exception {

@@ -19,7 +19,7 @@ import java.nio.file.StandardCopyOption;
 public enum LivePreset {
     PFC_SPREADING("incast: PFC pauses spread upstream", "incast-pfc-only.json", "classic-leaf-spine.json", 7,
             "8:1 incast, PFC only: leaf1 pauses spine1 and spine2, then the sender leaves"),
-    ECN_DCQCN("incast: ECN below XOFF + DCQCN tame it", "ecn-tuned.json", "classic-leaf-spine.json", 7.7,
+    ECN_DCQCN("incast: ECN + DCQCN tame it", "ecn-tuned.json", "classic-leaf-spine.json", 7.7,
             "the same incast, ECN marking from 100 KB (below the 300 KB XOFF) and DCQCN: sparks and CNPs from 20 µs;"
                     + " pauses thin out and stop after about 720 µs (103 PAUSE frames against 271), but the cut senders"
                     + " leave the receiver's link part idle: 2.3 ms against 1.3 ms. With the production thresholds"

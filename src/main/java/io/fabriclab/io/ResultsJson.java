@@ -167,6 +167,15 @@ public final class ResultsJson {
             // Only on an InfiniBand run with congestion control on, so every other results file stays as it was.
             field(g, "ibCongestionControl", r.ibCongestionControl());
         }
+        if (r.local() != null) {
+            // Only on a run with NVLink transfers or compute: how many finished and each GPU's compute
+            // time (the task list itself stays in memory; simulate prints what it says).
+            g.writeObjectFieldStart("gpuTasks");
+            g.writeNumberField("tasks", r.local().tasks().size());
+            g.writeNumberField("tasksCompleted", r.local().tasksCompleted());
+            field(g, "gpus", r.local().gpus());
+            g.writeEndObject();
+        }
         if (r.ultraEthernet() != null) {
             // Only on an ultra-ethernet run, so RoCEv2 results files stay as they were.
             field(g, "ultraEthernet", r.ultraEthernet());

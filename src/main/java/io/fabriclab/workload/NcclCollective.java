@@ -677,7 +677,10 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             for (String a : local) {
                 onRail.put(Gpus.railOf(fabric, s, Gpus.index(a)), a);
             }
-            Map<String, List<String>> gathered = new LinkedHashMap<>();
+            // In pieces (each gather of at least 1 MiB, at most 8 pieces), so the gather of piece p + 1
+            // runs over NVLink while piece p crosses the network, as NCCL pipelines PXN's chunks.
+            Map<String, Long> peersOf = new LinkedHashMap<>();
+            long most = 0;
             for (String proxy : local) {
                 int rail = Gpus.railOf(fabric, s, Gpus.index(proxy));
                 long remotePeers = 0;
@@ -690,17 +693,33 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
                         }
                     }
                 }
-                List<String> ids = new ArrayList<>(afterOf.apply(proxy));
-                if (remotePeers > 0) {
-                    for (String a : local) {
-                        if (!a.equals(proxy)) {
-                            String id = name + "/pxn/" + a + ">" + proxy;
-                            graph.nvlink(a, proxy, each * remotePeers, 0, label(), id, afterOf.apply(a));
-                            ids.add(id);
+                peersOf.put(proxy, remotePeers);
+                most = Math.max(most, remotePeers);
+            }
+            int pieces = pieces(each * most);
+            long piece = Math.max(1, (each + pieces - 1) / pieces);
+            // gathered.get(proxy).get(p): what piece p's transfers from the proxy wait for.
+            Map<String, List<List<String>>> gathered = new LinkedHashMap<>();
+            for (String proxy : local) {
+                List<List<String>> perPiece = new ArrayList<>();
+                for (int p = 0; p < pieces; p++) {
+                    List<String> ids = new ArrayList<>(afterOf.apply(proxy));
+                    if (peersOf.get(proxy) > 0) {
+                        for (String a : local) {
+                            if (!a.equals(proxy)) {
+                                String id = name + "/pxn/" + p + "/" + a + ">" + proxy;
+                                List<String> after = new ArrayList<>(afterOf.apply(a));
+                                if (p > 0) {
+                                    after.add(name + "/pxn/" + (p - 1) + "/" + a + ">" + proxy);
+                                }
+                                graph.nvlink(a, proxy, piece * peersOf.get(proxy), 0, label(), id, after);
+                                ids.add(id);
+                            }
                         }
                     }
+                    perPiece.add(ids);
                 }
-                gathered.put(proxy, ids);
+                gathered.put(proxy, perPiece);
             }
             for (Device t : servers) {
                 if (t == s) {
@@ -717,9 +736,17 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
                         }
                         continue;
                     }
-                    String id = name + "/net/" + s.id() + ">" + b;
-                    graph.network(proxy, b, each * local.size(), label(), id, gathered.get(proxy));
-                    done.get(b).add(id);
+                    for (int p = 0; p < pieces; p++) {
+                        String id = name + "/net/" + p + "/" + s.id() + ">" + b;
+                        List<String> after = new ArrayList<>(gathered.get(proxy).get(p));
+                        if (p > 0) {
+                            after.add(name + "/net/" + (p - 1) + "/" + s.id() + ">" + b);
+                        }
+                        graph.network(proxy, b, piece * local.size(), label(), id, after);
+                        if (p == pieces - 1) {
+                            done.get(b).add(id);
+                        }
+                    }
                 }
             }
         }

@@ -33,7 +33,7 @@ import io.fabriclab.model.ScaleUp;
  * @param achievedTflops   what one GPU achieves on this model, TFLOP/s (ignored when computeUsPerMicroBatch > 0)
  * @param computeUsPerMicroBatch forward + backward of one micro-batch on one GPU, microseconds; 0: from FLOPs
  * @param overlapGradients gradient buckets reduced during the last backward pass (DDP / ZeRO) or after it
- * @param bucketBytes      gradient bucket size
+ * @param bucketBytes      gradient bucket size; 0: Megatron-LM's rule ({@link #megatronBucketBytes})
  * @param distributedOptimizer ZeRO-1 / Megatron's distributed optimizer: reduce-scatter of gradients,
  *                         all-gather of parameters after the step, instead of one all-reduce
  * @param gradientBytesPerParameter bytes per gradient element reduced across DP
@@ -101,8 +101,10 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
 
     /** Bytes of one activation or activation gradient element (bf16). */
     public static final int ACTIVATION_BYTES = 2;
-    /** PyTorch DDP's default gradient bucket (bucket_cap_mb = 25). */
-    public static final long DEFAULT_BUCKET_BYTES = 25L * 1000 * 1000;
+    /** PyTorch DDP's default gradient bucket (bucket_cap_mb = 25), for a user who trains with it. */
+    public static final long PYTORCH_DDP_BUCKET_BYTES = 25L * 1000 * 1000;
+    /** The default: 0, Megatron-LM's own bucket rule ({@link #megatronBucketBytes}). */
+    public static final long DEFAULT_BUCKET_BYTES = 0;
     /** Megatron-LM reduces gradients in fp32 when training in bf16 (accumulate_allreduce_grads_in_fp32). */
     public static final int DEFAULT_GRADIENT_BYTES = 4;
 
@@ -119,7 +121,7 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
             throw new IllegalArgumentException("gpu.achievedTflops: above 0 and at most 100000 TFLOP/s, got "
                     + achievedTflops);
         }
-        require("bucketBytes", bucketBytes, 1, 1L << 40);
+        require("bucketBytes", bucketBytes, 0, 1L << 40);
         require("gradientBytesPerParameter", gradientBytesPerParameter, 1, 8);
         if (model.layers() % pp != 0) {
             throw new IllegalArgumentException("parallelism.pp: " + pp + " stages do not divide the model's "
@@ -244,6 +246,20 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
         long dense = model.parameters() - model.expertParameters();
         double perGpu = dense / ((double) tp * pp) + model.expertParameters() / ((double) tp * pp * ep);
         return Math.max(1, Math.round(perGpu * gradientBytesPerParameter));
+    }
+
+    /**
+     * Megatron-LM's distributed data parallel bucket when none is set: max(40 M, 1 M x DP)
+     * parameters (megatron/core/distributed, DistributedDataParallelConfig.bucket_size), in
+     * gradient bytes.
+     */
+    public long megatronBucketBytes() {
+        return Math.max(40_000_000L, 1_000_000L * dp) * gradientBytesPerParameter;
+    }
+
+    /** The bucket in force: the one set, or Megatron's rule. */
+    public long effectiveBucketBytes() {
+        return bucketBytes > 0 ? bucketBytes : megatronBucketBytes();
     }
 
     /** Activation bytes at a stage boundary per micro-batch: b s h x 2 B. */
@@ -482,7 +498,8 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
         }
 
         int buckets() {
-            return (int) Math.max(1, Math.min(64, (gradientBytesPerGpu() + bucketBytes - 1) / bucketBytes));
+            long b = effectiveBucketBytes();
+            return (int) Math.max(1, Math.min(64, (gradientBytesPerGpu() + b - 1) / b));
         }
 
         /**

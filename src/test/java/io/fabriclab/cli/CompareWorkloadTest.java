@@ -56,4 +56,19 @@ class CompareWorkloadTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("training:MODEL with MODEL one of gpt-1.3b, gpt-13b, gpt-175b, gpt2-124m, llama-7b, moe-8x7b"), r.err());
     }
+
+    @Test
+    void simulateATrainingStepPrintsItsAnalysis() throws Exception {
+        Path fabric = smallRail(2, 1);
+        Path out = dir.resolve("r.json");
+        CliRun r = CliRun.of("simulate", fabric.toString(), "--workload", "training:gpt2-124m", "--quiet", "-o", out.toString());
+        assertEquals(0, r.code(), r.err());
+        // GPT-2 small on 2 GPUs: TP 1, PP 1, DP 2, 512 / 2 = 256 micro-batches; 124 M x 4 B of
+        // gradients in Megatron's buckets of 40 M parameters (160 MB): 4 buckets.
+        assertTrue(r.out().contains("training step of gpt2-124m: tp 1, pp 1, dp 2, ep 1, 256 micro-batches"), r.out());
+        assertTrue(r.out().matches("(?s).*step [0-9.]+ ms: compute [0-9.]+ ms, pipeline bubble 0.000 ms, exposed communication [0-9.]+ ms.*"), r.out());
+        assertTrue(r.out().contains("data parallel: "), r.out());
+        assertTrue(r.out().contains("critical path: compute"), r.out());
+        assertTrue(Files.readString(out).contains("\"gpuTasks\""));
+    }
 }

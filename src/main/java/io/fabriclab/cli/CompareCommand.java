@@ -186,7 +186,10 @@ public final class CompareCommand implements Callable<Integer> {
                         String.format(Locale.ROOT, "FCT p99 %.1f us", r.summary().fctP99Us()), "", latency,
                         String.format(Locale.ROOT, "%.1f", seconds)};
             }
-            rows.add(row);
+            String[] withCongestion = java.util.Arrays.copyOf(row, row.length + 1);
+            withCongestion[row.length] = String.format(Locale.ROOT, "%,d / %,d / %,d", r.summary().pauseFramesSent(),
+                    r.summary().ecnMarked(), r.summary().drops());
+            rows.add(withCongestion);
             if (!quiet) {
                 err.println("compare: " + t.jsonName() + " done in " + String.format(Locale.ROOT, "%.1f s", seconds));
             }
@@ -197,7 +200,7 @@ public final class CompareCommand implements Callable<Integer> {
             rows.get(i)[5] = ib != null && ib > 0 && v != null ? String.format(Locale.ROOT, "%.1f %%", 100 * v / ib) : "-";
         }
         TextTable table = new TextTable(new String[] {"transport", "step / completion", "compute", "exposed communication",
-                "throughput", "% of InfiniBand", "switch latency", "wall s"});
+                "throughput", "% of InfiniBand", "switch latency", "wall s", "PFC pauses / ECN marks / drops"});
         rows.forEach(r -> table.row((Object[]) r));
         out.println("Transport comparison: --workload " + workload + " on " + scenarioFile
                 + (fabricSeen != null ? " (" + fabricSeen.name() + ")" : ""));

@@ -203,6 +203,11 @@ public final class FabricJson {
         putNumber(dcqcn, "minRateMbps", d.minRateMbps());
         putNumber(dcqcn, "minCutIntervalUs", d.minCutIntervalUs());
         putNumber(dcqcn, "maxCutFraction", d.maxCutFraction());
+        if (!d.clampTargetRate() || d.clampTargetAfterTimeIncrease()) {
+            // Written only when they differ from the paper's rule, the one a file without them keeps.
+            dcqcn.put("clampTargetRate", d.clampTargetRate());
+            dcqcn.put("clampTargetRateAfterTimeIncrease", d.clampTargetAfterTimeIncrease());
+        }
 
         BufferConfig b = p.buffer() == null ? defaultBuffer() : p.buffer();
         ObjectNode bo = o.putObject("buffer");

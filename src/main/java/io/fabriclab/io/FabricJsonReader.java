@@ -46,7 +46,8 @@ final class FabricJsonReader {
     static final List<String> WRED_FIELDS = List.of("kminBytes", "kmaxBytes", "pmax");
     static final List<String> DCQCN_FIELDS = List.of("enabled", "cnpIntervalUs", "alphaTimerUs",
             "rateIncreaseTimerUs", "byteCounterBytes", "fastRecoverySteps", "g", "rateAiMbps", "rateHaiMbps",
-            "initialAlpha", "minRateMbps", "minCutIntervalUs", "maxCutFraction");
+            "initialAlpha", "minRateMbps", "minCutIntervalUs", "maxCutFraction", "clampTargetRate",
+            "clampTargetRateAfterTimeIncrease");
     static final List<String> BUFFER_FIELDS = List.of("poolBytes", "mode", "staticLimitBytes", "alpha",
             "reservedPerQueueBytes");
     static final List<String> SCHEDULER_FIELDS = List.of("strictPriorityClasses", "dwrrWeights");
@@ -285,7 +286,10 @@ final class FabricJsonReader {
         double minRate = r.number("minRateMbps", false, d.minRateMbps(), 0, true, MAX_MBPS, false);
         double minCut = r.number("minCutIntervalUs", false, d.minCutIntervalUs(), 0, false, MAX_US, false);
         double maxCut = r.number("maxCutFraction", false, d.maxCutFraction(), 0, true, 1, false);
-        return new DcqcnConfig(enabled, cnp, alphaTimer, rateTimer, bc, f, g, ai, hai, alpha0, minRate, minCut, maxCut);
+        boolean clamp = r.bool("clampTargetRate", false, d.clampTargetRate());
+        boolean clampAfter = r.bool("clampTargetRateAfterTimeIncrease", false, d.clampTargetAfterTimeIncrease());
+        return new DcqcnConfig(enabled, cnp, alphaTimer, rateTimer, bc, f, g, ai, hai, alpha0, minRate, minCut, maxCut,
+                clamp, clampAfter);
     }
 
     BufferConfig readBuffer(JsonNode node, String path, BufferConfig d) {

@@ -146,15 +146,14 @@ final class NextHopSelector {
 
     /**
      * Ultra Ethernet spraying: the egress a data packet of {@code flow} carrying entropy value
-     * {@code ev} takes at the switch that owns {@code in}. The switch hashes the packet's 5-tuple,
-     * the EV in the UDP source port, over its live equal-cost members, so one EV keeps one path
-     * while the routing and the links stay as they are (as csg-htsim's switches hash flow and
-     * path id). Switches hash with a CRC (SAI's SAI_HASH_ALGORITHM_CRC, SONiC's default ECMP hash
-     * algorithm; CRC16-CCITT and CRC32 variants on Broadcom's RTAG7), which is linear in the input
-     * bits: here CRC16-CCITT of the EV XOR the hash of the fields that do not change within a flow
-     * (addresses, the run's seed, the switch's when per-switch seeds are on). Because it is linear,
-     * the 256 EVs of a sender's cycle land exactly 2^(8-m) on each of 2^m members (a group of
-     * another size: within a few of 256 / n).
+     * {@code ev} takes at the switch that owns {@code in}: the switch's seeded hash of the
+     * packet's 5-tuple with the EV in the UDP source port, over its live equal-cost members, so
+     * one EV keeps one path while the routing and the links stay as they are (as csg-htsim's
+     * switches hash flow and path id). The hash of the EV is a keyed bijection of the EV space
+     * ({@link #permute}) reduced modulo the members: over a sender's whole cycle of EVs every
+     * member of a power-of-two group gets exactly its share, and within a cycle the EVs are drawn
+     * without replacement; switches hash independently (with per-switch seeds: with one seed for
+     * all, the tiers' choices correlate and polarize as ECMP does).
      */
     int nextByEntropy(EgressPort in, int flow, int ev) {
         int here = in.switchIndex;
@@ -192,29 +191,37 @@ final class NextHopSelector {
 
     /** Member 0..n-1 of entropy value {@code ev} of {@code flow} at switch {@code here} (see {@link #nextByEntropy}). */
     private int entropyMember(int here, int flow, int ev, int n) {
-        int fixed = (int) hash.hash(here, srcAddr[flow], dstAddr[flow], 0, 0, EcmpHash.PROTO_UDP);
-        return ((crc16Ccitt(ev) ^ fixed) & 0xFFFF) % n;
+        long key = hash.hash(here, srcAddr[flow], dstAddr[flow], 0, 0, EcmpHash.PROTO_UDP);
+        return permute(ev, entropyBits, key) % n;
     }
 
-    /** CRC16-CCITT table (polynomial 0x1021). */
-    private static final char[] CRC16 = new char[256];
+    /** log2 of the senders' path entropies (the EV space the switches' hash permutes). */
+    private int entropyBits = 8;
 
-    static {
-        for (int i = 0; i < 256; i++) {
-            int c = i << 8;
-            for (int b = 0; b < 8; b++) {
-                c = (c & 0x8000) != 0 ? (c << 1) ^ 0x1021 : c << 1;
-            }
-            CRC16[i] = (char) c;
+    /** Ultra Ethernet: the senders cycle through {@code entropies} EVs (a power of two). */
+    void setPathEntropies(int entropies) {
+        entropyBits = Integer.numberOfTrailingZeros(entropies);
+    }
+
+    /**
+     * A bijection of the {@code bits}-bit values keyed by {@code key}: xor-shifts and odd
+     * multiplications modulo 2^bits, each invertible. It stands for a switch's seeded hash of the
+     * EV: one EV always takes one member, every member gets its share of the EV space (so of each
+     * cycle of a sender), and switches with different keys choose independently of one another.
+     */
+    static int permute(int ev, int bits, long key) {
+        if (bits == 0) {
+            return 0;
         }
-    }
-
-    /** CRC16-CCITT (initial value 0xFFFF, no final XOR) of the 16-bit value {@code v}, high byte first. */
-    static int crc16Ccitt(int v) {
-        int c = 0xFFFF;
-        c = ((c << 8) ^ CRC16[((c >>> 8) ^ (v >>> 8)) & 0xFF]) & 0xFFFF;
-        c = ((c << 8) ^ CRC16[((c >>> 8) ^ v) & 0xFF]) & 0xFFFF;
-        return c;
+        int mask = (1 << bits) - 1;
+        int half = Math.max(1, (bits + 1) / 2);
+        int x = (ev ^ (int) key) & mask;
+        for (int round = 0; round < 3; round++) {
+            int odd = (int) (key >>> (16 + 16 * round % 48)) | 1;
+            x = (x * odd) & mask;
+            x ^= x >>> half;
+        }
+        return x;
     }
 
     /** The equal-cost egress ports toward the flow's destination edge switch {@code last} at switch {@code here}. */

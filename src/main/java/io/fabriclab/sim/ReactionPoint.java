@@ -30,6 +30,10 @@ public final class ReactionPoint {
     private final long minCutIntervalPs;
     private final double maxCutFraction;
     private final boolean enabled;
+    private final boolean clampTarget;
+    private final boolean clampAfterTimeIncrease;
+    /** The increase timer raised the rate since the last CNP (for {@code clampTargetAfterTimeIncrease}). */
+    private boolean timerIncreased;
 
     private long rc;
     private long rt;
@@ -61,6 +65,8 @@ public final class ReactionPoint {
         this.fastRecoverySteps = cfg.fastRecoverySteps();
         this.minCutIntervalPs = Math.round(cfg.minCutIntervalUs() * Units.PS_PER_US);
         this.maxCutFraction = cfg.maxCutFraction();
+        this.clampTarget = cfg.clampTargetRate();
+        this.clampAfterTimeIncrease = cfg.clampTargetAfterTimeIncrease();
         this.rc = lineBps;
         this.rt = lineBps;
         this.alpha = cfg.initialAlpha();
@@ -141,7 +147,8 @@ public final class ReactionPoint {
     }
 
     /**
-     * A CNP arrives. Rt = Rc; Rc = max(Rmin, Rc (1 - alpha/2)); alpha = (1-g) alpha + g; the
+     * A CNP arrives. Rt = Rc (unless the profile does not clamp the target, see
+     * {@link DcqcnConfig#clampTargetRate}); Rc = max(Rmin, Rc (1 - alpha/2)); alpha = (1-g) alpha + g; the
      * counters and the increase timer restart. With a minimum cut interval (NIC firmware style), a
      * CNP within that interval of the last cut updates alpha but does not cut again.
      *
@@ -158,7 +165,11 @@ public final class ReactionPoint {
         boolean cut = minCutIntervalPs <= 0 || lastCutPs == Long.MIN_VALUE || nowPs - lastCutPs >= minCutIntervalPs;
         if (cut) {
             double fraction = Math.min(a / 2, maxCutFraction);
-            rt = rc;
+            if (clampTarget || clampAfterTimeIncrease && timerIncreased) {
+                // Rt = Rc (the paper; ConnectX only after a timer-driven increase by default).
+                rt = rc;
+            }
+            timerIncreased = false;
             rc = Math.max(minBps, (long) (rc * (1 - fraction)));
             timerCount = 0;
             byteCount = 0;
@@ -176,6 +187,7 @@ public final class ReactionPoint {
     public void onIncreaseTimer() {
         timerCount++;
         increase();
+        timerIncreased = true;
     }
 
     /**

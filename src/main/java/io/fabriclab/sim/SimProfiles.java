@@ -26,10 +26,12 @@ import io.fabriclab.model.WredEcn;
  * HPCC and SimAI simulators use them: Pmax 0.2, 100G 400/1600 KB, 400G 800/3200 KB) with
  * firmware-style DCQCN; PFC on.</li>
  * <li>{@code pfc-only}: no ECN marking and no DCQCN; PFC alone keeps the RDMA class lossless.</li>
+ * <li>{@code connectx}: NVIDIA ConnectX's published DCQCN defaults ({@link DcqcnConfig#connectX}),
+ * ECN as {@code nic-firmware}; PFC on.</li>
  * </ul>
  */
 public final class SimProfiles {
-    public static final List<String> NAMES = List.of("paper", "nic-firmware", "production-ecn", "pfc-only");
+    public static final List<String> NAMES = List.of("paper", "nic-firmware", "production-ecn", "pfc-only", "connectx");
 
     private SimProfiles() {
     }
@@ -53,6 +55,10 @@ public final class SimProfiles {
             case "production-ecn" -> base.withPfc(pfc).withDcqcn(DcqcnConfig.nicFirmware())
                     .withEcn(curveOn(lossless, productionCurve(speedGbps), base.ecn().markAt()));
             case "pfc-only" -> base.withPfc(pfc).withDcqcn(disabled(base.dcqcn())).withEcn(EcnConfig.off());
+            case "connectx" -> base.withPfc(pfc).withDcqcn(DcqcnConfig.connectX())
+                    .withEcn(base.ecn().classes().isEmpty()
+                            ? curveOn(lossless, productionCurve(speedGbps), base.ecn().markAt())
+                            : new EcnConfig(true, base.ecn().classes(), base.ecn().markAt()));
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; known: " + String.join(", ", NAMES));
         };
     }
@@ -103,8 +109,6 @@ public final class SimProfiles {
     }
 
     private static DcqcnConfig disabled(DcqcnConfig d) {
-        return new DcqcnConfig(false, d.cnpIntervalUs(), d.alphaTimerUs(), d.rateIncreaseTimerUs(), d.byteCounterBytes(),
-                d.fastRecoverySteps(), d.g(), d.rateAiMbps(), d.rateHaiMbps(), d.initialAlpha(), d.minRateMbps(),
-                d.minCutIntervalUs(), d.maxCutFraction());
+        return d.withEnabled(false);
     }
 }

@@ -647,6 +647,9 @@ public final class Simulator {
                     switches.size(), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()));
             // Ultra Ethernet's spraying: each packet carries the entropy value its sender chose.
             entropySpray = uec != null && routingPolicy.mode() == RoutingMode.SPRAY;
+            if (entropySpray) {
+                selector.setPathEntropies(transportProfile.uec().pathEntropies());
+            }
             if (paths.tables != null) {
                 selector.tablesChanged(paths.tables);
             }

@@ -9,14 +9,15 @@ import io.fabriclab.model.QosProfile;
  *
  * <p>Requester: sends new packets and retransmissions round robin among the NIC's active flows
  * while the flow's bytes in flight stay within its NSCC window ({@link Nscc}); each data packet
- * takes its own path (the switches spray it, {@link RoutingMode#SPRAY}). A NACK names one
- * trimmed packet: only that packet is queued for retransmission (selective, never go-back-N),
- * and the window gives up its bytes. A retransmission timeout without any ACK or NACK resends
- * only the packets still unanswered. Responder: places every packet where its PSN says
- * (out-of-order delivery, a bitmap of received PSNs), acknowledges each data packet with its own
- * PSN and the ECN echo (a selective ACK), answers a trimmed header with a NACK; the flow is
- * complete when every PSN has arrived. ACKs and NACKs ride the strict, lossy CNP priority as
- * RoCEv2's do. No CNP, no DCQCN, no PFC.
+ * carries an entropy value the sender cycles as csg-htsim's EQDS does, which the switches hash
+ * ({@link NextHopSelector#nextByEntropy}). A NACK names one trimmed packet: only that packet is
+ * queued for retransmission (selective, never go-back-N), and the window gives up its bytes. A
+ * per-packet retransmission timer (RFC 6298's estimator, floored at 100 us) resends only the
+ * packets unanswered for that long. Responder: places every packet where its PSN says
+ * (out-of-order delivery, a bitmap of received PSNs), acknowledges with a cumulative PSN and a
+ * SACK bitmap once more than 16 KiB arrived (at once on ECN, duplicates, the first packet and
+ * AR), answers a trimmed header with a NACK; the flow is complete when every PSN has arrived.
+ * ACKs and NACKs ride the strict, lossy CNP priority as RoCEv2's do. No CNP, no DCQCN, no PFC.
  */
 final class UecTransport {
     private final Simulator sim;

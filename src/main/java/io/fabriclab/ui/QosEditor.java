@@ -551,7 +551,9 @@ final class QosEditor extends BorderPane {
         DcqcnConfig d = new DcqcnConfig(bool("dcqcn.enabled"), dbl("dcqcn.cnpIntervalUs"), dbl("dcqcn.alphaTimerUs"),
                 dbl("dcqcn.rateIncreaseTimerUs"), lng("dcqcn.byteCounterBytes"), (Integer) values.get("dcqcn.fastRecoverySteps"),
                 dbl("dcqcn.g"), dbl("dcqcn.rateAiMbps"), dbl("dcqcn.rateHaiMbps"), dbl("dcqcn.initialAlpha"),
-                dbl("dcqcn.minRateMbps"), dbl("dcqcn.minCutIntervalUs"), dbl("dcqcn.maxCutFraction"));
+                dbl("dcqcn.minRateMbps"), dbl("dcqcn.minCutIntervalUs"), dbl("dcqcn.maxCutFraction"))
+                .withClamps(shown.dcqcn() == null || shown.dcqcn().clampTargetRate(),
+                        shown.dcqcn() != null && shown.dcqcn().clampTargetAfterTimeIncrease());
         BufferConfig b = new BufferConfig(lng("buffer.poolBytes"), (BufferConfig.ThresholdMode) values.get("buffer.mode"),
                 lng("buffer.staticLimitBytes"), dbl("buffer.alpha"), lng("buffer.reservedPerQueueBytes"));
         return new QosProfile(shown.name(), (String) values.get("description"), pfc, ecn, d, b,

@@ -152,7 +152,7 @@ class CompareCommandTest {
         // The mean of per-flow throughputs rewards flows that finish unevenly (InfiniBand's finish
         // in two groups near 262 and 322 us); it is reported, and the share of InfiniBand is not
         // taken from it. (Ultra Ethernet's flows, which trim only what a 64 MiB buffer cannot
-        // hold, finish evenly here: p50 315, p99 334 us.) Each delivers at most its bound, and
+        // hold, finish evenly here: p50 308.6, p99 332.3 us.) Each delivers at most its bound, and
         // Ultra Ethernet less than InfiniBand.
         assertTrue(uec.has("meanFlowThroughputGbps") && ib.has("meanFlowThroughputGbps"), t.toString());
         double ibGoodput = ib.get("aggregateGoodputGbps").asDouble();

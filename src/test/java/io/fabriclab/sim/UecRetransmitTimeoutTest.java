@@ -27,7 +27,7 @@ class UecRetransmitTimeoutTest {
         // reconverges. They are dropped there without a trimmed header, so no NACK names them:
         // only the retransmission timer recovers them.
         //
-        // The flow's RTT is a few us (3 cut-through switches at 600 ns), so SRTT + 4 RTTVAR is far
+        // The flow's RTT is a few us (3 cut-through switches of 300 ns), so SRTT + 4 RTTVAR is far
         // below the 100 us floor and the timeout is 100 us. The lost packets hold the window
         // (NSCC's 1.5 BDP, at most 94,110 B = 23 frames here): after at most two windows (every
         // other packet lost, the others acknowledged), 46 x 337,600 ps = 15.5 us after the first

@@ -73,8 +73,8 @@ class UecTrimmingTest {
         long k = u.trimmedPackets();
         long bound = 337_600 + 5_000 + (long) n * packets * IncastTest.SER_FULL_100G + k * 9_760 + k * 1_389_920 + 5_000;
         // It cannot finish earlier than the link takes to carry all of it: first arrival + the
-        // full frames + the headers + the last propagation (measured: 0.24 us later than that,
-        // the link idled 0.24 us in all; the old model, which dropped, took 18 x line rate
+        // full frames + the headers + the last propagation (measured: 0.23 us later than that,
+        // the link idled 0.23 us in all; the old model, which dropped, took 18 x line rate
         // through retransmission timeouts).
         long carried = 337_600 + 5_000 + (long) n * packets * IncastTest.SER_FULL_100G + k * 9_760 + 5_000;
         System.out.printf("bound %d ps (K = %d), carried %d ps, measured %d ps (idle %d ps)%n", bound, k, carried,
@@ -111,9 +111,9 @@ class UecTrimmingTest {
     void nsccCutsItsWindowOnA400GIncastOnceTheQueueMayExceedTheTargetDelay() {
         // 16 senders of 1 MB into one 400G NIC on one switch, the fabric's default QoS (ECN on the
         // lossless class from Kmin 800 KB at 400G, a 64 MiB pool). Base RTT of a flow: a 4220 B
-        // frame on two 400G hops (2 x 84.4 ns), a 90 B ACK back (2 x 1.8 ns), 4 x 5 ns of cable
-        // and the switch's 600 ns both ways: 172.4 + 20 + 1,200 = 1,392.4 ns; NSCC's target
-        // delay is one base RTT, 1.39 us = 69.6 KB of queue at 400G. With a fixed 8-packet trim
+        // frame on two 400G hops (2 x 84.4 ns), a 110 B ACK back (2 x 2.2 ns), 4 x 5 ns of cable
+        // and the switch's 300 ns both ways: 173.2 + 20 + 600 = 793.2 ns; NSCC's target delay is
+        // one base RTT, 0.79 us = 39.7 KB of queue at 400G. With a fixed 8-packet trim
         // threshold the queue never passed 9 frames (760 ns), below the target, and NSCC never
         // cut its window (0 multiplicative decreases, docs/model.md before this change). Trimming
         // at the buffer's limit lets the queue reach the ECN curve (800 KB = 16 us of queue, far

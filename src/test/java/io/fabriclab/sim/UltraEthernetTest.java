@@ -103,23 +103,21 @@ class UltraEthernetTest {
     void sprayingCyclesTheEntropiesSoEachSpineCarriesItsShareOfEveryCycle() {
         // One flow of N = 2000 packets from leaf0 to leaf1 over P = 4 spines, no congestion (a
         // 100G NIC over four 100G uplinks), so no NACK or ECN echo penalises an entropy value.
-        // The sender cycles through its 256 EVs: packet k of a cycle carries k XOR x (x drawn per
-        // cycle), each EV once per cycle (csg-htsim EQDS). leaf0 maps an EV to uplink
-        // (CRC16(ev) XOR h) mod 4 with h fixed for the flow; a CRC is affine over XOR
-        // (CRC(a ^ b) = CRC(a) ^ CRC(b) ^ CRC(0)), so for k = 4q + r the uplink is
-        // (CRC16(r) ^ CRC16(0) ^ c_q) & 3 with c_q the same for the four r of an aligned block.
-        // CRC16-CCITT's low two bits over r = 0..3 are four distinct values (checked below): every
-        // aligned block of 4 consecutive packets takes the 4 uplinks once each, and 2000 packets
-        // (7 whole cycles and 52 blocks of the eighth) put exactly 500 on every uplink. Random
-        // spraying gave Binomial(2000, 1/4), 500 +- 19.4 (478 525 495 502 for seed 1); ECMP would
-        // put all 2000 on one.
+        // The sender cycles through its 256 EVs, each once per cycle in a shuffled order
+        // (csg-htsim EQDS); leaf0 maps them through a keyed bijection of the 256 values, modulo 4,
+        // so of every cycle's 256 EVs exactly 64 go to each uplink. 2000 = 7 x 256 + 208: seven
+        // whole cycles give 448 per uplink; the eighth cycle's 208 EVs are drawn without
+        // replacement from 64 per uplink, so each uplink gets between 208 - 3 x 64 = 16 and 64 of
+        // them: every uplink carries 464 to 512 packets. Random choice per packet
+        // (Binomial(2000, 1/4), 500 +- 19.4) gave 478 525 495 502 for seed 1; ECMP would put all
+        // 2000 on one.
         int n = 2000;
         int p = 4;
-        java.util.Set<Integer> low = new java.util.HashSet<>();
-        for (int r = 0; r < p; r++) {
-            low.add((NextHopSelector.crc16Ccitt(r) ^ NextHopSelector.crc16Ccitt(0)) & 3);
+        int[] split = new int[p];
+        for (int ev = 0; ev < 256; ev++) {
+            split[NextHopSelector.permute(ev, 8, 0x9E3779B97F4A7C15L) % p]++;
         }
-        assertEquals(4, low.size());
+        assertEquals(List.of(64, 64, 64, 64), java.util.Arrays.stream(split).boxed().toList());
         Fabric f = TestFabrics.leafSpine(2, p, 1, 100, 100, 1.0, null);
         List<FlowSpec> flows = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", (long) n * PAYLOAD, 0, 3));
         for (long seed = 1; seed <= 3; seed++) {
@@ -134,9 +132,9 @@ class UltraEthernetTest {
                 long frames = r.links().stream().filter(l -> l.from().equals(from)).findFirst().orElseThrow().frames();
                 counts.append(' ').append(frames);
                 total += frames;
-                assertEquals(n / p, frames, "seed " + seed + ": uplink " + s);
+                assertTrue(frames >= 464 && frames <= 512, "seed " + seed + ": uplink " + s + " carried " + frames);
             }
-            System.out.printf("UEC spray seed %d: packets per uplink%s (exactly 500 each)%n", seed, counts);
+            System.out.printf("UEC spray seed %d: packets per uplink%s (bound 464-512)%n", seed, counts);
             assertEquals(n, total, "every packet crossed exactly one uplink");
         }
     }

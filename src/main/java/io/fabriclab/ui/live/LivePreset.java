@@ -10,7 +10,8 @@ import java.nio.file.StandardCopyOption;
  * Live presets: shipped scenarios (resources/scenarios) that each show one phenomenon on the
  * shipped example fabric (classic-leaf-spine.json, the one the editor opens first), with the speed
  * at which it is watchable: the storm of an incast builds in about 60 µs of simulated time, so
- * 10 µs/s (position 7) shows it over six seconds; the ECMP collision, the deadlock and the
+ * 10 µs/s (position 7) shows it over six seconds; DCQCN takes about 700 µs to stop the pauses of
+ * the same incast, so its preset runs at 50 µs/s (7.7); the ECMP collision, the deadlock and the
  * head-of-line victim (whose incast starts at 200 µs) unfold over 300-450 µs, so 50 µs/s (7.7)
  * shows them in six to nine seconds. The scenario names the devices
  * and ports of that fabric; on another fabric it is refused with the name it misses.
@@ -18,8 +19,11 @@ import java.nio.file.StandardCopyOption;
 public enum LivePreset {
     PFC_SPREADING("incast: PFC pauses spread upstream", "incast-pfc-only.json", "classic-leaf-spine.json", 7,
             "8:1 incast, PFC only: leaf1 pauses spine1 and spine2, then the sender leaves"),
-    ECN_DCQCN("incast: ECN + DCQCN tame it", "incast-pfc-dcqcn.json", "classic-leaf-spine.json", 7,
-            "the same incast with ECN marking and DCQCN: sparks and CNPs, few pauses"),
+    ECN_DCQCN("incast: ECN + DCQCN tame it", "ecn-tuned.json", "classic-leaf-spine.json", 7.7,
+            "the same incast, ECN marking from 100 KB (below the 300 KB XOFF) and DCQCN: sparks and CNPs from 20 µs;"
+                    + " pauses thin out and stop after about 720 µs (103 PAUSE frames against 271), but the cut senders"
+                    + " leave the receiver's link part idle: 2.3 ms against 1.3 ms. With the production thresholds"
+                    + " (Kmin 400 KB, above what leaf1 holds at XOFF) PFC acts first and it looks like the storm"),
     HOL_VICTIM("head-of-line victim", "hol-victim.json", "classic-leaf-spine.json", 7.7,
             "a flow to server02 shares spine-to-leaf1 links with an incast to server01 (from 200 µs) and is paused with it"),
     FAILED_LINK("failed link during an all-reduce", "link-failure-mid-collective.json", "classic-leaf-spine.json", 8.5,

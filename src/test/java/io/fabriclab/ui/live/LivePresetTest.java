@@ -69,6 +69,44 @@ class LivePresetTest {
     }
 
     /**
+     * The DCQCN preset shows what its text says, against the PFC-only storm of the same incast (8 x
+     * 2 MB into server01, PFC XOFF 300 KB). With ECN from Kmin 100 KB, below XOFF, marks start
+     * before the ingress groups reach XOFF and DCQCN cuts every sender: fewer than half the
+     * PAUSE frames, and none after 800 us, while PFC alone pauses to the end. DCQCN cuts each
+     * sender at most every CNP interval (50 us) by at most half, and recovers only every 300 us
+     * or 10 MB, so the senders end below their share: the last flow ends later than PFC alone
+     * (16 MB at 100 Gb/s, 1.28 ms at the least). With the production thresholds (Kmin 400 KB) the
+     * spine1 ingress, carrying six of the eight flows, passes its 300 KB XOFF before the egress
+     * queue reaches Kmin: PFC acts first and the picture is nearly the storm's (208 PAUSE frames
+     * against 271).
+     */
+    @Test
+    void theDcqcnPresetStopsThePausesThatPfcAloneKeepsSending() throws Exception {
+        SimResults dcqcn = run(LivePreset.ECN_DCQCN);
+        SimResults pfc = run(LivePreset.PFC_SPREADING);
+        long[] at = {100, 300, 700, 1300, 2600};
+        StringBuilder line = new StringBuilder("pauses / CNPs so far at");
+        for (long us : at) {
+            long tp = us * 1_000_000L;
+            line.append(String.format(" %d us: %d/%d vs %d/0;", us,
+                    dcqcn.pfcEvents().stream().filter(e -> e.quanta() > 0 && e.timePs() <= tp).count(),
+                    dcqcn.dcqcnReactions().reactions().stream().filter(x -> x.timePs() <= tp).count(),
+                    pfc.pfcEvents().stream().filter(e -> e.quanta() > 0 && e.timePs() <= tp).count()));
+        }
+        System.out.println(line);
+        assertEquals(8, dcqcn.run().flowsCompleted());
+        assertTrue(dcqcn.summary().cnpsSent() > 0 && dcqcn.summary().ecnMarked() > 0);
+        assertTrue(2 * dcqcn.summary().pauseFramesSent() < pfc.summary().pauseFramesSent(),
+                dcqcn.summary().pauseFramesSent() + " vs " + pfc.summary().pauseFramesSent());
+        assertTrue(dcqcn.pfcEvents().stream().noneMatch(e -> e.quanta() > 0 && e.timePs() > 800_000_000L),
+                "no PAUSE after 800 us");
+        assertTrue(pfc.pfcEvents().stream().anyMatch(e -> e.quanta() > 0 && e.timePs() > 1_200_000_000L),
+                "PFC alone pauses to the end");
+        assertTrue(dcqcn.summary().fctMaxUs() > pfc.summary().fctMaxUs());
+        assertTrue(pfc.summary().fctMaxUs() >= 1280.0);
+    }
+
+    /**
      * After the two failures leaf3 reaches only spine1 and leaf4 only spine2: leaf3 <-> leaf4
      * traffic bounces spine -> leaf1/leaf2 -> spine, and the incasts pause that cycle until the
      * simulator reports a deadlock on its four ports and no flow completes.

@@ -23,6 +23,20 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
                          List<PfcEvent> pfcEvents, long pfcEventsDropped, List<CreditResult> credits,
                          UecResult ultraEthernet, IbCongestionResult ibCongestionControl, LocalResult local) {
 
+    /** When the last network flow or local task finished (ps); 0 when none did. */
+    public long lastFinishPs() {
+        long e = 0;
+        for (FlowResult f : flows) {
+            e = Math.max(e, f.finishPs());
+        }
+        if (local != null) {
+            for (TaskResult t : local.tasks()) {
+                e = Math.max(e, t.finishPs());
+            }
+        }
+        return e;
+    }
+
     /**
      * The tasks of a run that never touch a NIC (NVLink transfers and GPU compute; null when the run
      * had none): how many finished, each task (with its index in the workload's list), the time each

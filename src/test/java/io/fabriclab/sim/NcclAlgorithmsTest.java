@@ -26,16 +26,7 @@ class NcclAlgorithmsTest {
     private static final ScaleUp H100 = ScaleUp.DEFAULT;
 
     private static long end(SimResults r) {
-        long e = 0;
-        for (SimResults.FlowResult f : r.flows()) {
-            e = Math.max(e, f.finishPs());
-        }
-        if (r.local() != null) {
-            for (SimResults.TaskResult t : r.local().tasks()) {
-                e = Math.max(e, t.finishPs());
-            }
-        }
-        return e;
+        return r.lastFinishPs();
     }
 
     private static SimResults run(Fabric f, List<FlowSpec> tasks) {

@@ -97,29 +97,7 @@ public final class TrainingRun {
 
     /** A training step's analysis as text: the job, the step and its parts, communication by kind, the critical path. */
     public static String text(TrainingJob job, StepAnalysis.Result a) {
-        StringBuilder b = new StringBuilder();
-        b.append(job.describe()).append(String.format(Locale.ROOT, ", compute %.1f us per micro-batch%n",
-                job.computePsPerMicroBatch() / 1e6));
-        if (!a.completed()) {
-            b.append("  the step did not complete within the run\n");
-            return b.toString();
-        }
-        b.append(String.format(Locale.ROOT, "  step %.3f ms: compute %.3f ms, pipeline bubble %.3f ms, exposed "
-                        + "communication %.3f ms (%.1f %%); GPUs idle %.1f %%; %,.0f tokens/s%n",
-                a.stepPs() / 1e9, a.computePs() / 1e9, a.bubblePs() / 1e9, a.exposedCommPs() / 1e9,
-                100 * a.exposedShare(), 100 * a.gpuIdleShare(), a.tokensPerSecond()));
-        for (StepAnalysis.CommResult c : a.communication()) {
-            b.append(String.format(Locale.ROOT, "  %s: %d transfers, %.1f MB%s%n", c.kind(), c.transfers(),
-                    c.bytes() / 1e6, c.meanBusbwGBps() > 0
-                            ? String.format(Locale.ROOT, ", mean busbw %.2f GB/s", c.meanBusbwGBps()) : ""));
-        }
-        b.append(String.format(Locale.ROOT, "  critical path: compute %.3f ms, NVLink %.3f ms, network %.3f ms%n",
-                a.criticalComputePs() / 1e9, a.criticalNvlinkPs() / 1e9, a.criticalNetworkPs() / 1e9));
-        for (StepAnalysis.CriticalTransfer t : a.heldBy()) {
-            b.append(String.format(Locale.ROOT, "    held by %s %s -> %s (%.1f MB): %.1f us%n", t.label(), t.src(),
-                    t.dst(), t.bytes() / 1e6, t.chargedPs() / 1e6));
-        }
-        return b.toString();
+        return StepAnalysis.text(job, a);
     }
 
     /** One line: step time, exposed communication, tokens/s (or that the step did not complete); null before the end. */

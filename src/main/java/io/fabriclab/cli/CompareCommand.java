@@ -242,6 +242,12 @@ public final class CompareCommand implements Callable<Integer> {
         return String.join(", ", out);
     }
 
+    /**
+     * Above this many tasks a scenario's transports run one after another rather than side by side:
+     * the 1.7 M-task training step on 256 GPUs held about 6 GB in one run.
+     */
+    static int oneAtATimeTasks = 200_000;
+
     /** "rocev2,infiniband": each a transport, none twice; anything else is bad input naming the allowed ones. */
     static List<Transport> parseTransports(String list) {
         List<Transport> out = new ArrayList<>();
@@ -264,9 +270,15 @@ public final class CompareCommand implements Callable<Integer> {
             return new LinkedHashMap<>();
         }
         int threads = TransportRuns.threads(toRun.size());
+        int tasks = scenarios.values().iterator().next().flows().size();
+        if (tasks > oneAtATimeTasks) {
+            // A large run holds its packets, queues and per-flow state: one simulator in memory at a time.
+            threads = 1;
+        }
         if (!quiet) {
             err.println("compare: simulating " + String.join(", ", toRun.stream().map(Transport::jsonName).toList())
-                    + " on " + threads + " thread" + (threads == 1 ? "" : "s"));
+                    + " on " + threads + " thread" + (threads == 1 ? "" : "s")
+                    + (tasks > oneAtATimeTasks ? " (" + tasks + " tasks: one transport at a time)" : ""));
         }
         try {
             return TransportRuns.run(scenarios, toRun, threads, TransportRuns.QUIET);

@@ -27,8 +27,13 @@ public final class StepAnalysis {
     public record CommResult(String kind, int transfers, long bytes, long busyPs, double meanBusbwGBps) {
     }
 
-    /** A transfer on the critical path and the time the path spent on it. */
-    public record CriticalTransfer(String label, String src, String dst, long bytes, long chargedPs) {
+    /**
+     * A transfer on the critical path and the time the path spent on it, with the port on its path
+     * that held it most: the egress port with the deepest queue in the run (or, if none queued, the
+     * longest PFC-paused), its largest queue and paused time; null port when nothing queued or paused.
+     */
+    public record CriticalTransfer(String label, String src, String dst, long bytes, long chargedPs, String port,
+                                   long maxQueueBytes, long pausedPs) {
     }
 
     public record Result(boolean completed, long stepPs, long computePs, long noCommStepPs, long exposedCommPs,
@@ -145,10 +150,40 @@ public final class StepAnalysis {
             at = prev;
         }
         List<CriticalTransfer> held = new ArrayList<>();
+        // Network flow of each job task (position among the job's tasks -> flow result).
+        Map<Integer, SimResults.FlowResult> flowOf = new HashMap<>();
+        for (SimResults.FlowResult f : r.flows()) {
+            int task = flowTasks == null ? f.id() : flowTasks.get(f.id());
+            if (local[task] >= 0) {
+                flowOf.put(local[task], f);
+            }
+        }
+        Map<String, long[]> portState = new HashMap<>();
+        for (SimResults.QueueResult q : r.queues()) {
+            portState.computeIfAbsent(q.port(), k -> new long[2])[0] = Math.max(portState.get(q.port())[0], q.maxBytes());
+        }
+        for (SimResults.PfcResult pf : r.pfc()) {
+            portState.computeIfAbsent(pf.port(), k -> new long[2])[1] = Math.max(portState.get(pf.port())[1], pf.pausedPs());
+        }
         charged.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(3)
                 .forEach(e -> {
                     FlowSpec t = job.get(e.getKey());
-                    held.add(new CriticalTransfer(t.label(), t.src(), t.dst(), t.bytes(), e.getValue()));
+                    SimResults.FlowResult fr = flowOf.get(e.getKey());
+                    String port = null;
+                    long queue = 0;
+                    long paused = 0;
+                    if (fr != null) {
+                        for (String p : fr.path()) {
+                            long[] st = portState.get(p);
+                            if (st != null && (st[0] > queue || (st[0] == queue && st[1] > paused))) {
+                                port = p;
+                                queue = st[0];
+                                paused = st[1];
+                            }
+                        }
+                    }
+                    held.add(new CriticalTransfer(t.label(), t.src(), t.dst(), t.bytes(), e.getValue(),
+                            queue > 0 || paused > 0 ? port : null, queue, paused));
                 });
         // Communication by kind.
         Map<String, long[]> kinds = new LinkedHashMap<>();
@@ -278,8 +313,10 @@ public final class StepAnalysis {
         b.append(String.format(java.util.Locale.ROOT, "  critical path: compute %.3f ms, NVLink %.3f ms, network %.3f ms%n",
                 a.criticalComputePs() / 1e9, a.criticalNvlinkPs() / 1e9, a.criticalNetworkPs() / 1e9));
         for (CriticalTransfer t : a.heldBy()) {
-            b.append(String.format(java.util.Locale.ROOT, "    held by %s %s -> %s (%.1f MB): %.1f us%n", t.label(), t.src(),
-                    t.dst(), t.bytes() / 1e6, t.chargedPs() / 1e6));
+            b.append(String.format(java.util.Locale.ROOT, "    held by %s %s -> %s (%.1f MB): %.1f us%s%n", t.label(), t.src(),
+                    t.dst(), t.bytes() / 1e6, t.chargedPs() / 1e6, t.port() == null ? ""
+                            : String.format(java.util.Locale.ROOT, "; its busiest port %s (queue up to %.1f KB, paused %.1f us)",
+                            t.port(), t.maxQueueBytes() / 1e3, t.pausedPs() / 1e6)));
         }
         return b.toString();
     }

@@ -192,4 +192,24 @@ class TrainingStepTest {
                 () -> new TrainingJob.Model("m", -5, 1, 0, 4, 64, 64, 8, 1, 0, 0));
         assertTrue(e.getMessage().startsWith("parameters:"), e.getMessage());
     }
+
+    @Test
+    void theCriticalPathNamesThePortThatHeldItsTransfers() {
+        // DP 4 on four one-GPU servers of one 100G switch, 2 MB of gradients in one bucket, and beside
+        // the job a 2:1 incast of 4 MB each into s0: the job's all-reduce steps into s0 wait behind
+        // it at the switch's port to s0, which the critical path names with its queue.
+        Fabric f = TestFabrics.railStar(4, 1, 100, 1.0, null, H100, false);
+        TrainingJob.Model m = new TrainingJob.Model("m", 500_000, 500_000, 0, 4, 64, 64, 4, 1, 0, 0);
+        TrainingJob job = new TrainingJob("j", m, 1, 1, 4, 1, 0, 10, false, 0, false, 4);
+        TrainingJob.Built b = job.build(f);
+        List<FlowSpec> all = new java.util.ArrayList<>(b.tasks());
+        all.add(new FlowSpec("s2:nic0", "s0:nic0", 4_000_000, 0, 3, "incast"));
+        all.add(new FlowSpec("s3:nic0", "s0:nic0", 4_000_000, 0, 3, "incast"));
+        SimResults r = new Simulator(f, all, SimConfig.defaults()).run();
+        StepAnalysis.Result a = StepAnalysis.of(all, "j", r, job.tokensPerStep(), b.collectives());
+        assertTrue(a.completed());
+        assertTrue(a.heldBy().stream().anyMatch(t -> "rail0:eth0".equals(t.port()) && t.maxQueueBytes() > 0),
+                a.heldBy().toString());
+        assertTrue(StepAnalysis.text(job, a).contains("its busiest port rail0:eth0 (queue up to"), StepAnalysis.text(job, a));
+    }
 }

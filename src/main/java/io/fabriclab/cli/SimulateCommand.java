@@ -179,8 +179,25 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         ResultsJson.Metadata meta = new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), scenario.name(),
                 scenarioFile.toString(), scenario.sha256(), scenario.fabric().name(), scenario.profile());
+        // A training step's analysis goes into the results too (the "training" list).
+        List<java.util.Map<String, Object>> training = new ArrayList<>();
+        java.util.Map<io.fabriclab.workload.TrainingJob, io.fabriclab.sim.StepAnalysis.Result> analysed =
+                new java.util.IdentityHashMap<>();
+        for (io.fabriclab.workload.Workload w : scenario.workloads()) {
+            if (w instanceof io.fabriclab.workload.TrainingJob job) {
+                analysed.put(job, StepText.analyze(job, scenario.fabric(), scenario.flows(), r));
+                java.util.Map<String, Object> t = new java.util.LinkedHashMap<>();
+                t.put("job", job.name());
+                t.put("describe", job.describe());
+                t.put("tokensPerStep", job.tokensPerStep());
+                t.put("computePsPerMicroBatch", job.computePsPerMicroBatch());
+                t.put("analysis", analysed.get(job));
+                training.add(t);
+            }
+        }
         try {
-            ResultsJson.write(r, meta, output, reproducible);
+            ResultsJson.write(r, meta, output, reproducible,
+                    training.isEmpty() ? java.util.Map.of() : java.util.Map.of("training", training));
             if (csvDir != null) {
                 ResultsJson.writeCsv(r, csvDir);
             }
@@ -189,7 +206,7 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         out.print(summary(r));
-        out.print(StepText.of(scenario.workloads(), scenario.fabric(), scenario.flows(), r));
+        out.print(StepText.of(scenario.workloads(), scenario.fabric(), scenario.flows(), r, analysed));
         out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
         out.flush();
         return 0;

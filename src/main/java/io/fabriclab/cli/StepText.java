@@ -23,6 +23,12 @@ final class StepText {
 
     /** Lines for every NCCL collective and training job among {@code workloads}. */
     static String of(List<Workload> workloads, Fabric fabric, List<FlowSpec> all, SimResults r) {
+        return of(workloads, fabric, all, r, java.util.Map.of());
+    }
+
+    /** As {@link #of(List, Fabric, List, SimResults)}, with training steps already analysed in {@code done}. */
+    static String of(List<Workload> workloads, Fabric fabric, List<FlowSpec> all, SimResults r,
+                     java.util.Map<TrainingJob, StepAnalysis.Result> done) {
         StringBuilder b = new StringBuilder();
         for (Workload w : workloads) {
             if (w instanceof NcclCollective c) {
@@ -31,7 +37,8 @@ final class StepText {
                         ? String.format(Locale.ROOT, "%.1f us, algbw %.2f GB/s, busbw %.2f GB/s", run.timePs() / 1e6,
                         run.algbwGBps(), run.busbwGBps()) : "did not complete"));
             } else if (w instanceof TrainingJob job) {
-                b.append(training(job, analyze(job, fabric, all, r)));
+                StepAnalysis.Result a = done.get(job);
+                b.append(training(job, a != null ? a : analyze(job, fabric, all, r)));
             }
         }
         return b.toString();

@@ -64,7 +64,7 @@ public final class ResultsJson {
     public static String toJson(SimResults r, Metadata meta, boolean reproducible) {
         StringWriter text = new StringWriter();
         try (JsonGenerator g = MAPPER.createGenerator(text)) {
-            write(g, r, meta, reproducible);
+            write(g, r, meta, reproducible, java.util.Map.of());
         } catch (IOException e) {
             throw new IllegalStateException("results could not be serialized", e);
         }
@@ -78,7 +78,21 @@ public final class ResultsJson {
      * tree was several times that).
      */
     public static void write(SimResults r, Metadata meta, Path out, boolean reproducible) throws IOException {
-        write(r, meta, out, reproducible, ResultsFile.MAX_BYTES);
+        write(r, meta, out, reproducible, ResultsFile.MAX_BYTES, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #write(SimResults, Metadata, Path, boolean)} with more top-level fields after the
+     * run's own (e.g. "training": what a training step's run says); readers that do not know a
+     * field pass over it.
+     */
+    public static void write(SimResults r, Metadata meta, Path out, boolean reproducible,
+                             java.util.Map<String, Object> more) throws IOException {
+        write(r, meta, out, reproducible, ResultsFile.MAX_BYTES, more);
+    }
+
+    static void write(SimResults r, Metadata meta, Path target, boolean reproducible, long maxBytes) throws IOException {
+        write(r, meta, target, reproducible, maxBytes, java.util.Map.of());
     }
 
     /**
@@ -86,7 +100,8 @@ public final class ResultsJson {
      * {@code maxBytes} (the old file stays, no part of the new one is left): what simulate writes,
      * report can read.
      */
-    static void write(SimResults r, Metadata meta, Path target, boolean reproducible, long maxBytes) throws IOException {
+    static void write(SimResults r, Metadata meta, Path target, boolean reproducible, long maxBytes,
+                      java.util.Map<String, Object> more) throws IOException {
         AtomicFiles.write(target, stream -> {
             java.io.OutputStream capped = new java.io.FilterOutputStream(stream) {
                 private long written;
@@ -114,7 +129,7 @@ public final class ResultsJson {
             };
             try (JsonGenerator g = MAPPER.createGenerator(capped, JsonEncoding.UTF8)
                     .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
-                write(g, r, meta, reproducible);
+                write(g, r, meta, reproducible, more);
             }
             capped.write('\n');
             capped.flush();
@@ -131,7 +146,8 @@ public final class ResultsJson {
     }
 
     /** One results document on {@code g}, field by field in the file's order (docs/format-scenario.md). */
-    private static void write(JsonGenerator g, SimResults r, Metadata meta, boolean reproducible) throws IOException {
+    private static void write(JsonGenerator g, SimResults r, Metadata meta, boolean reproducible,
+                              java.util.Map<String, Object> more) throws IOException {
         g.useDefaultPrettyPrinter();
         g.writeStartObject();
         g.writeNumberField("schemaVersion", SCHEMA_VERSION);
@@ -179,6 +195,9 @@ public final class ResultsJson {
         if (r.ultraEthernet() != null) {
             // Only on an ultra-ethernet run, so RoCEv2 results files stay as they were.
             field(g, "ultraEthernet", r.ultraEthernet());
+        }
+        for (java.util.Map.Entry<String, Object> e : more.entrySet()) {
+            field(g, e.getKey(), e.getValue());
         }
         g.writeEndObject();
     }

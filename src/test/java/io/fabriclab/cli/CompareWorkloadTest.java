@@ -69,7 +69,17 @@ class CompareWorkloadTest {
         assertTrue(r.out().matches("(?s).*step [0-9.]+ ms: compute [0-9.]+ ms, pipeline bubble 0.000 ms, exposed communication [0-9.]+ ms.*"), r.out());
         assertTrue(r.out().contains("data parallel: "), r.out());
         assertTrue(r.out().contains("critical path: compute"), r.out());
-        assertTrue(Files.readString(out).contains("\"gpuTasks\""));
+        String json = Files.readString(out);
+        assertTrue(json.contains("\"gpuTasks\""));
+        // The step's analysis in the results: the job and its figures.
+        com.fasterxml.jackson.databind.JsonNode t = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json)
+                .get("training").get(0);
+        assertEquals("gpt2-124m", t.get("job").asText());
+        assertTrue(t.get("analysis").get("completed").asBoolean());
+        assertTrue(t.get("analysis").get("stepPs").asLong() > t.get("analysis").get("computePs").asLong());
+        // And report still reads the file.
+        assertEquals(0, CliRun.of("report", "--results", out.toString(), "-o", dir.resolve("r.html").toString(),
+                fabric.toString(), "--quiet").code());
     }
 
     @Test

@@ -2,8 +2,6 @@ package io.fabriclab.workload;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 import io.fabriclab.model.Device;
 import io.fabriclab.model.Fabric;
@@ -81,8 +79,7 @@ public enum WorkloadPreset {
                 List<String> nics = incastNics(fabric, fanIn);
                 yield new Incast(nics.subList(1, nics.size()), nics.get(0), bytes, 0, prio).flows(fabric);
             }
-            case ALL_REDUCE -> collective(fabric, bytes).flows(fabric);
-            case ALL_TO_ALL -> collective(fabric, bytes).flows(fabric);
+            case ALL_REDUCE, ALL_TO_ALL -> collective(fabric, bytes).flows(fabric);
             case PERMUTATION -> new Permutation(first, bytes, 0, prio, seed).flows(fabric);
             case BACKGROUND -> new PoissonBackground(List.of(), FlowSizeDistribution.shipped("websearch"), load, 0,
                     durationPs > 0 ? durationPs : BACKGROUND_DEFAULT_PS, BACKGROUND_PRIORITY, seed, "background")
@@ -148,22 +145,6 @@ public enum WorkloadPreset {
                 if (fabric.linkAt(p) != null) {
                     out.add(p.ref());
                     break;
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Connected NIC ports grouped by NIC index (rail), servers in fabric order. */
-    static Map<Integer, List<String>> nicsByIndex(Fabric fabric) {
-        Map<Integer, List<String>> out = new TreeMap<>();
-        for (Device s : fabric.servers()) {
-            int k = 0;
-            for (Port p : s.ports()) {
-                if (fabric.linkAt(p) != null) {
-                    int idx = p.nic() != null ? p.nic() : k;
-                    out.computeIfAbsent(idx, x -> new ArrayList<>()).add(p.ref());
-                    k++;
                 }
             }
         }

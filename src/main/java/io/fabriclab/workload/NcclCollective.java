@@ -311,7 +311,7 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
 
         /** Three phases over P pieces in a pipeline: the first piece's three phases, then P-1 of the slowest. */
         double pipelined(double intraAll, double interAll) {
-            int p = pieces((long) Math.ceil(bytes() / g));
+            int p = piecesFor((long) Math.ceil(bytes() / g), servers, g, Algorithm.HIERARCHICAL, DEFAULT_CHANNELS_PER_RAIL);
             double a = intraAll / p;
             double b = interAll / p;
             return 2 * a + b + (p - 1) * Math.max(a, b);
@@ -487,14 +487,15 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
      * Reduce-scatter in each server, all-reduce across servers per rail (ring or double binary
      * tree), all-gather in each server; S cut into {@link #pieces} pieces that follow one another
      * through the three phases, so one piece crosses the network while the next is reduced over
-     * NVLink (NCCL pipelines its chunks the same way). Each phase takes its pieces in order.
+     * NVLink (NCCL pipelines its chunks the same way), no more pieces than keep the collective within
+     * {@link #MAX_TASKS} tasks ({@link #piecesFor}). Each phase takes its pieces in order.
      */
     private void hierarchical(TaskGraph graph, Map<Device, List<String>> groups, Plan plan,
                               Function<String, List<String>> afterOf, Map<String, List<String>> done) {
         int g = plan.gpusPerServer();
         int servers = groups.size();
         long perGpuAll = (bytes + g - 1) / g;
-        int pieces = pieces(perGpuAll);
+        int pieces = piecesFor(perGpuAll, servers, g, plan.algorithm(), channelsPerRail);
         Map<String, List<String>> prevRs = null;
         Map<String, List<String>> prevInter = null;
         Map<String, List<String>> prevAg = null;
@@ -551,6 +552,20 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
     /** Pieces of a hierarchical all-reduce: S/g cut into pieces of at least 1 MiB, at most 8. */
     static int pieces(long perGpu) {
         return (int) Math.max(1, Math.min(MAX_PIECES, perGpu / PIECE_MIN_BYTES));
+    }
+
+    /**
+     * {@link #pieces}, and no more than keep the collective within {@link #MAX_TASKS} tasks: on many
+     * servers one piece's ring across them already has 2(N-1) steps of its own to pipeline (e.g.
+     * 128 servers x 8 rails x 2 rings x 254 steps = 520,192 transfers a piece).
+     */
+    static int piecesFor(long perGpu, int servers, int g, Algorithm a, int channelsPerRail) {
+        long intra = 2L * servers * g * (g - 1);
+        long inter = a == Algorithm.TREE
+                ? (long) g * 2 * MAX_PIPELINE_CHUNKS * 2L * (servers - 1)
+                : (long) g * channelsPerRail * 2L * (servers - 1) * servers;
+        long perPiece = Math.max(1, intra + inter);
+        return (int) Math.max(1, Math.min(pieces(perGpu), MAX_TASKS / perPiece));
     }
 
     /** At least this much per GPU in a piece of a hierarchical all-reduce. */

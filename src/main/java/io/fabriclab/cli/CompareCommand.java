@@ -174,11 +174,12 @@ public final class CompareCommand implements Callable<Integer> {
                             String.format(Locale.ROOT, "%,.0f", a.tokensPerSecond()), "", latency,
                             String.format(Locale.ROOT, "%.1f", seconds)};
                 } else if (w instanceof io.fabriclab.workload.NcclCollective c) {
-                    io.fabriclab.sim.StepAnalysis.CollectiveRun run = io.fabriclab.sim.StepAnalysis.collective(
-                            sc.flows(), r, c, c.plan(sc.fabric()).describe());
-                    rate.put(t, run.busbwGBps());
-                    row = new String[] {t.displayName(), run.completed() ? String.format(Locale.ROOT, "%.1f us", run.timePs() / 1e6)
-                            : "did not complete", "", "", String.format(Locale.ROOT, "busbw %.2f GB/s", run.busbwGBps()), "",
+                    SimResults.CollectiveResult run = r.collective(c.op().jsonName(), c.name());
+                    boolean done = run != null && run.finishPs() >= 0;
+                    double busbw = done ? run.busbwGBps() : 0;
+                    rate.put(t, busbw);
+                    row = new String[] {t.displayName(), done ? String.format(Locale.ROOT, "%.1f us", run.timePs() / 1e6)
+                            : "did not complete", "", "", String.format(Locale.ROOT, "busbw %.2f GB/s", busbw), "",
                             latency, String.format(Locale.ROOT, "%.1f", seconds)};
                 }
             }

@@ -12,16 +12,14 @@ import java.util.concurrent.Callable;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Transport;
+import io.fabriclab.report.TransportRuns;
 import io.fabriclab.sim.QosResolver;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.Simulator;
-import io.fabriclab.sim.StepAnalysis;
-import io.fabriclab.sim.TransportProfile;
 import io.fabriclab.topology.RailOptimizedGenerator;
 import io.fabriclab.topology.RailParams;
 import io.fabriclab.topology.TextTable;
-import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.Gpus;
 import io.fabriclab.workload.NcclCollective;
 
@@ -98,16 +96,11 @@ final class NcclBench implements Callable<Integer> {
             row.add(c.plan(base).algorithm().jsonName());
             for (Transport t : ts) {
                 Fabric f = base.copy();
-                List<FlowSpec> tasks = c.flows(f);
-                TransportProfile profile = TransportProfile.of(t);
-                Simulator sim = new Simulator(f, tasks, SimConfig.defaults().withMaxTimePs(100L * 1_000_000_000_000L),
-                        QosResolver.of(f), profile);
-                if (profile.ib() != null) {
-                    sim.setVlCreditBytes(profile.ib().vlBufferBytes());
-                }
-                SimResults r = sim.run();
-                StepAnalysis.CollectiveRun run = StepAnalysis.collective(tasks, r, c, "");
-                row.add(run.completed() ? String.format(Locale.ROOT, "%.1f", run.timePs() / 1e6) : "-");
+                Simulator sim = TransportRuns.simulator(f, c.flows(f),
+                        SimConfig.defaults().withMaxTimePs(100L * 1_000_000_000_000L), QosResolver.of(f), t);
+                sim.describeNcclCollectives(List.of(c));
+                SimResults.CollectiveResult run = sim.run().collectives().get(0);
+                row.add(run.finishPs() >= 0 ? String.format(Locale.ROOT, "%.1f", run.timePs() / 1e6) : "-");
                 row.add(String.format(Locale.ROOT, "%.2f", run.algbwGBps()));
                 row.add(String.format(Locale.ROOT, "%.2f", run.busbwGBps()));
             }

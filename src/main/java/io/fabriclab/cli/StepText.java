@@ -32,8 +32,10 @@ final class StepText {
         StringBuilder b = new StringBuilder();
         for (Workload w : workloads) {
             if (w instanceof NcclCollective c) {
-                StepAnalysis.CollectiveRun run = StepAnalysis.collective(all, r, c, c.plan(fabric).describe());
-                b.append(String.format(Locale.ROOT, "%s: %s; %s%n", run.label(), run.plan(), run.completed()
+                // The results' own entry (sim.ResultsBuilder: its flows and NVLink transfers, S as declared).
+                SimResults.CollectiveResult run = r.collective(c.op().jsonName(), c.name());
+                boolean completed = run != null && run.finishPs() >= 0;
+                b.append(String.format(Locale.ROOT, "%s: %s; %s%n", c.label(), c.plan(fabric).describe(), completed
                         ? String.format(Locale.ROOT, "%.1f us, algbw %.2f GB/s, busbw %.2f GB/s", run.timePs() / 1e6,
                         run.algbwGBps(), run.busbwGBps()) : "did not complete"));
             } else if (w instanceof TrainingJob job) {

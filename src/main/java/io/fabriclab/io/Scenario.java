@@ -105,16 +105,10 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         if (ibEngine != null) {
             sim.setIbRoutingEngine(ibEngine);
         }
-        java.util.Set<String> nccl = new java.util.HashSet<>();
-        List<String> jobs = new java.util.ArrayList<>();
-        for (Workload w : workloads) {
-            if (w instanceof io.fabriclab.workload.NcclCollective c) {
-                nccl.add(c.label());
-            } else if (w instanceof io.fabriclab.workload.TrainingJob j) {
-                jobs.add(j.name());
-            }
-        }
-        sim.reportElsewhere(l -> nccl.contains(l) || jobs.stream().anyMatch(j -> l.contains(":" + j + "-")));
+        // A training step's many bucket collectives are read by StepAnalysis, not listed one by one.
+        List<String> jobs = workloads.stream().filter(w -> w instanceof io.fabriclab.workload.TrainingJob)
+                .map(w -> ((io.fabriclab.workload.TrainingJob) w).name()).toList();
+        sim.reportElsewhere(l -> jobs.stream().anyMatch(j -> l.contains(":" + j + "-")));
         sim.describeNcclCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
                 .map(w -> (io.fabriclab.workload.NcclCollective) w).toList());
         sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)

@@ -197,10 +197,6 @@ final class LocalWork {
         return new io.fabriclab.sim.SimSnapshot.ScaleUpActivity(List.copyOf(ids), total);
     }
 
-    ScaleUp domainOf(int task) {
-        return domain[server[task]];
-    }
-
     String gpuName(int g) {
         return gpuName[g];
     }

@@ -23,6 +23,16 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
                          List<PfcEvent> pfcEvents, long pfcEventsDropped, List<CreditResult> credits,
                          UecResult ultraEthernet, IbCongestionResult ibCongestionControl, LocalResult local) {
 
+    /** The collective of kind {@code kind} ("allreduce", ...) named {@code name}, or null. */
+    public CollectiveResult collective(String kind, String name) {
+        for (CollectiveResult c : collectives) {
+            if (c.kind().equals(kind) && c.name().equals(name)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
     /** When the last network flow or local task finished (ps); 0 when none did. */
     public long lastFinishPs() {
         long e = 0;

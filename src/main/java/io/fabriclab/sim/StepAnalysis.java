@@ -254,40 +254,6 @@ public final class StepAnalysis {
         return count == 0 ? 0 : sum / count;
     }
 
-    /** A collective's run: from its first task's start to its last task's end, and nccl-tests' bandwidths. */
-    public record CollectiveRun(String label, String plan, long timePs, double algbwGBps, double busbwGBps,
-                                boolean completed) {
-    }
-
-    /** How {@code c} ran in {@code r} ({@code all}: the run's tasks in order). */
-    public static CollectiveRun collective(List<FlowSpec> all, SimResults r, NcclCollective c, String plan) {
-        String label = c.label();
-        long first = Long.MAX_VALUE;
-        long last = 0;
-        boolean done = true;
-        List<Integer> flowTasks = r.local() == null ? null : r.local().flowTasks();
-        for (SimResults.FlowResult f : r.flows()) {
-            int task = flowTasks == null ? f.id() : flowTasks.get(f.id());
-            if (all.get(task).label().equals(label)) {
-                first = Math.min(first, f.startPs());
-                last = Math.max(last, f.finishPs());
-                done &= f.finishPs() >= 0;
-            }
-        }
-        if (r.local() != null) {
-            for (SimResults.TaskResult t : r.local().tasks()) {
-                if (t.label().equals(label)) {
-                    first = Math.min(first, t.startPs());
-                    last = Math.max(last, t.finishPs());
-                    done &= t.finishPs() >= 0;
-                }
-            }
-        }
-        long time = first == Long.MAX_VALUE ? 0 : last - first;
-        double algbw = done && time > 0 ? c.bytes() / (time / 1e12) / 1e9 : 0;
-        return new CollectiveRun(label, plan, done ? time : -1, algbw, algbw * c.op().busFactor(c.ranks().size()), done);
-    }
-
     /**
      * The step's analysis as text, as {@code fabriclab simulate}, {@code compare} and the live view
      * say it: the job, then (if the step completed) step, compute, bubble, exposed communication,

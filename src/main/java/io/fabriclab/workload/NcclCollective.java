@@ -268,6 +268,8 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
         final double nvlLat;
         final double nicBw;
         final double netLat;
+        /** S, bytes. */
+        final double s;
         final int n;
         final int servers;
         final int g;
@@ -284,49 +286,43 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             // One cut-through switch: 300 ns, the Ethernet class figure of topology.SwitchLatency (a
             // workload does not know the run's transport; the estimate only chooses the algorithm).
             this.netLat = 2.0 * l.propagationPs() + io.fabriclab.model.Units.PS_PER_NS * 300;
-            this.currentBytes = bytes;
+            this.s = bytes;
             this.n = n;
             this.servers = servers;
             this.g = g;
         }
 
-        private double bytes() {
-            return currentBytes;
-        }
-
-        final double currentBytes;
 
         double ring(int channels) {
-            double sz = bytes();
             int steps = 2 * (n - 1);
-            double perStepNic = sz / Math.max(1, g) / n / nicBw;
-            double perStepNvl = g > 1 ? sz / n / nvlBw : 0;
+            double perStepNic = s / Math.max(1, g) / n / nicBw;
+            double perStepNvl = g > 1 ? s / n / nvlBw : 0;
             double step = Math.max(netLat + perStepNic, g > 1 ? nvlLat + perStepNvl : 0);
             return steps * step;
         }
 
         double intra() {
-            return g > 1 ? (g - 1) * (nvlLat + bytes() / g / nvlBw) : 0;
+            return g > 1 ? (g - 1) * (nvlLat + s / g / nvlBw) : 0;
         }
 
         /** Three phases over P pieces in a pipeline: the first piece's three phases, then P-1 of the slowest. */
         double pipelined(double intraAll, double interAll) {
-            int p = piecesFor((long) Math.ceil(bytes() / g), servers, g, Algorithm.HIERARCHICAL, DEFAULT_CHANNELS_PER_RAIL);
+            int p = piecesFor((long) Math.ceil(s / g), servers, g, Algorithm.HIERARCHICAL, DEFAULT_CHANNELS_PER_RAIL);
             double a = intraAll / p;
             double b = interAll / p;
             return 2 * a + b + (p - 1) * Math.max(a, b);
         }
 
         double hierarchical() {
-            double inter = 2.0 * (servers - 1) * (netLat + bytes() / g / servers / nicBw);
+            double inter = 2.0 * (servers - 1) * (netLat + s / g / servers / nicBw);
             return pipelined(intra(), inter);
         }
 
         double tree() {
-            double half = bytes() / g / 2;
+            double half = s / g / 2;
             int depth = 32 - Integer.numberOfLeadingZeros(Math.max(1, servers - 1));
             double chunk = Math.max(PIPELINE_CHUNK_BYTES, half / MAX_PIPELINE_CHUNKS);
-            double inter = 2 * bytes() / g / nicBw + 2 * depth * (netLat + Math.min(chunk, half) / nicBw);
+            double inter = 2 * s / g / nicBw + 2 * depth * (netLat + Math.min(chunk, half) / nicBw);
             return pipelined(intra(), inter);
         }
     }
@@ -426,14 +422,8 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
                 String dst = order.get((i + 1) % n);
                 List<String> after = k == 0 ? afterOf.apply(src)
                         : List.of(prefix + "/" + (k - 1) + "/" + i, prefix + "/" + (k - 1) + "/" + ((i - 1 + n) % n));
-                Device a = Gpus.server(graph.fabric(), src);
-                Device b = Gpus.server(graph.fabric(), dst);
-                String via = src;
-                if (a != b) {
-                    // Leave through the NIC of the rail the next server is entered on.
-                    via = Gpus.ref(a, Gpus.gpuOnRail(graph.fabric(), a, Gpus.railOf(graph.fabric(), b, Gpus.index(dst))));
-                }
-                graph.send(src, dst, via, chunk, label, prefix + "/" + k + "/" + i, after);
+                // Between servers through the NIC of the rail the next server is entered on (TaskGraph.send).
+                graph.send(src, dst, chunk, label, prefix + "/" + k + "/" + i, after);
             }
         }
         for (int i = 0; i < n; i++) {
@@ -467,13 +457,7 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
                     if (p > 0) {
                         after.add(prefix + "/" + (p - 1) + "/" + i);
                     }
-                    String src = chain.get(i);
-                    String dst = chain.get(i + 1);
-                    Device a = Gpus.server(graph.fabric(), src);
-                    Device b = Gpus.server(graph.fabric(), dst);
-                    String via = a == b ? src
-                            : Gpus.ref(a, Gpus.gpuOnRail(graph.fabric(), a, Gpus.railOf(graph.fabric(), b, Gpus.index(dst))));
-                    graph.send(src, dst, via, chunk, label(), prefix + "/" + p + "/" + i, after);
+                    graph.send(chain.get(i), chain.get(i + 1), chunk, label(), prefix + "/" + p + "/" + i, after);
                 }
             }
             for (int i = 1; i < n; i++) {

@@ -43,20 +43,19 @@ public final class TaskGraph {
 
     /**
      * A transfer of {@code bytes} from GPU {@code src} to GPU {@code dst}: over NVLink within a
-     * server, else a network flow between their NICs ({@code viaNicOf}: the GPU whose NIC sends,
-     * when another GPU's NIC reads the data, as NCCL's rings do at a server's exit).
+     * server; between servers, a network flow that leaves through the NIC of the source server's
+     * GPU on {@code dst}'s rail, so it stays on one rail (the source GPU's own NIC when it is on that
+     * rail; otherwise that NIC reads the data across the server, as NCCL's rings do at a server's
+     * exit: "NET/r GPU/r ... GPU/r-1 NET/r" in its topology dumps).
      */
     public String send(String src, String dst, long bytes, String label, String id, List<String> after) {
-        return send(src, dst, src, bytes, label, id, after);
-    }
-
-    public String send(String src, String dst, String viaNicOf, long bytes, String label, String id, List<String> after) {
         Device a = Gpus.server(fabric, src);
         Device b = Gpus.server(fabric, dst);
         if (a == b) {
             tasks.add(FlowSpec.nvlink(src, dst, bytes, 0, label, id, after));
         } else {
-            tasks.add(new FlowSpec(nic(viaNicOf), nic(dst), bytes, 0, priority, label, id, after));
+            String via = Gpus.ref(a, Gpus.gpuOnRail(fabric, a, Gpus.railOf(fabric, b, Gpus.index(dst))));
+            tasks.add(new FlowSpec(nic(via), nic(dst), bytes, 0, priority, label, id, after));
         }
         return id;
     }

@@ -244,12 +244,12 @@ final class ScenarioPreset {
                 // Megatron-style defaults: TP the server's GPUs, PP 1, DP the rest (TrainingJob.on).
                 w.put("preset", model);
                 if (durationUs == null) {
-                    // Room for the step: ten times its compute, at least the default limit.
+                    // Room for the step: as the live view gives it (StepAnalysis.maxTimePs).
                     io.fabriclab.workload.TrainingJob job = io.fabriclab.workload.TrainingJob.on(fabric, model,
                             io.fabriclab.workload.TrainingJob.PRESETS.get(model), null, null, null, 1, 0, 0, true,
                             io.fabriclab.workload.TrainingJob.DEFAULT_BUCKET_BYTES, false,
                             io.fabriclab.workload.TrainingJob.DEFAULT_GRADIENT_BYTES);
-                    root.put("maxTimeUs", Math.max(1_000_000.0, 10 * job.computePsPerStep() / 1e6));
+                    root.put("maxTimeUs", io.fabriclab.sim.StepAnalysis.maxTimePs(job) / 1e6);
                 }
             }
             case PERMUTATION -> {

@@ -46,6 +46,16 @@ public final class StepAnalysis {
         }
     }
 
+    /**
+     * The safety stop of a training step run to completion: ten times the step's compute, at least
+     * the default limit (SimConfig, 1 s of simulated time).
+     */
+    public static long maxTimePs(io.fabriclab.workload.TrainingJob job) {
+        long step = job.computePsPerStep();
+        long tenfold = step > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : 10 * step;
+        return Math.max(SimConfig.defaults().maxTimePs(), tenfold);
+    }
+
     /** A job's tasks: those labelled "NAME:..." or by its collectives "KIND:NAME-...". */
     public static boolean ofJob(FlowSpec t, String job) {
         String l = t.label();

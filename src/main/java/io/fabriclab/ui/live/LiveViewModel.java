@@ -629,7 +629,7 @@ public final class LiveViewModel {
             Throwable t = run.failure();
             Platform.runLater(() -> errorHandler.accept(t));
         } else if ((state == LiveRun.State.FINISHED || state == LiveRun.State.STOPPED) && results == null
-                && run.result().isDone()) {
+                && run.result().isDone() && (session.training() == null || session.training().analysed())) {
             // The final picture may have been published after this frame's take: show it first.
             takeNewest(run, nowNanos);
             showUndrawn(nowNanos);

@@ -58,14 +58,23 @@ public final class TrainingRun {
         sim.reportElsewhere(l -> l.contains(":" + name + "-"));
         LiveSession s = new LiveSession(drawn, copy, settings, built.tasks(), sim, end,
                 settings.profile() == null ? "fabric QoS" : settings.profile(), recordingBytes);
-        s.setTraining(new TrainingRun(job, built));
+        TrainingRun training = new TrainingRun(job, built);
+        s.setTraining(training);
+        // Analysed on the simulator's thread as the run ends (a large step's graph takes seconds),
+        // never on the FX thread, which only shows it once it is there.
+        training.analysis = s.run().result().thenApply(training::compute);
         return s;
     }
 
-    /** The safety stop of a run to completion: ten times the step's compute, at least the default (1 s of simulated time). */
     static long maxTimePs(TrainingJob job) {
-        long tenfold = job.computePsPerStep() > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : 10 * job.computePsPerStep();
-        return Math.max(SimConfig.defaults().maxTimePs(), tenfold);
+        return StepAnalysis.maxTimePs(job);
+    }
+
+    private java.util.concurrent.CompletableFuture<StepAnalysis.Result> analysis;
+
+    /** Whether the analysis is there (or the run failed): the FX thread waits for this to show the end. */
+    public boolean analysed() {
+        return analysis == null || analysis.isDone();
     }
 
     public TrainingJob job() {
@@ -77,12 +86,21 @@ public final class TrainingRun {
         return tasks;
     }
 
-    /** Analyses the step from the run's results (once; later calls return the same). */
+    /**
+     * Analyses the step from the run's results (once; later calls return the same): what the
+     * simulator's thread computed as the run ended when it is there, else computed here.
+     */
     public synchronized StepAnalysis.Result analyse(SimResults r) {
         if (result == null && r != null) {
-            result = StepAnalysis.of(tasks, job.name(), r, job.tokensPerStep(), collectives);
+            StepAnalysis.Result ready = analysis != null && analysis.isDone() && !analysis.isCompletedExceptionally()
+                    ? analysis.join() : null;
+            result = ready != null ? ready : compute(r);
         }
         return result;
+    }
+
+    private StepAnalysis.Result compute(SimResults r) {
+        return StepAnalysis.of(tasks, job.name(), r, job.tokensPerStep(), collectives);
     }
 
     /** The analysis, or null before the run has ended. */

@@ -107,8 +107,8 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         }
         // A training step's many bucket collectives are read by StepAnalysis, not listed one by one.
         List<String> jobs = workloads.stream().filter(w -> w instanceof io.fabriclab.workload.TrainingJob)
-                .map(w -> ((io.fabriclab.workload.TrainingJob) w).name()).toList();
-        sim.reportElsewhere(l -> jobs.stream().anyMatch(j -> l.contains(":" + j + "-")));
+                .map(w -> ":" + ((io.fabriclab.workload.TrainingJob) w).name() + "-").toList();
+        sim.reportElsewhere(l -> jobs.stream().anyMatch(l::contains));
         sim.describeNcclCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
                 .map(w -> (io.fabriclab.workload.NcclCollective) w).toList());
         sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)

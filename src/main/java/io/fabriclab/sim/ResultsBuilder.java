@@ -133,9 +133,10 @@ final class ResultsBuilder {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
+        java.util.Set<String> ncclLabels = new java.util.HashSet<>();
+        sim.ncclCollectives().forEach(c -> ncclLabels.add(c.label()));
         List<SimResults.CollectiveResult> collectives = new ArrayList<>(
-                collectives(flows, sim.collectiveWorkloads(), end, sim.reportedElsewhere().or(l -> sim.ncclCollectives()
-                        .stream().anyMatch(c -> c.label().equals(l)))));
+                collectives(flows, sim.collectiveWorkloads(), end, sim.reportedElsewhere().or(ncclLabels::contains)));
         collectives.addAll(ncclCollectives(flows, sim.ncclCollectives(), sim.local, end));
         // Per-packet modes do not follow the flows' ECMP paths: only bytes describe their spread.
         List<SimResults.UplinkSpread> uplinks = uplinks(ports, sim.routingPolicy().perPacket() ? null : flowsPerPort);

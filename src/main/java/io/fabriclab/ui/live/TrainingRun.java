@@ -54,8 +54,8 @@ public final class TrainingRun {
         long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
         Simulator sim = TransportRuns.simulator(copy, built.tasks(), cfg, qos, settings.transport());
         // The job's collectives are the step analysis's to report (as a training scenario's are).
-        String name = job.name();
-        sim.reportElsewhere(l -> l.contains(":" + name + "-"));
+        String ofJob = ":" + job.name() + "-";
+        sim.reportElsewhere(l -> l.contains(ofJob));
         LiveSession s = new LiveSession(drawn, copy, settings, built.tasks(), sim, end,
                 settings.profile() == null ? "fabric QoS" : settings.profile(), recordingBytes);
         TrainingRun training = new TrainingRun(job, built);

@@ -1,6 +1,7 @@
 package io.fabriclab.topology.describe;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -93,6 +94,75 @@ public record Blueprint(Kind kind, LeafSpineParams leafSpine, RailParams rail, F
         }
         changed.values().forEach(f::putQosProfile);
         return f;
+    }
+
+    /**
+     * The parameters as short key=value pairs (the test corpus and docs/describe.md use these keys):
+     * kind, the generator's parameters, gpu, the QoS, the transport, switch models by role, name.
+     */
+    public java.util.Map<String, String> params() {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("kind", kind.words().replace(' ', '-'));
+        switch (kind) {
+            case LEAF_SPINE -> {
+                LeafSpineParams p = leafSpine;
+                m.put("leaves", Integer.toString(p.leaves()));
+                m.put("spines", Integer.toString(p.spines()));
+                m.put("spl", Integer.toString(p.serversPerLeaf()));
+                m.put("nics", Integer.toString(p.nicsPerServer()));
+                m.put("nicG", Integer.toString(p.nicSpeedGbps()));
+                m.put("upG", Integer.toString(p.uplinkSpeedGbps()));
+                m.put("pair", Integer.toString(p.uplinksPerLeafSpinePair()));
+                m.put("scable", metres(p.serverCableM()));
+                m.put("ucable", metres(p.leafSpineCableM()));
+                m.put("radix", p.switchRadix() == null ? "used" : Integer.toString(p.switchRadix()));
+                m.put("servers", Integer.toString(p.serverCount()));
+                m.put("gpu", p.scaleUp().gpu());
+            }
+            case RAIL -> {
+                RailParams p = rail;
+                m.put("units", Integer.toString(p.units()));
+                m.put("spu", Integer.toString(p.serversPerUnit()));
+                m.put("gps", Integer.toString(p.gpusPerServer()));
+                m.put("radix", Integer.toString(p.radix()));
+                m.put("speed", Integer.toString(p.speedGbps()));
+                m.put("lup", Integer.toString(p.leafUplinks()));
+                m.put("scable", metres(p.serverCableM()));
+                m.put("ucable", metres(p.leafSpineCableM()));
+                m.put("ccable", metres(p.spineCoreCableM()));
+                m.put("upg", Integer.toString(p.unitsPerSpineGroup()));
+                m.put("servers", Integer.toString(p.servers()));
+                m.put("gpu", p.scaleUp().gpu());
+            }
+            case FAT_TREE -> {
+                FatTreeParams p = fatTree;
+                m.put("k", Integer.toString(p.k()));
+                m.put("speed", Integer.toString(p.speedGbps()));
+                m.put("spare", Integer.toString(p.sparePorts()));
+                m.put("scable", metres(p.hostCableM()));
+                m.put("ucable", metres(p.edgeAggCableM()));
+                m.put("ccable", metres(p.aggCoreCableM()));
+                m.put("servers", Integer.toString(p.hosts()));
+                m.put("gpu", p.scaleUp().gpu());
+            }
+            default -> throw new IllegalStateException();
+        }
+        m.put("gpus", Long.toString(gpus()));
+        m.put("pfc", qos.pfc() ? "on" : "off");
+        m.put("ecn", qos.ecn() ? "on" : "off");
+        m.put("dcqcn", qos.dcqcn() ? "on" : "off");
+        m.put("prio", Integer.toString(qos.priority()));
+        m.put("transport", transport == null ? "-" : transport.jsonName());
+        for (DeviceRole r : List.of(DeviceRole.LEAF, DeviceRole.SPINE, DeviceRole.CORE)) {
+            SwitchModel sm = models.get(r);
+            m.put(r.jsonName() + "Model", sm == null ? "-" : Models.words(sm).replace(' ', '_'));
+        }
+        m.put("name", name == null ? "-" : name.replace(' ', '_'));
+        return m;
+    }
+
+    private static String metres(double m) {
+        return io.fabriclab.topology.PriceBook.formatMetres(m);
     }
 
     /** Switches, servers and GPUs the fabric will have, without building it. */

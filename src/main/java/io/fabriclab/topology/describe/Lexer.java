@@ -155,7 +155,8 @@ final class Lexer {
                         && in.get(j + 1).type == Token.Type.WORD && isNumberWord(in.get(j + 1).text)) {
                     j++;
                 } else if (u.type == Token.Type.WORD && u.text.equals("and") && j + 1 < in.size()
-                        && in.get(j + 1).type == Token.Type.WORD && isNumberWord(in.get(j + 1).text) && current >= 100) {
+                        && in.get(j + 1).type == Token.Type.WORD && isNumberWord(in.get(j + 1).text)
+                        && (current >= 100 || total > 0)) {
                     j++;
                 } else {
                     break;

@@ -55,7 +55,8 @@ final class Lexicon {
                 "dgx systems", "dgx node", "dgx nodes", "dgx box", "dgx boxes");
         words(C.GPU, "gpu", "gpus", "accelerator", "accelerators", "xpu", "xpus");
         words(C.NIC, "nic", "nics", "hca", "hcas", "rnic", "rnics", "adapter", "adapters", "network card", "network cards",
-                "network adapter", "network adapters", "network interface", "network interfaces", "connectx", "supernic", "supernics");
+                "network adapter", "network adapters", "network interface", "network interfaces", "connectx", "supernic", "supernics", "downlink", "downlinks",
+                "server link", "server links", "host link", "host links", "server port", "server ports");
         words(C.PORT, "port", "ports");
         words(C.UNIT, "su", "sus", "scalable unit", "scalable units", "pod", "pods", "unit", "units");
         words(C.SWITCH, "switch", "switches", "switch chip", "switch chips", "asic", "asics");
@@ -77,7 +78,7 @@ final class Lexicon {
         words(C.NONBLOCKING, "nonblocking", "non blocking", "full bisection", "full bisection bandwidth", "fully non blocking",
                 "rearrangeably non blocking");
         words(C.PFC, "pfc", "priority flow control", "pause frames", "pfc pause");
-        words(C.ECN, "ecn", "wred", "red ecn", "explicit congestion notification", "ecn marking", "wred ecn");
+        words(C.ECN, "ecn", "wred", "red ecn", "explicit congestion notification", "ecn marking", "wred ecn", "wred marking", "red marking");
         words(C.DCQCN, "dcqcn", "dc qcn");
         words(C.LOSSLESS, "lossless", "loss less", "no drop", "drop free", "zero loss");
         words(C.LOSSY, "lossy");
@@ -112,7 +113,7 @@ final class Lexicon {
                 "speeds", "bandwidth", "ratio", "there", "some", "about", "into", "up", "down", "towards", "toward", "sxm",
                 "sxm5", "sxm4", "pcie", "gen", "based", "new", "like", "should", "will", "would", "can", "let", "lets",
                 "let's", "go", "going", "with a", "each with", "which have", "in total", "wired", "attached", "hooked",
-                "linked", "facing", "side", "way", "ways", "s", "ai fabric", "backend", "back end", "scale out", "on top",
+                "linked", "facing", "side", "way", "under", "behind", "below", "above", "them", "ways", "s", "ai fabric", "backend", "back end", "scale out", "on top",
                 "both", "class of service", "lab", "containerlab");
         PHRASES.sort(Comparator.comparingInt((String[] p) -> p.length).reversed());
     }

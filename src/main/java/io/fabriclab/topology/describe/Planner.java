@@ -302,6 +302,12 @@ final class Planner {
         if (has(Slot.GPUS_PER_SERVER)) {
             return i(Slot.GPUS_PER_SERVER);
         }
+        if (has(Slot.GPUS) && has(Slot.SERVERS) && i(Slot.SERVERS) > 0 && i(Slot.GPUS) % i(Slot.SERVERS) == 0) {
+            int g = i(Slot.GPUS) / i(Slot.SERVERS);
+            defaults.add(new Default(Slot.GPUS_PER_SERVER, Integer.toString(g), q(Slot.GPUS) + " / " + q(Slot.SERVERS)
+                    + ", each GPU with its own NIC"));
+            return g;
+        }
         if (!dgx.isEmpty()) {
             return def(Slot.NICS_PER_SERVER, 8, Understanding.quote(text, dgx.subList(0, 1))
                     + ": a DGX has 8 GPUs, each with its own 400G NIC (NVIDIA DGX H100/B200 datasheets)");

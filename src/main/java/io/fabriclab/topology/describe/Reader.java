@@ -59,6 +59,7 @@ final class Reader {
         r.qos();
         r.words();
         r.models();
+        r.perOnly();
         r.leftovers();
         return r;
     }
@@ -218,6 +219,9 @@ final class Reader {
                 continue;
             }
             int allowed = t.text.length() >= 8 ? 2 : 1;
+            if (known.contains(t.text)) {
+                continue; // a word of a phrase, alone: shown as not used
+            }
             for (String k : known) {
                 if (k.charAt(0) == t.text.charAt(0) && Math.abs(k.length() - t.text.length()) <= allowed
                         && distance(k, t.text) <= allowed) {
@@ -270,14 +274,14 @@ final class Reader {
         List<Integer> all = new ArrayList<>(idx);
         all.addAll(clauseTokens(i, C.OVERSUB));
         if (up <= 0 || down <= 0) {
-            throw new Problem(q(i) + ": a ratio needs two numbers above 0, such as 2:1", spans(all));
+            throw new Problem(Understanding.quote(text, spans(all)) + ": a ratio needs two numbers above 0, such as 2:1", spans(all));
         }
         if (down < up) {
-            throw new Problem(q(i) + " gives less downlink than uplink bandwidth; an oversubscription ratio is written "
+            throw new Problem(Understanding.quote(text, spans(all)) + " gives less downlink than uplink bandwidth; an oversubscription ratio is written "
                     + "downlink:uplink, at least 1:1 (e.g. 2:1)", spans(all));
         }
         if (down / up > 64) {
-            throw new Problem(q(i) + " is more than 64:1 oversubscribed; allowed: 1:1 to 64:1", spans(all));
+            throw new Problem(Understanding.quote(text, spans(all)) + " is more than 64:1 oversubscribed; allowed: 1:1 to 64:1", spans(all));
         }
         set(Slot.OVERSUBSCRIPTION, down / up, spans(all));
     }
@@ -325,11 +329,31 @@ final class Reader {
                 || (t.type == Token.Type.WORD && t.concept == null);
     }
 
+    /**
+     * A number written after its noun: "leaves: 4", "spines=2", or a clause in that style throughout
+     * ("leaves 4 spines 2": it opens with a noun and ends with a number).
+     */
+    private boolean boundBackwards(int i) {
+        if (i > 0 && toks.get(i - 1).is(C.IS) && toks.get(i - 1).type == Token.Type.PUNCT && i > 1
+                && isAny(i - 2, NOUNS)) {
+            return true;
+        }
+        int first = i;
+        while (first > 0 && clause[first - 1] == clause[i] && toks.get(first - 1).concept != C.SEP) {
+            first--;
+        }
+        int last = i;
+        while (last + 1 < toks.size() && clause[last + 1] == clause[i] && toks.get(last + 1).concept != C.SEP) {
+            last++;
+        }
+        return isAny(first, NOUNS) && toks.get(last).isNumber() && i > first && isAny(i - 1, NOUNS);
+    }
+
     /** NUMBER [modifiers] NOUN [per|each NOUN], and NOUN with NUMBER NOUN. */
     private void counts() {
         for (int i = 0; i < toks.size(); i++) {
             Token t = toks.get(i);
-            if (!t.isNumber() || t.used) {
+            if (!t.isNumber() || t.used || boundBackwards(i)) {
                 continue;
             }
             int j = i + 1;
@@ -345,12 +369,30 @@ final class Reader {
             boolean hyphen = j == i + 1 && toks.get(j).hyphenBefore;
             int after = j + 1 < toks.size() && valid(j + 1, i) ? j + 1 : -1;
             // Compounds: "8-GPU servers", "64-port switches", "32-server SUs", "32 DGX servers".
+            if (noun == C.SERVER && hyphen && tok(j).text.startsWith("gpu ")) {
+                set(Slot.GPUS_PER_SERVER, whole(i, "GPUs per server"), spans(i, j));
+                continue;
+            }
             if (noun == C.GPU && hyphen && after >= 0 && isAny(after, Set.of(C.SERVER, C.DGX))) {
                 set(Slot.GPUS_PER_SERVER, whole(i, "GPUs per server"), spans(i, j, after));
                 continue;
             }
-            if (noun == C.PORT && after >= 0 && isAny(after, SWITCHES)) {
-                set(Slot.RADIX, whole(i, "ports per switch"), spans(i, j, after));
+            if (noun == C.PORT && after >= 0) {
+                int k = after;
+                while (valid(k, i) && modifier(k) && !isAny(k, SWITCHES)) {
+                    k++;
+                }
+                if (valid(k, i) && isAny(k, SWITCHES)) {
+                    set(Slot.RADIX, whole(i, "ports per switch"), spans(i, j, k));
+                    speedsOf(mods, Slot.SPEED);
+                    continue;
+                }
+            }
+            if (SWITCHES.contains(noun) && mods.stream().anyMatch(m -> toks.get(m).is(C.X))
+                    && mods.stream().anyMatch(m -> toks.get(m).type == Token.Type.SPEED)) {
+                List<Integer> idx = new ArrayList<>(List.of(i, j));
+                mods.stream().filter(m -> toks.get(m).is(C.X)).forEach(idx::add);
+                set(Slot.RADIX, whole(i, "ports per switch"), spans(idx));
                 speedsOf(mods, Slot.SPEED);
                 continue;
             }
@@ -379,7 +421,11 @@ final class Reader {
                 while (m >= 0 && (is(m, C.EACH) || is(m, C.PER))) {
                     m = next(m);
                 }
-                if (m >= 0 && isAny(m, NOUNS)) {
+                if (m >= 0 && is(p, C.BETWEEN) && is(m, C.TOPO_LS)) {
+                    per = C.PAIR;
+                    perIdx.add(p);
+                    perIdx.add(m);
+                } else if (m >= 0 && isAny(m, NOUNS)) {
                     per = tok(m).concept;
                     perIdx.add(p);
                     perIdx.add(m);
@@ -398,11 +444,11 @@ final class Reader {
             // "NOUN with NUMBER": the noun before "with" / "of".
             C owner = null;
             int w = prev(i);
-            while (w >= 0 && (modifier(w) && !tok(w).isNumber())) {
+            while (w >= 0 && modifier(w) && !tok(w).isNumber() && !is(w, C.X)) {
                 w = prev(w);
             }
             int ownerIdx = -1;
-            if (w >= 0 && is(w, C.WITH)) {
+            if (w >= 0 && (is(w, C.WITH) || is(w, C.X))) {
                 int o = prev(w);
                 while (o >= 0 && (is(o, C.EACH) || modifier(o))) {
                     o = prev(o);
@@ -771,8 +817,36 @@ final class Reader {
         }
     }
 
+    /** "8 per server", "16 per leaf", "32 per SU": the counted noun left out. */
+    private void perOnly() {
+        for (int i = 0; i < toks.size(); i++) {
+            Token t = toks.get(i);
+            if (!t.isNumber() || t.used || !is(i + 1, C.PER) || clause[i + 1] != clause[i]) {
+                continue;
+            }
+            int m = next(i + 1);
+            if (m < 0) {
+                continue;
+            }
+            C per = tok(m).concept;
+            if (per == C.SERVER || per == C.DGX) {
+                set(Slot.GPUS_PER_SERVER, whole(i, "GPUs per server"), spans(i, i + 1, m));
+            } else if (per == C.LEAF) {
+                set(Slot.SERVERS_PER_LEAF, whole(i, "servers per leaf"), spans(i, i + 1, m));
+            } else if (per == C.UNIT) {
+                set(Slot.SERVERS_PER_UNIT, whole(i, "servers per unit"), spans(i, i + 1, m));
+            } else if (per == C.PAIR || per == C.SPINE) {
+                set(Slot.UPLINKS_PER_PAIR, whole(i, "links per pair"), spans(i, i + 1, m));
+            }
+        }
+    }
+
     /** A number nothing took, or a word that needs one, is refused; the rest is shown as unused or glue. */
     private void leftovers() {
+        if (terms.isEmpty() && dgx.isEmpty()) {
+            throw new Problem("FabricLab understood nothing in \"" + (text.length() > 60 ? text.substring(0, 60) + "..." : text)
+                    + "\"; describe a fabric, e.g. \"" + Descriptions.EXAMPLE + "\"", List.of());
+        }
         for (int i = 0; i < toks.size(); i++) {
             Token t = toks.get(i);
             if (t.used) {

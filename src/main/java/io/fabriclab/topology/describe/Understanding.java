@@ -53,7 +53,7 @@ public record Understanding(String text, List<Term> terms, List<Default> default
         StringBuilder sb = new StringBuilder();
         Span run = null;
         for (Span s : sorted) {
-            if (run != null && s.start() <= run.end() + 1 && text.substring(run.end(), s.start()).isBlank()) {
+            if (run != null && (s.start() <= run.end() || text.substring(run.end(), s.start()).isBlank())) {
                 run = run.join(s);
                 continue;
             }

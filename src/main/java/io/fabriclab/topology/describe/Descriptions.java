@@ -39,6 +39,9 @@ public final class Descriptions {
         } catch (Problem p) {
             return failed(text, null, p.getMessage(), p.words);
         }
+        if (r.problem != null) {
+            return result(r, List.of(), null, r.problem.getMessage(), r.problem.words);
+        }
         Planner planner = new Planner(r);
         try {
             Blueprint b = planner.plan();

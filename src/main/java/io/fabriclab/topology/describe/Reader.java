@@ -48,6 +48,19 @@ final class Reader {
 
     static Reader read(String text) {
         Reader r = new Reader(text, Lexer.tokens(text));
+        try {
+            r.rules();
+        } catch (Problem p) {
+            r.problem = p;
+        }
+        return r;
+    }
+
+    /** Set when a rule refused the description; the terms taken before it are kept for the table. */
+    Problem problem;
+
+    private void rules() {
+        Reader r = this;
         r.typos();
         r.ratios();
         r.fatTreeK();
@@ -61,7 +74,6 @@ final class Reader {
         r.models();
         r.perOnly();
         r.leftovers();
-        return r;
     }
 
     // ----- helpers --------------------------------------------------------------------------------

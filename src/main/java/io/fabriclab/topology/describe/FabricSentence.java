@@ -57,6 +57,16 @@ public final class FabricSentence {
                 continue;
             }
             Fabric again = u.blueprint().build();
+            if (!again.name().equals(f.name())) {
+                // The generator names the fabric after its parameters; another name is said.
+                s = s + ", named \"" + f.name().replace("\"", "'") + "\"";
+                u = Descriptions.understand(s);
+                if (!u.ok()) {
+                    tried.add(k.words() + ": the name: " + u.error());
+                    continue;
+                }
+                again.setName(f.name());
+            }
             String diff = compare.apply(clean(f), clean(again));
             if (diff == null) {
                 return s;
@@ -261,11 +271,6 @@ public final class FabricSentence {
         }
         if (transport != Transport.INFINIBAND) {
             parts.addAll(qos(f));
-        }
-        String gen = Descriptions.understand(String.join(", ", parts)).ok()
-                ? Descriptions.understand(String.join(", ", parts)).blueprint().build().name() : null;
-        if (gen != null && !gen.equals(f.name())) {
-            parts.add("named \"" + f.name().replace("\"", "'") + "\"");
         }
         return String.join(", ", parts);
     }

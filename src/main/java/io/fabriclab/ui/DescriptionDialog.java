@@ -156,9 +156,9 @@ final class DescriptionDialog {
         dialog.getDialogPane().lookupButton(ButtonType.OK).setDisable(true);
         // Reading a sentence takes microseconds (at most 2,000 characters): the marks follow every key.
         understanding = Descriptions.understand(text.getText());
-        show(understanding);
         preview.setStyle("");
         preview.setText(understanding.ok() ? "building…" : "");
+        show(understanding);
         debounce.playFromStart();
     }
 
@@ -187,24 +187,33 @@ final class DescriptionDialog {
         List<Node> out = new ArrayList<>();
         record Mark(Span span, String style) {
         }
-        List<Mark> all = new ArrayList<>();
-        u.understood().forEach(x -> all.add(new Mark(x, UNDERSTOOD)));
-        u.unused().forEach(x -> all.add(new Mark(x, UNUSED)));
-        u.glue().forEach(x -> all.add(new Mark(x, GLUE)));
-        u.errorWords().forEach(x -> all.add(new Mark(x, ERROR)));
-        all.sort((a, b) -> a.span().compareTo(b.span()));
+        List<Mark> found = new ArrayList<>();
+        u.understood().forEach(x -> found.add(new Mark(x, UNDERSTOOD)));
+        u.unused().forEach(x -> found.add(new Mark(x, UNUSED)));
+        u.glue().forEach(x -> found.add(new Mark(x, GLUE)));
+        u.errorWords().forEach(x -> found.add(new Mark(x, ERROR)));
+        found.sort((a, b) -> a.span().compareTo(b.span()));
+        List<Mark> all = found;
+        // Error words win over the term that took them; then neighbours of one kind, apart by spaces only, join.
+        List<Mark> errors = found.stream().filter(m -> m.style().equals(ERROR)).toList();
+        List<Mark> joined = new ArrayList<>();
+        for (Mark m : found) {
+            if (!m.style().equals(ERROR) && errors.stream().anyMatch(e -> e.span().equals(m.span()))) {
+                continue;
+            }
+            Mark last = joined.isEmpty() ? null : joined.get(joined.size() - 1);
+            if (last != null && last.style().equals(m.style()) && m.span().start() >= last.span().end()
+                    && m.span().end() <= s.length() && s.substring(last.span().end(), m.span().start()).isBlank()) {
+                joined.set(joined.size() - 1, new Mark(last.span().join(m.span()), m.style()));
+            } else {
+                joined.add(m);
+            }
+        }
+        all = joined;
         int at = 0;
         for (Mark m : all) {
             if (m.span().start() < at || m.span().end() > s.length()) {
-                // An error on words a term also took: mark them as the error's.
-                if (m.style().equals(ERROR)) {
-                    for (Node n : out) {
-                        if (m.span().equals(n.getProperties().get("span"))) {
-                            n.setStyle(ERROR);
-                        }
-                    }
-                }
-                continue;
+                continue; // overlaps a word already shown
             }
             Label l = new Label(m.span().in(s));
             l.setStyle(m.style());

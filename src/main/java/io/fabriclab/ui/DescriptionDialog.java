@@ -62,8 +62,8 @@ final class DescriptionDialog {
 
     DescriptionDialog(Window owner, String initial) {
         dialog.setTitle("New from description");
-        dialog.setHeaderText("Describe the fabric in plain English. Green words were understood, orange ones not used;\n"
-                + "blue rows are defaults. Nothing changes until OK (and OK is one undo step).");
+        dialog.setHeaderText("Describe the fabric in plain English. Green words were understood, orange ones not used; blue\n"
+                + "rows are the defaults applied. Nothing changes until OK (and OK is one undo step).");
         if (owner != null) {
             dialog.initOwner(owner);
         }
@@ -78,7 +78,7 @@ final class DescriptionDialog {
         marked.setStyle("-fx-border-color: #d0d7de; -fx-border-radius: 4;");
         marked.setPrefWrapLength(640);
         table.setId("description-table");
-        table.setPrefHeight(260);
+        table.setPrefHeight(240);
         table.getColumns().add(column("", Row::kind, 90));
         table.getColumns().add(column("What", Row::what, 190));
         table.getColumns().add(column("Value", Row::value, 130));
@@ -98,7 +98,10 @@ final class DescriptionDialog {
         table.setPlaceholder(new Label("Type a description above."));
         preview.setId("description-preview");
         preview.setWrapText(true);
-        preview.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        // Room for the four lines of counts and three lines of marks from the start: the window is
+        // sized to its content when it opens (DialogFit), before the first sentence is read.
+        preview.setMinHeight(72);
+        marked.setMinHeight(62);
         HBox legend = new HBox(8, chip("understood", UNDERSTOOD), chip("default", DEFAULTED), chip("not used", UNUSED),
                 chip("glue", GLUE), chip("error", ERROR));
         VBox box = new VBox(8, text, legend, marked, table, preview);
@@ -109,6 +112,7 @@ final class DescriptionDialog {
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.CANCEL, ButtonType.OK);
         dialog.getDialogPane().lookupButton(ButtonType.OK).setDisable(true);
         dialog.getDialogPane().lookupButton(ButtonType.OK).setId("description-ok");
+        DialogFit.fit(dialog);
         debounce.setOnFinished(e -> regenerate());
         text.textProperty().addListener((o, a, b) -> changed());
         changed();
@@ -164,15 +168,17 @@ final class DescriptionDialog {
 
     private void show(Understanding u) {
         marked.getChildren().setAll(marks(u));
+        // What the user did not say comes first (the words not used, then the defaults): the marks above
+        // already show the understood words in the sentence's order.
         List<Row> rows = new ArrayList<>();
-        for (Term t : u.terms()) {
-            rows.add(new Row("understood", t.slot().label(), Understanding.show(t.slot(), t.value()), t.quoted(u.text())));
+        for (Span s : u.unused()) {
+            rows.add(new Row("not used", "'" + s.in(u.text()) + "'", "", "not a word FabricLab reads here"));
         }
         for (Default d : u.defaults()) {
             rows.add(new Row("default", d.slot().label(), d.value(), d.why()));
         }
-        for (Span s : u.unused()) {
-            rows.add(new Row("not used", "'" + s.in(u.text()) + "'", "", "not a word FabricLab reads here"));
+        for (Term t : u.terms()) {
+            rows.add(new Row("understood", t.slot().label(), Understanding.show(t.slot(), t.value()), t.quoted(u.text())));
         }
         table.getItems().setAll(rows);
         if (u.error() != null) {
@@ -271,6 +277,7 @@ final class DescriptionDialog {
             preview.setStyle("");
             preview.setText(TemplateDialog.previewText(current));
             dialog.getDialogPane().lookupButton(ButtonType.OK).setDisable(false);
+            DialogFit.refit(dialog);
         });
         t.setOnFailed(e -> {
             if (no == requestNo) {

@@ -165,7 +165,7 @@ final class HelpWindows {
                     self[0].close();
                     DescriptionDialog.open(editor, text);
                 });
-        self[0] = window(editor, "help.welcome", "Welcome to FabricLab", new Scene(pane, 640, 500));
+        self[0] = window(editor, "help.welcome", "Welcome to FabricLab", new Scene(pane, 640, 460));
         return self[0];
     }
 

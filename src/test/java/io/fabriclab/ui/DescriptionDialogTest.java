@@ -47,7 +47,7 @@ class DescriptionDialogTest {
         assertTrue(marked(marks, "understood").contains("2 spines"), marked(marks, "understood").toString());
         assertEquals(1, marked(marks, "defaulted").size(), "the defaults chip");
         List<String> kinds = dlg.table.getItems().stream().map(DescriptionDialog.Row::kind).distinct().toList();
-        assertEquals(List.of("understood", "default", "not used"), kinds);
+        assertEquals(List.of("not used", "default", "understood"), kinds);
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> dlg.current() != null);
         assertEquals(56, dlg.current().fabric().devices().size(), "6 leaves + 2 spines + 48 servers");
         String p = robot.lookup("#description-preview").queryLabeled().getText();

@@ -546,9 +546,20 @@ public final class FlowEngine implements SimRun {
             events.push(start, EV_READY, t);
             return;
         }
-        readyPs[t] = now;
+        if (kind[t] == FlowSpec.Kind.NETWORK && specs.get(t).delayPs() > 0 && readyPs[t] < 0) {
+            // A network flow's fixed latency (a steady ring's steps) before its first byte.
+            readyPs[t] = now;
+            events.push(now + specs.get(t).delayPs(), EV_READY, t);
+            return;
+        }
+        if (kind[t] != FlowSpec.Kind.NETWORK) {
+            readyPs[t] = now;
+        }
         switch (kind[t]) {
             case NETWORK -> {
+                if (readyPs[t] < 0) {
+                    readyPs[t] = now;
+                }
                 startedPs[t] = now;
                 int[] p = routeOf(t);
                 if (p == null) {

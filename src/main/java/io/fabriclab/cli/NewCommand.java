@@ -143,9 +143,14 @@ public final class NewCommand implements Callable<Integer> {
         Path topo = lab.resolve(labFile);
         ContainerlabYaml.save(f, topo);
         out.println("wrote " + topo);
-        for (String loss : ContainerlabYaml.exportLosses(f)) {
-            out.println("  note: " + loss);
+        // What containerlab has no field for; the QoS it lacks is in the configurations written next.
+        List<String> losses = ContainerlabYaml.exportLosses(f).stream().filter(l -> !l.contains("containerlab has no QoS"))
+                .toList();
+        if (!losses.isEmpty()) {
+            out.println("  the lab file does not hold: " + String.join("; ", losses));
         }
+        out.println("  containerlab has no QoS: each switch's is in " + lab.resolve("sonic") + ", " + lab.resolve("eos")
+                + " and " + lab.resolve("nxos"));
         ConfigExporter exporter = new ConfigExporter(8);
         for (Vendor v : Vendor.values()) {
             Path dir = lab.resolve(vendorDir(v));

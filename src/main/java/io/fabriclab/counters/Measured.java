@@ -26,7 +26,7 @@ import io.fabriclab.model.Port;
  *
  * @param ports     per fabric port ("device:port"), its counters
  * @param unmapped  what no port took: source, device, interface and why, one line each
- * @param unknown   names no kind matched, "source: name", one per name and source
+ * @param unknown   names no kind matched, each once
  * @param samples   samples read
  * @param intervalS the longest time between a counter's first and last sample, seconds (0: one sample)
  * @param resets    counter resets seen (a value below the one before)
@@ -108,9 +108,11 @@ public record Measured(Map<String, PortCounters> ports, List<String> unmapped, L
             }
         }
         boolean untimed = false;
+        Set<Reading.Key> byModificationTime = new java.util.HashSet<>();
         for (CounterSample s : samples) {
-            s.unknown().forEach(n -> unknown.add(s.source() + ": " + n));
+            unknown.addAll(s.unknown());
             Instant t = s.time() != null ? s.time() : intervalS == null && fallback != null ? fallback.get(s) : null;
+            boolean mtime = s.time() == null && t != null;
             for (Map.Entry<Reading.Key, Double> e : s.values().entrySet()) {
                 Reading.Key k = e.getKey();
                 if (!where.containsKey(k)) {
@@ -126,6 +128,9 @@ public record Measured(Map<String, PortCounters> ports, List<String> unmapped, L
                     continue;
                 }
                 List<double[]> pts = series.computeIfAbsent(k, x -> new ArrayList<>());
+                if (mtime) {
+                    byModificationTime.add(k);
+                }
                 double sec;
                 if (t != null && epoch != null) {
                     sec = (t.toEpochMilli() - epoch.toEpochMilli()) / 1000.0;
@@ -144,6 +149,8 @@ public record Measured(Map<String, PortCounters> ports, List<String> unmapped, L
         int resets = 0;
         double interval = 0;
         boolean single = false;
+        boolean closeTimes = false;
+        Set<String> duplicates = new LinkedHashSet<>();
         for (Map.Entry<Reading.Key, List<double[]>> e : series.entrySet()) {
             Reading.Key k = e.getKey();
             String port = where.get(k).ref();
@@ -170,17 +177,35 @@ public record Measured(Map<String, PortCounters> ports, List<String> unmapped, L
                 grew += d;
             }
             double span = pts.get(pts.size() - 1)[0] - pts.get(0)[0];
+            if (byModificationTime.contains(k) && span < MIN_MTIME_SPAN_S) {
+                // Files copied or checked out together share their modification time: no interval can be read from it.
+                closeTimes = true;
+                continue;
+            }
             if (!(span > 0)) {
                 single = true;
                 continue;
             }
             interval = Math.max(interval, span);
-            rates.get(port).computeIfAbsent(k.kind(), x -> new TreeMap<>()).merge(k.priority(), grew / span, Double::sum);
+            // Two sources of one port's counter (ethtool and hw_counters of one NIC): the first one read counts.
+            Map<Integer, Double> kindRates = rates.get(port).computeIfAbsent(k.kind(), x -> new TreeMap<>());
+            if (kindRates.containsKey(k.priority())) {
+                duplicates.add(port + " " + k.kind().meaning());
+                continue;
+            }
+            kindRates.put(k.priority(), grew / span);
             increases.computeIfAbsent(port, x -> new EnumMap<>(CounterKind.class))
-                    .computeIfAbsent(k.kind(), x -> new TreeMap<>()).merge(k.priority(), grew, Double::sum);
+                    .computeIfAbsent(k.kind(), x -> new TreeMap<>()).put(k.priority(), grew);
         }
         if (untimed) {
             notes.add("some samples carry no time: give the interval between them (--interval) or a \"# time:\" line");
+        }
+        if (closeTimes) {
+            notes.add("some files carry no time and were modified within " + MIN_MTIME_SPAN_S
+                    + " s of one another: give the interval between them (--interval) or a \"# time:\" line");
+        }
+        if (!duplicates.isEmpty()) {
+            notes.add("counted by two sources, the first file's used: " + String.join("; ", duplicates));
         }
         if (single) {
             notes.add("some counters were read once (or at one time): they have no rate; read them twice, some seconds apart");
@@ -194,6 +219,9 @@ public record Measured(Map<String, PortCounters> ports, List<String> unmapped, L
         }
         return new Measured(ports, new ArrayList<>(unmapped), new ArrayList<>(unknown), samples.size(), interval, resets, notes);
     }
+
+    /** A span of modification times shorter than this is not taken as the time between two samples. */
+    public static final double MIN_MTIME_SPAN_S = 1.0;
 
     /** Port names in the order people read them (leaf2:eth10 after leaf2:eth9). */
     static final Comparator<String> NATURAL = (a, b) -> {

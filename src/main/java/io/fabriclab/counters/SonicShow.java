@@ -154,7 +154,9 @@ public final class SonicShow {
                         default -> null;
                     };
                     if (k == null) {
-                        unknown.add(cols.get(c));
+                        if (!cols.get(c).toLowerCase(Locale.ROOT).endsWith("/bytes")) {
+                            unknown.add(cols.get(c)); // drop and ECN bytes repeat the packet counts
+                        }
                         continue;
                     }
                     add(out, problems, device, port, prio, k, cells[c], line, cols.get(c));

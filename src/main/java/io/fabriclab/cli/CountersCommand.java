@@ -1,0 +1,165 @@
+package io.fabriclab.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import io.fabriclab.counters.Comparison;
+import io.fabriclab.counters.CounterFindings;
+import io.fabriclab.counters.CountersImport;
+import io.fabriclab.counters.Measured;
+import io.fabriclab.counters.PortFigures;
+import io.fabriclab.counters.SimulatedFigures;
+import io.fabriclab.io.FabricFiles;
+import io.fabriclab.io.FabricReader;
+import io.fabriclab.io.ResultsFile;
+import io.fabriclab.io.Scenario;
+import io.fabriclab.io.ScenarioException;
+import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.sim.Simulator;
+import io.fabriclab.topology.Finding;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fabriclab counters FABRIC COUNTERS... [--map M] [--scenario S | --results R]}: measured
+ * counters (docs/counters.md) mapped onto the fabric's ports, as rates; beside the simulated ones
+ * when a scenario (simulated here, as {@code simulate} runs it) or a results file is given; the
+ * largest differences flagged; findings from the counters.
+ */
+@Command(name = "counters", mixinStandardHelpOptions = true,
+        description = {"Read measured counters (Prometheus text, SONiC show pfc/queue counters and watermarks, portstat -j,",
+                "ethtool -S, hw_counters) onto the fabric's ports; print per port the measured PFC, ECN, CNP and drop rates,",
+                "beside the simulated ones with --scenario or --results, flag the largest differences, list findings."},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  read and compared; no error-level finding",
+                "  1  a finding at error level (drops on a lossless class)",
+                "  2  bad input (a counters file, the port map, the fabric, the scenario); nothing is printed but the errors"})
+public final class CountersCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FABRIC", description = "fabric file the counters are about")
+    Path fabricFile;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "COUNTERS",
+            description = "[DEVICE[:IFACE]=]FILE: counters files (or hw_counters directories), two or more samples of each "
+                    + "for rates; DEVICE defaults to the file name up to its first dot")
+    List<String> counters = new ArrayList<>();
+
+    @Option(names = "--map", paramLabel = "FILE", description = "port map (JSON): the counters' device and interface names onto the fabric's")
+    Path map;
+
+    @Option(names = "--scenario", paramLabel = "S", description = "scenario to simulate (as `fabriclab simulate S` does) for the simulated figures")
+    Path scenario;
+
+    @Option(names = "--results", paramLabel = "R", description = "results file of a finished run (fabriclab simulate -o) for the simulated figures")
+    Path results;
+
+    @Option(names = "--interval", paramLabel = "SECONDS", description = "seconds between consecutive samples of files that carry no time "
+            + "(no Prometheus timestamp, no \"# time:\" line); default: the files' modification times")
+    Double interval;
+
+    @Option(names = "--imbalance", paramLabel = "FRACTION", description = "ECMP imbalance bound: the busiest uplink this far above "
+            + "the mean of its switch's uplinks is flagged (default 0.25)")
+    double imbalance = CounterFindings.DEFAULT_IMBALANCE;
+
+    @Option(names = "--quiet", description = "no progress while simulating")
+    boolean quiet;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (scenario != null && results != null) {
+            throw new BadInputException("--scenario and --results both give the simulated figures: give one");
+        }
+        if (interval != null && !(interval > 0 && interval < 1e7)) {
+            throw new BadInputException("--interval " + interval + ": seconds between samples, above 0");
+        }
+        if (!(imbalance > 0 && imbalance < 100)) {
+            throw new BadInputException("--imbalance " + imbalance + ": a fraction above 0 (0.25 is 25 %)");
+        }
+        Fabric fabric = FabricFiles.load(fabricFile);
+        Measured m = CountersImport.read(fabric, map, counters, interval);
+        Map<String, PortFigures> sim = null;
+        String simName = null;
+        if (scenario != null) {
+            Scenario sc;
+            try {
+                sc = ScenarioJson.read(scenario, FabricReader.FILES);
+            } catch (ScenarioException | IllegalArgumentException e) {
+                throw new BadInputException(e.getMessage());
+            }
+            sc.warnings().forEach(w -> err.println("warning: " + w.render()));
+            Simulator s;
+            try {
+                s = sc.simulator(sc.config());
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(scenario + ": " + e.getMessage());
+            }
+            SimulateCommand.ProgressBar bar = quiet ? null : new SimulateCommand.ProgressBar(err, sc.config().durationPs() > 0);
+            SimResults r = s.run(bar);
+            if (bar != null) {
+                bar.finish();
+            }
+            sim = SimulatedFigures.of(r);
+            simName = "scenario " + sc.name();
+        } else if (results != null) {
+            ResultsFile.Loaded l = ResultsFile.read(results);
+            sim = SimulatedFigures.of(l.results());
+            simName = "results " + results;
+        }
+        Comparison c = Comparison.of(fabric, m, sim);
+        List<Finding> findings = CounterFindings.of(fabric, m, sim, imbalance);
+        out.print(text(fabric, m, c, findings, simName));
+        out.flush();
+        return findings.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR) ? ExitCode.FINDINGS : ExitCode.OK;
+    }
+
+    /** The command's report: what was read, what did not map, the table, the differences, the findings. */
+    static String text(Fabric fabric, Measured m, Comparison c, List<Finding> findings, String simName) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "counters: %d samples, %d ports of %s measured, over %.1f s, %d counter reset%s%n",
+                m.samples(), m.ports().size(), fabric.name(), m.intervalS(), m.resets(), m.resets() == 1 ? "" : "s"));
+        m.notes().forEach(n -> sb.append("note: ").append(n).append('\n'));
+        if (!m.unmapped().isEmpty()) {
+            sb.append("not mapped to a port (").append(m.unmapped().size()).append("):\n");
+            m.unmapped().forEach(u -> sb.append("  ").append(u).append('\n'));
+        }
+        if (!m.unknown().isEmpty()) {
+            sb.append("names not read (").append(m.unknown().size()).append("): ");
+            sb.append(String.join(", ", m.unknown().stream().limit(12).toList()));
+            sb.append(m.unknown().size() > 12 ? " and " + (m.unknown().size() - 12) + " more" : "").append('\n');
+        }
+        sb.append('\n').append(simName == null ? "measured, per second:\n" : "measured / simulated (" + simName + "), per second:\n");
+        sb.append(c.table());
+        if (simName != null) {
+            sb.append('\n');
+            if (c.flagged().isEmpty()) {
+                sb.append("largest differences: none above ").append(Comparison.FLAG_SCORE).append('\n');
+            } else {
+                sb.append("largest differences:\n");
+                c.flaggedLines().forEach(l -> sb.append("  ").append(l).append('\n'));
+            }
+        }
+        sb.append('\n');
+        if (findings.isEmpty()) {
+            sb.append("findings: none\n");
+        } else {
+            sb.append("findings (").append(findings.size()).append("):\n");
+            findings.forEach(f -> sb.append("  ").append(f).append('\n'));
+        }
+        return sb.toString();
+    }
+}

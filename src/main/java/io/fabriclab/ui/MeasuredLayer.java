@@ -25,8 +25,6 @@ import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
-import javafx.scene.layout.Region;
-import javafx.scene.layout.StackPane;
 import javafx.util.Duration;
 
 /**
@@ -95,16 +93,14 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
         close.setOnAction(e -> onClose.run());
         title.setStyle("-fx-font-weight: bold;");
         status.setId("counters-status");
-        status.setMaxWidth(520);
         bar.getChildren().addAll(title, measuredButton, simulatedButton, differenceButton, results, status, close);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(4, 8, 4, 8));
-        bar.setStyle("-fx-background-color: rgba(255,255,255,0.92); -fx-border-color: #9aa5b1; -fx-border-radius: 4; "
-                + "-fx-background-radius: 4;");
-        bar.setMaxSize(Region.USE_PREF_SIZE, Region.USE_PREF_SIZE);
+        bar.setStyle("-fx-background-color: #eef6ee; -fx-border-color: #9aa5b1; -fx-border-width: 0 0 1 0;");
         bar.setId("counters-bar");
-        StackPane.setAlignment(bar, Pos.BOTTOM_LEFT);
-        StackPane.setMargin(bar, new Insets(0, 0, 8, 8));
+        HBox.setHgrow(status, javafx.scene.layout.Priority.ALWAYS);
+        status.setMaxWidth(Double.MAX_VALUE);
+        status.setMinWidth(0);
         motion.setCycleCount(Timeline.INDEFINITE);
         refreshButtons();
     }
@@ -112,8 +108,9 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
     /** Shows the layer over the editor's canvas (replacing any other layer, e.g. the live view's). */
     void show() {
         FabricCanvas canvas = editor.canvas();
-        if (canvas.getParent() instanceof StackPane holder && !holder.getChildren().contains(bar)) {
-            holder.getChildren().add(bar);
+        // A row under the tool bar: it covers no part of the drawing (the canvas refits if it was fitted).
+        if (editor.getTop() instanceof javafx.scene.layout.VBox top && !top.getChildren().contains(bar)) {
+            top.getChildren().add(bar);
         }
         editor.document().stack().addListener(documentChanged);
         canvas.setLayer(this);
@@ -124,7 +121,7 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
     void hide() {
         motion.stop();
         editor.document().stack().removeListener(documentChanged);
-        if (bar.getParent() instanceof StackPane holder) {
+        if (bar.getParent() instanceof javafx.scene.layout.Pane holder) {
             holder.getChildren().remove(bar);
         }
         editor.canvas().setLayer(null);
@@ -268,6 +265,18 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
     @Override
     public void paintLegend(io.fabriclab.diagram.Painter p, double x, double y) {
         painter.paintLegendAt(p, x, y, CongestionPainter.ColourBy.QUEUE, true);
+        // The live view's legend, titled for what this picture is (its title row painted over).
+        p.save();
+        p.setFill(new io.fabriclab.diagram.Rgba(255, 255, 255, 255));
+        p.fillRect(x + 4, y + 3, CongestionPainter.LEGEND_WIDTH - 8, 17);
+        p.setFill(io.fabriclab.diagram.DiagramStyle.TEXT);
+        p.setFont(11, true);
+        p.text(switch (view) {
+            case MEASURED -> "Measured counters";
+            case SIMULATED -> "Simulated (results file)";
+            case DIFFERENCE -> "|Measured − simulated|";
+        }, x + 10, y + 12, io.fabriclab.diagram.TextAnchor.START);
+        p.restore();
     }
 
     @Override

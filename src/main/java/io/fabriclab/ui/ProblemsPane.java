@@ -163,13 +163,13 @@ public final class ProblemsPane extends TitledPane {
     private record Checked(List<Finding> findings, long millis) {
     }
 
-    /** Findings from measured counters (the measured layer), listed after lint's; empty: none. */
+    /** Findings from measured counters (the measured layer), listed before lint's (they are about the real fabric); empty: none. */
     private List<Finding> counterFindings = List.of();
 
     /** Sets the findings measured counters raise (CountersActions); they stay until replaced or the layer closes. */
     public void setCounterFindings(List<Finding> f) {
         counterFindings = List.copyOf(f);
-        list.getItems().setAll(Finding.group(java.util.stream.Stream.concat(findings.stream(), counterFindings.stream()).toList()));
+        list.getItems().setAll(Finding.group(java.util.stream.Stream.concat(counterFindings.stream(), findings.stream()).toList()));
         String t = getText().replaceFirst(" \\+ \\d+ from counters$", "");
         setText(counterFindings.isEmpty() ? t : t + " + " + counterFindings.size() + " from counters");
     }
@@ -183,7 +183,7 @@ public final class ProblemsPane extends TitledPane {
         List<Finding> found = c.findings();
         lastCheckMillis = c.millis();
         findings = found;
-        list.getItems().setAll(Finding.group(java.util.stream.Stream.concat(found.stream(), counterFindings.stream()).toList()));
+        list.getItems().setAll(Finding.group(java.util.stream.Stream.concat(counterFindings.stream(), found.stream()).toList()));
         list.setPlaceholder(new Label(NO_FINDINGS));
         long errors = found.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();
         long warnings = found.stream().filter(f -> f.severity() == Finding.Severity.WARNING).count();

@@ -151,6 +151,12 @@ public final class ReportCommand implements Callable<Integer> {
         // Checked before any analysis or simulation: never an input, always writable (Outputs).
         new Outputs().commandLine(spec).input(input).inputs(fabricsRead).inputs(results).inputs(sweeps)
                 .inputs(counters.stream().map(c -> io.fabriclab.counters.CountersFile.of(c).path()).toList()).file("-o", output).check();
+        if (countersInterval != null && !(countersInterval > 0 && countersInterval < 1e7)) {
+            throw new BadInputException("--counters-interval " + countersInterval + ": seconds between samples, above 0");
+        }
+        if (counters.isEmpty() && (countersMap != null || countersInterval != null)) {
+            throw new BadInputException("--counters-map and --counters-interval go with --counters FILE...");
+        }
         io.fabriclab.report.MeasuredSection.Counters measured = counters.isEmpty() ? null
                 : new io.fabriclab.report.MeasuredSection.Counters(io.fabriclab.counters.CountersImport.read(fabric, countersMap,
                         counters, countersInterval), counters);

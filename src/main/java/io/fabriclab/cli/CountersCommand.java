@@ -22,7 +22,8 @@ import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.sim.SimResults;
-import io.fabriclab.sim.Simulator;
+import io.fabriclab.sim.Engine;
+import io.fabriclab.sim.SimRun;
 import io.fabriclab.topology.Finding;
 
 import picocli.CommandLine;
@@ -102,9 +103,9 @@ public final class CountersCommand implements Callable<Integer> {
                 throw new BadInputException(e.getMessage());
             }
             sc.warnings().forEach(w -> err.println("warning: " + w.render()));
-            Simulator s;
+            SimRun s;
             try {
-                s = sc.simulator(sc.config());
+                s = sc.run(sc.config(), Engine.PACKET); // as `fabriclab simulate S` runs it (its default engine)
             } catch (IllegalArgumentException e) {
                 throw new BadInputException(scenario + ": " + e.getMessage());
             }

@@ -1,6 +1,8 @@
 package io.fabriclab.cli;
 
 import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,10 +11,13 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.fabriclab.counters.Comparison;
+import io.fabriclab.counters.CounterSample;
 import io.fabriclab.counters.CounterFindings;
 import io.fabriclab.counters.CountersImport;
 import io.fabriclab.counters.Measured;
 import io.fabriclab.counters.PortFigures;
+import io.fabriclab.counters.PortMap;
+import io.fabriclab.counters.Scraper;
 import io.fabriclab.counters.SimulatedFigures;
 import io.fabriclab.io.FabricFiles;
 import io.fabriclab.io.FabricReader;
@@ -52,7 +57,8 @@ public final class CountersCommand implements Callable<Integer> {
 
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "COUNTERS",
             description = "[DEVICE[:IFACE]=]FILE: counters files (or hw_counters directories), two or more samples of each "
-                    + "for rates; DEVICE defaults to the file name up to its first dot")
+                    + "for rates; DEVICE defaults to the file name up to its first dot. Or an http(s) URL of a Prometheus "
+                    + "endpoint: scraped twice, --interval seconds apart (default 5)")
     List<String> counters = new ArrayList<>();
 
     @Option(names = "--map", paramLabel = "FILE", description = "port map (JSON): the counters' device and interface names onto the fabric's")
@@ -65,7 +71,7 @@ public final class CountersCommand implements Callable<Integer> {
     Path results;
 
     @Option(names = "--interval", paramLabel = "SECONDS", description = "seconds between consecutive samples of files that carry no time "
-            + "(no Prometheus timestamp, no \"# time:\" line); default: the files' modification times")
+            + "(no Prometheus timestamp, no \"# time:\" line; default: the files' modification times), and between a URL's two scrapes (default 5)")
     Double interval;
 
     @Option(names = "--imbalance", paramLabel = "FRACTION", description = "ECMP imbalance bound: the busiest uplink this far above "
@@ -92,7 +98,13 @@ public final class CountersCommand implements Callable<Integer> {
             throw new BadInputException("--imbalance " + imbalance + ": a fraction above 0 (0.25 is 25 %)");
         }
         Fabric fabric = FabricFiles.load(fabricFile);
-        Measured m = CountersImport.read(fabric, map, counters, interval);
+        List<String> files = counters.stream().filter(c -> !isUrl(c)).toList();
+        List<CounterSample> scraped = new ArrayList<>();
+        for (String url : counters.stream().filter(CountersCommand::isUrl).toList()) {
+            scraped.addAll(scrapeTwice(url, fabric, err));
+        }
+        // A scrape's samples carry their own time: --interval is the wait between them, not a file's interval.
+        Measured m = CountersImport.read(fabric, map, files, files.isEmpty() ? null : interval, scraped);
         Map<String, PortFigures> sim = null;
         String simName = null;
         if (scenario != null) {
@@ -126,6 +138,50 @@ public final class CountersCommand implements Callable<Integer> {
         out.print(text(fabric, m, c, findings, simName));
         out.flush();
         return findings.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR) ? ExitCode.FINDINGS : ExitCode.OK;
+    }
+
+    static boolean isUrl(String spec) {
+        String l = spec.toLowerCase(Locale.ROOT);
+        return l.startsWith("http://") || l.startsWith("https://");
+    }
+
+    /** Two scrapes of a Prometheus endpoint, --interval seconds apart (default 5); a failed one is bad input naming the URL. */
+    private List<CounterSample> scrapeTwice(String url, Fabric fabric, PrintWriter err) throws InterruptedException {
+        List<CounterSample> got = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        Duration wait = Duration.ofMillis(Math.round((interval == null ? Scraper.DEFAULT_INTERVAL.toMillis() / 1000.0 : interval) * 1000));
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(url + ": not a URL (" + e.getMessage() + ")");
+        }
+        try (Scraper s = new Scraper(uri, wait, Scraper.DEFAULT_TIMEOUT, fabric, PortMap.NONE, new Scraper.Listener() {
+            @Override
+            public void sampled(CounterSample sample, Measured rates, int scrapes) {
+                got.add(sample);
+            }
+
+            @Override
+            public void failed(String message, int failures) {
+                failed.add(message);
+            }
+        })) {
+            if (!quiet) {
+                err.printf(Locale.ROOT, "scraping %s twice, %.1f s apart%n", url, wait.toMillis() / 1000.0);
+                err.flush();
+            }
+            if (s.scrapeOnce()) {
+                Thread.sleep(wait.toMillis());
+                s.scrapeOnce();
+            }
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        if (!failed.isEmpty()) {
+            throw new BadInputException(failed.get(0));
+        }
+        return got;
     }
 
     /** The command's report: what was read, what did not map, the table, the differences, the findings. */

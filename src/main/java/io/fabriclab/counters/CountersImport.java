@@ -30,6 +30,12 @@ public final class CountersImport {
      * time of their own (null: the files' modification times).
      */
     public static Measured read(Fabric fabric, Path map, List<String> files, Double intervalS) throws InputException {
+        return read(fabric, map, files, intervalS, List.of());
+    }
+
+    /** As {@link #read(Fabric, Path, List, Double)}, with samples already taken (scrapes) added after the files'. */
+    public static Measured read(Fabric fabric, Path map, List<String> files, Double intervalS, List<CounterSample> scraped)
+            throws InputException {
         List<InputProblem> problems = new ArrayList<>();
         PortMap pm = PortMap.NONE;
         if (map != null) {
@@ -58,6 +64,7 @@ public final class CountersImport {
         if (!problems.isEmpty()) {
             throw new InputException(problems);
         }
+        samples.addAll(scraped);
         return Measured.of(fabric, pm, samples, intervalS, mtimes);
     }
 }

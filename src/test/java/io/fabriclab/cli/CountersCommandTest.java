@@ -63,6 +63,37 @@ class CountersCommandTest {
     }
 
     @Test
+    void aUrlIsScrapedTwiceAndADeadOneIsBadInput() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/metrics", ex -> {
+            byte[] b = ("sonic_pfc_tx_frames_total{hostname=\"leaf1\",interface=\"eth9\",priority=\"3\"} "
+                    + 1000 * n.incrementAndGet() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        server.createContext("/broken", ex -> {
+            ex.sendResponseHeaders(503, -1);
+            ex.close();
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            CliRun r = CliRun.of("counters", FABRIC, base + "/metrics", "--interval", "0.05", "--quiet");
+            assertEquals(ExitCode.OK, r.code(), r.err());
+            assertTrue(r.out().contains("counters: 2 samples, 1 ports of"), r.out());
+            assertTrue(r.out().matches("(?s).*\\nleaf1:eth9 +- +\\S+ +- +- +-\\n.*"), r.out());
+            CliRun dead = CliRun.of("counters", FABRIC, base + "/broken", "--interval", "0.05", "--quiet");
+            assertEquals(ExitCode.BAD_INPUT, dead.code());
+            assertTrue(dead.err().contains("HTTP 503"), dead.err());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void badInputExitsTwoNamingTheFile(@TempDir Path dir) throws Exception {
         Path big = dir.resolve("leaf1.big.txt");
         try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {

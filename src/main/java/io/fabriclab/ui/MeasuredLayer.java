@@ -46,7 +46,7 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
     private final Label status = new Label();
     private final Label title = new Label("Counters");
     /** Drives the marks' motion (pause ticks, sparks) as in the live view, a few times a second. */
-    private final Timeline motion = new Timeline(new KeyFrame(Duration.millis(100), e -> redraw()));
+    private final Timeline motion = new Timeline(new KeyFrame(Duration.millis(100), e -> tick()));
     private final Runnable documentChanged = this::rebuild;
     private Measured measured;
     private Map<String, PortFigures> simulated;
@@ -124,7 +124,9 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
         if (bar.getParent() instanceof javafx.scene.layout.Pane holder) {
             holder.getChildren().remove(bar);
         }
-        editor.canvas().setLayer(null);
+        if (editor.canvas().layer() == this) {
+            editor.canvas().setLayer(null); // never the live view's layer
+        }
         editor.problems().setCounterFindings(List.of());
     }
 
@@ -242,6 +244,26 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
         }
         status.setTooltip(new Tooltip(tip.toString()));
     }
+
+    /**
+     * The marks' motion; the live view, while open, owns the canvas's layer (its run is drawn, the bar
+     * says so), and the measured picture comes back when it closes.
+     */
+    private void tick() {
+        FabricCanvas canvas = editor.canvas();
+        if (canvas.layer() == null) {
+            canvas.setLayer(this);
+            refreshStatus();
+        } else if (canvas.layer() != this) {
+            if (!status.getText().startsWith(LIVE_VIEW_SHOWN)) {
+                status.setText(LIVE_VIEW_SHOWN + status.getText());
+            }
+            return;
+        }
+        redraw();
+    }
+
+    static final String LIVE_VIEW_SHOWN = "(the live view is drawn; close it to see the counters) ";
 
     private void redraw() {
         editor.canvas().requestRedraw();

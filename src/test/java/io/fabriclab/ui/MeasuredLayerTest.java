@@ -172,6 +172,41 @@ class MeasuredLayerTest {
         assertTrue(onFx(() -> CountersActions.of(editor).layer() == null));
     }
 
+    @Test
+    void theLiveViewTakesTheCanvasWhileOpenAndClosingEitherLeavesTheOther() throws Exception {
+        open(sampleFiles("sonic-show"), SAMPLES.resolve("port-map.json"));
+        WaitForAsyncUtils.waitForFxEvents();
+        MeasuredLayer layer = onFx(() -> CountersActions.of(editor).layer());
+        assertSame(layer, onFx(() -> editor.canvas().layer()));
+        onFx(() -> {
+            editor.showLiveView(true);
+            return null;
+        });
+        var live = onFx(() -> editor.canvas().layer());
+        assertTrue(live != null && live != layer, "the live view draws its run");
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> onFx(layer::statusText).startsWith(MeasuredLayer.LIVE_VIEW_SHOWN));
+        onFx(() -> {
+            editor.showLiveView(false);
+            return null;
+        });
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> onFx(() -> editor.canvas().layer()) == layer);
+        // Closing the counters while the live view is open leaves the live view's layer.
+        onFx(() -> {
+            editor.showLiveView(true);
+            return null;
+        });
+        var again = onFx(() -> editor.canvas().layer());
+        onFx(() -> {
+            CountersActions.of(editor).close();
+            return null;
+        });
+        assertSame(again, onFx(() -> editor.canvas().layer()));
+        onFx(() -> {
+            editor.showLiveView(false);
+            return null;
+        });
+    }
+
     private URI serve() throws Exception {
         AtomicInteger n = new AtomicInteger();
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

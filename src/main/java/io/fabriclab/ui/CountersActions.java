@@ -105,12 +105,17 @@ public final class CountersActions {
     void openDialog() {
         Dialog<ButtonType> d = new Dialog<>();
         d.setTitle("Open Counters");
-        d.setHeaderText("Measured counters of " + editor.document().fabric().name()
-                + "\nTwo samples of each (read some seconds apart) give rates. Formats: Prometheus text, SONiC show "
-                + "pfc/queue counters and watermarks, portstat -j, ethtool -S, hw_counters.");
+        d.setHeaderText("Measured counters of " + editor.document().fabric().name());
         d.initOwner(window());
+        Label about = new Label("Two samples of each, read some seconds apart, give rates. Formats: Prometheus text, SONiC "
+                + "show pfc / queue counters and watermarks, portstat -j, ethtool -S, hw_counters (docs/counters.md). "
+                + "A file's device is its name up to the first dot (leaf1.pfc.txt).");
+        about.setWrapText(true);
+        about.setPrefWidth(560);
+        about.setMaxWidth(560);
         ListView<Path> files = new ListView<>();
         files.setPrefHeight(140);
+        files.setPrefWidth(420);
         files.setPlaceholder(new Label("No files yet: Add Files…"));
         Button add = new Button("Add Files…");
         add.setOnAction(e -> {
@@ -123,6 +128,7 @@ public final class CountersActions {
         });
         TextField map = new TextField();
         map.setPromptText("none: names as in the drawing");
+        map.setPrefColumnCount(30);
         Button chooseMap = new Button("Port Map…");
         chooseMap.setOnAction(e -> {
             FileChooser c = new FileChooser();
@@ -135,13 +141,15 @@ public final class CountersActions {
         });
         TextField interval = new TextField();
         interval.setPromptText("from the files (their time, else modification time)");
+        interval.setPrefColumnCount(30);
         GridPane g = new GridPane();
         g.setHgap(8);
         g.setVgap(8);
         g.setPadding(new Insets(8));
-        g.addRow(0, new Label("Files"), files, add);
-        g.addRow(1, new Label("Port map"), map, chooseMap);
-        g.addRow(2, new Label("Seconds between samples"), interval);
+        g.add(about, 0, 0, 3, 1);
+        g.addRow(1, new Label("Files"), files, add);
+        g.addRow(2, new Label("Port map"), map, chooseMap);
+        g.addRow(3, new Label("Seconds between samples"), interval);
         d.getDialogPane().setContent(g);
         d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         DialogFit.fit(d);

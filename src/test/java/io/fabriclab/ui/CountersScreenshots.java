@@ -71,6 +71,12 @@ public final class CountersScreenshots {
             return null;
         });
         shot(out, "counters-difference");
+        // The two dialogs as they open (not answered: the shot is all that is wanted).
+        Platform.runLater(() -> CountersActions.of(editor).openDialog());
+        shot(out, "counters-open-dialog");
+        new ProcessBuilder("xdotool", "key", "Escape").inheritIO().start().waitFor(10, TimeUnit.SECONDS);
+        Platform.runLater(() -> CountersActions.of(editor).scrapeDialog());
+        shot(out, "counters-scrape-dialog");
         Platform.exit();
         System.exit(0);
     }

@@ -247,12 +247,25 @@ public final class CountersActions {
         TextField url = new TextField("http://");
         url.setPrefColumnCount(36);
         TextField every = new TextField(String.valueOf(Scraper.DEFAULT_INTERVAL.toSeconds()));
+        TextField map = new TextField();
+        map.setPromptText("none: names as in the drawing");
+        Button chooseMap = new Button("Port Map…");
+        chooseMap.setOnAction(e -> {
+            FileChooser c = new FileChooser();
+            c.setTitle("Port map (JSON)");
+            c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Port map", "*.json"));
+            File f = c.showOpenDialog(d.getDialogPane().getScene().getWindow());
+            if (f != null) {
+                map.setText(f.getPath());
+            }
+        });
         GridPane g = new GridPane();
         g.setHgap(8);
         g.setVgap(8);
         g.setPadding(new Insets(8));
         g.addRow(0, new Label("URL"), url);
         g.addRow(1, new Label("Seconds between scrapes"), every);
+        g.addRow(2, new Label("Port map"), map, chooseMap);
         d.getDialogPane().setContent(g);
         d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         DialogFit.fit(d);
@@ -262,7 +275,13 @@ public final class CountersActions {
                 if (!(s >= 0.2 && s <= 3600)) {
                     throw new NumberFormatException();
                 }
-                scrape(URI.create(url.getText().strip()), Duration.ofMillis(Math.round(s * 1000)), Scraper.DEFAULT_TIMEOUT);
+                URI uri = URI.create(url.getText().strip());
+                Duration period = Duration.ofMillis(Math.round(s * 1000));
+                if (map.getText().isBlank()) {
+                    scrape(uri, period, Scraper.DEFAULT_TIMEOUT);
+                } else {
+                    scrapeWithMap(uri, period, Path.of(map.getText().strip()));
+                }
             } catch (NumberFormatException e) {
                 editor.dialogs().showErrors("Not scraping", "Seconds between scrapes: " + every.getText() + "; allowed: 0.2 to 3600");
             } catch (IllegalArgumentException e) {
@@ -271,18 +290,32 @@ public final class CountersActions {
         });
     }
 
+    /** Reads the port map in the background, then scrapes with it; a bad map is shown and nothing starts. */
+    CompletableFuture<Scraper> scrapeWithMap(URI uri, Duration every, Path map) {
+        Fabric copy = editor.document().fabric().copy();
+        return BackgroundTasks.shared().run("Reading " + map.getFileName(), () -> PortMap.read(map, copy),
+                pm -> scrape(uri, every, Scraper.DEFAULT_TIMEOUT, pm),
+                ex -> editor.dialogs().showErrors("Not scraping: the port map is wrong", String.valueOf(ex.getMessage())))
+                .thenApply(pm -> scraper);
+    }
+
+    /** {@link #scrape(URI, Duration, Duration, PortMap)} with names as in the drawing. */
+    public Scraper scrape(URI uri, Duration every, Duration timeout) {
+        return scrape(uri, every, timeout, PortMap.NONE);
+    }
+
     /**
      * Starts scraping {@code uri} (stopping a scrape under way). Samples and failures reach the
      * layer through {@link Platform#runLater}; the FX thread never waits on the network.
      */
-    public Scraper scrape(URI uri, Duration every, Duration timeout) {
+    public Scraper scrape(URI uri, Duration every, Duration timeout, PortMap map) {
         stopScrape();
         Fabric copy = editor.document().fabric().copy();
         MeasuredLayer l = layerShown();
         Map<String, PortFigures> sim = l.simulated();
         String name = uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + uri.getPath();
         l.setProblem(null);
-        Scraper s = new Scraper(uri, every, timeout, copy, PortMap.NONE, new Scraper.Listener() {
+        Scraper s = new Scraper(uri, every, timeout, copy, map, new Scraper.Listener() {
             @Override
             public void sampled(io.fabriclab.counters.CounterSample sample, Measured rates, int scrapes) {
                 List<Finding> findings = rates == null ? null : CounterFindings.of(copy, rates, sim, CounterFindings.DEFAULT_IMBALANCE);

@@ -207,6 +207,18 @@ class MeasuredLayerTest {
         });
     }
 
+    @Test
+    void aScrapeWithAPortMapNamingMissingPortsDoesNotStart(@TempDir Path dir) throws Exception {
+        Path map = dir.resolve("map.json");
+        Files.writeString(map, "{\"schemaVersion\": 1, \"ports\": {\"spine1:Ethernet0\": \"spine1:eth9\"}}");
+        var f = WaitForAsyncUtils.asyncFx(() -> CountersActions.of(editor).scrapeWithMap(URI.create("http://127.0.0.1:9/metrics"),
+                Duration.ofSeconds(5), map)).get();
+        assertThrows(ExecutionException.class, () -> f.get(60, TimeUnit.SECONDS));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(errors.stream().anyMatch(e -> e.contains("$.ports[\"spine1:Ethernet0\"]: names port spine1:eth9")), errors.toString());
+        assertTrue(onFx(() -> CountersActions.of(editor).scraper() == null && CountersActions.of(editor).layer() == null));
+    }
+
     private URI serve() throws Exception {
         AtomicInteger n = new AtomicInteger();
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

@@ -40,6 +40,7 @@ class ArchitectureTest {
             .layer("diagram").definedBy("io.fabriclab.diagram..")
             .layer("edit").definedBy("io.fabriclab.edit..")
             .layer("sweep").definedBy("io.fabriclab.sweep..")
+            .layer("counters").definedBy("io.fabriclab.counters..")
             .layer("report").definedBy("io.fabriclab.report..")
             .layer("app").definedBy("io.fabriclab.app..")
             .layer("cli").definedBy("io.fabriclab.cli..")
@@ -54,13 +55,14 @@ class ArchitectureTest {
             .whereLayer("diagram").mayOnlyAccessLayers("model", "topology")
             .whereLayer("edit").mayOnlyAccessLayers("model", "topology", "diagram")
             .whereLayer("sweep").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io")
+            .whereLayer("counters").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram")
             .whereLayer("report").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
-                    "sweep")
+                    "sweep", "counters")
             .whereLayer("app").mayNotAccessAnyLayer()
             .whereLayer("cli").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
-                    "edit", "sweep", "report", "app")
+                    "edit", "sweep", "counters", "report", "app")
             .whereLayer("ui").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
-                    "edit", "sweep", "report", "app")
+                    "edit", "sweep", "counters", "report", "app")
             .whereLayer("entry point").mayOnlyAccessLayers("cli", "ui", "app", "model")
             .ensureAllClassesAreContainedInArchitecture()
             .because("nothing lower uses something higher, the CLI and the UI call the same services, and a new "

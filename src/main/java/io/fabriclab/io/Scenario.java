@@ -76,6 +76,37 @@ public record Scenario(String name, String description, Fabric fabric, String pr
     }
 
     /**
+     * A run of this scenario on {@code engine} under {@code cfg}, failures scheduled; refused
+     * (IllegalArgumentException) when too big to record or when this build does not simulate its
+     * transport.
+     */
+    public io.fabriclab.sim.SimRun run(SimConfig cfg, io.fabriclab.sim.Engine engine) {
+        return engine == io.fabriclab.sim.Engine.FLOW ? flowEngine(cfg) : simulator(cfg);
+    }
+
+    /** A flow-level run of this scenario (io.fabriclab.sim.FlowEngine), failures scheduled. */
+    public io.fabriclab.sim.FlowEngine flowEngine(SimConfig cfg) {
+        String notSimulated = transportProblem();
+        if (notSimulated != null) {
+            throw new IllegalArgumentException(notSimulated);
+        }
+        io.fabriclab.sim.FlowEngine e = new io.fabriclab.sim.FlowEngine(fabric, flows, cfg, transport);
+        if (switchLatencyPs >= 0) {
+            e.setSwitchLatencyPs(switchLatencyPs);
+        }
+        e.setReconvergencePs(reconvergencePs);
+        failures.forEach(e::scheduleFailure);
+        e.setRoutingPolicy(routing);
+        if (ibEngine != null) {
+            e.setIbRoutingEngine(ibEngine);
+        }
+        e.reportElsewhere(trainingLabels());
+        e.describeNcclCollectives(ncclWorkloads());
+        e.describeCollectives(ringWorkloads());
+        return e;
+    }
+
+    /**
      * A simulator for this scenario, failures scheduled; refused (IllegalArgumentException) when too
      * big to record or when this build does not simulate its transport.
      */
@@ -105,14 +136,26 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         if (ibEngine != null) {
             sim.setIbRoutingEngine(ibEngine);
         }
-        // A training step's many bucket collectives are read by StepAnalysis, not listed one by one.
+        sim.reportElsewhere(trainingLabels());
+        sim.describeNcclCollectives(ncclWorkloads());
+        sim.describeCollectives(ringWorkloads());
+        return sim;
+    }
+
+    /** A training step's many bucket collectives are read by StepAnalysis, not listed one by one. */
+    private java.util.function.Predicate<String> trainingLabels() {
         List<String> jobs = workloads.stream().filter(w -> w instanceof io.fabriclab.workload.TrainingJob)
                 .map(w -> ":" + ((io.fabriclab.workload.TrainingJob) w).name() + "-").toList();
-        sim.reportElsewhere(l -> jobs.stream().anyMatch(l::contains));
-        sim.describeNcclCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
-                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList());
-        sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
-                .map(w -> (io.fabriclab.workload.Collective) w).toList());
-        return sim;
+        return l -> jobs.stream().anyMatch(l::contains);
+    }
+
+    private List<io.fabriclab.workload.NcclCollective> ncclWorkloads() {
+        return workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
+                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList();
+    }
+
+    private List<io.fabriclab.workload.Collective> ringWorkloads() {
+        return workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
+                .map(w -> (io.fabriclab.workload.Collective) w).toList();
     }
 }

@@ -38,7 +38,7 @@ import io.fabriclab.workload.FlowSpec;
  * and reconvergence, {@link FlowPaths} the ECMP paths, {@link Telemetry} sampling and deadlock
  * detection, {@link LiveControl} the live view's snapshots and commands.
  */
-public final class Simulator {
+public final class Simulator implements SimRun {
     /** Receives progress every few hundred thousand events (for a progress bar). */
     public interface Progress {
         void update(long simulatedPs, long endPs, long events, long wallNanos, int flowsCompleted, int flows);
@@ -447,6 +447,7 @@ public final class Simulator {
     }
 
     /** Asks a running simulation to stop after the current event (any thread). */
+    @Override
     public void requestStop() {
         stopRequested = true;
     }
@@ -633,6 +634,12 @@ public final class Simulator {
         return run(null);
     }
 
+    @Override
+    public Engine engine() {
+        return Engine.PACKET;
+    }
+
+    @Override
     public SimResults run(Progress progress) {
         if (ran) {
             throw new IllegalStateException("a Simulator runs once");

@@ -154,6 +154,22 @@ public final class FabricPainter {
         return key;
     }
 
+    /**
+     * A group's name in the fewest letters, as the generators prefix their ids: "su12" for unit 12
+     * on screen, "cg3" for core group 3; other keys as {@link #groupLabel}.
+     */
+    public static String shortGroupLabel(String key) {
+        String name = groupLabel(key);
+        if (name.startsWith("unit ")) {
+            return "su" + name.substring(5);
+        }
+        int g = name.indexOf(" group ");
+        if (g > 0) {
+            return name.charAt(0) + "g" + name.substring(g + 7);
+        }
+        return name;
+    }
+
     /** The group a server folds into: its unit, else the rack of its first switch (by id). */
     public static String foldKey(Fabric fabric, Device server) {
         if (server.unit() != null) {
@@ -271,8 +287,63 @@ public final class FabricPainter {
                     out.put(d, fg);
                 }
             }
+            foldUpperTiers(g, byKey, out);
         }
         return out;
+    }
+
+    /**
+     * The cluster overview, at the zoom where a unit's leaves fold: the switches above the leaves
+     * fold too, so a 16,384-GPU fabric is one box per scalable unit and one per core group, and
+     * its 49,152 links become one bundle per pair of boxes. A spine of a unit (three-tier rail
+     * fabrics lay each unit's spines out over its leaves) joins its unit's box when the layout put
+     * it in the unit's column; a switch without a unit joins its group's box when it has a group
+     * label ({@link #UPPER_GROUP_LABELS}, e.g. the generator's {@code coreGroup}: the cores that
+     * serve spine j of every unit). Other upper switches stay as they are (a two-tier fabric's
+     * shared spines span the whole width; one box for them would say nothing).
+     */
+    private static void foldUpperTiers(DiagramGeometry g, Map<String, FoldGroup> byKey, Map<Device, FoldGroup> out) {
+        // Each unit's box as its servers and leaves make it, before any spine joins.
+        Map<String, Bounds> base = new HashMap<>();
+        byKey.forEach((k, fg) -> base.put(k, fg.bounds()));
+        for (Device d : g.fabric().devices()) {
+            Bounds b = g.box(d);
+            if (b == null || d.role().tier() < 2 || out.containsKey(d)) {
+                continue;
+            }
+            if (d.unit() != null) {
+                FoldGroup unit = byKey.get("unit " + d.unit());
+                Bounds ub = base.get("unit " + d.unit());
+                if (unit != null && b.minX() >= ub.minX() - TieredLayout.SWITCH_PITCH
+                        && b.maxX() <= ub.maxX() + TieredLayout.SWITCH_PITCH
+                        && b.maxY() <= ub.minY() && ub.minY() - b.minY() <= 3 * TieredLayout.ROW_GAP) {
+                    unit.add(d, b);
+                    out.put(d, unit);
+                }
+                continue;
+            }
+            for (String label : UPPER_GROUP_LABELS) {
+                String v = d.labels().get(label);
+                if (v != null) {
+                    FoldGroup fg = byKey.computeIfAbsent(upperGroupKey(d.role(), v), FoldGroup::new);
+                    fg.add(d, b);
+                    out.put(d, fg);
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Device labels that name the group of an upper-tier switch without a unit (see {@link #foldUpperTiers}). */
+    static final List<String> UPPER_GROUP_LABELS = List.of("coreGroup", "spineGroup", "group");
+
+    /** "core group 1" for the label value "0" (groups numbered from 1 on screen, as units are). */
+    static String upperGroupKey(DeviceRole role, String value) {
+        try {
+            return role.jsonName() + " group " + (Integer.parseInt(value.trim()) + 1);
+        } catch (NumberFormatException e) {
+            return role.jsonName() + " group " + value;
+        }
     }
 
     /** Paints everything onto a screen of w x h pixels. {@code hover} is a Device, a Link or null. */
@@ -606,6 +677,7 @@ public final class FabricPainter {
         int alpha = (int) Math.max(30, Math.min(255, 255.0 * DENSE_LINES / Math.max(1, shown.size())));
         List<Object[]> portLabels = new ArrayList<>();
         List<Object[]> speedLabels = new ArrayList<>();
+        List<Object[]> bundleLabels = new ArrayList<>();
         List<LineStroke> strokes = new ArrayList<>(shown.size());
         for (LinkGroup lg : shown) {
             Bounds ba = lg.firstBox();
@@ -640,6 +712,9 @@ public final class FabricPainter {
             } else {
                 strokes.add(bundleStroke(ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains), alpha));
                 lines++;
+                if (!o.draft() && o.labels() && anyFolded && Math.hypot(x2 - x1, y2 - y1) >= 90) {
+                    bundleLabels.add(new Object[] {ls, (x1 + x2) / 2, (y1 + y2) / 2, lg.first(), lg.second()});
+                }
             }
         }
         paintStrokes(p, strokes);
@@ -667,7 +742,86 @@ public final class FabricPainter {
                 }
             }
         }
+        // A bundle between folded boxes says how many links it stands for and their summed
+        // capacity ("32 × 400G · 12.8T"), where it meets no other label; one label for each box
+        // at most (the 64 bundles fanning out of a core group all say the same).
+        p.setFont(9, false);
+        java.util.Set<Object> labelledEnds = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Object[] bl : bundleLabels) {
+            if (labelledEnds.contains(bl[3]) || labelledEnds.contains(bl[4])) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            List<Link> ls = (List<Link>) bl[0];
+            String t = bundleText(ls);
+            double tw = p.textWidth(t, 9);
+            Bounds r = new Bounds((double) bl[1] - tw / 2 - 3, (double) bl[2] - 7, (double) bl[1] + tw / 2 + 3,
+                    (double) bl[2] + 7);
+            if (placed.stream().noneMatch(r::intersects)) {
+                p.setFill(style.legendFill());
+                p.fillRoundRect(r.minX(), r.minY(), r.width(), r.height(), 5);
+                p.setFill(style.textMuted());
+                p.text(t, (double) bl[1], (double) bl[2], TextAnchor.MIDDLE);
+                placed.add(r);
+                labelledEnds.add(bl[3]);
+                labelledEnds.add(bl[4]);
+            }
+        }
         return new int[] {lines, represented};
+    }
+
+    /**
+     * What a bundle stands for: "32 × 400G · 12.8T" (links of one speed), "40 links · 14T"
+     * (mixed speeds); the capacity is the sum of the links' speeds, those down included.
+     */
+    public static String bundleText(List<Link> links) {
+        long total = 0;
+        int speed = -1;
+        boolean mixed = false;
+        for (Link l : links) {
+            total += l.speedGbps();
+            mixed |= speed >= 0 && speed != l.speedGbps();
+            speed = l.speedGbps();
+        }
+        String sum = capacityText(total);
+        return mixed ? links.size() + " links · " + sum : links.size() + " × " + speedText(speed) + " · " + sum;
+    }
+
+    /** "12.8T", "800G", "1.05P": a capacity in Gb/s, three significant figures at most. */
+    static String capacityText(long gbps) {
+        if (gbps < 1000) {
+            return gbps + "G";
+        }
+        double v = gbps / 1000.0;
+        String unit = "T";
+        if (v >= 1000) {
+            v /= 1000;
+            unit = "P";
+        }
+        String num = v >= 100 ? String.format(java.util.Locale.ROOT, "%.0f", v)
+                : v >= 10 ? String.format(java.util.Locale.ROOT, "%.1f", v) : String.format(java.util.Locale.ROOT, "%.2f", v);
+        if (num.contains(".")) {
+            num = num.replaceAll("0+$", "").replaceAll("\\.$", "");
+        }
+        return num + unit;
+    }
+
+    /**
+     * The load of a bundle from its links' loads: the capacity-weighted mean of the fractions the
+     * {@link LinkLoad} has a figure for (bits carried over bits the bundle can carry, so a busy
+     * 800G link weighs twice a 400G one); NaN when it has a figure for none of them.
+     */
+    public static double bundleLoad(List<Link> links, LinkLoad load) {
+        double carried = 0;
+        double capacity = 0;
+        for (Link l : links) {
+            double u = load.fraction(l);
+            if (!Double.isNaN(u)) {
+                carried += u * l.speedGbps();
+                capacity += l.speedGbps();
+            }
+        }
+        return capacity == 0 ? Double.NaN : carried / capacity;
     }
 
     private End end(DiagramGeometry g, Device d, Map<Device, FoldGroup> folded) {
@@ -801,6 +955,13 @@ public final class FabricPainter {
         }
         if (mixed) {
             colour = style.linkColour(maxSpeed);
+        }
+        if (linkLoad != null) {
+            // The bundle's own load (summed over its links), not one of its links' colours.
+            double u = bundleLoad(ls, linkLoad);
+            if (!Double.isNaN(u)) {
+                colour = style.utilisationColour(u);
+            }
         }
         // A bundle is never wider than a third of the gap between device boxes would allow at this zoom.
         double width = Math.min(style.bundleWidthPx(maxSpeed, ls.size()), Math.max(1.2, bundleCapPx));
@@ -1161,13 +1322,36 @@ public final class FabricPainter {
      * is still named: three lines when the box is tall enough ("unit 3", "8 leaf · 32 srv",
      * "256 GPU"), else two, else one line of decreasing length, down to the server count.
      */
-    private List<String> planFoldLabel(Painter p, FoldGroup fg, Viewport vp) {
+    /**
+     * Where a folded group is drawn on screen: its members' bounds, at least {@link #MIN_GLYPH_PX}
+     * high (a row of 32 cores at the fitted zoom of 16,384 GPUs is a pixel high) and 3 px wide.
+     */
+    public static Bounds glyphBox(FoldGroup fg, Viewport vp) {
         Bounds b = fg.bounds();
         double x = vp.toScreenX(b.minX());
-        double y = vp.toScreenY(b.minY());
         double bw = Math.max(3, b.width() * vp.scale());
-        double bh = Math.max(3, b.height() * vp.scale());
-        drawnBoxes.add(new Bounds(x, y, x + bw, y + bh));
+        double bh = b.height() * vp.scale();
+        double h = Math.max(MIN_GLYPH_PX, bh);
+        if (fg.serverCount() == 0) {
+            // Switches alone (a core group, above everything it serves): grown upwards.
+            double bottom = vp.toScreenY(b.maxY());
+            return new Bounds(x, bottom - h, x + bw, bottom);
+        }
+        // A unit (or rack): grown downwards from its top row, away from the tiers above it.
+        double top = vp.toScreenY(b.minY());
+        return new Bounds(x, top, x + bw, top + h);
+    }
+
+    /** Least height of a folded group on screen: one line of its label. */
+    static final double MIN_GLYPH_PX = 15;
+
+    private List<String> planFoldLabel(Painter p, FoldGroup fg, Viewport vp) {
+        Bounds box = glyphBox(fg, vp);
+        double x = box.minX();
+        double y = box.minY();
+        double bw = box.width();
+        double bh = box.height();
+        drawnBoxes.add(box);
         if (bh < 10) {
             return null;
         }
@@ -1175,13 +1359,19 @@ public final class FabricPainter {
         String name = groupLabel(fg.key());
         String holds = holds(fg);
         String gpus = String.format(java.util.Locale.ROOT, "%,d GPU", fg.gpus());
-        List<List<String>> options = List.of(
+        List<List<String>> options = fg.gpus() == 0 ? List.of(
+                List.of(name, holds),
+                List.of(name + " · " + holds),
+                List.of(name),
+                List.of(shortGroupLabel(fg.key())),
+                List.of(String.valueOf(fg.switchCount()))) : List.of(
                 List.of(name, holds, gpus),
                 List.of(name + " · " + gpus, holds),
                 List.of(name + " · " + holds + " · " + gpus),
                 List.of(name + " · " + fg.serverCount() + " srv · " + gpus),
                 List.of(name + " · " + gpus),
                 List.of(name),
+                List.of(shortGroupLabel(fg.key())),
                 List.of(String.valueOf(fg.serverCount())));
         for (List<String> lines : options) {
             double lh = font * 1.25;
@@ -1214,7 +1404,7 @@ public final class FabricPainter {
     private static final double FOLD_FONT = 10;
 
     /** What a folded group holds, tier by tier from the top: "8 spine · 8 leaf · 32 srv". */
-    static String holds(FoldGroup fg) {
+    public static String holds(FoldGroup fg) {
         Map<DeviceRole, Integer> byRole = new TreeMap<>((r1, r2) -> r2.tier() != r1.tier()
                 ? Integer.compare(r2.tier(), r1.tier()) : r1.compareTo(r2));
         for (Device d : fg.members()) {
@@ -1231,19 +1421,22 @@ public final class FabricPainter {
     }
 
     private void paintFoldGroup(Painter p, FoldGroup fg, Viewport vp, boolean selected, List<String> label) {
-        Bounds b = fg.bounds();
-        double x = vp.toScreenX(b.minX());
-        double y = vp.toScreenY(b.minY());
-        double bw = Math.max(3, b.width() * vp.scale());
-        double bh = Math.max(3, b.height() * vp.scale());
-        Rgba fill = style.fill(DeviceRole.SERVER);
+        Bounds box = glyphBox(fg, vp);
+        double x = box.minX();
+        double y = box.minY();
+        double bw = box.width();
+        double bh = box.height();
+        // A group of servers (with their unit's switches) in the servers' colour; a group of
+        // switches alone (a core group) in its switches' colour.
+        DeviceRole role = fg.serverCount() > 0 || fg.members().isEmpty() ? DeviceRole.SERVER : fg.members().get(0).role();
+        Rgba fill = style.fill(role);
         if (selected) {
             p.setStroke(DiagramStyle.SELECTION, 3);
             p.strokeRoundRect(x - 3, y - 3, bw + 6, bh + 6, 6);
         }
         p.setFill(fill);
         p.fillRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
-        p.setStroke(style.outline(DeviceRole.SERVER), 1);
+        p.setStroke(style.outline(role), 1);
         p.strokeRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
         if (label != null) {
             p.setFill(style.textOn(fill));

@@ -20,7 +20,7 @@ import io.fabriclab.topology.RailOptimizedGenerator;
 /**
  * Issue 35 item 21: labels never overlap, one rule names a row's devices, every tier is named at
  * the fitted zoom. Painted at the editor's canvas sizes under 1600x1000 and 1280x800 screens
- * (about 860 x 690 and 560 x 500 px once the palette, inspector and bars take their share).
+ * (1000 x 795 and 831 x 612 px once the palette, inspector and bars take their share; measured on screenshots), and smaller.
  */
 class CanvasLabelsTest {
 
@@ -55,8 +55,8 @@ class CanvasLabelsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"classic-leaf-spine.json, 860, 690", "classic-leaf-spine.json, 560, 500",
-            "rail-1su.json, 860, 690", "rail-1su.json, 560, 500", "rail-4su.json, 860, 690", "rail-4su.json, 560, 500"})
+    @CsvSource({"classic-leaf-spine.json, 1000, 795", "classic-leaf-spine.json, 831, 612", "classic-leaf-spine.json, 560, 500",
+            "rail-1su.json, 1000, 795", "rail-1su.json, 831, 612", "rail-4su.json, 1000, 795", "rail-4su.json, 831, 612"})
     void noTwoLabelsOfAShippedExampleOverlapAtTheFittedZoom(String file, double w, double h) throws Exception {
         Painted p = paintFitted(example(file), w, h);
         List<Bounds> boxes = p.painter().lastLabelBoxes();
@@ -71,14 +71,14 @@ class CanvasLabelsTest {
         // Four generated units at the fitted zoom: servers fold into "unit n · 32 srv · 256 GPU",
         // which reaches over the frame's caption strip; the caption "unit n" was drawn under it.
         Fabric f = RailOptimizedGenerator.generate(4);
-        Painted p = paintFitted(f, 860, 690);
+        Painted p = paintFitted(f, 1000, 795);
         assertNoOverlap(p.painter().lastLabelBoxes(), "4 units");
         long unitNames = p.rec().texts().stream().filter(t -> t.equals("unit 1") || t.startsWith("unit 1 ")).count();
         assertEquals(1, unitNames, "unit 1 named once: " + p.rec().texts());
     }
 
     @ParameterizedTest
-    @CsvSource({"1, 860, 690", "1, 560, 500", "4, 860, 690", "4, 560, 500", "8, 860, 690", "8, 560, 500"})
+    @CsvSource({"1, 1000, 795", "1, 831, 612", "4, 1000, 795", "4, 831, 612", "8, 1000, 795", "8, 831, 612", "8, 560, 500"})
     void everyTierIsNamedAtTheFittedZoom(int units, double w, double h) {
         Fabric f = RailOptimizedGenerator.generate(units);
         Painted p = paintFitted(f, w, h);
@@ -96,7 +96,7 @@ class CanvasLabelsTest {
     @Test
     void spinesOfFourUnitsGetARowCaptionWhenTheirBoxesAreTooSmallForANameAndARowIsNamedOneWay() {
         Fabric f = RailOptimizedGenerator.generate(4);
-        Painted p = paintFitted(f, 860, 690);
+        Painted p = paintFitted(f, 1000, 795);
         List<String> texts = p.rec().texts();
         assertTrue(texts.contains("spine ×16"), texts.toString());
         // Leaves: every leaf of the row in the same form ("lf0".."lf7" or "leaf0".."leaf7", never both).

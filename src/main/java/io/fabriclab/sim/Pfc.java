@@ -1,7 +1,7 @@
 package io.fabriclab.sim;
 
 import io.fabriclab.model.Units;
-import io.fabriclab.topology.HeadroomCalculator;
+import io.fabriclab.model.PhyTiming;
 
 /**
  * Priority flow control (IEEE 802.1Qbb) and the PFC watchdog, over the simulator's port and
@@ -36,12 +36,12 @@ final class Pfc {
     /**
      * From a PFC frame's arrival until it takes effect on an egress of {@code gbps}: both ends'
      * interface (MAC/PHY) delay and the peer's response time, from the per-speed values the
-     * headroom calculator uses ({@link HeadroomCalculator#timing}), so the two agree. The
+     * headroom calculator uses ({@link PhyTiming#of}), so the two agree. The
      * interface delay is not put on every data frame (it would only shift all arrivals); on
      * PFC's loop it is counted here, once for each end, which adds the same bytes in flight.
      */
     static long reactionPs(int gbps, long rateBps) {
-        HeadroomCalculator.PeerTiming t = HeadroomCalculator.timing(gbps);
+        PhyTiming t = PhyTiming.of(gbps);
         long bits = 2 * t.interfaceDelayBits() + (long) t.responseQuanta() * RoceFraming.BITS_PER_QUANTUM;
         return Units.serializationPs((bits + 7) / 8, rateBps);
     }

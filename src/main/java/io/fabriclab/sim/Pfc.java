@@ -15,13 +15,13 @@ import io.fabriclab.model.PhyTiming;
  * {@link Simulator#releaseIngress}); they call {@link #xoff} and {@link #xon}.
  */
 final class Pfc {
-    private final Simulator sim;
+    private final SimContext.Ports sim;
     private final long[] pcs;
     private final EventQueue events;
     private final PacketPool pkts;
     final PfcEventLog log;
 
-    Pfc(Simulator sim, int portCount, long[] pcs, EventQueue events, PacketPool pkts) {
+    Pfc(SimContext.Ports sim, int portCount, long[] pcs, EventQueue events, PacketPool pkts) {
         this.sim = sim;
         this.pcs = pcs;
         this.events = events;
@@ -61,7 +61,7 @@ final class Pfc {
         in.xoffSentMask |= 1 << c;
         int gen = ++in.refreshGeneration[c];
         send(in, c, RoceFraming.XOFF_QUANTA);
-        events.push(sim.now + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, Simulator.EV_PFC_REFRESH,
+        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, Simulator.EV_PFC_REFRESH,
                 EgressPort.portClass(in.id, c), gen);
     }
 
@@ -87,8 +87,8 @@ final class Pfc {
         if (!p.touched) {
             sim.touch(p);
         }
-        if (sim.trace != null) {
-            sim.trace.pfcSent(sim.now, p.ref(), c, quanta, pcs[p.at(c, EgressPort.INGRESS_BYTES)]);
+        if (sim.trace() != null) {
+            sim.trace().pfcSent(sim.now(), p.ref(), c, quanta, pcs[p.at(c, EgressPort.INGRESS_BYTES)]);
         }
         sim.transmit(p);
     }
@@ -99,7 +99,7 @@ final class Pfc {
             return;
         }
         send(p, c, RoceFraming.XOFF_QUANTA);
-        events.push(sim.now + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, Simulator.EV_PFC_REFRESH,
+        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, Simulator.EV_PFC_REFRESH,
                 EgressPort.portClass(p.id, c), gen);
     }
 
@@ -112,12 +112,12 @@ final class Pfc {
      */
     void receive(EgressPort r, int c, int quanta) {
         r.pauseFramesReceived[c]++;
-        events.push(sim.now + r.pfcReactionPs, Simulator.EV_PFC_APPLY, EgressPort.portClass(r.id, c), quanta);
+        events.push(sim.now() + r.pfcReactionPs, Simulator.EV_PFC_APPLY, EgressPort.portClass(r.id, c), quanta);
     }
 
     /** {@link Simulator#EV_PFC_APPLY}: a PFC frame for priority {@code c} takes effect on egress {@code r}: pause for {@code quanta}, or resume. */
     void apply(EgressPort r, int c, int quanta) {
-        final long now = sim.now;
+        final long now = sim.now();
         log.record(now, r.id, c, quanta, pcs[r.at(c, EgressPort.PAUSED_UNTIL)]);
         boolean pausedBefore = pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now;
         if (!pausedBefore && r.pauseStartPs[c] >= 0) {
@@ -151,7 +151,7 @@ final class Pfc {
         if (gen != r.watchdogGeneration[c]) {
             return;
         }
-        final long now = sim.now;
+        final long now = sim.now();
         if (!r.isStormed(c)) {
             if (pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
                 r.stormedMask |= 1 << c;

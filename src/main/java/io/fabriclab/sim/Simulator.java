@@ -33,10 +33,14 @@ import io.fabriclab.workload.FlowSpec;
  * <p>One mechanism per class, over the same arrays (ports, per-class port state, packets,
  * flows, events): this class holds the run loop, the event dispatch and the switch datapath
  * (egress scheduling and transmission, ingress admission to the shared buffer and headroom,
- * forwarding, ECN marking, drops); {@link Pfc} holds PFC and its watchdog, {@link RoceTransport}
- * the RoCEv2 NIC (requester, responder, DCQCN's reaction point), {@link LinkEvents} link failures
- * and reconvergence, {@link FlowPaths} the ECMP paths, {@link Telemetry} sampling and deadlock
- * detection, {@link LiveControl} the live view's snapshots and commands.
+ * forwarding, ECN marking, drops); the run's transport at the NICs is a {@link NicTransport}
+ * ({@link RoceTransport}, {@link IbTransport} or {@link UecTransport}, chosen once by
+ * {@link NicTransport#of}) served by the one {@link NicScheduler}; {@link Pfc} holds PFC and its
+ * watchdog, {@link CreditFlowControl} InfiniBand's link-level credits, {@link LinkEvents} link
+ * failures and reconvergence, {@link FlowPaths} the ECMP paths, {@link Telemetry} sampling and
+ * deadlock detection, {@link LiveControl} the live view's snapshots and commands. The per-packet
+ * mechanisms see the run through {@link SimContext} (its private implementation here), not
+ * through this class.
  */
 public final class Simulator {
     /** Receives progress every few hundred thousand events (for a progress bar). */

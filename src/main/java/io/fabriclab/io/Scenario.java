@@ -37,6 +37,15 @@ public record Scenario(String name, String description, Fabric fabric, String pr
      * maxPoints points of 16 bytes (a time and a value) each, which must fit in the Java heap.
      */
     public String telemetryProblem(SimConfig cfg) {
+        String sampling = samplingProblem(cfg);
+        return sampling != null ? sampling : portTelemetryProblem(cfg);
+    }
+
+    /**
+     * Why sampling the run under {@code cfg} could never finish, or null: every sampling instant
+     * scans every flow, so the work is at least samples x (flows + 1). Either engine.
+     */
+    public String samplingProblem(SimConfig cfg) {
         long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
         double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
         double work = samples * (flows.size() + 1.0);
@@ -45,6 +54,17 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                     + "each over %d flows: %.3g samples, more than the %.0g FabricLab takes on", samples,
                     horizon / 1e6, cfg.sampleIntervalPs() / 1e6, flows.size(), work, MAX_SAMPLING_WORK);
         }
+        return null;
+    }
+
+    /**
+     * Why the packet engine's port telemetry under {@code cfg} would not fit in the Java heap, or
+     * null: each port in use keeps its utilization and at least one queue depth, up to maxPoints
+     * points of 16 bytes. The flow engine keeps its own bounded series (sim.FlowEngine).
+     */
+    public String portTelemetryProblem(SimConfig cfg) {
+        long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
+        double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
         double portSeries = 2.0 * 2 * fabric.links().size();
         double points = Math.min(samples, cfg.maxSeriesPoints());
         double bytes = portSeries * points * 16;
@@ -73,6 +93,37 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         return "$.transport: " + transportName().displayName() + " (" + transportName().jsonName()
                 + ") is read and checked but not simulated in this build, which simulates "
                 + io.fabriclab.sim.TransportProfile.simulatedNames() + "; nothing was run";
+    }
+
+    /**
+     * A run of this scenario on {@code engine} under {@code cfg}, failures scheduled; refused
+     * (IllegalArgumentException) when too big to record or when this build does not simulate its
+     * transport.
+     */
+    public io.fabriclab.sim.SimRun run(SimConfig cfg, io.fabriclab.sim.Engine engine) {
+        return engine == io.fabriclab.sim.Engine.FLOW ? flowEngine(cfg) : simulator(cfg);
+    }
+
+    /** A flow-level run of this scenario (io.fabriclab.sim.FlowEngine), failures scheduled. */
+    public io.fabriclab.sim.FlowEngine flowEngine(SimConfig cfg) {
+        String notSimulated = transportProblem();
+        if (notSimulated != null) {
+            throw new IllegalArgumentException(notSimulated);
+        }
+        io.fabriclab.sim.FlowEngine e = new io.fabriclab.sim.FlowEngine(fabric, flows, cfg, transport);
+        if (switchLatencyPs >= 0) {
+            e.setSwitchLatencyPs(switchLatencyPs);
+        }
+        e.setReconvergencePs(reconvergencePs);
+        failures.forEach(e::scheduleFailure);
+        e.setRoutingPolicy(routing);
+        if (ibEngine != null) {
+            e.setIbRoutingEngine(ibEngine);
+        }
+        e.reportElsewhere(trainingLabels());
+        e.describeNcclCollectives(ncclWorkloads());
+        e.describeCollectives(ringWorkloads());
+        return e;
     }
 
     /**
@@ -105,14 +156,26 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         if (ibEngine != null) {
             sim.setIbRoutingEngine(ibEngine);
         }
-        // A training step's many bucket collectives are read by StepAnalysis, not listed one by one.
+        sim.reportElsewhere(trainingLabels());
+        sim.describeNcclCollectives(ncclWorkloads());
+        sim.describeCollectives(ringWorkloads());
+        return sim;
+    }
+
+    /** A training step's many bucket collectives are read by StepAnalysis, not listed one by one. */
+    private java.util.function.Predicate<String> trainingLabels() {
         List<String> jobs = workloads.stream().filter(w -> w instanceof io.fabriclab.workload.TrainingJob)
                 .map(w -> ":" + ((io.fabriclab.workload.TrainingJob) w).name() + "-").toList();
-        sim.reportElsewhere(l -> jobs.stream().anyMatch(l::contains));
-        sim.describeNcclCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
-                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList());
-        sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
-                .map(w -> (io.fabriclab.workload.Collective) w).toList());
-        return sim;
+        return l -> jobs.stream().anyMatch(l::contains);
+    }
+
+    private List<io.fabriclab.workload.NcclCollective> ncclWorkloads() {
+        return workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
+                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList();
+    }
+
+    private List<io.fabriclab.workload.Collective> ringWorkloads() {
+        return workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
+                .map(w -> (io.fabriclab.workload.Collective) w).toList();
     }
 }

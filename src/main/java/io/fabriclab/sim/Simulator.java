@@ -42,7 +42,7 @@ import io.fabriclab.workload.FlowSpec;
  * mechanisms see the run through {@link SimContext} (its private implementation here), not
  * through this class.
  */
-public final class Simulator {
+public final class Simulator implements SimRun {
     /** Receives progress every few hundred thousand events (for a progress bar). */
     public interface Progress {
         void update(long simulatedPs, long endPs, long events, long wallNanos, int flowsCompleted, int flows);
@@ -449,6 +449,7 @@ public final class Simulator {
     }
 
     /** Asks a running simulation to stop after the current event (any thread). */
+    @Override
     public void requestStop() {
         stopRequested = true;
     }
@@ -611,7 +612,7 @@ public final class Simulator {
     /** One of the tasks flow {@code d} waits for finished; it starts when none is left. */
     void flowDependencyDone(Flow d) {
         if (--d.waitingFor == 0) {
-            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
+            events.push(Math.max(now, d.startPs) + d.spec.delayPs(), EV_FLOW_START, d.id, 0);
         }
     }
 
@@ -635,6 +636,12 @@ public final class Simulator {
         return run(null);
     }
 
+    @Override
+    public Engine engine() {
+        return Engine.PACKET;
+    }
+
+    @Override
     public SimResults run(Progress progress) {
         if (ran) {
             throw new IllegalStateException("a Simulator runs once");
@@ -660,7 +667,7 @@ public final class Simulator {
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
             if (f.waitingFor == 0) {
-                events.push(f.startPs, EV_FLOW_START, f.id, 0);
+                events.push(f.startPs + f.spec.delayPs(), EV_FLOW_START, f.id, 0);
             }
         }
         if (local != null) {

@@ -434,7 +434,7 @@ public final class Simulator implements SimRun {
 
     /**
      * Every switch's port-to-port latency at {@code ps} instead of its model's
-     * ({@code topology.SwitchLatency}); 0 makes every switch a store-and-forward switch without
+     * ({@code model.SwitchLatency}); 0 makes every switch a store-and-forward switch without
      * pipeline delay. Call before {@link #run()}.
      */
     public void setSwitchLatencyPs(long ps) {

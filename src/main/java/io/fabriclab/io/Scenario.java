@@ -16,7 +16,7 @@ import io.fabriclab.workload.Workload;
  * {@code transport} is the run's transport with its parameters; {@code warnings} are settings the
  * file gives that the transport ignores (each with file and JSON path). {@code switchLatencyPs} is
  * every switch's port-to-port latency when the scenario sets one ({@code switchLatencyNs}), or -1
- * for each switch model's own (topology.SwitchLatency). {@code ibEngine} is an InfiniBand run's
+ * for each switch model's own (model.SwitchLatency). {@code ibEngine} is an InfiniBand run's
  * subnet-manager routing engine ({@code routing.ibEngine}), or null for the fabric's ECMP routing.
  */
 public record Scenario(String name, String description, Fabric fabric, String profile, QosResolver qos,

@@ -283,7 +283,7 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             Link l = fabric.linkAt(nic);
             this.nicBw = l.speedGbps() / 8.0 / 1000.0;
             // NIC to leaf and leaf to NIC: two cables; one switch in a rail, three through a spine.
-            // One cut-through switch: 300 ns, the Ethernet class figure of topology.SwitchLatency (a
+            // One cut-through switch: 300 ns, the Ethernet class figure of model.SwitchLatency (a
             // workload does not know the run's transport; the estimate only chooses the algorithm).
             this.netLat = netLatencyPs(l);
             this.s = bytes;

@@ -68,6 +68,8 @@ public final class LinearForwardingTables {
     private final int[] slotBase;
     /** Switch indexes sorted by (rank, index): up hops go to earlier ones (updn). */
     private final int[] rankOrder;
+    /** slotUp[slotBase[s] + k]: whether switch s's k-th link goes up (toward the roots). */
+    private final boolean[] slotUp;
 
     /**
      * Reads the tables one destination at a time ({@link #forEachColumn}).
@@ -109,6 +111,12 @@ public final class LinearForwardingTables {
         }
         Arrays.sort(order, (a, b) -> rank[a] != rank[b] ? Integer.compare(rank[a], rank[b]) : Integer.compare(a, b));
         this.rankOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+        this.slotUp = new boolean[slotBase[n]];
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < nbr[i].length; k++) {
+                slotUp[slotBase[i] + k] = up(i, nbr[i][k]);
+            }
+        }
         IbRoutingEngine e = engine;
         if (e == IbRoutingEngine.FTREE && !tiered()) {
             // OpenSM's ftree refuses a fabric that is not a fat-tree and falls back to minhop.
@@ -207,7 +215,7 @@ public final class LinearForwardingTables {
 
     /** Whether switch {@code s}'s k-th switch link goes up (toward the roots). */
     public boolean isUp(int s, int k) {
-        return up(s, nbr[s][k]);
+        return slotUp[slotBase[s] + k];
     }
 
     /** A number for switch {@code s}'s k-th switch link, unique over all switches, below {@link #linkSlots()}. */
@@ -267,11 +275,19 @@ public final class LinearForwardingTables {
     private final class Filler {
         /** used[slotBase[s] + k]: destinations switch s sends out of its k-th link so far. */
         final int[] used = new int[slotBase[n]];
-        /** Candidate sets by id: the link indexes (ascending), the switch, and a heap for the larger ones. */
-        final List<int[]> setLinks = new ArrayList<>();
-        final List<long[]> setHeap = new ArrayList<>();
+        /**
+         * Candidate sets by id: the link indexes (ascending), the switch, how the least-used member
+         * is found, and the state for that.
+         */
+        int[][] setLinks = new int[64][];
         int[] setSwitch = new int[64];
-        /** Per switch: its candidate sets by content, to share one id (and one heap) per distinct set. */
+        byte[] setMode = new byte[64];
+        int[] setCursor = new int[64];
+        long[][] setHeap = new long[64][];
+        int sets;
+        /** owner[slotBase[s] + k]: the first set of switch s holding its k-th link (-1: none yet). */
+        final int[] owner = new int[slotBase[n]];
+        /** Per switch: its candidate sets by content, to share one id (and one state) per distinct set. */
         final List<Map<IntKey, Integer>> interned = new ArrayList<>();
         /** Per destination switch: each switch's candidate set id toward it (-1: none), minhop and updn. */
         final Map<Integer, int[]> byDestination = new HashMap<>();
@@ -290,6 +306,7 @@ public final class LinearForwardingTables {
                 most = Math.max(most, a.length);
             }
             scratch = new int[most];
+            Arrays.fill(owner, -1);
         }
 
         void run(ColumnReader reader) {
@@ -305,9 +322,14 @@ public final class LinearForwardingTables {
                 if (engine == IbRoutingEngine.FTREE) {
                     ftreeColumn(d, out);
                 } else {
-                    int[] ids = byDestination.computeIfAbsent(d, this::candidateSets);
+                    int[] ids = byDestination.get(d);
+                    if (ids == null) {
+                        ids = candidateSets(d);
+                        byDestination.put(d, ids);
+                    }
                     for (int s = 0; s < n; s++) {
-                        out[s] = ids[s] < 0 ? NONE : pick(ids[s]);
+                        int id = ids[s];
+                        out[s] = id < 0 ? NONE : pick(id);
                     }
                 }
                 out[d] = ACCESS;
@@ -333,86 +355,147 @@ public final class LinearForwardingTables {
                     }
                     ids[s] = intern(s, scratch, c);
                 }
-            } else {
-                int[][] dist = updnDistances(d);
-                for (int s = 0; s < n; s++) {
-                    ids[s] = s == d ? -1 : internUpdn(s, dist);
+                return ids;
+            }
+            return updnSets(d);
+        }
+
+        int[] updnSets(int d) {
+            int[][] dist = updnDistances(d);
+            int[] ids = new int[n];
+            for (int s = 0; s < n; s++) {
+                if (s == d) {
+                    ids[s] = -1;
+                } else {
+                    int[] k = updnCandidates(s, dist[0], dist[1], scratch);
+                    ids[s] = intern(s, k, k.length);
                 }
             }
             return ids;
         }
 
-        private int internUpdn(int s, int[][] dist) {
-            int[] k = updnCandidates(s, dist[0], dist[1], scratch);
-            return intern(s, k, k.length);
-        }
+        /** How a set's least-used member is found: its only member; in turn; a scan; a heap. */
+        static final byte SINGLE = 0;
+        static final byte IN_TURN = 1;
+        static final byte SCANNED = 2;
+        static final byte HEAP = 3;
+        /** Shared sets up to this size are scanned; larger ones keep a heap. */
+        static final int SCAN = 4;
 
-        /** The id of switch s's candidate set {@code links[0..count)}, -1 for an empty one. */
+        /**
+         * The id of switch s's candidate set {@code links[0..count)}, -1 for an empty one. A set
+         * whose links no other set of the switch holds is only ever counted by its own choices:
+         * from all-zero counts, "least used, first on a tie" takes its members in turn, a cursor.
+         * Once another set shares a link, both are scanned or heaped from the counts as they are.
+         */
         int intern(int s, int[] links, int count) {
             if (count == 0) {
                 return -1;
             }
-            int[] set = Arrays.copyOf(links, count);
             Map<IntKey, Integer> mine = interned.get(s);
-            IntKey key = new IntKey(set);
-            Integer id = mine.get(key);
+            IntKey probe = new IntKey(links, count);
+            Integer id = mine.get(probe);
             if (id != null) {
                 return id;
             }
-            int nid = setLinks.size();
-            setLinks.add(set);
-            long[] heap = null;
-            if (count > SCAN) {
-                // Every member starts at its current use; the heap orders by (use, position).
-                heap = new long[count];
-                for (int p = 0; p < count; p++) {
-                    heap[p] = ((long) used[slotBase[s] + set[p]] << 24) | p;
-                }
-                Arrays.sort(heap);
+            int[] set = Arrays.copyOf(links, count);
+            int nid = sets++;
+            if (nid == setLinks.length) {
+                int len = 2 * nid;
+                setLinks = Arrays.copyOf(setLinks, len);
+                setSwitch = Arrays.copyOf(setSwitch, len);
+                setMode = Arrays.copyOf(setMode, len);
+                setCursor = Arrays.copyOf(setCursor, len);
+                setHeap = Arrays.copyOf(setHeap, len);
             }
-            setHeap.add(heap);
-            if (nid == setSwitch.length) {
-                setSwitch = Arrays.copyOf(setSwitch, 2 * nid);
-            }
+            setLinks[nid] = set;
             setSwitch[nid] = s;
-            mine.put(key, nid);
+            boolean shared = false;
+            int base = slotBase[s];
+            for (int k : set) {
+                int o = owner[base + k];
+                if (o < 0) {
+                    owner[base + k] = nid;
+                } else {
+                    shared = true;
+                    share(o);
+                }
+            }
+            setMode[nid] = count == 1 ? SINGLE : IN_TURN;
+            if (shared) {
+                share(nid);
+            }
+            mine.put(new IntKey(set, count), nid);
             return nid;
         }
 
-        /** Sets up to this size are scanned; larger ones keep a heap. */
-        static final int SCAN = 4;
+        /** Set {@code id} shares a link with another set: from now on its choice is looked for among the counts. */
+        private void share(int id) {
+            if (setMode[id] != IN_TURN) {
+                return;
+            }
+            int[] set = setLinks[id];
+            if (set.length <= SCAN) {
+                setMode[id] = SCANNED;
+                return;
+            }
+            // Every member at its current use; the heap orders by (use, position).
+            int base = slotBase[setSwitch[id]];
+            long[] heap = new long[set.length];
+            for (int p = 0; p < set.length; p++) {
+                heap[p] = ((long) used[base + set[p]] << 24) | p;
+            }
+            Arrays.sort(heap);
+            setHeap[id] = heap;
+            setMode[id] = HEAP;
+        }
 
         /** The candidate of set {@code id} fewest destinations use, the first on a tie; counts it as used. */
         short pick(int id) {
-            int[] set = setLinks.get(id);
+            int[] set = setLinks[id];
             int base = slotBase[setSwitch[id]];
-            if (set.length <= SCAN) {
-                int pick = set[0];
-                int best = used[base + pick];
-                for (int p = 1; p < set.length; p++) {
-                    int u = used[base + set[p]];
-                    if (u < best) {
-                        best = u;
-                        pick = set[p];
-                    }
+            switch (setMode[id]) {
+                case SINGLE -> {
+                    used[base + set[0]]++;
+                    return (short) set[0];
                 }
-                used[base + pick]++;
-                return (short) pick;
-            }
-            long[] heap = setHeap.get(id);
-            while (true) {
-                long top = heap[0];
-                int p = (int) (top & 0xffffff);
-                int u = used[base + set[p]];
-                if ((top >>> 24) == u) {
-                    // The least (use, position) and current: the scan's choice. Counted, it moves down.
-                    used[base + set[p]] = u + 1;
-                    siftDown(heap, ((long) (u + 1) << 24) | p);
+                case IN_TURN -> {
+                    // Members before the cursor are used once more than the rest: the cursor's is the first least used.
+                    int p = setCursor[id];
+                    used[base + set[p]]++;
+                    setCursor[id] = p + 1 == set.length ? 0 : p + 1;
                     return (short) set[p];
                 }
-                // Another set's choice raised this count since: refresh it (counts only grow, so a
-                // current top is the true least).
-                siftDown(heap, ((long) u << 24) | p);
+                case SCANNED -> {
+                    int pick = set[0];
+                    int best = used[base + pick];
+                    for (int p = 1; p < set.length; p++) {
+                        int u = used[base + set[p]];
+                        if (u < best) {
+                            best = u;
+                            pick = set[p];
+                        }
+                    }
+                    used[base + pick]++;
+                    return (short) pick;
+                }
+                default -> {
+                    long[] heap = setHeap[id];
+                    while (true) {
+                        long top = heap[0];
+                        int p = (int) (top & 0xffffff);
+                        int u = used[base + set[p]];
+                        if ((top >>> 24) == u) {
+                            // The least (use, position) and current: the scan's choice. Counted, it moves down.
+                            used[base + set[p]] = u + 1;
+                            siftDown(heap, ((long) (u + 1) << 24) | p);
+                            return (short) set[p];
+                        }
+                        // Another set's choice raised this count since: refresh it (counts only grow, so a
+                        // current top is the true least).
+                        siftDown(heap, ((long) u << 24) | p);
+                    }
+                }
             }
         }
 
@@ -446,12 +529,14 @@ public final class LinearForwardingTables {
         void ftreeColumn(int d, short[] out) {
             int[] chain = chain(d);
             int top = chain[chain.length - 1];
-            int[] offChain = byTop.computeIfAbsent(top, t -> {
-                int[] a = new int[n];
-                Arrays.fill(a, -2);
-                return a;
-            });
+            int[] offChain = byTop.get(top);
+            if (offChain == null) {
+                offChain = new int[n];
+                Arrays.fill(offChain, -2);
+                byTop.put(top, offChain);
+            }
             int[] climb = null;
+            int[] fallback = null;
             for (int s = 0; s < n; s++) {
                 if (s == d) {
                     continue;
@@ -490,20 +575,18 @@ public final class LinearForwardingTables {
                     }
                     if (id == -3) {
                         // Off the chain and below no way up to its top: the up/down candidates.
-                        id = byDestination.computeIfAbsent(d, this::updnSets)[s];
+                        if (fallback == null) {
+                            fallback = byDestination.get(d);
+                            if (fallback == null) {
+                                fallback = updnSets(d);
+                                byDestination.put(d, fallback);
+                            }
+                        }
+                        id = fallback[s];
                     }
                 }
                 out[s] = id < 0 ? NONE : pick(id);
             }
-        }
-
-        int[] updnSets(int d) {
-            int[][] dist = updnDistances(d);
-            int[] ids = new int[n];
-            for (int s = 0; s < n; s++) {
-                ids[s] = s == d ? -1 : internUpdn(s, dist);
-            }
-            return ids;
         }
 
         private static int onChain(int[] chain, int s) {
@@ -572,16 +655,20 @@ public final class LinearForwardingTables {
         }
     }
 
-    /** An int array compared by content (a key of a switch's candidate sets). */
-    private record IntKey(int[] a) {
+    /** The first {@code length} ints of an array, compared by content (a key of a switch's candidate sets). */
+    private record IntKey(int[] a, int length) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof IntKey k && Arrays.equals(a, k.a);
+            return o instanceof IntKey k && Arrays.equals(a, 0, length, k.a, 0, k.length);
         }
 
         @Override
         public int hashCode() {
-            return Arrays.hashCode(a);
+            int h = 1;
+            for (int i = 0; i < length; i++) {
+                h = 31 * h + a[i];
+            }
+            return h;
         }
     }
 
@@ -630,8 +717,11 @@ public final class LinearForwardingTables {
         // Up hops go to earlier (rank, index); down hops to later ones.
         for (int i = n - 1; i >= 0; i--) {
             int s = rankOrder[i];
-            for (int v : nbr[s]) {
-                if (!up(s, v) && down[v] < INF) {
+            int[] far = nbr[s];
+            int b = slotBase[s];
+            for (int k = 0; k < far.length; k++) {
+                int v = far[k];
+                if (!slotUp[b + k] && down[v] < INF) {
                     down[s] = Math.min(down[s], down[v] + 1);
                 }
             }
@@ -642,8 +732,11 @@ public final class LinearForwardingTables {
                 any[s] = down[s];
                 continue;
             }
-            for (int v : nbr[s]) {
-                if (up(s, v) && any[v] < INF) {
+            int[] far = nbr[s];
+            int b = slotBase[s];
+            for (int k = 0; k < far.length; k++) {
+                int v = far[k];
+                if (slotUp[b + k] && any[v] < INF) {
                     any[s] = Math.min(any[s], any[v] + 1);
                 }
             }
@@ -655,14 +748,18 @@ public final class LinearForwardingTables {
     private int[] updnCandidates(int s, int[] down, int[] any, int[] buf) {
         int c = 0;
         int[] far = nbr[s];
-        for (int k = 0; k < far.length; k++) {
-            int v = far[k];
-            if (down[s] < INF) {
-                if (!up(s, v) && down[v] == down[s] - 1) {
+        int b = slotBase[s];
+        if (down[s] < INF) {
+            for (int k = 0; k < far.length; k++) {
+                if (!slotUp[b + k] && down[far[k]] == down[s] - 1) {
                     buf[c++] = k;
                 }
-            } else if (any[s] < INF && up(s, v) && any[v] == any[s] - 1) {
-                buf[c++] = k;
+            }
+        } else if (any[s] < INF) {
+            for (int k = 0; k < far.length; k++) {
+                if (slotUp[b + k] && any[far[k]] == any[s] - 1) {
+                    buf[c++] = k;
+                }
             }
         }
         return Arrays.copyOf(buf, c);

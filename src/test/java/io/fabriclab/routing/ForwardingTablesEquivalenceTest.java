@@ -50,6 +50,9 @@ class ForwardingTablesEquivalenceTest {
         c.put("fat tree k=8", Routing.compute(k8));
         Device spine = k8.switches().stream().filter(d -> d.role().tier() == 2).findFirst().orElseThrow();
         c.put("fat tree k=8, a spine failed", Routing.compute(k8, Set.of(spine), Set.of()));
+        // k=10: an aggregation switch's five up links are one candidate set, and ftree's single
+        // up links toward a chain's top share them: the least-used choice among the five keeps a heap.
+        c.put("fat tree k=10", Routing.compute(FatTreeGenerator.generate(10)));
         c.put("rail, 2 units", Routing.compute(RailOptimizedGenerator.generate(2)));
         c.put("rail, 3 units, 2:1", Routing.compute(RailOptimizedGenerator.generate(RailParams.of(3).withLeafUplinks(16))));
         c.put("leaf-spine 3x2", Routing.compute(TestFabrics.leafSpine(3, 2, 3, 100, 100, 2.0, null)));

@@ -151,7 +151,7 @@ public record FabricAnalysis(Counts counts, Oversubscription oversubscription, B
         List<HeadroomCalculator.PortHeadroom> headroom = HeadroomCalculator.check(fabric);
         t0 = lap(t, "headroom", t0);
         starting.accept("deadlock");
-        DeadlockCheck.Result deadlock = DeadlockCheck.check(counter.routing());
+        DeadlockCheck.Result deadlock = DeadlockCheck.check(counter);
         t0 = lap(t, "deadlock", t0);
         starting.accept("lint");
         List<Finding> findings = new ArrayList<>(Lint.check(fabric));

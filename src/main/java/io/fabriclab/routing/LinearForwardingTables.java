@@ -287,6 +287,8 @@ public final class LinearForwardingTables {
         int sets;
         /** owner[slotBase[s] + k]: the first set of switch s holding its k-th link (-1: none yet). */
         final int[] owner = new int[slotBase[n]];
+        /** Per switch: the set it was last given (-1: none yet). */
+        final int[] lastSet = new int[n];
         /** Per switch: its candidate sets by content, to share one id (and one state) per distinct set. */
         final List<Map<IntKey, Integer>> interned = new ArrayList<>();
         /** Per destination switch: each switch's candidate set id toward it (-1: none), minhop and updn. */
@@ -307,6 +309,7 @@ public final class LinearForwardingTables {
             }
             scratch = new int[most];
             Arrays.fill(owner, -1);
+            Arrays.fill(lastSet, -1);
         }
 
         void run(ColumnReader reader) {
@@ -392,6 +395,17 @@ public final class LinearForwardingTables {
             if (count == 0) {
                 return -1;
             }
+            // Most switches have the same set toward the next destination switch as toward the last.
+            int last = lastSet[s];
+            if (last >= 0 && Arrays.equals(setLinks[last], 0, setLinks[last].length, links, 0, count)) {
+                return last;
+            }
+            int id = internByContent(s, links, count);
+            lastSet[s] = id;
+            return id;
+        }
+
+        private int internByContent(int s, int[] links, int count) {
             Map<IntKey, Integer> mine = interned.get(s);
             IntKey probe = new IntKey(links, count);
             Integer id = mine.get(probe);

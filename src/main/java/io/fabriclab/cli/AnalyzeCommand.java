@@ -108,7 +108,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
         for (io.fabriclab.routing.IbRoutingEngine e : engines) {
             progress.phase("ibCreditLoops " + e.jsonName(), e.ordinal(), engines.length);
             io.fabriclab.routing.LinearForwardingTables tables = io.fabriclab.routing.LinearForwardingTables.streamed(r, e);
-            out.add(new CreditLoops(e, tables.engine() != e, io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1)));
+            int total = tables.destinations();
+            int step = Math.max(1, total / 100);
+            io.fabriclab.routing.LinearForwardingTables.ColumnReader told = (j, dst, col) -> {
+                if (j % step == 0) {
+                    progress.within((double) j / total);
+                }
+            };
+            out.add(new CreditLoops(e, tables.engine() != e, io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1, told)));
         }
         return out;
     }

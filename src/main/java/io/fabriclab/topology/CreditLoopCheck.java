@@ -45,11 +45,20 @@ public final class CreditLoopCheck {
 
     /** Checks the routes {@code tables} give between every pair of HCA ports, on {@code dataVls} VLs. */
     public static Result check(Routing routing, LinearForwardingTables tables, int dataVls) {
+        return check(routing, tables, dataVls, (j, dst, out) -> { });
+    }
+
+    /** As above, showing {@code alsoTold} each destination's column after the check has read it (progress). */
+    public static Result check(Routing routing, LinearForwardingTables tables, int dataVls,
+                               LinearForwardingTables.ColumnReader alsoTold) {
         if (dataVls < 1) {
             throw new IllegalArgumentException("data VLs must be at least 1, not " + dataVls);
         }
         Walk w = new Walk(routing, tables, dataVls);
-        tables.forEachColumn(w::column);
+        tables.forEachColumn((j, dst, out) -> {
+            w.column(j, dst, out);
+            alsoTold.column(j, dst, out);
+        });
         List<List<String>> cycles = new ArrayList<>();
         for (int[] scc : w.stronglyConnected()) {
             TreeSet<String> names = new TreeSet<>();

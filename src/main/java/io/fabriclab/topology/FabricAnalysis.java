@@ -94,6 +94,10 @@ public record FabricAnalysis(Counts counts, Oversubscription oversubscription, B
          */
         void phase(String phase, int index, int count);
 
+        /** How far the phase last announced is, from 0 to 1, for a long phase that can tell (a terminal shows it). */
+        default void within(double fraction) {
+        }
+
         Progress NONE = (phase, index, count) -> { };
     }
 

@@ -257,7 +257,8 @@ public final class ScenarioJson {
         }
         Scenario sc = new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows),
                 cfg, sha256(text.getBytes(StandardCharsets.UTF_8)), List.copyOf(failures), reconvergence,
-                deadlockThreshold, routing, transportProfile, List.copyOf(warnings), switchLatency, ibEngine);
+                deadlockThreshold, routing, transportProfile, List.copyOf(warnings), switchLatency, ibEngine,
+                transportWarnings(root, Transport.INFINIBAND));
         String tooBig = sc.telemetryProblem(cfg);
         if (tooBig != null) {
             throw new ScenarioException(List.of(new InputProblem(file, "$.telemetry.sampleIntervalUs",

@@ -101,18 +101,12 @@ public final class LiveSession {
     private static LiveSession build(Fabric drawn, Fabric copy, RunSettings settings, long recordingBytes)
             throws IOException {
         if (settings.scenarioFile() != null) {
-            // The run panel's transport replaces the scenario's own, as `fabriclab compare` runs it.
+            // Read by the strict reader against the open fabric's copy; the run panel's transport,
+            // seed and duration are typed edits of it (as `fabriclab compare` makes its variants).
             List<String> notes = new ArrayList<>();
-            String json = TransportRuns.variant(io.fabriclab.io.JsonInput.textOf(settings.scenarioFile(), "a scenario"),
-                    settings.transport(), notes::add);
-            Scenario sc = ScenarioJson.parse(json, settings.scenarioFile().toString(),
-                    settings.scenarioFile().toAbsolutePath().getParent(), FabricReader.FILES, copy);
-            SimConfig cfg = sc.config().withSeed(settings.seed());
-            if (settings.durationUs() > 0) {
-                cfg = cfg.withDurationPs(settings.durationUs() * Units.PS_PER_US);
-            }
-            long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
-            return new LiveSession(drawn, copy, settings, sc.flows(), sc.simulator(cfg), end,
+            Scenario sc = scenario(settings, copy, notes::add);
+            long end = sc.config().durationPs() > 0 ? sc.config().durationPs() : sc.config().maxTimePs();
+            return new LiveSession(drawn, copy, settings, sc.flows(), io.fabriclab.app.RunService.simulator(sc), end,
                     sc.profile() == null ? "fabric QoS" : sc.profile(), recordingBytes);
         }
         if (settings.training() != null) {
@@ -133,6 +127,26 @@ public final class LiveSession {
         }
         return new LiveSession(drawn, copy, settings, flows, sim, end, settings.profile() == null ? "fabric QoS"
                 : settings.profile(), recordingBytes);
+    }
+
+    /**
+     * The run panel's scenario file as it runs: read by the strict reader against {@code copy} (the
+     * open fabric), under the panel's transport ({@link Scenario#withTransport}), seed and duration.
+     */
+    static Scenario scenario(RunSettings settings, Fabric copy, java.util.function.Consumer<String> notes)
+            throws IOException {
+        Scenario sc = readScenario(settings.scenarioFile(), copy);
+        SimConfig cfg = sc.config().withSeed(settings.seed());
+        if (settings.durationUs() > 0) {
+            cfg = cfg.withDurationPs(settings.durationUs() * Units.PS_PER_US);
+        }
+        return sc.withTransport(settings.transport(), notes).withConfig(cfg);
+    }
+
+    /** A scenario file read by the strict reader (duplicate keys refused) against {@code copy}, the open fabric. */
+    static Scenario readScenario(java.nio.file.Path file, Fabric copy) throws IOException {
+        return ScenarioJson.parse(io.fabriclab.io.JsonInput.textOf(file, "a scenario"), file.toString(),
+                file.toAbsolutePath().getParent(), FabricReader.FILES, copy);
     }
 
     public LiveRun run() {

@@ -103,7 +103,9 @@ public final class TransportCompareWindow extends BorderPane {
     /** Written by the simulator threads, read by the progress timeline on the FX thread. */
     private final Map<Transport, double[]> progress = new ConcurrentHashMap<>();
     private final Map<Transport, String> state = new ConcurrentHashMap<>();
-    private final Map<Transport, Simulator> simulators = new ConcurrentHashMap<>();
+    /** The comparison's runs in flight (the run service's batch), for Stop. */
+    private final java.util.concurrent.atomic.AtomicReference<TransportRuns.Running> runningRuns =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private volatile boolean stopRequested;
     private final Timeline poll = new Timeline(new KeyFrame(Duration.millis(200), e -> showProgress()));
     private boolean running;
@@ -300,7 +302,7 @@ public final class TransportCompareWindow extends BorderPane {
         stopRequested = false;
         last = null;
         saveReport.setDisable(true);
-        simulators.clear();
+        runningRuns.set(null);
         progress.clear();
         state.clear();
         for (Transport t : TRANSPORTS) {
@@ -333,7 +335,10 @@ public final class TransportCompareWindow extends BorderPane {
             return;
         }
         stopRequested = true;
-        simulators.values().forEach(Simulator::requestStop);
+        TransportRuns.Running r = runningRuns.get();
+        if (r != null) {
+            r.cancel();
+        }
         status.setText("Stopping …");
     }
 
@@ -351,12 +356,8 @@ public final class TransportCompareWindow extends BorderPane {
         Map<Transport, Scenario> scenarios = scenarios(copy, settings, notes);
         TransportRuns.Listener listener = new TransportRuns.Listener() {
             @Override
-            public void started(Transport t, Simulator sim) {
-                simulators.put(t, sim);
+            public void started(Transport t, io.fabriclab.app.RunService.Run run) {
                 state.put(t, "running");
-                if (stopRequested) {
-                    sim.requestStop();
-                }
             }
 
             @Override
@@ -370,8 +371,14 @@ public final class TransportCompareWindow extends BorderPane {
                 state.put(t, r.run().stopReason().name().toLowerCase(Locale.ROOT));
             }
         };
-        Map<Transport, SimResults> results = TransportRuns.run(scenarios, TransportRuns.simulated(TRANSPORTS),
-                TransportRuns.threads(TRANSPORTS.size()), listener);
+        // The runs go through the run service on the engine of the run panel; Stop cancels them all.
+        TransportRuns.Running runs = TransportRuns.start(scenarios, TransportRuns.simulated(TRANSPORTS),
+                TransportRuns.threads(TRANSPORTS.size()), settings.engine(), listener);
+        runningRuns.set(runs);
+        if (stopRequested) {
+            runs.cancel();
+        }
+        Map<Transport, SimResults> results = runs.results();
         if (stopRequested) {
             throw new CancellationException("stopped");
         }
@@ -391,10 +398,9 @@ public final class TransportCompareWindow extends BorderPane {
      */
     static Map<Transport, Scenario> scenarios(Fabric copy, RunSettings settings, List<String> notes) throws IOException {
         if (settings.scenarioFile() != null) {
-            Path file = settings.scenarioFile();
-            String text = io.fabriclab.io.JsonInput.textOf(file, "a scenario");
-            return TransportRuns.scenarios(text, file.toString(), file.toAbsolutePath().getParent(), FabricReader.FILES,
-                    copy::copy, TRANSPORTS, notes::add);
+            // Read once by the strict reader against the drawing's copy; each transport a typed variant.
+            return TransportRuns.scenarios(LiveSession.readScenario(settings.scenarioFile(), copy), TRANSPORTS,
+                    notes::add);
         }
         Map<Transport, Scenario> out = new LinkedHashMap<>();
         String name = settings.preset().label() + " on " + copy.name();

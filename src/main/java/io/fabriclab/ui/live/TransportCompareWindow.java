@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
-import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.PriceBookFile;
 import io.fabriclab.io.Scenario;
 import io.fabriclab.model.Fabric;
@@ -25,7 +24,6 @@ import io.fabriclab.report.TransportRuns;
 import io.fabriclab.sim.QosResolver;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimResults;
-import io.fabriclab.sim.Simulator;
 import io.fabriclab.topology.BillOfMaterials;
 import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.WorkloadPreset;

@@ -546,9 +546,20 @@ public final class FlowEngine implements SimRun {
             events.push(start, EV_READY, t);
             return;
         }
-        readyPs[t] = now;
+        if (kind[t] == FlowSpec.Kind.NETWORK && specs.get(t).delayPs() > 0 && readyPs[t] < 0) {
+            // A network flow's fixed latency (a steady ring's steps) before its first byte.
+            readyPs[t] = now;
+            events.push(now + specs.get(t).delayPs(), EV_READY, t);
+            return;
+        }
+        if (kind[t] != FlowSpec.Kind.NETWORK) {
+            readyPs[t] = now;
+        }
         switch (kind[t]) {
             case NETWORK -> {
+                if (readyPs[t] < 0) {
+                    readyPs[t] = now;
+                }
                 startedPs[t] = now;
                 int[] p = routeOf(t);
                 if (p == null) {
@@ -755,15 +766,30 @@ public final class FlowEngine implements SimRun {
     }
 
     /**
-     * From the last byte leaving the NIC to its arrival: every link's propagation, and at each
-     * switch its pipeline latency plus, as {@link SwitchPipeline} delays a packet that did not wait,
-     * the last packet's serialization on the egress (store-and-forward) or its excess over the
-     * serialization on the ingress (cut-through).
+     * From the last byte leaving the NIC to its arrival, as the packet engine times the last packets
+     * on an otherwise idle path: a packet's latency after its last bit left the NIC is every link's
+     * propagation plus, at each switch, its pipeline latency and the serialization on the egress
+     * that {@link SwitchPipeline} adds for a packet that did not wait (all of it store-and-forward;
+     * its excess over the ingress serialization cut-through). A short last packet can also catch up
+     * with the full one before it and wait behind it on the last hop: it then arrives one of its own
+     * serializations there after that one.
      */
     private long pathLatencyPs(int t) {
         int[] p = firstPath[flowIdOfTask[t]];
+        int last = lastFrameBytes[t];
+        int full = maxPayload + frameOverheadBytes;
+        long ps = latencyPs(p, last);
+        if (wireBytes[t] > last) {
+            long behindFull = latencyPs(p, full) - io.fabriclab.model.Units.serializationPs(last, portRateBps[p[0]])
+                    + io.fabriclab.model.Units.serializationPs(last, portRateBps[p[p.length - 1]]);
+            ps = Math.max(ps, behindFull);
+        }
+        return ps;
+    }
+
+    /** A packet of {@code frame} wire bytes over path {@code p}, from its last bit leaving the NIC to its arrival. */
+    private long latencyPs(int[] p, int frame) {
         long ps = 0;
-        int frame = lastFrameBytes[t];
         for (int i = 0; i < p.length; i++) {
             int port = p[i];
             ps += links.get(port >> 1).propagationPs();

@@ -610,7 +610,7 @@ public final class Simulator implements SimRun {
     /** One of the tasks flow {@code d} waits for finished; it starts when none is left. */
     void flowDependencyDone(Flow d) {
         if (--d.waitingFor == 0) {
-            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
+            events.push(Math.max(now, d.startPs) + d.spec.delayPs(), EV_FLOW_START, d.id, 0);
         }
     }
 
@@ -664,7 +664,7 @@ public final class Simulator implements SimRun {
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
             if (f.waitingFor == 0) {
-                events.push(f.startPs, EV_FLOW_START, f.id, 0);
+                events.push(f.startPs + f.spec.delayPs(), EV_FLOW_START, f.id, 0);
             }
         }
         if (local != null) {

@@ -86,7 +86,7 @@ class EngineOptionTest {
         assertEquals(0, r.code(), r.err());
         String page = Files.readString(html);
         assertTrue(page.contains("on the flow engine"), "the run's source names the engine");
-        assertTrue(page.contains("<td>engine</td>"), "the run's parameters name the engine");
+        assertTrue(page.contains(">engine</td><td class=\"txt\">flow<"), "the run's parameters name the engine");
         // Without --simulate there is no run for --engine to choose the engine of.
         CliRun bad = CliRun.of("report", dir.resolve("s.json").toString(), "-o", dir.resolve("x.html").toString(),
                 "--engine", "flow");

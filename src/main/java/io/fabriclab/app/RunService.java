@@ -112,7 +112,18 @@ public final class RunService {
      */
     public static Scenario scenarioOf(String name, io.fabriclab.model.Fabric fabric, String qosProfile, QosResolver qos,
                                       List<FlowSpec> flows, SimConfig cfg, Transport t) {
-        return new Scenario(name, "", fabric, qosProfile, qos, List.of(), flows, cfg, "-", List.of(),
+        return scenarioOf(name, fabric, qosProfile, qos, List.of(), flows, cfg, t);
+    }
+
+    /**
+     * As {@link #scenarioOf(String, io.fabriclab.model.Fabric, String, QosResolver, List, SimConfig, Transport)},
+     * with the {@code workloads} the flows come from (an NCCL collective or a training step is then
+     * reported as a scenario naming it reports it).
+     */
+    public static Scenario scenarioOf(String name, io.fabriclab.model.Fabric fabric, String qosProfile, QosResolver qos,
+                                      List<io.fabriclab.workload.Workload> workloads, List<FlowSpec> flows, SimConfig cfg,
+                                      Transport t) {
+        return new Scenario(name, "", fabric, qosProfile, qos, workloads, flows, cfg, "-", List.of(),
                 50 * io.fabriclab.model.Units.PS_PER_US, 500 * io.fabriclab.model.Units.PS_PER_US,
                 io.fabriclab.sim.RoutingPolicy.ecmp(), Scenario.defaultTransport(t, fabric.mtuBytes()), List.of(), -1L,
                 null, List.of());

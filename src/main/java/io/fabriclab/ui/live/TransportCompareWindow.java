@@ -101,6 +101,8 @@ public final class TransportCompareWindow extends BorderPane {
     /** Written by the simulator threads, read by the progress timeline on the FX thread. */
     private final Map<Transport, double[]> progress = new ConcurrentHashMap<>();
     private final Map<Transport, String> state = new ConcurrentHashMap<>();
+    /** The engine every transport runs on. */
+    final javafx.scene.control.ComboBox<io.fabriclab.sim.Engine> engine = new javafx.scene.control.ComboBox<>();
     /** The comparison's runs in flight (the run service's batch), for Stop. */
     private final java.util.concurrent.atomic.AtomicReference<TransportRuns.Running> runningRuns =
             new java.util.concurrent.atomic.AtomicReference<>();
@@ -183,6 +185,12 @@ public final class TransportCompareWindow extends BorderPane {
                 saveReport(out);
             }
         });
+        engine.getItems().setAll(io.fabriclab.sim.Engine.values());
+        engine.setValue(initial != null ? initial.engine() : io.fabriclab.sim.Engine.PACKET);
+        engine.setConverter(LivePanel.ENGINE_NAMES);
+        engine.setId("compare-engine");
+        engine.setTooltip(new javafx.scene.control.Tooltip("packet: every packet, PFC, ECN, credits, trimming; "
+                + "flow: max-min fair rates, no queues (whole clusters in seconds)"));
         enableFields();
 
         GridPane form = new GridPane();
@@ -192,7 +200,7 @@ public final class TransportCompareWindow extends BorderPane {
         GridPane.setColumnSpan(workload, 3);
         GridPane.setHgrow(workload, Priority.ALWAYS);
         form.addRow(2, new Label("Size (MB)"), sizeMb, new Label("Incast senders"), fanIn);
-        form.addRow(3, new Label("Seed"), seed);
+        form.addRow(3, new Label("Seed"), seed, new Label("Engine"), engine);
         // The buttons on a row of their own, never narrower than their text ("Comp…" at 1280 px).
         for (Button b : List.of(compare, stop, saveReport)) {
             b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
@@ -272,7 +280,11 @@ public final class TransportCompareWindow extends BorderPane {
         if (bytes <= 0) {
             throw new IllegalArgumentException("Size (MB): must be more than 0");
         }
-        return new RunSettings(w.preset(), w.scenario(), null, 0, s, bytes, Math.max(1, fans), 5, 50);
+        if (engine.getValue() == null) {
+            throw new IllegalArgumentException("Engine: choose one of " + io.fabriclab.sim.Engine.names());
+        }
+        return new RunSettings(w.preset(), w.scenario(), null, 0, s, bytes, Math.max(1, fans), 5, 50)
+                .withEngine(engine.getValue());
     }
 
     /**
@@ -310,7 +322,8 @@ public final class TransportCompareWindow extends BorderPane {
         stop.setDisable(false);
         status.setText("Running " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
                 + " (its own seed and settings)" : settings.describe()) + " on " + copy.name() + " under "
-                + TRANSPORTS.size() + " transports, " + TransportRuns.threads(TRANSPORTS.size()) + " at a time …");
+                + TRANSPORTS.size() + " transports on the " + settings.engine().jsonName() + " engine, "
+                + TransportRuns.threads(TRANSPORTS.size()) + " at a time …");
         showProgress();
         poll.setCycleCount(Timeline.INDEFINITE);
         poll.play();
@@ -426,7 +439,7 @@ public final class TransportCompareWindow extends BorderPane {
 
     private void show(TransportComparison cmp, RunSettings settings) {
         result = cmp;
-        title.set("Compare transports: " + cmp.scenarioName());
+        title.set("Compare transports: " + cmp.scenarioName() + " (" + settings.engine().jsonName() + " engine)");
         List<String[]> rows = cmp.table();
         // The CLI's table as it prints it: a row per measure, a column per transport (a row per
         // transport needs a column per measure, 17 for one collective: they do not fit at 1280 px).

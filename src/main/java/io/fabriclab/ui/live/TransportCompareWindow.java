@@ -468,7 +468,10 @@ public final class TransportCompareWindow extends BorderPane {
         saveReport.setDisable(last == null);
         charts(cmp);
         status.setText("Compared " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
-                : settings.preset().label()) + " on " + fabric.get().name() + ": " + summary(cmp));
+                : settings.preset().label()) + " on " + fabric.get().name() + ", " + settings.engine().jsonName()
+                + " engine: " + summary(cmp) + (settings.engine() == io.fabriclab.sim.Engine.FLOW
+                ? ". The flow engine does not model drops, pauses, credits or queues: their rows read 0 (Engine: packet for them)."
+                : ""));
     }
 
     /**

@@ -26,7 +26,8 @@ public final class Main implements Runnable {
      */
     static final List<Class<?>> SUBCOMMANDS = List.of(GuiCommand.class, GenerateCommand.class, NewCommand.class, DescribeCommand.class, AnalyzeCommand.class,
             ValidateCommand.class, ConvertCommand.class, SimulateCommand.class, CompareCommand.class, ExportConfigCommand.class,
-            ReportCommand.class, SweepCommand.class, TuneCommand.class, BenchCommand.class, CommandLine.HelpCommand.class);
+            ReportCommand.class, SweepCommand.class, TuneCommand.class, BenchCommand.class, CountersCommand.class,
+            CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

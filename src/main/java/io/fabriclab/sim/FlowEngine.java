@@ -203,9 +203,9 @@ public final class FlowEngine implements SimRun {
         for (int s = 0; s < switches.size(); s++) {
             Device d = switches.get(s);
             switchIndex.put(d, s);
-            io.fabriclab.topology.SwitchLatency.SwitchClass k = io.fabriclab.topology.SwitchLatency.classOf(d, transport);
-            switchLatencyPs[s] = io.fabriclab.topology.SwitchLatency.portToPortPs(d, transport);
-            cutThrough[s] = k.forwarding() == io.fabriclab.topology.SwitchLatency.Forwarding.CUT_THROUGH;
+            io.fabriclab.model.SwitchLatency.SwitchClass k = io.fabriclab.model.SwitchLatency.classOf(d, transport);
+            switchLatencyPs[s] = io.fabriclab.model.SwitchLatency.portToPortPs(d, transport);
+            cutThrough[s] = k.forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH;
         }
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);

@@ -19,7 +19,7 @@ import io.fabriclab.topology.LeafSpineGenerator;
 import io.fabriclab.topology.LeafSpineParams;
 import io.fabriclab.topology.RailOptimizedGenerator;
 import io.fabriclab.topology.RailParams;
-import io.fabriclab.topology.SwitchLatency.SwitchModel;
+import io.fabriclab.model.SwitchLatency.SwitchModel;
 import io.fabriclab.topology.SwitchSku;
 
 /**

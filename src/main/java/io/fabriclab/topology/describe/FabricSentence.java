@@ -17,8 +17,8 @@ import io.fabriclab.model.QosProfile;
 import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.Transport;
 import io.fabriclab.topology.PriceBook;
-import io.fabriclab.topology.SwitchLatency;
-import io.fabriclab.topology.SwitchLatency.SwitchModel;
+import io.fabriclab.model.SwitchLatency;
+import io.fabriclab.model.SwitchLatency.SwitchModel;
 
 /**
  * The sentence that makes a fabric again ({@code fabriclab describe}): the generator and its

@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.fabriclab.model.ScaleUp;
-import io.fabriclab.topology.SwitchLatency;
+import io.fabriclab.model.SwitchLatency;
 
 /**
  * Cuts a description into tokens: numbers (digits, with thousands separators, or words), speeds

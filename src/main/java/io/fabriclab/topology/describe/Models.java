@@ -3,7 +3,7 @@ package io.fabriclab.topology.describe;
 import java.util.Map;
 
 import io.fabriclab.model.Transport;
-import io.fabriclab.topology.SwitchLatency.SwitchModel;
+import io.fabriclab.model.SwitchLatency.SwitchModel;
 
 /** The words describe writes for each switch product of the switch-latency table, and which transport it belongs to. */
 final class Models {

@@ -13,7 +13,7 @@ import io.fabriclab.topology.FatTreeParams;
 import io.fabriclab.topology.LeafSpineParams;
 import io.fabriclab.topology.RailParams;
 import io.fabriclab.topology.RailPlan;
-import io.fabriclab.topology.SwitchLatency.SwitchModel;
+import io.fabriclab.model.SwitchLatency.SwitchModel;
 
 /**
  * Turns what a description says into one generator's parameters: every value it does not give is

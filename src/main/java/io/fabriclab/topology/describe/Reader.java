@@ -203,7 +203,7 @@ final class Reader {
         if (v instanceof Transport t) {
             return t.displayName();
         }
-        if (v instanceof io.fabriclab.topology.SwitchLatency.SwitchModel m) {
+        if (v instanceof io.fabriclab.model.SwitchLatency.SwitchModel m) {
             return Models.words(m);
         }
         if (v instanceof io.fabriclab.model.ScaleUp s) {

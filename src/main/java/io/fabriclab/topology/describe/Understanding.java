@@ -7,7 +7,7 @@ import java.util.Locale;
 
 import io.fabriclab.model.ScaleUp;
 import io.fabriclab.model.Transport;
-import io.fabriclab.topology.SwitchLatency.SwitchModel;
+import io.fabriclab.model.SwitchLatency.SwitchModel;
 
 /**
  * What FabricLab made of a description, shown before anything is created: every term it took with

@@ -459,8 +459,8 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             String dst = order.get((i + 1) % n);
             Device server = Gpus.server(fabric, src);
             long nvlink = steps * server.scaleUpOrDefault().latencyPs();
-            Port nic = Gpus.nics(fabric, server).isEmpty() ? null : Gpus.nics(fabric, server).get(0);
-            long hop = nic == null ? 0 : Estimates.netLatencyPs(fabric.linkAt(nic));
+            Link nic = graph.firstNicLink(server);
+            long hop = nic == null ? 0 : Estimates.netLatencyPs(nic);
             List<String> after = new ArrayList<>(afterOf.apply(src));
             after.addAll(afterOf.apply(order.get((i - 1 + n) % n)));
             graph.send(src, dst, chunk * steps, nvlink, (steps - 1) * hop, label, prefix + "/steady/" + i,

@@ -118,6 +118,8 @@ public final class FabricPainter {
      * meets none placed before it, so no two of these intersect.
      */
     private final List<Bounds> labelBoxes = new ArrayList<>();
+    /** Least height of a folded group in this paint (a label's with labels on). */
+    private double glyphMin = MIN_GLYPH_PX;
     /** Screen boxes of the devices and folded groups the last paint drew (captions keep off them). */
     private final List<Bounds> drawnBoxes = new ArrayList<>();
 
@@ -362,6 +364,7 @@ public final class FabricPainter {
         List<LinkGroup> linkGroups = cachedGroups;
         labelBoxes.clear();
         drawnBoxes.clear();
+        glyphMin = o.labels() ? MIN_GLYPH_PX : 3;
         List<Caption> frames = paintUnits(p, g, vp, visible);
         // Names first: device and group labels claim their place before port and speed labels.
         Map<Device, DeviceText> names = planDeviceLabels(p, g, folded, vp, visible, o);
@@ -1327,11 +1330,16 @@ public final class FabricPainter {
      * high (a row of 32 cores at the fitted zoom of 16,384 GPUs is a pixel high) and 3 px wide.
      */
     public static Bounds glyphBox(FoldGroup fg, Viewport vp) {
+        return glyphBox(fg, vp, MIN_GLYPH_PX);
+    }
+
+    /** {@link #glyphBox} at least {@code minHeight} high (a picture without labels, the minimap's: 3 px). */
+    static Bounds glyphBox(FoldGroup fg, Viewport vp, double minHeight) {
         Bounds b = fg.bounds();
         double x = vp.toScreenX(b.minX());
         double bw = Math.max(3, b.width() * vp.scale());
         double bh = b.height() * vp.scale();
-        double h = Math.max(MIN_GLYPH_PX, bh);
+        double h = Math.max(minHeight, bh);
         if (fg.serverCount() == 0) {
             // Switches alone (a core group, above everything it serves): grown upwards.
             double bottom = vp.toScreenY(b.maxY());
@@ -1346,7 +1354,7 @@ public final class FabricPainter {
     static final double MIN_GLYPH_PX = 15;
 
     private List<String> planFoldLabel(Painter p, FoldGroup fg, Viewport vp) {
-        Bounds box = glyphBox(fg, vp);
+        Bounds box = glyphBox(fg, vp, glyphMin);
         double x = box.minX();
         double y = box.minY();
         double bw = box.width();
@@ -1421,7 +1429,7 @@ public final class FabricPainter {
     }
 
     private void paintFoldGroup(Painter p, FoldGroup fg, Viewport vp, boolean selected, List<String> label) {
-        Bounds box = glyphBox(fg, vp);
+        Bounds box = glyphBox(fg, vp, glyphMin);
         double x = box.minX();
         double y = box.minY();
         double bw = box.width();

@@ -369,15 +369,13 @@ public final class FabricPainter {
         // Names first: device and group labels claim their place before port and speed labels.
         Map<Device, DeviceText> names = planDeviceLabels(p, g, folded, vp, visible, o);
         java.util.Set<FoldGroup> groups = new java.util.LinkedHashSet<>(folded.values());
-        Map<FoldGroup, List<String>> groupNames = new IdentityHashMap<>();
+        List<FoldGroup> shownGroups = new ArrayList<>();
         for (FoldGroup fg : groups) {
             if (fg.bounds().intersects(visible)) {
-                List<String> label = planFoldLabel(p, fg, vp);
-                if (label != null) {
-                    groupNames.put(fg, label);
-                }
+                shownGroups.add(fg);
             }
         }
+        Map<FoldGroup, List<String>> groupNames = planFoldLabels(p, shownGroups, vp);
         int[] counts = paintLinks(p, linkGroups, sel, hover, vp, visible, o);
         int devicesDrawn = 0;
         for (Device d : g.fabric().devices()) {
@@ -1353,21 +1351,12 @@ public final class FabricPainter {
     /** Least height of a folded group on screen: one line of its label. */
     static final double MIN_GLYPH_PX = 15;
 
-    private List<String> planFoldLabel(Painter p, FoldGroup fg, Viewport vp) {
-        Bounds box = glyphBox(fg, vp, glyphMin);
-        double x = box.minX();
-        double y = box.minY();
-        double bw = box.width();
-        double bh = box.height();
-        drawnBoxes.add(box);
-        if (bh < 10) {
-            return null;
-        }
-        double font = FOLD_FONT;
+    /** The label forms of a folded group, longest first (see {@link #planFoldLabels}). */
+    private static List<List<String>> foldLabelOptions(FoldGroup fg) {
         String name = groupLabel(fg.key());
         String holds = holds(fg);
         String gpus = String.format(java.util.Locale.ROOT, "%,d GPU", fg.gpus());
-        List<List<String>> options = fg.gpus() == 0 ? List.of(
+        return fg.gpus() == 0 ? List.of(
                 List.of(name, holds),
                 List.of(name + " · " + holds),
                 List.of(name),
@@ -1381,32 +1370,75 @@ public final class FabricPainter {
                 List.of(name),
                 List.of(shortGroupLabel(fg.key())),
                 List.of(String.valueOf(fg.serverCount())));
-        for (List<String> lines : options) {
-            double lh = font * 1.25;
-            if (lines.size() > 1 && lines.size() * lh + 2 > bh) {
+    }
+
+    /** True when the label lines fit inside a box of bw x bh pixels. */
+    private static boolean fitsBox(Painter p, List<String> lines, double bw, double bh) {
+        double lh = FOLD_FONT * 1.25;
+        if (bh < 10 || lines.size() > 1 && lines.size() * lh + 2 > bh) {
+            return false;
+        }
+        for (String line : lines) {
+            if (p.textWidth(line, FOLD_FONT) > bw - 6) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The kind of a group for {@link #planFoldLabels}: its key without its number ("unit", "core group", "rack"). */
+    private static String groupKind(FoldGroup fg) {
+        return fg.key().replaceAll("[0-9]+$", "").trim() + (fg.gpus() == 0 ? " switches" : "");
+    }
+
+    /**
+     * The label lines of each folded group on screen, claimed in {@link #labelBoxes}. One rule,
+     * as for devices ({@link #planDeviceLabels}): all groups of a kind (units, core groups) take
+     * the longest form every one of them can show ("unit 12", "su12"), so a picture never mixes
+     * "unit 9" with "su10"; a group whose label would meet a placed one goes without.
+     */
+    private Map<FoldGroup, List<String>> planFoldLabels(Painter p, java.util.Collection<FoldGroup> groups, Viewport vp) {
+        Map<String, Integer> level = new HashMap<>();
+        List<FoldGroup> shown = new ArrayList<>();
+        for (FoldGroup fg : groups) {
+            Bounds box = glyphBox(fg, vp, glyphMin);
+            drawnBoxes.add(box);
+            shown.add(fg);
+            List<List<String>> options = foldLabelOptions(fg);
+            int need = options.size();
+            for (int i = 0; i < options.size(); i++) {
+                if (fitsBox(p, options.get(i), box.width(), box.height())) {
+                    need = i;
+                    break;
+                }
+            }
+            level.merge(groupKind(fg), need, Math::max);
+        }
+        Map<FoldGroup, List<String>> out = new IdentityHashMap<>();
+        for (FoldGroup fg : shown) {
+            List<List<String>> options = foldLabelOptions(fg);
+            int lv = level.get(groupKind(fg));
+            if (lv >= options.size()) {
                 continue;
             }
-            boolean fits = true;
-            for (String line : lines) {
-                fits &= p.textWidth(line, font) <= bw - 6;
-            }
-            if (!fits) {
-                continue;
-            }
+            List<String> lines = options.get(lv);
+            Bounds box = glyphBox(fg, vp, glyphMin);
+            double lh = FOLD_FONT * 1.25;
             List<Bounds> rects = new ArrayList<>();
-            double top = y + bh / 2 - lines.size() * lh / 2;
+            double top = box.centreY() - lines.size() * lh / 2;
             for (int i = 0; i < lines.size(); i++) {
-                double tw = p.textWidth(lines.get(i), font);
+                double tw = p.textWidth(lines.get(i), FOLD_FONT);
                 double cy = top + (i + 0.5) * lh;
-                rects.add(new Bounds(x + bw / 2 - tw / 2, cy - font * 0.6, x + bw / 2 + tw / 2, cy + font * 0.6));
+                rects.add(new Bounds(box.centreX() - tw / 2, cy - FOLD_FONT * 0.6, box.centreX() + tw / 2,
+                        cy + FOLD_FONT * 0.6));
             }
             if (rects.stream().anyMatch(r -> labelBoxes.stream().anyMatch(r::intersects))) {
-                return null;
+                continue;
             }
             labelBoxes.addAll(rects);
-            return lines;
+            out.put(fg, lines);
         }
-        return null;
+        return out;
     }
 
     private static final double FOLD_FONT = 10;

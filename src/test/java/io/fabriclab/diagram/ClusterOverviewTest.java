@@ -55,8 +55,8 @@ class ClusterOverviewTest {
             List<String> texts = rec.texts();
             // One form for all units: never "unit 9" beside "su10".
             boolean full = texts.stream().anyMatch(t -> t.matches("unit \\d+.*"));
-            boolean brief = texts.stream().anyMatch(t -> t.matches("su\\d+"));
-            assertFalse(full && brief, "units named one way at " + size[0] + ": " + texts);
+            boolean briefForm = texts.stream().anyMatch(t -> t.matches("su\\d+"));
+            assertFalse(full && briefForm, "units named one way at " + size[0] + ": " + texts);
             // Every box is named: in full ("core group 1", "unit 64") or as the generator prefixes
             // its ids ("cg1", "su64") when the box is narrow.
             for (String name : List.of("core group 1", "core group 8", "unit 1", "unit 64")) {

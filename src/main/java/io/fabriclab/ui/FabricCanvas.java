@@ -207,6 +207,11 @@ public final class FabricCanvas extends Region {
     private Layer layer;
     private Predicate<Link> linkClick;
 
+    /** The layer painted over the fabric now, or null (the measured layer yields to the live view's). */
+    Layer layer() {
+        return layer;
+    }
+
     /** Sets (or with null removes) the layer painted over the fabric. */
     public void setLayer(Layer l) {
         boolean fitted = isStillFitted();

@@ -118,6 +118,10 @@ public final class FabricPainter {
      * meets none placed before it, so no two of these intersect.
      */
     private final List<Bounds> labelBoxes = new ArrayList<>();
+    /** Row captions keep within this many pixels around the drawing: the margin a fitted view leaves. */
+    static final double CAPTION_MARGIN_PX = 40;
+    /** True when the last paint placed a row caption at the screen's edge (see {@link #drawsAll}). */
+    private boolean placedByScreen;
     /** Least height of a folded group in this paint (a label's with labels on). */
     private double glyphMin = MIN_GLYPH_PX;
     /** Screen boxes of the devices and folded groups the last paint drew (captions keep off them). */
@@ -365,6 +369,7 @@ public final class FabricPainter {
         labelBoxes.clear();
         drawnBoxes.clear();
         glyphMin = o.labels() ? MIN_GLYPH_PX : 3;
+        placedByScreen = false;
         List<Caption> frames = paintUnits(p, g, vp, visible);
         // Names first: device and group labels claim their place before port and speed labels.
         Map<Device, DeviceText> names = planDeviceLabels(p, g, folded, vp, visible, o);
@@ -417,7 +422,9 @@ public final class FabricPainter {
         double s = vp.scale();
         Bounds visible = vp.visibleWorld(w, h).grow(Math.max(DiagramStyle.SWITCH_WIDTH, 24 / s));
         // Unit frames reach 22 world units around their devices, plus 16 below for the unit's name.
-        return visible.containsAll(g.extent().grow(UNIT_MARGIN + 16));
+        // A picture with a row caption placed at the screen's edge (paintTierCaptions' last
+        // resort) is not the same picture shifted when the view pans.
+        return !placedByScreen && visible.containsAll(g.extent().grow(UNIT_MARGIN + 16));
     }
 
     /**
@@ -1162,6 +1169,9 @@ public final class FabricPainter {
             }
         }
         double font = 11;
+        Bounds ext = g.extent();
+        Bounds area = new Bounds(vp.toScreenX(ext.minX()), vp.toScreenY(ext.minY()), vp.toScreenX(ext.maxX()),
+                vp.toScreenY(ext.maxY())).grow(CAPTION_MARGIN_PX);
         for (Row r : rows.values()) {
             if (!r.unnamed()[0]) {
                 continue;
@@ -1179,8 +1189,15 @@ public final class FabricPainter {
                     new Bounds(lx + 4, cy - 8, lx + 10 + tw, cy + 8),
                     new Bounds(fx, bottom - 16, fx + tw + 6, bottom),
                     new Bounds(4, bottom - 16, 10 + tw, bottom));
-            for (Bounds t : tries) {
-                if (t.minX() >= 0 && t.maxX() <= w && t.minY() >= 0 && t.maxY() <= h && free(t)) {
+            for (int i = 0; i < tries.size(); i++) {
+                Bounds t = tries.get(i);
+                // The first three places keep within the drawing's own margin (where a fitted view
+                // shows them), so they move with the drawing when the view pans; only the last
+                // one, at the screen's edge, depends on where the view is.
+                boolean inPlace = i < 3 ? area.containsAll(t)
+                        : t.minX() >= 0 && t.maxX() <= w && t.minY() >= 0 && t.maxY() <= h;
+                if (inPlace && free(t)) {
+                    placedByScreen |= i == 3;
                     p.setFill(style.legendFill());
                     p.fillRoundRect(t.minX(), t.minY(), t.width(), t.height(), 6);
                     p.setFill(style.textMuted());

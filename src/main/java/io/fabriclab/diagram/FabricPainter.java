@@ -122,6 +122,8 @@ public final class FabricPainter {
     static final double CAPTION_MARGIN_PX = 40;
     /** True when the last paint placed a row caption at the screen's edge (see {@link #drawsAll}). */
     private boolean placedByScreen;
+    /** Roles whose devices on screen carry no names in the last paint (their rows get captions). */
+    private final java.util.Set<DeviceRole> unnamedRoles = java.util.EnumSet.noneOf(DeviceRole.class);
     /** Least height of a folded group in this paint (a label's with labels on). */
     private double glyphMin = MIN_GLYPH_PX;
     /** Screen boxes of the devices and folded groups the last paint drew (captions keep off them). */
@@ -1026,14 +1028,19 @@ public final class FabricPainter {
      * claimed in {@link #labelBoxes} and their boxes in {@link #drawnBoxes}. One rule names a
      * role's devices alike: each role takes the longest of the forms of {@link #labelForms} (the
      * model's id first) that every device of that role on screen can show inside its box; when
-     * some cannot show even the shortest, none of that role is named and the row gets a caption
-     * instead ({@link #paintTierCaptions}), so a row never mixes "leaf1" with "lf2" or with
-     * unnamed boxes.
+     * more than a quarter cannot show even the shortest, none of that role is named and the row
+     * gets a caption instead ({@link #paintTierCaptions}); fewer go unnamed in a named row, and so
+     * does an id far longer than the others (over twice the median of their shortest forms),
+     * which never takes its row's names away. A row never mixes "leaf1" with "lf2".
      */
     private Map<Device, DeviceText> planDeviceLabels(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded,
                                                      Viewport vp, Bounds visible, Options o) {
         double s = vp.scale();
         Map<DeviceRole, Integer> level = new java.util.EnumMap<>(DeviceRole.class);
+        Map<DeviceRole, Integer> shownByRole = new java.util.EnumMap<>(DeviceRole.class);
+        Map<DeviceRole, Integer> unnameable = new java.util.EnumMap<>(DeviceRole.class);
+        Map<DeviceRole, List<Integer>> shortest = new java.util.EnumMap<>(DeviceRole.class);
+        Map<Device, Integer> needs = new IdentityHashMap<>();
         List<Device> shown = new ArrayList<>();
         for (Device d : g.fabric().devices()) {
             if (folded.containsKey(d)) {
@@ -1057,7 +1064,37 @@ public final class FabricPainter {
                     }
                 }
             }
-            level.merge(d.role(), need, Math::max);
+            shortest.computeIfAbsent(d.role(), k -> new ArrayList<>()).add(labelForm(d.id(), NO_FORM - 1).length());
+            needs.put(d, need);
+            if (need != NO_FORM) {
+                level.merge(d.role(), need, Math::max);
+            }
+        }
+        // An id far longer than its row's others (over twice the median of their shortest forms)
+        // does not count against the row: it alone goes unnamed.
+        Map<DeviceRole, Integer> median = new java.util.EnumMap<>(DeviceRole.class);
+        shortest.forEach((role, lengths) -> {
+            List<Integer> sorted = new ArrayList<>(lengths);
+            java.util.Collections.sort(sorted);
+            median.put(role, sorted.get(sorted.size() / 2));
+        });
+        for (Device d : shown) {
+            if (labelForm(d.id(), NO_FORM - 1).length() > 2 * median.get(d.role())) {
+                continue;
+            }
+            shownByRole.merge(d.role(), 1, Integer::sum);
+            if (needs.get(d) == NO_FORM) {
+                unnameable.merge(d.role(), 1, Integer::sum);
+            }
+        }
+        // A role whose devices mostly cannot show a name gets none (and a row caption); a few
+        // that cannot (an id far longer than the others) go unnamed in a named row.
+        unnamedRoles.clear();
+        for (DeviceRole role : shortest.keySet()) {
+            if (4 * unnameable.getOrDefault(role, 0) > shownByRole.getOrDefault(role, 0) || !level.containsKey(role)) {
+                level.put(role, NO_FORM);
+                unnamedRoles.add(role);
+            }
         }
         Map<Device, DeviceText> out = new IdentityHashMap<>();
         for (Device d : shown) {
@@ -1072,6 +1109,9 @@ public final class FabricPainter {
             double bh = b.height() * s;
             double font = nameFont(d, s);
             String name = labelForm(d.id(), lv);
+            if (p.textWidth(name, nameFont(d, s)) > b.width() * s - 6) {
+                continue; // one of the few that cannot show a name here
+            }
             String detail = o.labels() && bh >= font * 2.6 ? detail(d) : null;
             if (detail != null && p.textWidth(detail, font * 0.8) > bw - 6) {
                 detail = null;
@@ -1164,7 +1204,7 @@ public final class FabricPainter {
             if (r.last()[0] == null || b.maxX() > r.last()[0].maxX()) {
                 r.last()[0] = b;
             }
-            if (!names.containsKey(d) && b.intersects(visible)) {
+            if (unnamedRoles.contains(d.role()) && b.intersects(visible)) {
                 r.unnamed()[0] = true;
             }
         }

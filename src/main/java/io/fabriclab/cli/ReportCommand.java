@@ -74,6 +74,10 @@ public final class ReportCommand implements Callable<Integer> {
             description = "With --simulate: stop the run at this simulated time (0: the scenario's own).")
     double durationUs;
 
+    @Option(names = "--engine", paramLabel = "E", converter = SimulateCommand.EngineConverter.class,
+            description = "With --simulate: packet (default) or flow, the engine of the run (simulate --engine).")
+    io.fabriclab.sim.Engine engine;
+
     @Option(names = "--author", paramLabel = "NAME", description = "Author on the cover (default: the user name).")
     String author;
 
@@ -110,6 +114,10 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": a report file must end in .html or .pdf");
+        }
+        if (!simulate && engine != null) {
+            throw new BadInputException("--engine applies to the run --simulate makes; without --simulate nothing is "
+                    + "simulated (results files name the engine that ran them)");
         }
         if (!simulate && spec.commandLine().getParseResult().hasMatchedOption("--duration-us")) {
             throw new BadInputException("--duration-us applies to the run --simulate makes; without --simulate nothing is "
@@ -169,7 +177,8 @@ public final class ReportCommand implements Callable<Integer> {
         int n = 1;
         if (simulate) {
             progress(err, 0, "simulating " + scenario.name());
-            runs.add(ReportRuns.simulate(scenario, input, scenarioText, n++, durationUs));
+            runs.add(ReportRuns.simulate(scenario, input, scenarioText, n++, durationUs,
+                    engine == null ? io.fabriclab.sim.Engine.PACKET : engine));
         }
         for (Path r : results) {
             runs.add(ReportRuns.fromResults(r, n++));

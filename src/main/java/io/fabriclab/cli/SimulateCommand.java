@@ -20,7 +20,6 @@ import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.sim.Engine;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimResults;
-import io.fabriclab.sim.SimRun;
 import io.fabriclab.sim.Simulator;
 
 import picocli.CommandLine;
@@ -158,9 +157,11 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         outputs.check();
         SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
-        SimRun sim;
+        io.fabriclab.app.RunService.Run sim;
         try {
-            sim = scenario.run(cfg, engine);
+            // The one place a run is built (app.RunService), as compare, sweep and report build theirs.
+            sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(scenario.name(),
+                    scenario.withConfig(cfg), engine));
         } catch (IllegalArgumentException e) {
             err.println("error: " + scenarioFile + (workload == null ? "" : " --workload " + workload)
                     + ": " + e.getMessage() + (workload != null && String.valueOf(e.getMessage()).contains("no route")
@@ -269,6 +270,24 @@ public final class SimulateCommand implements Callable<Integer> {
         return null;
     }
 
+    /**
+     * Reads a scenario file as every command reads one (simulate, compare, report --simulate,
+     * bench sim): the strict reader, with the same message for the same problem.
+     *
+     * @throws BadInputException naming the file, the JSON path and what is allowed
+     */
+    static Scenario readScenario(Path file, FabricReader reader) {
+        try {
+            return ScenarioJson.read(file, reader);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException("cannot read scenario " + file + ": no such file");
+        } catch (IOException e) {
+            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
+        } catch (ScenarioException | IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+    }
+
     /** Mean utilization from which a flow-level run names a link for the packet engine. */
     static final double PACKET_LEVEL_UTILIZATION = 0.9;
 
@@ -316,6 +335,7 @@ public final class SimulateCommand implements Callable<Integer> {
             sb.append(flowEngineNote(r));
             return sb.toString();
         }
+        sb.append("engine: packet level (every packet: PFC, ECN, DCQCN, credits, trimming, queues)\n");
         for (SimResults.DeadlockResult d : r.deadlocks()) {
             // On an InfiniBand run the queues wait on credits, per virtual lane (docs/model.md).
             boolean ib = !r.credits().isEmpty();

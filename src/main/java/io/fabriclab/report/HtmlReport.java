@@ -732,6 +732,7 @@ public final class HtmlReport {
         rows.add(cmp(runs, "scenario SHA-256", r -> r.metadata() == null || r.metadata().scenarioSha256() == null ? "-"
                 : r.metadata().scenarioSha256().substring(0, Math.min(12, r.metadata().scenarioSha256().length()))));
         rows.add(cmp(runs, "seed", r -> String.valueOf(r.results().run().seed())));
+        rows.add(cmp(runs, "engine", r -> ReportRuns.engine(r.results())));
         rows.add(cmp(runs, "flows completed", r -> r.results().run().flowsCompleted() + " / " + r.results().run().flows()));
         rows.add(cmp(runs, "simulated time", r -> Fmt.us(r.results().run().simulatedPs())));
         rows.add(cmp(runs, "FCT p50", r -> RunEnding.fct(r.results(), r.results().summary().fctP50Us())));
@@ -895,6 +896,7 @@ public final class HtmlReport {
                 rr.add(new String[] {"QoS profile override", m.profile() == null ? "none" : m.profile()});
             }
             rr.add(new String[] {"results", r.source()});
+            rr.add(new String[] {"engine", ReportRuns.engine(r.results())});
             rr.add(new String[] {"seed", String.valueOf(info.seed())});
             rr.add(new String[] {"sample interval", Fmt.us(info.sampleIntervalPs())});
             rr.add(new String[] {"events", Fmt.count(info.events())});

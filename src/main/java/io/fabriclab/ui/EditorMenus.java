@@ -117,6 +117,7 @@ final class EditorMenus {
         file.getItems().addAll(
                 item("New", "Shortcut+Shift+N", edits::newBlank),
                 item("New from Template…", "Shortcut+N", edits::newFromTemplate),
+                item("New from Description…", "Shortcut+Alt+N", () -> DescriptionDialog.open(editor, "")),
                 item("Open…", "Shortcut+O", files::openDialog),
                 recentMenu,
                 new SeparatorMenuItem(),

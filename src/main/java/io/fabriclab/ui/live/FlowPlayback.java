@@ -61,10 +61,12 @@ public final class FlowPlayback extends VBox {
         this.endPs = Math.max(1, results.run().simulatedPs());
         this.canvas = new FabricCanvas(new FabricDocument(fabric, null));
         canvas.setId("flow-playback-canvas");
+        // The congestion legend takes the top right corner; the map would cover it (Map shows it again).
+        canvas.minimapVisibleProperty().set(false);
         canvas.setPrefSize(700, 420);
         canvas.setLayer((p, g, folded, vp, w, h) -> painter.paint(p, g, folded, vp, w, h,
                 frame != null ? frame : new CongestionFrame(0, directions), 0,
-                CongestionPainter.ColourBy.UTILISATION, CongestionPainter.Legend.LIVE));
+                CongestionPainter.ColourBy.UTILISATION, CongestionPainter.Legend.RESULTS));
         timeline.setMin(0);
         timeline.setMax(endPs / 1e6);
         timeline.setId("flow-playback-timeline");

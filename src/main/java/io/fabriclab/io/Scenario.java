@@ -47,6 +47,13 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                 infinibandWarnings);
     }
 
+    /** This scenario under another routing policy (ECMP, spraying, adaptive). */
+    public Scenario withRouting(io.fabriclab.sim.RoutingPolicy policy) {
+        return new Scenario(name, description, fabric, profile, qos, workloads, flows, config, sha256, failures,
+                reconvergencePs, deadlockThresholdPs, java.util.Objects.requireNonNull(policy, "policy"), transport, warnings,
+                switchLatencyPs, ibEngine, infinibandWarnings);
+    }
+
     /** This scenario with another run seed (ECMP source ports, ECN marking); the flows stay as read. */
     public Scenario withSeed(long seed) {
         return withConfig(config.withSeed(seed));

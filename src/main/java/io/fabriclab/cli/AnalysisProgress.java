@@ -40,8 +40,27 @@ final class AnalysisProgress {
             return FabricAnalysis.Progress.NONE;
         }
         String what = group == 0 ? "analysis" : "InfiniBand credit loops";
-        return (phase, index, count) -> show(String.format(Locale.ROOT, "analyze: %s %d/%d: %s (%.0f s)", what, index + 1,
-                count, phase, (System.nanoTime() - start) / 1e9));
+        return new FabricAnalysis.Progress() {
+            private String line = "";
+
+            @Override
+            public void phase(String phase, int index, int count) {
+                line = String.format(Locale.ROOT, "analyze: %s %d/%d: %s", what, index + 1, count, phase);
+                show(line + String.format(Locale.ROOT, " (%.0f s)", seconds()));
+            }
+
+            @Override
+            public void within(double fraction) {
+                // Only a terminal's line is redrawn; piped, a line per phase is enough.
+                if (terminal) {
+                    show(line + String.format(Locale.ROOT, " %3.0f %% (%.0f s)", 100 * fraction, seconds()));
+                }
+            }
+        };
+    }
+
+    private double seconds() {
+        return (System.nanoTime() - start) / 1e9;
     }
 
     private void show(String line) {

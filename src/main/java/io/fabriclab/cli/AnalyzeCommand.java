@@ -96,9 +96,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /**
-     * As above, telling {@code progress} as each engine starts ("ibCreditLoops minhop"): their
-     * forwarding tables have an entry per switch and destination NIC, the longest step of analyze on
-     * a large fabric (docs/performance.md, Analysis).
+     * As above, telling {@code progress} as each engine starts ("ibCreditLoops minhop"). Their
+     * forwarding tables have an entry per switch and destination NIC, so they are streamed to the
+     * check a destination at a time and never kept whole (docs/performance.md, Analysis at cluster
+     * scale).
      */
     static java.util.List<CreditLoops> creditLoopsByEngine(Fabric fabric, FabricAnalysis.Progress progress) {
         io.fabriclab.routing.Routing r = io.fabriclab.routing.Routing.compute(fabric);
@@ -106,8 +107,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         io.fabriclab.routing.IbRoutingEngine[] engines = io.fabriclab.routing.IbRoutingEngine.values();
         for (io.fabriclab.routing.IbRoutingEngine e : engines) {
             progress.phase("ibCreditLoops " + e.jsonName(), e.ordinal(), engines.length);
-            io.fabriclab.routing.LinearForwardingTables tables = io.fabriclab.routing.LinearForwardingTables.compute(r, e);
-            out.add(new CreditLoops(e, tables.engine() != e, io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1)));
+            io.fabriclab.routing.LinearForwardingTables tables = io.fabriclab.routing.LinearForwardingTables.streamed(r, e);
+            int total = tables.destinations();
+            int step = Math.max(1, total / 100);
+            io.fabriclab.routing.LinearForwardingTables.ColumnReader told = (j, dst, col) -> {
+                if (j % step == 0) {
+                    progress.within((double) j / total);
+                }
+            };
+            out.add(new CreditLoops(e, tables.engine() != e, io.fabriclab.topology.CreditLoopCheck.check(r, tables, 1, told)));
         }
         return out;
     }

@@ -235,7 +235,7 @@ public final class CompareCommand implements Callable<Integer> {
             return b.toString();
         }
         for (Transport t : set) {
-            for (String line : io.fabriclab.topology.SwitchLatency.describe(fabric, t)) {
+            for (String line : io.fabriclab.topology.FabricSwitchLatency.describe(fabric, t)) {
                 b.append("  ").append(t.displayName()).append(": ").append(line).append('\n');
             }
         }
@@ -250,7 +250,7 @@ public final class CompareCommand implements Callable<Integer> {
     private static String switchLatencies(io.fabriclab.model.Fabric fabric, Transport t) {
         java.util.Set<String> out = new java.util.TreeSet<>();
         for (io.fabriclab.model.Device d : fabric.switches()) {
-            out.add(String.format(Locale.ROOT, "%.0f ns", io.fabriclab.topology.SwitchLatency.portToPortPs(d, t) / 1e3));
+            out.add(String.format(Locale.ROOT, "%.0f ns", io.fabriclab.model.SwitchLatency.portToPortPs(d, t) / 1e3));
         }
         return String.join(", ", out);
     }

@@ -16,7 +16,7 @@ import io.fabriclab.workload.Workload;
  * {@code transport} is the run's transport with its parameters; {@code warnings} are settings the
  * file gives that the transport ignores (each with file and JSON path). {@code switchLatencyPs} is
  * every switch's port-to-port latency when the scenario sets one ({@code switchLatencyNs}), or -1
- * for each switch model's own (topology.SwitchLatency). {@code ibEngine} is an InfiniBand run's
+ * for each switch model's own (model.SwitchLatency). {@code ibEngine} is an InfiniBand run's
  * subnet-manager routing engine ({@code routing.ibEngine}), or null for the fabric's ECMP routing.
  * {@code infinibandWarnings} are the settings an InfiniBand run of this scenario reads and ignores
  * (its {@code warnings} when the transport is InfiniBand), so {@link #withTransport} can name them.
@@ -124,6 +124,15 @@ public record Scenario(String name, String description, Fabric fabric, String pr
      * maxPoints points of 16 bytes (a time and a value) each, which must fit in the Java heap.
      */
     public String telemetryProblem(SimConfig cfg) {
+        String sampling = samplingProblem(cfg);
+        return sampling != null ? sampling : portTelemetryProblem(cfg);
+    }
+
+    /**
+     * Why sampling the run under {@code cfg} could never finish, or null: every sampling instant
+     * scans every flow, so the work is at least samples x (flows + 1). Either engine.
+     */
+    public String samplingProblem(SimConfig cfg) {
         long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
         double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
         double work = samples * (flows.size() + 1.0);
@@ -132,6 +141,17 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                     + "each over %d flows: %.3g samples, more than the %.0g FabricLab takes on", samples,
                     horizon / 1e6, cfg.sampleIntervalPs() / 1e6, flows.size(), work, MAX_SAMPLING_WORK);
         }
+        return null;
+    }
+
+    /**
+     * Why the packet engine's port telemetry under {@code cfg} would not fit in the Java heap, or
+     * null: each port in use keeps its utilization and at least one queue depth, up to maxPoints
+     * points of 16 bytes. The flow engine keeps its own bounded series (sim.FlowEngine).
+     */
+    public String portTelemetryProblem(SimConfig cfg) {
+        long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
+        double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
         double portSeries = 2.0 * 2 * fabric.links().size();
         double points = Math.min(samples, cfg.maxSeriesPoints());
         double bytes = portSeries * points * 16;

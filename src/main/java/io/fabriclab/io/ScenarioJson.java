@@ -259,7 +259,8 @@ public final class ScenarioJson {
                 cfg, sha256(text.getBytes(StandardCharsets.UTF_8)), List.copyOf(failures), reconvergence,
                 deadlockThreshold, routing, transportProfile, List.copyOf(warnings), switchLatency, ibEngine,
                 transportWarnings(root, Transport.INFINIBAND));
-        String tooBig = sc.telemetryProblem(cfg);
+        // The packet engine's port telemetry is checked when it is built (Scenario.simulator): a flow run keeps less.
+        String tooBig = sc.samplingProblem(cfg);
         if (tooBig != null) {
             throw new ScenarioException(List.of(new InputProblem(file, "$.telemetry.sampleIntervalUs",
                     null, tooBig, "a longer sampleIntervalUs or a shorter run")));

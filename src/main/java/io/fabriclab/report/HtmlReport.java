@@ -94,6 +94,7 @@ public final class HtmlReport {
         comparison();
         transportComparison();
         sweeps();
+        measured();
         findings();
         checklist();
         appendix(in);
@@ -788,6 +789,14 @@ public final class HtmlReport {
         }
         h.table("compare", head, table.subList(1, table.size()), num);
         h.close("div");
+    }
+
+    /** Measured counters beside the first run (`fabriclab report --counters`, docs/counters.md). */
+    private void measured() {
+        if (review.input().counters() != null) {
+            List<ReportRun> runs = review.input().runs();
+            h.trusted(MeasuredSection.section(fabric, review.input().counters(), runs.isEmpty() ? null : runs.get(0))).nl();
+        }
     }
 
     /** Each finished sweep of `fabriclab report --sweep` as its own section (docs/sweep.md). */

@@ -1,6 +1,5 @@
 package io.fabriclab.routing;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -40,6 +39,8 @@ public final class Routing {
     private final int[][] dist;
     /** adjacency by switch index: the up switch-to-switch links of each switch. */
     private final Link[][] adjacency;
+    /** far[i][k]: the index of the switch at the other end of adjacency[i][k]. */
+    private final int[][] far;
     private final Map<Port, Link> nicLink = new IdentityHashMap<>();
 
     private Routing(Fabric fabric, Set<Device> downDevices, Set<Link> downLinks) {
@@ -65,6 +66,14 @@ public final class Routing {
             }
             adj.sort((x, y) -> x.id().compareTo(y.id()));
             adjacency[i] = adj.toArray(new Link[0]);
+        }
+        far = new int[n][];
+        for (int i = 0; i < n; i++) {
+            Device sw = switches.get(i);
+            far[i] = new int[adjacency[i].length];
+            for (int k = 0; k < far[i].length; k++) {
+                far[i][k] = index.get(adjacency[i][k].other(sw));
+            }
         }
         dist = new int[n][];
         for (Device s : fabric.servers()) {
@@ -184,9 +193,11 @@ public final class Routing {
             return List.of();
         }
         List<Link> out = new ArrayList<>(4);
-        for (Link l : adjacency[a]) {
-            if (d[index.get(l.other(at))] == d[a] - 1) {
-                out.add(l);
+        Link[] links = adjacency[a];
+        int[] ends = far[a];
+        for (int k = 0; k < links.length; k++) {
+            if (d[ends[k]] == d[a] - 1) {
+                out.add(links[k]);
             }
         }
         return out;
@@ -203,16 +214,16 @@ public final class Routing {
         int[] d = new int[n];
         Arrays.fill(d, UNREACHABLE);
         d[dst] = 0;
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        queue.add(dst);
-        while (!queue.isEmpty()) {
-            int u = queue.poll();
-            Device du = switches.get(u);
-            for (Link l : adjacency[u]) {
-                int v = index.get(l.other(du));
+        int[] queue = new int[n];
+        int head = 0;
+        int tail = 0;
+        queue[tail++] = dst;
+        while (head < tail) {
+            int u = queue[head++];
+            for (int v : far[u]) {
                 if (d[v] == UNREACHABLE) {
                     d[v] = d[u] + 1;
-                    queue.add(v);
+                    queue[tail++] = v;
                 }
             }
         }

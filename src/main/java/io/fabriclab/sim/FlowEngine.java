@@ -138,6 +138,8 @@ public final class FlowEngine implements SimRun {
     private int[][] slot; // the fluid's position in each resource's user list
     private final int[][] firstPath; // network flows: the egress ports of their (first) path, for results
     private final boolean[] active;
+    /** Whether a drain event of the fluid's current version is pending. */
+    private final boolean[] pendingDrain;
     private int remainingTasks;
     private int flowsCompleted;
 
@@ -201,9 +203,9 @@ public final class FlowEngine implements SimRun {
         for (int s = 0; s < switches.size(); s++) {
             Device d = switches.get(s);
             switchIndex.put(d, s);
-            io.fabriclab.topology.SwitchLatency.SwitchClass k = io.fabriclab.topology.SwitchLatency.classOf(d, transport);
-            switchLatencyPs[s] = io.fabriclab.topology.SwitchLatency.portToPortPs(d, transport);
-            cutThrough[s] = k.forwarding() == io.fabriclab.topology.SwitchLatency.Forwarding.CUT_THROUGH;
+            io.fabriclab.model.SwitchLatency.SwitchClass k = io.fabriclab.model.SwitchLatency.classOf(d, transport);
+            switchLatencyPs[s] = io.fabriclab.model.SwitchLatency.portToPortPs(d, transport);
+            cutThrough[s] = k.forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH;
         }
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
@@ -368,6 +370,7 @@ public final class FlowEngine implements SimRun {
         weight = new float[n][];
         slot = new int[n][];
         active = new boolean[n];
+        pendingDrain = new boolean[n];
         remainingTasks = n;
         sampler = new Sampler(cfg, portCount);
     }
@@ -733,6 +736,7 @@ public final class FlowEngine implements SimRun {
         active[t] = false;
         rate[t] = 0;
         version[t]++;
+        pendingDrain[t] = false;
         changed.add(t);
     }
 
@@ -957,6 +961,17 @@ public final class FlowEngine implements SimRun {
     private double[] unfrozenW = new double[0];
     private int[] resStamp = new int[0];
     private boolean[] frozen = new boolean[0];
+    private int[] queuedStamp = new int[0];
+    /** Whether each resource was contended at the last allocation that touched it. */
+    private boolean[] wasContended = new boolean[0];
+    private int[] queue = new int[16];
+    private int queueSize;
+    private int[] touched = new int[16];
+    private int touchedSize;
+    private int[] component = new int[16];
+    private int compSize;
+    private int[] resources = new int[16];
+    private int resSize;
 
     /**
      * New rates for the fluids the instant's events touched and every fluid that shares a
@@ -975,15 +990,19 @@ public final class FlowEngine implements SimRun {
         }
         if (resMark.length < resourceCount) {
             resMark = new int[resourceCount];
+            queuedStamp = new int[resourceCount];
             frozenLoad = new double[resourceCount];
             unfrozenW = new double[resourceCount];
             resStamp = new int[resourceCount];
+            wasContended = new boolean[resourceCount];
         }
         epoch++;
-        // Seeds: every resource of a changed fluid (active or just gone).
-        List<Integer> component = new ArrayList<>();
-        List<Integer> resources = new ArrayList<>();
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        compSize = 0;
+        resSize = 0;
+        queueSize = 0;
+        touchedSize = 0;
+        // Seeds: the resources of a changed fluid (active or just gone) that are contended now or
+        // were at the last allocation (their users' rates may change); the changed fluids themselves.
         for (int t : changed) {
             int[] p = path[t];
             if (p == null) {
@@ -992,72 +1011,104 @@ public final class FlowEngine implements SimRun {
             for (int r : p) {
                 if (resMark[r] != epoch) {
                     resMark[r] = epoch;
-                    queue.add(r);
+                    touched = push(touched, touchedSize++, r);
+                    if (contended(r) || wasContended[r]) {
+                        enqueue(r);
+                    }
                 }
+            }
+        }
+        for (int t : changed) {
+            if (active[t]) {
+                visit(t);
             }
         }
         changed.clear();
-        // Every active fluid on a seed resource, then through contended resources transitively.
-        List<Integer> free = new ArrayList<>();
-        while (!queue.isEmpty()) {
-            int r = queue.poll();
-            boolean c = contended(r);
-            if (c) {
-                resources.add(r);
+        // Every active fluid on a queued resource, then through contended resources transitively.
+        for (int head = 0; head < queueSize; head++) {
+            int r = queue[head];
+            if (contended(r)) {
+                resources = push(resources, resSize++, r);
             }
             for (int k = 0; k < userCount[r]; k++) {
-                int t = users[r][k];
-                if (mark[t] == epoch) {
-                    continue;
-                }
-                mark[t] = epoch;
-                boolean any = false;
-                for (int q : path[t]) {
-                    if (contended(q)) {
-                        any = true;
-                        if (resMark[q] != epoch) {
-                            resMark[q] = epoch;
-                            queue.add(q);
-                        }
-                    }
-                }
-                if (any) {
-                    component.add(t);
-                } else {
-                    free.add(t);
-                }
+                visit(users[r][k]);
             }
         }
-        for (int t : free) {
-            setRate(t, standaloneCap(t));
+        for (int i = 0; i < touchedSize; i++) {
+            wasContended[touched[i]] = contended(touched[i]);
         }
-        if (!component.isEmpty()) {
-            fill(component, resources);
+        for (int i = 0; i < queueSize; i++) {
+            wasContended[queue[i]] = contended(queue[i]);
+        }
+        if (compSize > 0) {
+            fill();
         }
     }
 
-    /** Progressive filling of {@code flows} over the contended {@code resources} (their only users). */
-    private void fill(List<Integer> flows, List<Integer> resources) {
-        LevelHeap levels = new LevelHeap(resources.size() + flows.size());
-        for (int r : resources) {
+    private void enqueue(int r) {
+        if (queuedStamp[r] != epoch) {
+            queuedStamp[r] = epoch;
+            queue = push(queue, queueSize++, r);
+        }
+    }
+
+    /**
+     * Fluid {@code t} is part of this allocation: alone (none of its resources contended) it moves
+     * at its standalone cap at once; otherwise it joins the component and its contended resources
+     * are searched.
+     */
+    private void visit(int t) {
+        if (mark[t] == epoch) {
+            return;
+        }
+        mark[t] = epoch;
+        boolean any = false;
+        for (int q : path[t]) {
+            if (contended(q)) {
+                any = true;
+                enqueue(q);
+            }
+        }
+        if (any) {
+            component = push(component, compSize++, t);
+        } else {
+            setRate(t, standaloneCap(t));
+        }
+    }
+
+    private static int[] push(int[] a, int at, int v) {
+        if (at == a.length) {
+            a = Arrays.copyOf(a, Math.max(16, a.length * 2));
+        }
+        a[at] = v;
+        return a;
+    }
+
+    /** Progressive filling of the component's fluids over its contended resources (their only users). */
+    private void fill() {
+        LevelHeap levels = new LevelHeap(resSize + compSize);
+        for (int i = 0; i < resSize; i++) {
+            int r = resources[i];
             frozenLoad[r] = 0;
             unfrozenW[r] = 0;
             resStamp[r] = 0;
         }
-        for (int t : flows) {
+        for (int i = 0; i < compSize; i++) {
+            int t = component[i];
             frozen[t] = false;
             int[] p = path[t];
-            for (int i = 0; i < p.length; i++) {
-                if (contended(p[i])) {
-                    unfrozenW[p[i]] += w(t, i);
+            for (int k = 0; k < p.length; k++) {
+                if (contended(p[k])) {
+                    unfrozenW[p[k]] += w(t, k);
                 }
             }
             levels.push(standaloneCap(t), -1 - t, 0);
         }
-        for (int r : resources) {
+        for (int i = 0; i < resSize; i++) {
+            int r = resources[i];
             levels.push(capacity[r] / unfrozenW[r], r, 0);
         }
-        int left = flows.size();
+        int left = compSize;
         double level = 0;
         while (left > 0 && !levels.isEmpty()) {
             double lv = levels.topKey();
@@ -1107,6 +1158,9 @@ public final class FlowEngine implements SimRun {
 
     /** Fluid {@code t} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
     private void setRate(int t, double r) {
+        if (pendingDrain[t] && Math.abs(r - rate[t]) <= 1e-12 * rate[t]) {
+            return; // the same rate: its drain stays when it was
+        }
         settle(t);
         int[] p = path[t];
         if (r != rate[t]) {
@@ -1119,6 +1173,7 @@ public final class FlowEngine implements SimRun {
             minRate[t] = Math.min(minRate[t], r);
         }
         version[t]++;
+        pendingDrain[t] = r > 0;
         if (r > 0) {
             double ps = Math.ceil(remaining[t] / r);
             events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, version[t]);

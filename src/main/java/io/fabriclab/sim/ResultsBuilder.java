@@ -195,8 +195,7 @@ final class ResultsBuilder {
 
     /** Ultra Ethernet's counts (SimResults.UecResult); null on other transports. */
     private SimResults.UecResult uecResult(Flow[] flows, EgressPort[] ports) {
-        UecTransport u = sim.uec;
-        if (u == null) {
+        if (!(sim.nicTransport instanceof UecTransport u)) {
             return null;
         }
         long nacks = 0;

@@ -90,8 +90,20 @@ public final class DeadlockCheck {
     }
 
     public static Result check(Routing routing) {
+        return check(routing, SwitchAdjacency.of(routing), null);
+    }
+
+    /**
+     * The check of the counter's routing, reusing its hop distances toward every switch with NICs
+     * (the dependencies of a destination follow its next hops; a 65,536-host fat tree has 2,048
+     * such switches, each a breadth-first search saved).
+     */
+    public static Result check(EcmpPathCounter counter) {
+        return check(counter.routing(), counter.adjacency(), counter);
+    }
+
+    private static Result check(Routing routing, SwitchAdjacency adj, EcmpPathCounter counter) {
         Fabric fabric = routing.fabric();
-        SwitchAdjacency adj = SwitchAdjacency.of(routing);
         int[] head = adj.arcHead();
         int arcs = adj.arcCount();
 
@@ -116,7 +128,7 @@ public final class DeadlockCheck {
             return new Result(failure, Set.of(), 0, List.of());
         }
 
-        long[][] matrix = dependencyMatrix(routing, adj);
+        long[][] matrix = dependencyMatrix(routing, adj, counter);
 
         long deps = 0;
         List<int[]> rings = new ArrayList<>();
@@ -146,7 +158,7 @@ public final class DeadlockCheck {
      * Per switch x a bit matrix over its arcs: bit (i, j) says a packet that came in over the link of
      * x's arc i (the reverse arc, into x) may leave over x's arc j.
      */
-    private static long[][] dependencyMatrix(Routing routing, SwitchAdjacency adj) {
+    private static long[][] dependencyMatrix(Routing routing, SwitchAdjacency adj, EcmpPathCounter counter) {
         int n = adj.switchCount();
         boolean[] hasNics = new boolean[n];
         routing.nicsBySwitch().keySet().forEach(d -> hasNics[routing.indexOf(d)] = true);
@@ -156,7 +168,7 @@ public final class DeadlockCheck {
         List<long[][]> parts = IntStream.range(0, threads).parallel().mapToObj(k -> {
             long[][] m = emptyMatrix(adj);
             for (int i = k; i < destinations.length; i += threads) {
-                addDestination(adj, hasNics, destinations[i], m);
+                addDestination(adj, hasNics, destinations[i], m, counter);
             }
             return m;
         }).toList();
@@ -183,11 +195,18 @@ public final class DeadlockCheck {
     }
 
     /** Sets the dependencies that traffic toward destination switch {@code t} creates. */
-    private static void addDestination(SwitchAdjacency adj, boolean[] hasNics, int t, long[][] matrix) {
+    private static void addDestination(SwitchAdjacency adj, boolean[] hasNics, int t, long[][] matrix,
+                                       EcmpPathCounter counter) {
         int n = adj.switchCount();
         int[] start = adj.arcStart();
         int[] head = adj.arcHead();
-        int[] dist = new int[n];
+        int[] dist;
+        if (counter != null) {
+            dist = counter.distances(counter.edgeOf(t));
+        } else {
+            dist = new int[n];
+            EcmpPathCounter.countFrom(adj, t, -1, -1, dist, new long[n]);
+        }
         boolean[] carries = carriers(adj, hasNics, t, dist);
         long[] outMask = new long[1];
         for (int x = 0; x < n; x++) {
@@ -219,15 +238,13 @@ public final class DeadlockCheck {
     }
 
     /**
-     * Fills {@code dist} with hops to t and returns the switches that can hold traffic for t:
+     * The switches that can hold traffic for t, given {@code dist}, every switch's hops to t:
      * NIC-bearing sources that reach t, then every switch downstream of one along next hops.
      */
     private static boolean[] carriers(SwitchAdjacency adj, boolean[] hasNics, int t, int[] dist) {
         int n = adj.switchCount();
         int[] start = adj.arcStart();
         int[] head = adj.arcHead();
-        long[] sigma = new long[n];
-        EcmpPathCounter.countFrom(adj, t, -1, -1, dist, sigma);
         // Switches in order of decreasing distance (counting sort), unreachable ones left out.
         int maxD = 0;
         for (int d : dist) {
@@ -396,6 +413,7 @@ public final class DeadlockCheck {
             if (!hasNics[t]) {
                 continue;
             }
+            EcmpPathCounter.countFrom(adj, t, -1, -1, dist, new long[n]);
             boolean[] carries = carriers(adj, hasNics, t, dist);
             for (int c = 0; c < rings.size(); c++) {
                 int[] ring = rings.get(c);

@@ -94,6 +94,10 @@ public record FabricAnalysis(Counts counts, Oversubscription oversubscription, B
          */
         void phase(String phase, int index, int count);
 
+        /** How far the phase last announced is, from 0 to 1, for a long phase that can tell (a terminal shows it). */
+        default void within(double fraction) {
+        }
+
         Progress NONE = (phase, index, count) -> { };
     }
 
@@ -151,7 +155,7 @@ public record FabricAnalysis(Counts counts, Oversubscription oversubscription, B
         List<HeadroomCalculator.PortHeadroom> headroom = HeadroomCalculator.check(fabric);
         t0 = lap(t, "headroom", t0);
         starting.accept("deadlock");
-        DeadlockCheck.Result deadlock = DeadlockCheck.check(counter.routing());
+        DeadlockCheck.Result deadlock = DeadlockCheck.check(counter);
         t0 = lap(t, "deadlock", t0);
         starting.accept("lint");
         List<Finding> findings = new ArrayList<>(Lint.check(fabric));

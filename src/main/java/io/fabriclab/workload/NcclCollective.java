@@ -283,7 +283,7 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             Link l = fabric.linkAt(nic);
             this.nicBw = l.speedGbps() / 8.0 / 1000.0;
             // NIC to leaf and leaf to NIC: two cables; one switch in a rail, three through a spine.
-            // One cut-through switch: 300 ns, the Ethernet class figure of topology.SwitchLatency (a
+            // One cut-through switch: 300 ns, the Ethernet class figure of model.SwitchLatency (a
             // workload does not know the run's transport; the estimate only chooses the algorithm).
             this.netLat = netLatencyPs(l);
             this.s = bytes;
@@ -459,8 +459,8 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             String dst = order.get((i + 1) % n);
             Device server = Gpus.server(fabric, src);
             long nvlink = steps * server.scaleUpOrDefault().latencyPs();
-            Port nic = Gpus.nics(fabric, server).isEmpty() ? null : Gpus.nics(fabric, server).get(0);
-            long hop = nic == null ? 0 : Estimates.netLatencyPs(fabric.linkAt(nic));
+            Link nic = graph.firstNicLink(server);
+            long hop = nic == null ? 0 : Estimates.netLatencyPs(nic);
             List<String> after = new ArrayList<>(afterOf.apply(src));
             after.addAll(afterOf.apply(order.get((i - 1 + n) % n)));
             graph.send(src, dst, chunk * steps, nvlink, (steps - 1) * hop, label, prefix + "/steady/" + i,

@@ -68,6 +68,16 @@ public final class TaskGraph {
         tasks.add(task);
     }
 
+    private final Map<Device, java.util.Optional<io.fabriclab.model.Link>> firstNicLink = new HashMap<>();
+
+    /** The link of {@code server}'s first connected NIC, or null; cached. */
+    public io.fabriclab.model.Link firstNicLink(Device server) {
+        return firstNicLink.computeIfAbsent(server, d -> {
+            List<io.fabriclab.model.Port> n = Gpus.nics(fabric, d);
+            return java.util.Optional.ofNullable(n.isEmpty() ? null : fabric.linkAt(n.get(0)));
+        }).orElse(null);
+    }
+
     /** The number of connected NICs of {@code server}, cached (Gpus.nics walks its ports). */
     private int nics(Device server) {
         return nicCount.computeIfAbsent(server, d -> Gpus.nics(fabric, d).size());

@@ -53,4 +53,40 @@ class AnalysisProgressTest {
         CliRun small = CliRun.of("analyze", "resources/examples/classic-leaf-spine.json", "--no-failure-sweep");
         assertEquals("", small.err(), "fewer than " + AnalysisProgress.LARGE_NICS + " NICs and no terminal: quiet");
     }
+
+    @Test
+    void onATerminalACreditLoopEngineShowsHowFarItIsPipedNot() {
+        // Each engine's tables are streamed a destination at a time: the fraction done is told as
+        // it goes, from 0 toward 1, and a terminal redraws its one line with it.
+        Fabric f = FatTreeGenerator.generate(FatTreeParams.of(4));
+        List<Double> told = new ArrayList<>();
+        AnalyzeCommand.creditLoopsByEngine(f, new FabricAnalysis.Progress() {
+            @Override
+            public void phase(String phase, int index, int count) {
+                told.add(-1.0);
+            }
+
+            @Override
+            public void within(double fraction) {
+                told.add(fraction);
+            }
+        });
+        // k=4: 16 destinations per engine, each told (a step of one destination below 100).
+        assertEquals(3 * 17, told.size(), told.toString());
+        assertEquals(0.0, told.get(1));
+        assertEquals(15 / 16.0, told.get(16));
+        StringWriter tty = new StringWriter();
+        AnalysisProgress t = new AnalysisProgress(new PrintWriter(tty), true);
+        FabricAnalysis.Progress p = t.steps(1);
+        p.phase("ibCreditLoops minhop", 0, 3);
+        p.within(0.42);
+        t.done();
+        assertTrue(tty.toString().matches("(?s)\\ranalyze: InfiniBand credit loops 1/3: ibCreditLoops minhop \\(\\d+ s\\) *"
+                + "\\ranalyze: InfiniBand credit loops 1/3: ibCreditLoops minhop  42 % \\(\\d+ s\\) *\\r *\\r"), tty.toString());
+        StringWriter piped = new StringWriter();
+        AnalysisProgress q = new AnalysisProgress(new PrintWriter(piped), false);
+        q.steps(1).phase("ibCreditLoops minhop", 0, 3);
+        q.steps(1).within(0.42);
+        assertEquals(1, piped.toString().lines().count(), piped.toString());
+    }
 }

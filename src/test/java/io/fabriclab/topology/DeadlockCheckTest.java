@@ -72,6 +72,22 @@ class DeadlockCheckTest {
     }
 
     @Test
+    void theCheckOfAPathCounterReusesItsDistancesAndFindsTheSame() {
+        // check(EcmpPathCounter) takes each destination's hop distances from the counter instead
+        // of a search of its own (FabricAnalysis has the counter already): the same result,
+        // healthy and after the trigger failure (a cycle, its queues and its causes).
+        Fabric f = ExampleFabrics.deadlockProne();
+        Link trigger = ExampleFabrics.deadlockTrigger(f);
+        for (io.fabriclab.routing.Routing r : List.of(io.fabriclab.routing.Routing.compute(f),
+                io.fabriclab.routing.Routing.compute(f, Set.of(), Set.of(trigger)),
+                io.fabriclab.routing.Routing.compute(io.fabriclab.topology.FatTreeGenerator.generate(8)))) {
+            assertEquals(DeadlockCheck.check(r), DeadlockCheck.check(io.fabriclab.routing.EcmpPathCounter.of(r)));
+        }
+        assertFalse(DeadlockCheck.check(io.fabriclab.routing.EcmpPathCounter.of(
+                io.fabriclab.routing.Routing.compute(f, Set.of(), Set.of(trigger)))).deadlockFree());
+    }
+
+    @Test
     void exactlyTheSpine2UplinksOfTheDualHomedLeavesCreateACycle() {
         // leaf1..leaf3 are interchangeable: losing its spine2 uplink leaves any of them sharing no
         // spine with leaf4, and the other two dual-homed leaves carry the bounce. Every other single

@@ -28,7 +28,6 @@ import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.Engine;
-import io.fabriclab.sim.SimRun;
 import io.fabriclab.topology.Finding;
 
 import picocli.CommandLine;
@@ -115,9 +114,10 @@ public final class CountersCommand implements Callable<Integer> {
                 throw new BadInputException(e.getMessage());
             }
             sc.warnings().forEach(w -> err.println("warning: " + w.render()));
-            SimRun s;
+            io.fabriclab.app.RunService.Run s;
             try {
-                s = sc.run(sc.config(), Engine.PACKET); // as `fabriclab simulate S` runs it (its default engine)
+                // Built by the run service, as `fabriclab simulate S` builds it (its default engine).
+                s = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(sc.name(), sc, Engine.PACKET));
             } catch (IllegalArgumentException e) {
                 throw new BadInputException(scenario + ": " + e.getMessage());
             }

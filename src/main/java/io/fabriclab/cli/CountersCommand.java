@@ -116,7 +116,8 @@ public final class CountersCommand implements Callable<Integer> {
             sc.warnings().forEach(w -> err.println("warning: " + w.render()));
             io.fabriclab.app.RunService.Run s;
             try {
-                // Built by the run service, as `fabriclab simulate S` builds it (its default engine).
+                // The one place a run is built (app.RunService), as `fabriclab simulate S` builds it; the packet
+                // engine, the only one that counts PFC, ECN, CNPs and drops.
                 s = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(sc.name(), sc, Engine.PACKET));
             } catch (IllegalArgumentException e) {
                 throw new BadInputException(scenario + ": " + e.getMessage());

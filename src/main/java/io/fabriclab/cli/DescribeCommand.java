@@ -14,12 +14,12 @@ import picocli.CommandLine.Parameters;
 
 /** {@code fabriclab describe FABRIC}: the sentence that makes the fabric again with {@code fabriclab new}. */
 @Command(name = "describe", mixinStandardHelpOptions = true,
-        description = {"Write the sentence that makes this fabric again with `fabriclab new` (for fabrics the generators",
-                "make: leaf-spine, rail-optimized, fat tree, with their QoS, switch models and GPUs). The sentence is checked",
-                "by building it and comparing the result with the file."},
+        description = {"Write the sentence that makes this fabric again with `fabriclab new`.",
+                "For fabrics the generators make (leaf-spine, rail-optimized, fat tree, with their QoS,",
+                "switch models and GPUs); the sentence is checked by building it and comparing."},
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  the sentence was written", "  2  unreadable file, or a fabric no sentence makes (the message names the "
-                + "first difference)"})
+        footer = {"  0  the sentence was written", "  2  unreadable file, or a fabric no sentence makes (the message",
+                "     names the first difference)"})
 public final class DescribeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

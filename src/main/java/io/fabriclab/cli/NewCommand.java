@@ -38,15 +38,17 @@ import picocli.CommandLine.Parameters;
  * (docs/describe.md). What was understood is shown before anything is written.
  */
 @Command(name = "new", mixinStandardHelpOptions = true,
-        description = {"Build a fabric from a description in plain English, e.g.",
-                "  fabriclab new \"8 leaves, 2 spines, 32 GPU servers with 8 x 400G NICs, rail-optimized, 2:1 oversubscribed,",
-                "  PFC and ECN on priority 3, 50 m fibre between tiers, Tomahawk 5 leaves\" -o fabric.json",
-                "It first prints every term it took (with the words it came from), every default it applied and every word",
-                "it did not use; a contradiction is an error naming the words and the nearest fabric that fits.",
-                "docs/describe.md lists every phrasing."},
+        description = {"Build a fabric from a sentence in plain English, through the generators.",
+                "  fabriclab new \"8 leaves, 2 spines, 32 GPU servers with 8 x 400G NICs, rail-optimized,",
+                "    2:1 oversubscribed, PFC and ECN on priority 3, 50 m fibre between tiers,",
+                "    Tomahawk 5 leaves\" -o fabric.json",
+                "First it prints every term it took (with the words it came from), every default it",
+                "applied (with its source) and every word it did not use; a contradiction is an error",
+                "quoting the words, with the nearest fabric that fits. docs/describe.md lists every",
+                "phrasing it reads."},
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  written (or, with --dry-run, understood)", "  2  bad input: a description that makes no fabric, "
-                + "or an output that cannot be written; nothing written"})
+        footer = {"  0  written (or, with --dry-run, understood)", "  2  bad input: a description that makes no fabric, or an",
+                "     output that cannot be written; nothing written"})
 public final class NewCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -143,9 +145,14 @@ public final class NewCommand implements Callable<Integer> {
         Path topo = lab.resolve(labFile);
         ContainerlabYaml.save(f, topo);
         out.println("wrote " + topo);
-        for (String loss : ContainerlabYaml.exportLosses(f)) {
-            out.println("  note: " + loss);
+        // What containerlab has no field for; the QoS it lacks is in the configurations written next.
+        List<String> losses = ContainerlabYaml.exportLosses(f).stream().filter(l -> !l.contains("containerlab has no QoS"))
+                .toList();
+        if (!losses.isEmpty()) {
+            out.println("  the lab file does not hold: " + String.join("; ", losses));
         }
+        out.println("  containerlab has no QoS: each switch's is in " + lab.resolve("sonic") + ", " + lab.resolve("eos")
+                + " and " + lab.resolve("nxos"));
         ConfigExporter exporter = new ConfigExporter(8);
         for (Vendor v : Vendor.values()) {
             Path dir = lab.resolve(vendorDir(v));

@@ -131,7 +131,7 @@ public final class CongestionPainter {
                 double sy = side == 0 ? y1 : y2;
                 double tx = side == 0 ? x2 : x1;
                 double ty = side == 0 ? y2 : y1;
-                Agg a = aggregate(f, dirs);
+                Agg a = aggregate(f, dirs, colourBy == ColourBy.UTILISATION ? f.directions : null);
                 if (a == null) {
                     continue;
                 }
@@ -407,8 +407,14 @@ public final class CongestionPainter {
                        boolean highlighted, boolean stormed, boolean collective, double cnpsPerUs, double carrying) {
     }
 
-    /** The worst of a bundle's directions: highest load, any pause, summed marks and drops. */
-    private static Agg aggregate(CongestionFrame f, int[] dirs) {
+    /**
+     * The worst of a bundle's directions: highest load, any pause, summed marks and drops. With
+     * {@code summed} (colour by utilisation) the load is the bundle's own instead: the bits its
+     * directions carry over the bits they can carry ({@link FabricPainter#bundleLoad}'s rule, each
+     * direction weighted by its link's speed), so a bundle of 32 links with one busy reads 1/32,
+     * not full. A queue is no sum of queues: colour by queue keeps the deepest.
+     */
+    private static Agg aggregate(CongestionFrame f, int[] dirs, CongestionFrame.Directions summed) {
         if (dirs.length == 0) {
             return null;
         }
@@ -423,11 +429,18 @@ public final class CongestionPainter {
         boolean collective = false;
         double cnps = 0;
         double carrying = 0;
+        double carried = 0;
+        double capacity = 0;
         for (int d : dirs) {
             carrying = Math.max(carrying, f.carrying[d]);
             double l = f.load[d];
             if (!Double.isNaN(l) && (Double.isNaN(load) || l > load)) {
                 load = l;
+            }
+            if (summed != null && !Double.isNaN(l) && d >= 0) {
+                int speed = summed.links().get(d / 2).speedGbps();
+                carried += l * speed;
+                capacity += speed;
             }
             paused |= f.paused[d];
             marks += f.marksPerUs[d];
@@ -438,6 +451,9 @@ public final class CongestionPainter {
             stormed |= f.stormed[d];
             collective |= f.collective[d];
             cnps += f.cnpsPerUs[d];
+        }
+        if (summed != null && dirs.length > 1) {
+            load = capacity == 0 ? Double.NaN : carried / capacity;
         }
         return new Agg(load, paused, marks, drops, allDown, deadlock, hl, stormed, collective, cnps, carrying);
     }

@@ -118,6 +118,14 @@ public final class FabricPainter {
      * meets none placed before it, so no two of these intersect.
      */
     private final List<Bounds> labelBoxes = new ArrayList<>();
+    /** Row captions keep within this many pixels around the drawing: the margin a fitted view leaves. */
+    static final double CAPTION_MARGIN_PX = 40;
+    /** True when the last paint placed a row caption at the screen's edge (see {@link #drawsAll}). */
+    private boolean placedByScreen;
+    /** Roles whose devices on screen carry no names in the last paint (their rows get captions). */
+    private final java.util.Set<DeviceRole> unnamedRoles = java.util.EnumSet.noneOf(DeviceRole.class);
+    /** Least height of a folded group in this paint (a label's with labels on). */
+    private double glyphMin = MIN_GLYPH_PX;
     /** Screen boxes of the devices and folded groups the last paint drew (captions keep off them). */
     private final List<Bounds> drawnBoxes = new ArrayList<>();
 
@@ -362,19 +370,19 @@ public final class FabricPainter {
         List<LinkGroup> linkGroups = cachedGroups;
         labelBoxes.clear();
         drawnBoxes.clear();
+        glyphMin = o.labels() ? MIN_GLYPH_PX : 3;
+        placedByScreen = false;
         List<Caption> frames = paintUnits(p, g, vp, visible);
         // Names first: device and group labels claim their place before port and speed labels.
         Map<Device, DeviceText> names = planDeviceLabels(p, g, folded, vp, visible, o);
         java.util.Set<FoldGroup> groups = new java.util.LinkedHashSet<>(folded.values());
-        Map<FoldGroup, List<String>> groupNames = new IdentityHashMap<>();
+        List<FoldGroup> shownGroups = new ArrayList<>();
         for (FoldGroup fg : groups) {
             if (fg.bounds().intersects(visible)) {
-                List<String> label = planFoldLabel(p, fg, vp);
-                if (label != null) {
-                    groupNames.put(fg, label);
-                }
+                shownGroups.add(fg);
             }
         }
+        Map<FoldGroup, List<String>> groupNames = planFoldLabels(p, shownGroups, vp);
         int[] counts = paintLinks(p, linkGroups, sel, hover, vp, visible, o);
         int devicesDrawn = 0;
         for (Device d : g.fabric().devices()) {
@@ -416,7 +424,9 @@ public final class FabricPainter {
         double s = vp.scale();
         Bounds visible = vp.visibleWorld(w, h).grow(Math.max(DiagramStyle.SWITCH_WIDTH, 24 / s));
         // Unit frames reach 22 world units around their devices, plus 16 below for the unit's name.
-        return visible.containsAll(g.extent().grow(UNIT_MARGIN + 16));
+        // A picture with a row caption placed at the screen's edge (paintTierCaptions' last
+        // resort) is not the same picture shifted when the view pans.
+        return !placedByScreen && visible.containsAll(g.extent().grow(UNIT_MARGIN + 16));
     }
 
     /**
@@ -1018,14 +1028,19 @@ public final class FabricPainter {
      * claimed in {@link #labelBoxes} and their boxes in {@link #drawnBoxes}. One rule names a
      * role's devices alike: each role takes the longest of the forms of {@link #labelForms} (the
      * model's id first) that every device of that role on screen can show inside its box; when
-     * some cannot show even the shortest, none of that role is named and the row gets a caption
-     * instead ({@link #paintTierCaptions}), so a row never mixes "leaf1" with "lf2" or with
-     * unnamed boxes.
+     * more than a quarter cannot show even the shortest, none of that role is named and the row
+     * gets a caption instead ({@link #paintTierCaptions}); fewer go unnamed in a named row, and so
+     * does an id far longer than the others (over twice the median of their shortest forms),
+     * which never takes its row's names away. A row never mixes "leaf1" with "lf2".
      */
     private Map<Device, DeviceText> planDeviceLabels(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded,
                                                      Viewport vp, Bounds visible, Options o) {
         double s = vp.scale();
         Map<DeviceRole, Integer> level = new java.util.EnumMap<>(DeviceRole.class);
+        Map<DeviceRole, Integer> shownByRole = new java.util.EnumMap<>(DeviceRole.class);
+        Map<DeviceRole, Integer> unnameable = new java.util.EnumMap<>(DeviceRole.class);
+        Map<DeviceRole, List<Integer>> shortest = new java.util.EnumMap<>(DeviceRole.class);
+        Map<Device, Integer> needs = new IdentityHashMap<>();
         List<Device> shown = new ArrayList<>();
         for (Device d : g.fabric().devices()) {
             if (folded.containsKey(d)) {
@@ -1049,7 +1064,37 @@ public final class FabricPainter {
                     }
                 }
             }
-            level.merge(d.role(), need, Math::max);
+            shortest.computeIfAbsent(d.role(), k -> new ArrayList<>()).add(labelForm(d.id(), NO_FORM - 1).length());
+            needs.put(d, need);
+            if (need != NO_FORM) {
+                level.merge(d.role(), need, Math::max);
+            }
+        }
+        // An id far longer than its row's others (over twice the median of their shortest forms)
+        // does not count against the row: it alone goes unnamed.
+        Map<DeviceRole, Integer> median = new java.util.EnumMap<>(DeviceRole.class);
+        shortest.forEach((role, lengths) -> {
+            List<Integer> sorted = new ArrayList<>(lengths);
+            java.util.Collections.sort(sorted);
+            median.put(role, sorted.get(sorted.size() / 2));
+        });
+        for (Device d : shown) {
+            if (labelForm(d.id(), NO_FORM - 1).length() > 2 * median.get(d.role())) {
+                continue;
+            }
+            shownByRole.merge(d.role(), 1, Integer::sum);
+            if (needs.get(d) == NO_FORM) {
+                unnameable.merge(d.role(), 1, Integer::sum);
+            }
+        }
+        // A role whose devices mostly cannot show a name gets none (and a row caption); a few
+        // that cannot (an id far longer than the others) go unnamed in a named row.
+        unnamedRoles.clear();
+        for (DeviceRole role : shortest.keySet()) {
+            if (4 * unnameable.getOrDefault(role, 0) > shownByRole.getOrDefault(role, 0) || !level.containsKey(role)) {
+                level.put(role, NO_FORM);
+                unnamedRoles.add(role);
+            }
         }
         Map<Device, DeviceText> out = new IdentityHashMap<>();
         for (Device d : shown) {
@@ -1064,6 +1109,9 @@ public final class FabricPainter {
             double bh = b.height() * s;
             double font = nameFont(d, s);
             String name = labelForm(d.id(), lv);
+            if (p.textWidth(name, nameFont(d, s)) > b.width() * s - 6) {
+                continue; // one of the few that cannot show a name here
+            }
             String detail = o.labels() && bh >= font * 2.6 ? detail(d) : null;
             if (detail != null && p.textWidth(detail, font * 0.8) > bw - 6) {
                 detail = null;
@@ -1156,11 +1204,14 @@ public final class FabricPainter {
             if (r.last()[0] == null || b.maxX() > r.last()[0].maxX()) {
                 r.last()[0] = b;
             }
-            if (!names.containsKey(d) && b.intersects(visible)) {
+            if (unnamedRoles.contains(d.role()) && b.intersects(visible)) {
                 r.unnamed()[0] = true;
             }
         }
         double font = 11;
+        Bounds ext = g.extent();
+        Bounds area = new Bounds(vp.toScreenX(ext.minX()), vp.toScreenY(ext.minY()), vp.toScreenX(ext.maxX()),
+                vp.toScreenY(ext.maxY())).grow(CAPTION_MARGIN_PX);
         for (Row r : rows.values()) {
             if (!r.unnamed()[0]) {
                 continue;
@@ -1178,8 +1229,15 @@ public final class FabricPainter {
                     new Bounds(lx + 4, cy - 8, lx + 10 + tw, cy + 8),
                     new Bounds(fx, bottom - 16, fx + tw + 6, bottom),
                     new Bounds(4, bottom - 16, 10 + tw, bottom));
-            for (Bounds t : tries) {
-                if (t.minX() >= 0 && t.maxX() <= w && t.minY() >= 0 && t.maxY() <= h && free(t)) {
+            for (int i = 0; i < tries.size(); i++) {
+                Bounds t = tries.get(i);
+                // The first three places keep within the drawing's own margin (where a fitted view
+                // shows them), so they move with the drawing when the view pans; only the last
+                // one, at the screen's edge, depends on where the view is.
+                boolean inPlace = i < 3 ? area.containsAll(t)
+                        : t.minX() >= 0 && t.maxX() <= w && t.minY() >= 0 && t.maxY() <= h;
+                if (inPlace && free(t)) {
+                    placedByScreen |= i == 3;
                     p.setFill(style.legendFill());
                     p.fillRoundRect(t.minX(), t.minY(), t.width(), t.height(), 6);
                     p.setFill(style.textMuted());
@@ -1327,11 +1385,16 @@ public final class FabricPainter {
      * high (a row of 32 cores at the fitted zoom of 16,384 GPUs is a pixel high) and 3 px wide.
      */
     public static Bounds glyphBox(FoldGroup fg, Viewport vp) {
+        return glyphBox(fg, vp, MIN_GLYPH_PX);
+    }
+
+    /** {@link #glyphBox} at least {@code minHeight} high (a picture without labels, the minimap's: 3 px). */
+    static Bounds glyphBox(FoldGroup fg, Viewport vp, double minHeight) {
         Bounds b = fg.bounds();
         double x = vp.toScreenX(b.minX());
         double bw = Math.max(3, b.width() * vp.scale());
         double bh = b.height() * vp.scale();
-        double h = Math.max(MIN_GLYPH_PX, bh);
+        double h = Math.max(minHeight, bh);
         if (fg.serverCount() == 0) {
             // Switches alone (a core group, above everything it serves): grown upwards.
             double bottom = vp.toScreenY(b.maxY());
@@ -1345,21 +1408,12 @@ public final class FabricPainter {
     /** Least height of a folded group on screen: one line of its label. */
     static final double MIN_GLYPH_PX = 15;
 
-    private List<String> planFoldLabel(Painter p, FoldGroup fg, Viewport vp) {
-        Bounds box = glyphBox(fg, vp);
-        double x = box.minX();
-        double y = box.minY();
-        double bw = box.width();
-        double bh = box.height();
-        drawnBoxes.add(box);
-        if (bh < 10) {
-            return null;
-        }
-        double font = FOLD_FONT;
+    /** The label forms of a folded group, longest first (see {@link #planFoldLabels}). */
+    private static List<List<String>> foldLabelOptions(FoldGroup fg) {
         String name = groupLabel(fg.key());
         String holds = holds(fg);
         String gpus = String.format(java.util.Locale.ROOT, "%,d GPU", fg.gpus());
-        List<List<String>> options = fg.gpus() == 0 ? List.of(
+        return fg.gpus() == 0 ? List.of(
                 List.of(name, holds),
                 List.of(name + " · " + holds),
                 List.of(name),
@@ -1373,32 +1427,75 @@ public final class FabricPainter {
                 List.of(name),
                 List.of(shortGroupLabel(fg.key())),
                 List.of(String.valueOf(fg.serverCount())));
-        for (List<String> lines : options) {
-            double lh = font * 1.25;
-            if (lines.size() > 1 && lines.size() * lh + 2 > bh) {
+    }
+
+    /** True when the label lines fit inside a box of bw x bh pixels. */
+    private static boolean fitsBox(Painter p, List<String> lines, double bw, double bh) {
+        double lh = FOLD_FONT * 1.25;
+        if (bh < 10 || lines.size() > 1 && lines.size() * lh + 2 > bh) {
+            return false;
+        }
+        for (String line : lines) {
+            if (p.textWidth(line, FOLD_FONT) > bw - 6) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The kind of a group for {@link #planFoldLabels}: its key without its number ("unit", "core group", "rack"). */
+    private static String groupKind(FoldGroup fg) {
+        return fg.key().replaceAll("[0-9]+$", "").trim() + (fg.gpus() == 0 ? " switches" : "");
+    }
+
+    /**
+     * The label lines of each folded group on screen, claimed in {@link #labelBoxes}. One rule,
+     * as for devices ({@link #planDeviceLabels}): all groups of a kind (units, core groups) take
+     * the longest form every one of them can show ("unit 12", "su12"), so a picture never mixes
+     * "unit 9" with "su10"; a group whose label would meet a placed one goes without.
+     */
+    private Map<FoldGroup, List<String>> planFoldLabels(Painter p, java.util.Collection<FoldGroup> groups, Viewport vp) {
+        Map<String, Integer> level = new HashMap<>();
+        List<FoldGroup> shown = new ArrayList<>();
+        for (FoldGroup fg : groups) {
+            Bounds box = glyphBox(fg, vp, glyphMin);
+            drawnBoxes.add(box);
+            shown.add(fg);
+            List<List<String>> options = foldLabelOptions(fg);
+            int need = options.size();
+            for (int i = 0; i < options.size(); i++) {
+                if (fitsBox(p, options.get(i), box.width(), box.height())) {
+                    need = i;
+                    break;
+                }
+            }
+            level.merge(groupKind(fg), need, Math::max);
+        }
+        Map<FoldGroup, List<String>> out = new IdentityHashMap<>();
+        for (FoldGroup fg : shown) {
+            List<List<String>> options = foldLabelOptions(fg);
+            int lv = level.get(groupKind(fg));
+            if (lv >= options.size()) {
                 continue;
             }
-            boolean fits = true;
-            for (String line : lines) {
-                fits &= p.textWidth(line, font) <= bw - 6;
-            }
-            if (!fits) {
-                continue;
-            }
+            List<String> lines = options.get(lv);
+            Bounds box = glyphBox(fg, vp, glyphMin);
+            double lh = FOLD_FONT * 1.25;
             List<Bounds> rects = new ArrayList<>();
-            double top = y + bh / 2 - lines.size() * lh / 2;
+            double top = box.centreY() - lines.size() * lh / 2;
             for (int i = 0; i < lines.size(); i++) {
-                double tw = p.textWidth(lines.get(i), font);
+                double tw = p.textWidth(lines.get(i), FOLD_FONT);
                 double cy = top + (i + 0.5) * lh;
-                rects.add(new Bounds(x + bw / 2 - tw / 2, cy - font * 0.6, x + bw / 2 + tw / 2, cy + font * 0.6));
+                rects.add(new Bounds(box.centreX() - tw / 2, cy - FOLD_FONT * 0.6, box.centreX() + tw / 2,
+                        cy + FOLD_FONT * 0.6));
             }
             if (rects.stream().anyMatch(r -> labelBoxes.stream().anyMatch(r::intersects))) {
-                return null;
+                continue;
             }
             labelBoxes.addAll(rects);
-            return lines;
+            out.put(fg, lines);
         }
-        return null;
+        return out;
     }
 
     private static final double FOLD_FONT = 10;
@@ -1421,7 +1518,7 @@ public final class FabricPainter {
     }
 
     private void paintFoldGroup(Painter p, FoldGroup fg, Viewport vp, boolean selected, List<String> label) {
-        Bounds box = glyphBox(fg, vp);
+        Bounds box = glyphBox(fg, vp, glyphMin);
         double x = box.minX();
         double y = box.minY();
         double bw = box.width();

@@ -260,8 +260,18 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
             }
             return;
         }
+        // On a drawing that takes long to paint the marks move less often, so the editor stays responsive.
+        if (lastPaintNanos > SLOW_PAINT_NANOS && ++skipped < 10) {
+            return;
+        }
+        skipped = 0;
         redraw();
     }
+
+    /** A layer paint slower than this (30 ms) moves the marks once a second instead of ten times. */
+    static final long SLOW_PAINT_NANOS = 30_000_000L;
+    private long lastPaintNanos;
+    private int skipped;
 
     static final String LIVE_VIEW_SHOWN = "(the live view is drawn; close it to see the counters) ";
 
@@ -275,8 +285,10 @@ public final class MeasuredLayer implements FabricCanvas.Layer {
         if (frame == null || frame.directions.count() != 2 * editor.document().fabric().links().size()) {
             rebuild();
         }
-        painter.paint(p, g, folded, vp, w, h, frame, System.nanoTime() / 1e9, CongestionPainter.ColourBy.QUEUE,
+        long t0 = System.nanoTime();
+        painter.paint(p, g, folded, vp, w, h, frame, t0 / 1e9, CongestionPainter.ColourBy.QUEUE,
                 CongestionPainter.Legend.NONE);
+        lastPaintNanos = System.nanoTime() - t0;
     }
 
     @Override

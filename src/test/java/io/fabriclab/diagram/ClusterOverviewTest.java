@@ -53,6 +53,10 @@ class ClusterOverviewTest {
                 }
             }
             List<String> texts = rec.texts();
+            // One form for all units: never "unit 9" beside "su10".
+            boolean full = texts.stream().anyMatch(t -> t.matches("unit \\d+.*"));
+            boolean briefForm = texts.stream().anyMatch(t -> t.matches("su\\d+"));
+            assertFalse(full && briefForm, "units named one way at " + size[0] + ": " + texts);
             // Every box is named: in full ("core group 1", "unit 64") or as the generator prefixes
             // its ids ("cg1", "su64") when the box is narrow.
             for (String name : List.of("core group 1", "core group 8", "unit 1", "unit 64")) {
@@ -108,5 +112,34 @@ class ClusterOverviewTest {
         // Capacity-weighted: 100G full plus 400G idle carries 100 of 500 Gb/s.
         Link slow = f.links().stream().filter(k -> k.speedGbps() == 100).findFirst().orElseThrow();
         assertEquals(0.2, FabricPainter.bundleLoad(List.of(slow, b), k -> k == slow ? 1.0 : 0.0), 1e-12);
+    }
+
+    @Test
+    void theLiveViewColoursABundleByItsSummedUtilisationAndByItsDeepestQueue() {
+        Layout l = new TieredLayout().layout(SIXTEEN_K);
+        DiagramGeometry g = new DiagramGeometry(SIXTEEN_K, l, style);
+        Viewport vp = new Viewport();
+        vp.fit(g.extent(), 1000, 795, 40);
+        Map<Device, FoldGroup> folded = new FabricPainter(style).foldGroups(g, vp.scale(), FabricPainter.FoldMode.AUTO);
+        // The 32 links from unit 1's spine 1 to core group 1: one bundle; one of them busy one way.
+        List<Link> bundle = SIXTEEN_K.links().stream().filter(k -> k.a().device().id().equals("su01-spine1")
+                && k.b().device().id().startsWith("cg1-") || k.b().device().id().equals("su01-spine1")
+                && k.a().device().id().startsWith("cg1-")).toList();
+        CongestionFrame.Directions dirs = new CongestionFrame.Directions(bundle);
+        CongestionFrame f = new CongestionFrame(0, dirs);
+        java.util.Arrays.fill(f.load, 0.0);
+        f.load[0] = 1.0;
+        for (CongestionPainter.ColourBy by : CongestionPainter.ColourBy.values()) {
+            RecordingPainter rec = new RecordingPainter();
+            new CongestionPainter(style).paint(rec, g, folded, vp, 1000, 795, f, 0, by, CongestionPainter.Legend.NONE);
+            Rgba expected = style.utilisationColour(by == CongestionPainter.ColourBy.UTILISATION ? 1.0 / 32 : 1.0);
+            assertTrue(rec.ops("line").stream().anyMatch(o -> o.colour().equals(expected)), by + ": a line in "
+                    + expected);
+            Rgba full = style.utilisationColour(1.0);
+            if (by == CongestionPainter.ColourBy.UTILISATION) {
+                assertFalse(rec.ops("line").stream().anyMatch(o -> o.colour().equals(full)),
+                        "one busy link of 32 does not colour the bundle full");
+            }
+        }
     }
 }

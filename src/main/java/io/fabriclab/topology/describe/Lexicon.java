@@ -43,7 +43,8 @@ final class Lexicon {
     static {
         words(C.LEAF, "leaf", "leaves", "leafs", "tor", "tors", "top of rack", "top of racks", "edge", "edges",
                 "leaf switch", "leaf switches", "tor switch", "tor switches", "edge switch", "edge switches",
-                "top of rack switch", "top of rack switches", "access switch", "access switches", "rail leaf", "rail leaves");
+                "top of rack switch", "top of rack switches", "access switch", "access switches", "rail leaf", "rail leaves",
+                "rack", "racks");
         words(C.SPINE, "spine", "spines", "aggregation", "aggregations", "agg", "aggs", "spine switch", "spine switches",
                 "aggregation switch", "aggregation switches", "agg switch", "agg switches");
         words(C.CORE, "core", "cores", "superspine", "superspines", "super spine", "super spines", "core switch",

@@ -49,11 +49,17 @@ final class Planner {
         return ((Number) t.get(s).value()).doubleValue();
     }
 
+    /** The words of these slots, each quoted once ('32 GPU servers' and '8 NICs', not '... and 'GPU servers', '8 NICs'). */
     private String q(Slot... slots) {
         List<String> out = new ArrayList<>();
+        java.util.Set<Span> seen = new java.util.HashSet<>();
         for (Slot s : slots) {
             if (has(s)) {
-                out.add(t.get(s).quoted(text));
+                List<Span> fresh = t.get(s).words().stream().filter(w -> !seen.contains(w)).toList();
+                seen.addAll(t.get(s).words());
+                if (!fresh.isEmpty()) {
+                    out.add(Understanding.quote(text, fresh));
+                }
             }
         }
         return String.join(" and ", out);

@@ -24,15 +24,26 @@ import io.fabriclab.sim.SimResults;
  * A finished flow-engine run of the live view's settings (LiveSession.runOnFlowEngine): the engine
  * named in the title and at the top, the run's figures, the collectives or the training step, the
  * busiest link directions (where the packet engine should look closer), and what the flow engine
- * does not model. The flow engine computes rates, not packets, so there is nothing to animate.
+ * does not model. With the fabric, its links' utilisation over the run plays on the drawing
+ * ({@link FlowPlayback}): the flow engine has rates, not packets, so that is what moves.
  */
 public final class FlowRunWindow extends BorderPane {
     /** Mean utilisation from which a link direction is named for the packet engine (as simulate --engine flow). */
     static final double PACKET_LEVEL_UTILIZATION = 0.9;
 
     private final TableView<List<String>> links = new TableView<>();
+    private FlowPlayback playback;
+
+    /** The utilisation playback, or null without a fabric. */
+    FlowPlayback playback() {
+        return playback;
+    }
 
     FlowRunWindow(LiveSession.Finished f) {
+        this(f, null);
+    }
+
+    FlowRunWindow(LiveSession.Finished f, io.fabriclab.model.Fabric fabric) {
         setId("flow-run-window");
         SimResults r = f.results();
         Label head = new Label("Engine: flow level (max-min fair rates) — " + f.title());
@@ -93,7 +104,16 @@ public final class FlowRunWindow extends BorderPane {
         VBox.setVgrow(links, Priority.ALWAYS);
         center.setPadding(new Insets(0, 8, 8, 8));
         setTop(top);
-        setCenter(center);
+        if (fabric != null) {
+            playback = new FlowPlayback(fabric, r);
+            playback.setPadding(new Insets(0, 8, 0, 8));
+            javafx.scene.control.SplitPane split = new javafx.scene.control.SplitPane(playback, center);
+            split.setOrientation(javafx.geometry.Orientation.VERTICAL);
+            split.setDividerPositions(0.62);
+            setCenter(split);
+        } else {
+            setCenter(center);
+        }
         setMinSize(0, 0);
     }
 
@@ -121,11 +141,17 @@ public final class FlowRunWindow extends BorderPane {
 
     /** Opens the window of a finished flow run (FX thread). */
     static Stage show(Window owner, LiveSession.Finished f) {
-        FlowRunWindow w = new FlowRunWindow(f);
+        return show(owner, f, null);
+    }
+
+    /** As {@link #show(Window, LiveSession.Finished)}, playing the links' utilisation on {@code fabric}'s drawing. */
+    static Stage show(Window owner, LiveSession.Finished f, io.fabriclab.model.Fabric fabric) {
+        FlowRunWindow w = new FlowRunWindow(f, fabric);
         Stage stage = new Stage();
         stage.setTitle("Flow-level run: " + f.title());
         javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
-        stage.setScene(new Scene(w, Math.min(900, screen.getWidth() - 40), Math.min(720, screen.getHeight() - 60)));
+        stage.setScene(new Scene(w, Math.min(fabric == null ? 900 : 1200, screen.getWidth() - 40),
+                Math.min(fabric == null ? 720 : 940, screen.getHeight() - 60)));
         if (owner != null) {
             stage.initOwner(owner);
         }

@@ -371,7 +371,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
                 + "flow: max-min fair rates, run to its end and shown in a window (whole clusters in seconds)"));
         model.flowResult.addListener((o, a, b) -> {
             if (b != null) {
-                FlowRunWindow.show(getScene() == null ? null : getScene().getWindow(), b);
+                FlowRunWindow.show(getScene() == null ? null : getScene().getWindow(), b, canvas.document().fabric());
             }
         });
         profile.getItems().add(LiveViewModel.FABRIC_QOS);

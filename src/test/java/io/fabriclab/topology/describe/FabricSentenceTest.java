@@ -78,9 +78,14 @@ class FabricSentenceTest {
                 }));
     }
 
+    /**
+     * Every fabric of the corpus up to 4,096 GPUs (the larger ones, 8,192 GPUs, take most of the
+     * time and add no case the lists above lack: 32 SUs in spine groups of 2 is there).
+     */
     @TestFactory
     Stream<DynamicTest> everyFabricOfTheCorpusComesBack() throws Exception {
         return DescriptionCorpusTest.corpus().stream().filter(l -> !l.expect().startsWith("!"))
+                .filter(l -> Descriptions.understand(l.sentence()).blueprint().gpus() <= 4096)
                 .map(l -> DynamicTest.dynamicTest("line " + l.no() + ": " + l.sentence(), () -> {
                     Understanding u = Descriptions.understand(l.sentence());
                     roundTrip(u.blueprint().build());

@@ -115,6 +115,31 @@ class ArchitectureTest {
             })
             .because("only io.JsonInput creates a Jackson mapper: one strict reader for every file (issue 31)");
 
+    /**
+     * One run service: a simulation run (the packet engine's Simulator, the FlowEngine) is built by
+     * {@code app.RunService} only (through {@code io.Scenario}, whose typed values it runs), so every
+     * command and window gets the same checks, progress, cancellation and memory bounds (issue 31).
+     */
+    @ArchTest
+    static final ArchRule runsAreBuiltByTheRunService = noClasses()
+            .that().resideOutsideOfPackages("io.fabriclab.sim..", "io.fabriclab.app..")
+            .and().doNotHaveFullyQualifiedName("io.fabriclab.io.Scenario")
+            .should().callConstructorWhere(new com.tngtech.archunit.base.DescribedPredicate<>("an engine's constructor") {
+                @Override
+                public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
+                    String owner = call.getTargetOwner().getName();
+                    return owner.equals("io.fabriclab.sim.Simulator") || owner.equals("io.fabriclab.sim.FlowEngine");
+                }
+            })
+            .orShould().callMethodWhere(new com.tngtech.archunit.base.DescribedPredicate<>("Scenario.simulator, flowEngine or run") {
+                @Override
+                public boolean test(com.tngtech.archunit.core.domain.JavaMethodCall call) {
+                    return call.getTargetOwner().getName().equals("io.fabriclab.io.Scenario")
+                            && java.util.Set.of("simulator", "flowEngine", "run").contains(call.getName());
+                }
+            })
+            .because("app.RunService is the one place a run is built (docs/architecture.md, Building a run)");
+
     /** YAML is read in one place, with its limits (aliases, nesting, size): io.YamlTree. */
     @ArchTest
     static final ArchRule oneYamlReader = noClasses()
@@ -143,8 +168,9 @@ class ArchitectureTest {
     static final ArchRule noPackageCycles = slices().matching("io.fabriclab.(**)").should().beFreeOfCycles();
 
     /**
-     * The rules catch what they are for: a class in a package the layers do not place, and a class
-     * that makes its own Jackson mapper (test fixtures in io.fabriclab.unplaced, imported here only).
+     * The rules catch what they are for: a class in a package the layers do not place, a class
+     * that makes its own Jackson mapper, and one that builds its own run (test fixtures in
+     * io.fabriclab.unplaced, imported here only).
      */
     @org.junit.jupiter.api.Test
     void aPackageLeftUnplacedAndALenientMapperFail() {
@@ -158,5 +184,10 @@ class ArchitectureTest {
         org.junit.jupiter.api.Assertions.assertTrue(mapper.hasViolation(), "a mapper made outside io.JsonInput is a violation");
         org.junit.jupiter.api.Assertions.assertTrue(mapper.getFailureReport().toString().contains("ObjectMapper.<init>"),
                 mapper.getFailureReport().toString());
+        com.tngtech.archunit.lang.EvaluationResult ownRun = runsAreBuiltByTheRunService.evaluate(
+                new com.tngtech.archunit.core.importer.ClassFileImporter().importClasses(io.fabriclab.unplaced.OwnRun.class));
+        org.junit.jupiter.api.Assertions.assertTrue(ownRun.hasViolation(), "a run built outside app.RunService is a violation");
+        org.junit.jupiter.api.Assertions.assertTrue(ownRun.getFailureReport().toString().contains("Scenario.simulator"),
+                ownRun.getFailureReport().toString());
     }
 }

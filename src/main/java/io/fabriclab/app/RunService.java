@@ -30,7 +30,7 @@ import io.fabriclab.workload.FlowSpec;
  *     an {@link IllegalArgumentException} saying why (a transport this build does not simulate,
  *     telemetry too big to record, no route) before anything runs.</li>
  * <li>{@link Run#run}: runs it on the calling thread, reporting progress; {@link Run#cancel} from
- *     any thread stops it at its next event (the results say so). The engine's state is dropped as
+ *     any thread stops it where the engine next looks (the results say so). The engine's state is dropped as
  *     soon as the results exist.</li>
  * <li>{@link #runAll}: several runs (the transports of {@code compare}, a sweep's variants) on a
  *     pool of threads, each built only when it starts, started only while their memory estimates
@@ -170,7 +170,10 @@ public final class RunService {
             return out;
         }
 
-        /** Stops the run at its next event (or before it starts); its results say it was stopped. */
+        /**
+         * Stops the run where its engine next looks at its stop flag (the packet engine every
+         * 262,144 events; a run that ends before that completes); its results say it was stopped.
+         */
         public void cancel() {
             cancelled = true;
             SimRun r = engineRun;

@@ -81,9 +81,11 @@ final class CollectiveBench implements Callable<Integer> {
                 long s = k == Collective.Kind.ALL_TO_ALL ? alltoallBytes : bytes;
                 Collective c = new Collective(k, "bench", ranks, s, 0, 3, 1, RingOrder.RAIL_AWARE);
                 long b0 = System.nanoTime();
-                Simulator sim = new Simulator(f, c.flows(f), SimConfig.defaults().withMaxTimePs(10L * 1_000_000_000_000L));
-                sim.describeCollectives(List.of(c));
-                sim.setRoutingPolicy(RoutingPolicy.of(mode));
+                // Built as every run is (app.RunService): the collective described, the routing mode set.
+                Simulator sim = io.fabriclab.app.RunService.simulator(io.fabriclab.app.RunService.scenarioOf("bench", f, null,
+                        io.fabriclab.sim.QosResolver.of(f), List.of(c), c.flows(f),
+                        SimConfig.defaults().withMaxTimePs(10L * 1_000_000_000_000L), io.fabriclab.model.Transport.ROCEV2)
+                        .withRouting(RoutingPolicy.of(mode)));
                 long build = System.nanoTime() - b0;
                 long cpu0 = threads.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();

@@ -151,10 +151,11 @@ public final class ReportCommand implements Callable<Integer> {
             scenarioText = new String(bytes, StandardCharsets.UTF_8);
             fabric = scenario.fabric();
         } else {
+            // Read first: a file that is neither (bad JSON, a duplicate key) gets the reader's message, as without --simulate.
+            fabric = FabricFiles.load(input);
             if (simulate) {
                 throw new BadInputException("--simulate needs a scenario file; " + input + " is a fabric");
             }
-            fabric = FabricFiles.load(input);
         }
         // Checked before any analysis or simulation: never an input, always writable (Outputs).
         new Outputs().commandLine(spec).input(input).inputs(fabricsRead).inputs(results).inputs(sweeps)

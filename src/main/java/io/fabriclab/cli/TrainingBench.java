@@ -15,13 +15,9 @@ import io.fabriclab.io.FabricReader;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Transport;
 import io.fabriclab.sim.Engine;
-import io.fabriclab.sim.FlowEngine;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimResults;
-import io.fabriclab.sim.SimRun;
-import io.fabriclab.sim.Simulator;
 import io.fabriclab.sim.StepAnalysis;
-import io.fabriclab.sim.TransportProfile;
 import io.fabriclab.topology.RailOptimizedGenerator;
 import io.fabriclab.topology.RailParams;
 import io.fabriclab.topology.TextTable;
@@ -98,16 +94,11 @@ final class TrainingBench implements Callable<Integer> {
                 List<FlowSpec> tasks = built.tasks();
                 long buildNs = System.nanoTime() - b0;
                 SimConfig cfg = SimConfig.defaults().withMaxTimePs(StepAnalysis.maxTimePs(job));
-                TransportProfile p = TransportProfile.of(Transport.ROCEV2);
-                SimRun sim = e == Engine.FLOW ? new FlowEngine(fabric, tasks, cfg, p) : new Simulator(fabric, tasks, cfg,
-                        io.fabriclab.sim.QosResolver.of(fabric), p);
-                // As a scenario does (io.Scenario): the job's bucket collectives are read by StepAnalysis.
-                java.util.function.Predicate<String> mine = l -> l.contains(":" + job.name() + "-");
-                if (sim instanceof FlowEngine fe) {
-                    fe.reportElsewhere(mine);
-                } else {
-                    ((Simulator) sim).reportElsewhere(mine);
-                }
+                // Built by the run service as a scenario of the job's tasks (the job's bucket collectives
+                // then go to StepAnalysis, as in a training scenario).
+                io.fabriclab.app.RunService.Run sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(
+                        job.name(), io.fabriclab.app.RunService.scenarioOf(job.describe(), fabric, null,
+                        io.fabriclab.sim.QosResolver.of(fabric), List.of(job), tasks, cfg, Transport.ROCEV2), e));
                 SimResults r = sim.run(null);
                 StepAnalysis.Result a = StepAnalysis.of(tasks, job.name(), r, job.tokensPerStep(), built.collectives());
                 long peak = 0;

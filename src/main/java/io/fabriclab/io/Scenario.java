@@ -47,6 +47,44 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                 infinibandWarnings);
     }
 
+    /** This scenario resolving each port's QoS with {@code resolver}. */
+    public Scenario withQos(QosResolver resolver) {
+        return new Scenario(name, description, fabric, profile, java.util.Objects.requireNonNull(resolver, "resolver"),
+                workloads, flows, config, sha256, failures, reconvergencePs, deadlockThresholdPs, routing, transport,
+                warnings, switchLatencyPs, ibEngine, infinibandWarnings);
+    }
+
+    /**
+     * A QoS resolver that variants of one scenario share, safe to ask from several runs at once:
+     * the scenario reader's resolver caches what it computed per profile and speed in a plain map
+     * (sim.SimProfiles), so the variants' runs, built in parallel, ask it one at a time.
+     */
+    static final class SharedQos implements QosResolver {
+        private final QosResolver inner;
+
+        private SharedQos(QosResolver inner) {
+            this.inner = inner;
+        }
+
+        static QosResolver of(QosResolver q) {
+            return q == null || q instanceof SharedQos ? q : new SharedQos(q);
+        }
+
+        @Override
+        public io.fabriclab.model.QosProfile qosFor(io.fabriclab.model.Port port) {
+            synchronized (inner) {
+                return inner.qosFor(port);
+            }
+        }
+    }
+
+    /** This scenario under another routing policy (ECMP, spraying, adaptive). */
+    public Scenario withRouting(io.fabriclab.sim.RoutingPolicy policy) {
+        return new Scenario(name, description, fabric, profile, qos, workloads, flows, config, sha256, failures,
+                reconvergencePs, deadlockThresholdPs, java.util.Objects.requireNonNull(policy, "policy"), transport, warnings,
+                switchLatencyPs, ibEngine, infinibandWarnings);
+    }
+
     /** This scenario with another run seed (ECMP source ports, ECN marking); the flows stay as read. */
     public Scenario withSeed(long seed) {
         return withConfig(config.withSeed(seed));
@@ -61,7 +99,7 @@ public record Scenario(String name, String description, Fabric fabric, String pr
      * This scenario on transport {@code t}, as {@code fabriclab compare} runs it: the same drawing,
      * workloads, QoS, failures, routing and run settings; the transport's parameters are its
      * defaults ({@link #defaultTransport}) unless {@code t} is this scenario's own transport (then
-     * the scenario is returned as it is, its own parameters kept). Settings of another transport
+     * its own parameters are kept). Settings of another transport
      * have no meaning on {@code t} and are left out: InfiniBand's VLs, VL buffer and congestion
      * control, Ultra Ethernet's trim threshold, and the subnet manager's routing engine (said to
      * {@code note}). On InfiniBand the settings it ignores are this scenario's warnings
@@ -69,7 +107,7 @@ public record Scenario(String name, String description, Fabric fabric, String pr
      */
     public Scenario withTransport(io.fabriclab.model.Transport t, java.util.function.Consumer<String> note) {
         if (t == transportName()) {
-            return this;
+            return withQos(SharedQos.of(qos));
         }
         io.fabriclab.sim.TransportProfile p = defaultTransport(t, fabric.mtuBytes());
         io.fabriclab.routing.IbRoutingEngine engine = ibEngine;
@@ -83,7 +121,7 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                     + p.ib().mtuBytes() + " B of payload (the largest IBTA MTU not above it)");
         }
         List<InputProblem> w = t == io.fabriclab.model.Transport.INFINIBAND ? infinibandWarnings : List.of();
-        return new Scenario(name, description, fabric, profile, qos, workloads, flows, config, sha256, failures,
+        return new Scenario(name, description, fabric, profile, SharedQos.of(qos), workloads, flows, config, sha256, failures,
                 reconvergencePs, deadlockThresholdPs, routing, p, w, switchLatencyPs, engine, infinibandWarnings);
     }
 

@@ -78,8 +78,8 @@ public final class ReportRuns {
         ResultsJson.Metadata meta = new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), scenario.name(),
                 scenarioFile == null ? "" : scenarioFile.toString(), scenario.sha256(), scenario.fabric().name(),
                 scenario.profile());
-        String source = "simulated for this report on the " + engine.jsonName() + " engine"
-                + (durationUs > 0 ? " (stopped at " + Fmt.usValue(durationUs) + ")" : "");
+        String source = "simulated for this report" + (durationUs > 0 ? " (stopped at " + Fmt.usValue(durationUs) + ")" : "")
+                + " on the " + engine.jsonName() + " engine";
         return new ReportRun("R" + n + ": " + scenario.name(), source, meta, r, scenario, scenarioText);
     }
 

@@ -42,6 +42,10 @@ class DuplicateKeyScenarioTest {
         for (List<String> args : List.of(
                 List.of("simulate", s.toString(), "-o", dir.resolve("r.json").toString(), "--quiet"),
                 List.of("compare", s.toString(), "--quiet"),
+                List.of("compare", s.toString(), "--quiet", "--engine", "flow"),
+                List.of("simulate", s.toString(), "-o", dir.resolve("r.json").toString(), "--engine", "flow", "--quiet"),
+                List.of("report", s.toString(), "-o", dir.resolve("r.html").toString(), "--simulate", "--engine", "flow", "--quiet"),
+                List.of("bench", "sim", "--scenario", s.toString(), "--runs", "1"),
                 List.of("report", s.toString(), "-o", dir.resolve("r.html").toString(), "--quiet"),
                 List.of("validate", s.toString()),
                 List.of("sweep", sweep.toString(), "-o", dir.resolve("out").toString(), "--quiet"),

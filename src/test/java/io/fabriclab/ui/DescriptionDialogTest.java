@@ -48,7 +48,10 @@ class DescriptionDialogTest {
         assertEquals(1, marked(marks, "defaulted").size(), "the defaults chip");
         List<String> kinds = dlg.table.getItems().stream().map(DescriptionDialog.Row::kind).distinct().toList();
         assertEquals(List.of("not used", "default", "understood"), kinds);
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> dlg.current() != null);
+        // The built fabric and then its preview text arrive from the background build, in that order:
+        // wait for the text the test reads, not only for the fabric.
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> dlg.current() != null
+                && robot.lookup("#description-preview").queryLabeled().getText().contains("Servers:"));
         assertEquals(56, dlg.current().fabric().devices().size(), "6 leaves + 2 spines + 48 servers");
         String p = robot.lookup("#description-preview").queryLabeled().getText();
         assertTrue(p.contains("Servers: 48") && p.contains("GPUs: 384"), p);

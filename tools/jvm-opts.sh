@@ -68,6 +68,9 @@ fabriclab_uses_aot_cache() {
 }
 
 # fabriclab_aot_cache JAVA_HOME JAR CLASSPATH_FILE CACHE TRAINING_SCENARIO
+# (after fabriclab_fx_modules: the training run gets FABRICLAB_FX_OPTS and FABRICLAB_CP, the class
+# and module paths of the runs that use the cache; the stamp holds them, so a cache trained with
+# other paths is built again rather than refused by the JVM with a warning at every start).
 # An AOT cache (JDK 25, JEP 483/514/515: classes loaded and linked, and method profiles, from a
 # training run) for this jar, class path and JDK: built by a training run (a k=8 fat-tree
 # permutation, a few seconds) when missing or older than the jar or the class path, or made by
@@ -78,7 +81,7 @@ fabriclab_aot_cache() {
   local jdk="$1" jar="$2" cp_file="$3" cache="$4" scenario="$5"
   local stamp="$cache.jdk" want
   # The JDK by its path and release file (no JVM started to ask it).
-  want="$jdk $(cat "$jdk/release" 2>/dev/null | tr '\n' ' ')"
+  want="$jdk $(cat "$jdk/release" 2>/dev/null | tr '\n' ' ') ${FABRICLAB_FX_OPTS[*]}"
   if [ -f "$cache" ] && [ "$cache" -nt "$jar" ] && [ "$cache" -nt "$cp_file" ] && [ -f "$stamp" ] \
      && [ "$(cat "$stamp")" = "$want" ]; then
     echo "$cache"; return 0
@@ -88,8 +91,8 @@ fabriclab_aot_cache() {
   work="$(mktemp -d)"
   echo "fabriclab: building the start-up cache (AOT training run, once per build) ..." >&2
   # The training run: the real CLI on a small shipped scenario, its results thrown away.
-  if "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -XX:AOTCacheOutput="$tmp" \
-       -cp "$jar:$(cat "$cp_file")" io.fabriclab.FabricLab simulate "$scenario" -o "$work/results.json" --quiet >/dev/null 2>"$work/log" \
+  if "$jdk/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC ${FABRICLAB_FX_OPTS[@]+"${FABRICLAB_FX_OPTS[@]}"} \
+       -XX:AOTCacheOutput="$tmp" -cp "$jar:${FABRICLAB_CP:-$(cat "$cp_file")}" io.fabriclab.FabricLab simulate "$scenario" -o "$work/results.json" --quiet >/dev/null 2>"$work/log" \
      && [ -s "$tmp" ]; then
     mv -f "$tmp" "$cache"
     printf '%s' "$want" > "$stamp"
@@ -100,4 +103,46 @@ fabriclab_aot_cache() {
     return 0
   fi
   rm -rf "$work"
+}
+
+# fabriclab_fx_modules CLASSPATH  JavaFX as named modules instead of class-path jars, so the editor
+# starts without JavaFX's "Unsupported JavaFX configuration: classes were loaded from 'unnamed
+# module'" warning. Splits CLASSPATH (':'-separated) into:
+#   FABRICLAB_FX_OPTS  --module-path with JavaFX's platform jars (those holding module-info.class:
+#                      javafx-*-linux.jar, -mac, -win; the classifier-less javafx-*.jar beside them
+#                      are empty placeholders and are dropped), --add-modules for them, and the
+#                      --add-exports/--add-opens ControlsFX (still on the class path, an unnamed
+#                      module) needs into JavaFX's internals: the same list as the app image's
+#                      launchers (installers/build.sh);
+#   FABRICLAB_CP       the rest of the class path.
+# With no JavaFX module jar in CLASSPATH both are left as they were: FABRICLAB_FX_OPTS empty,
+# FABRICLAB_CP = CLASSPATH.
+fabriclab_fx_modules() {
+  local cp="$1" j mods=() rest=() names=()
+  local IFS=:
+  for j in $cp; do
+    case "$(basename "$j")" in
+      javafx-*-linux*.jar|javafx-*-mac*.jar|javafx-*-win*.jar)
+        mods+=("$j")
+        names+=("$(basename "$j" | sed -E 's/^javafx-([a-z]+)-.*/javafx.\1/')") ;;
+      javafx-*.jar) ;;
+      *) rest+=("$j") ;;
+    esac
+  done
+  FABRICLAB_FX_OPTS=()
+  if [ ${#mods[@]} -eq 0 ]; then
+    FABRICLAB_CP="$cp"
+    return 0
+  fi
+  FABRICLAB_CP="${rest[*]}"
+  FABRICLAB_FX_OPTS=(--module-path "${mods[*]}" --add-modules "$(IFS=,; echo "${names[*]}")"
+    --enable-native-access=javafx.graphics
+    --add-exports=javafx.base/com.sun.javafx.event=ALL-UNNAMED
+    --add-exports=javafx.controls/com.sun.javafx.scene.control=ALL-UNNAMED
+    --add-exports=javafx.controls/com.sun.javafx.scene.control.behavior=ALL-UNNAMED
+    --add-exports=javafx.controls/com.sun.javafx.scene.control.inputmap=ALL-UNNAMED
+    --add-exports=javafx.graphics/com.sun.javafx.scene=ALL-UNNAMED
+    --add-exports=javafx.graphics/com.sun.javafx.scene.traversal=ALL-UNNAMED
+    --add-exports=javafx.graphics/com.sun.javafx.css=ALL-UNNAMED
+    --add-opens=javafx.controls/javafx.scene.control.skin=ALL-UNNAMED)
 }

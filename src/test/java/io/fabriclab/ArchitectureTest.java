@@ -26,8 +26,10 @@ class ArchitectureTest {
     /**
      * The house's floors, bottom to top (docs/architecture.md): each layer names what it may use, and
      * every class of io.fabriclab sits in one of them, so a new package fails here until it is
-     * placed. {@code app} holds the services the command line finds at run time ({@code app.Desktop},
-     * implemented by {@code ui}), so neither {@code cli} nor {@code ui} knows the other.
+     * placed. {@code app} holds the services the CLI, the UI, the sweeps and the report share: the run
+     * service ({@code app.RunService}, over sim and io) and the services the command line finds at
+     * run time ({@code app.Desktop}, implemented by {@code ui}), so neither {@code cli} nor {@code ui}
+     * knows the other.
      */
     @ArchTest
     static final ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -40,6 +42,7 @@ class ArchitectureTest {
             .layer("diagram").definedBy("io.fabriclab.diagram..")
             .layer("edit").definedBy("io.fabriclab.edit..")
             .layer("sweep").definedBy("io.fabriclab.sweep..")
+            .layer("counters").definedBy("io.fabriclab.counters..")
             .layer("report").definedBy("io.fabriclab.report..")
             .layer("app").definedBy("io.fabriclab.app..")
             .layer("cli").definedBy("io.fabriclab.cli..")
@@ -49,22 +52,36 @@ class ArchitectureTest {
             .whereLayer("routing").mayOnlyAccessLayers("model")
             .whereLayer("workload").mayOnlyAccessLayers("model")
             .whereLayer("topology").mayOnlyAccessLayers("model", "routing")
-            .whereLayer("sim").mayOnlyAccessLayers("model", "routing", "workload", "topology")
+            .whereLayer("sim").mayOnlyAccessLayers("model", "routing", "workload")
             .whereLayer("io").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim")
             .whereLayer("diagram").mayOnlyAccessLayers("model", "topology")
             .whereLayer("edit").mayOnlyAccessLayers("model", "topology", "diagram")
-            .whereLayer("sweep").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io")
+            .whereLayer("app").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io")
+            .whereLayer("sweep").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "app")
+            .whereLayer("counters").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
+                    "app")
             .whereLayer("report").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
-                    "sweep")
-            .whereLayer("app").mayNotAccessAnyLayer()
+                    "sweep", "counters", "app")
             .whereLayer("cli").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
-                    "edit", "sweep", "report", "app")
+                    "edit", "sweep", "counters", "report", "app")
             .whereLayer("ui").mayOnlyAccessLayers("model", "routing", "workload", "topology", "sim", "io", "diagram",
-                    "edit", "sweep", "report", "app")
+                    "edit", "sweep", "counters", "report", "app")
             .whereLayer("entry point").mayOnlyAccessLayers("cli", "ui", "app", "model")
             .ensureAllClassesAreContainedInArchitecture()
             .because("nothing lower uses something higher, the CLI and the UI call the same services, and a new "
                     + "package is placed on purpose (docs/architecture.md)");
+
+    /**
+     * The simulator stands on the model, routing and workloads only: what it needs of a switch's
+     * model (port-to-port latency, trimmed size: {@code model.SwitchLatency}) and of a link's
+     * physical layer (interface delay and PFC response per speed: {@code model.PhyTiming}) lives in
+     * the model, where the fabric analysis ({@code topology}) reads the same tables (issue 30).
+     */
+    @ArchTest
+    static final ArchRule simDoesNotImportTopology = noClasses()
+            .that().resideInAPackage("io.fabriclab.sim..")
+            .should().dependOnClassesThat().resideInAPackage("io.fabriclab.topology..")
+            .because("the simulator reads switch and PHY tables from the model, not the fabric analysis (issue 30)");
 
     /** The Jackson classes that build a mapper or a parser factory: only io.JsonInput calls them. */
     private static final java.util.Set<String> MAPPERS = java.util.Set.of("com.fasterxml.jackson.databind.ObjectMapper",

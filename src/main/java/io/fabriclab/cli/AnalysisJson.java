@@ -64,17 +64,17 @@ final class AnalysisJson {
             }
         }
         com.fasterxml.jackson.databind.node.ArrayNode lat = root.putArray("switchLatency");
-        for (io.fabriclab.topology.SwitchLatency.ModelLatency m : io.fabriclab.topology.SwitchLatency.of(fabric)) {
+        for (io.fabriclab.topology.FabricSwitchLatency.ModelLatency m : io.fabriclab.topology.FabricSwitchLatency.of(fabric)) {
             ObjectNode o = lat.addObject();
             o.put("model", m.model());
             o.put("switches", m.switches());
             ObjectNode by = o.putObject("byTransport");
             for (io.fabriclab.model.Transport t : io.fabriclab.model.Transport.values()) {
-                io.fabriclab.topology.SwitchLatency.SwitchClass c = m.byTransport().get(t.ordinal());
+                io.fabriclab.model.SwitchLatency.SwitchClass c = m.byTransport().get(t.ordinal());
                 ObjectNode x = by.putObject(t.jsonName());
                 x.put("portToPortNs", m.portToPortPs(t) / 1000.0);
                 x.put("source", m.source(t));
-                x.put("forwarding", c.forwarding() == io.fabriclab.topology.SwitchLatency.Forwarding.CUT_THROUGH
+                x.put("forwarding", c.forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH
                         ? "cut-through" : "store-and-forward");
             }
         }
@@ -152,7 +152,7 @@ final class AnalysisJson {
         ArrayNode classes = head.putArray("classes");
         for (HeadroomCalculator.PortClass c : HeadroomCalculator.classes(a.headroom())) {
             HeadroomCalculator.Requirement r = c.required();
-            HeadroomCalculator.PeerTiming t = HeadroomCalculator.timing(r.speedGbps());
+            io.fabriclab.model.PhyTiming t = HeadroomCalculator.timing(r.speedGbps());
             ObjectNode o = classes.addObject();
             o.put("qosProfile", c.qosProfile());
             o.put("speedGbps", r.speedGbps());

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * heap limit you want to prove, e.g. FABRICLAB_JAVA_OPTS=-Xmx2g ./fabriclab bench foundation.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (figures go to docs/performance.md).",
-        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, NcclBench.class, SweepBench.class,
+        subcommands = {BenchCommand.Foundation.class, SimBench.class, CollectiveBench.class, NcclBench.class, TrainingBench.class, SweepBench.class,
                 ReportBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec

@@ -20,6 +20,7 @@ import io.fabriclab.model.Transport;
 import io.fabriclab.report.ReportFormat;
 import io.fabriclab.report.TransportComparison;
 import io.fabriclab.report.TransportRuns;
+import io.fabriclab.sim.Engine;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.TransportProfile;
 import io.fabriclab.topology.PriceBook;
@@ -77,6 +78,10 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress on stderr")
     boolean quiet;
 
+    @Option(names = "--engine", paramLabel = "E", converter = SimulateCommand.EngineConverter.class,
+            description = "packet (default) or flow: the engine every transport's run uses (simulate --engine)")
+    Engine engine = Engine.PACKET;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -92,18 +97,13 @@ public final class CompareCommand implements Callable<Integer> {
         if (output != null && !output.toString().toLowerCase(Locale.ROOT).endsWith(".json") && ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": the comparison is written as .json, .html or .pdf");
         }
-        // Read as simulate reads it (io.JsonInput: 64 MB, UTF-8); TransportRuns parses it strictly.
-        String text = io.fabriclab.io.JsonInput.readText(scenarioFile, "a scenario");
-        io.fabriclab.io.JsonInput.parseTree(text, scenarioFile.toString(), "a scenario"); // its JSON errors in simulate's words
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        // Read as simulate reads it (the strict reader: 64 MB, UTF-8, duplicate keys refused), once;
+        // each transport's variant is made on the typed scenario (Scenario.withTransport).
         List<Path> fabricsRead = new ArrayList<>();
-        Map<Transport, Scenario> scenarios;
-        try {
-            scenarios = TransportRuns.scenarios(text, scenarioFile.toString(), scenarioFile.toAbsolutePath().getParent(),
-                    Outputs.recording(FabricReader.FILES, fabricsRead), null, set, err::println);
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException(e.getMessage());
-        }
+        Scenario base = SimulateCommand.readScenario(scenarioFile, Outputs.recording(FabricReader.FILES, fabricsRead));
+        String text = io.fabriclab.io.JsonInput.readText(scenarioFile, "a scenario");
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        Map<Transport, Scenario> scenarios = TransportRuns.scenarios(base, set, err::println);
         // Every output checked before any run: never an input, always writable (Outputs).
         new Outputs().commandLine(spec).input(scenarioFile).inputs(fabricsRead).file("-o", output).check();
         PriceBook book = Inputs.priceBook(priceBook);
@@ -119,6 +119,7 @@ public final class CompareCommand implements Callable<Integer> {
         TransportComparison cmp = TransportRuns.comparison(scenarios, results, book, scenarioFile.toString());
         Scenario first = scenarios.values().iterator().next();
         out.print(table(cmp, first));
+        out.println(engineLine(engine));
         out.print(latencies(first.fabric(), set, first.switchLatencyPs()));
         if (output != null) {
             write(cmp, scenarios, results, book, bytes, text);
@@ -141,22 +142,29 @@ public final class CompareCommand implements Callable<Integer> {
         List<String[]> rows = new ArrayList<>();
         Map<Transport, Double> rate = new LinkedHashMap<>();
         io.fabriclab.model.Fabric fabricSeen = null;
+        Scenario presetBase = null;
         for (Transport t : toRun) {
-            ScenarioPreset preset = new ScenarioPreset(workload, null, null, null, null, null, null).transport(t);
             Scenario sc;
-            try {
-                sc = preset.read(scenarioFile, FabricReader.FILES, null);
-            } catch (IllegalArgumentException | io.fabriclab.io.ScenarioException e) {
-                throw new BadInputException(e.getMessage());
+            if (presetBase == null) {
+                // The preset read once (the scenario JSON a file would hold, by the strict reader);
+                // each transport's variant made on the typed scenario.
+                ScenarioPreset preset = new ScenarioPreset(workload, null, null, null, null, null, null);
+                try {
+                    presetBase = preset.read(scenarioFile, FabricReader.FILES, null);
+                } catch (IllegalArgumentException | io.fabriclab.io.ScenarioException e) {
+                    throw new BadInputException(e.getMessage());
+                }
             }
+            sc = presetBase.withTransport(t, n -> err.println("compare: " + n));
             fabricSeen = sc.fabric();
             if (!quiet) {
-                err.println("compare: " + t.jsonName() + ": simulating " + sc.flows().size() + " tasks ...");
+                err.println("compare: " + t.jsonName() + ": simulating " + sc.flows().size() + " tasks ("
+                        + engine.jsonName() + " engine) ...");
             }
             long wall = System.nanoTime();
-            io.fabriclab.sim.Simulator sim;
+            io.fabriclab.app.RunService.Run sim;
             try {
-                sim = sc.simulator(sc.config());
+                sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(t.jsonName(), sc, engine));
             } catch (IllegalArgumentException e) {
                 throw new BadInputException(scenarioFile + ": " + e.getMessage());
             }
@@ -209,6 +217,7 @@ public final class CompareCommand implements Callable<Integer> {
         out.println("Transport comparison: --workload " + workload + " on " + scenarioFile
                 + (fabricSeen != null ? " (" + fabricSeen.name() + ")" : ""));
         out.print(table);
+        out.println(engineLine(engine));
         out.println("throughput: training tokens/s, a collective's busbw, or the inverse of the last flow's completion; "
                 + "% of InfiniBand compares it");
         if (fabricSeen != null) {
@@ -226,7 +235,7 @@ public final class CompareCommand implements Callable<Integer> {
             return b.toString();
         }
         for (Transport t : set) {
-            for (String line : io.fabriclab.topology.SwitchLatency.describe(fabric, t)) {
+            for (String line : io.fabriclab.topology.FabricSwitchLatency.describe(fabric, t)) {
                 b.append("  ").append(t.displayName()).append(": ").append(line).append('\n');
             }
         }
@@ -241,16 +250,10 @@ public final class CompareCommand implements Callable<Integer> {
     private static String switchLatencies(io.fabriclab.model.Fabric fabric, Transport t) {
         java.util.Set<String> out = new java.util.TreeSet<>();
         for (io.fabriclab.model.Device d : fabric.switches()) {
-            out.add(String.format(Locale.ROOT, "%.0f ns", io.fabriclab.topology.SwitchLatency.portToPortPs(d, t) / 1e3));
+            out.add(String.format(Locale.ROOT, "%.0f ns", io.fabriclab.model.SwitchLatency.portToPortPs(d, t) / 1e3));
         }
         return String.join(", ", out);
     }
-
-    /**
-     * Above this many tasks a scenario's transports run one after another rather than side by side:
-     * the 1.7 M-task training step on 256 GPUs held about 6 GB in one run.
-     */
-    static int oneAtATimeTasks = 200_000;
 
     /** "rocev2,infiniband": each a transport, none twice; anything else is bad input naming the allowed ones. */
     static List<Transport> parseTransports(String list) {
@@ -273,23 +276,28 @@ public final class CompareCommand implements Callable<Integer> {
         if (toRun.isEmpty()) {
             return new LinkedHashMap<>();
         }
-        int threads = TransportRuns.threads(toRun.size());
+        int threads = io.fabriclab.app.RunService.Batch.threadsFor(TransportRuns.requests(scenarios, toRun, engine),
+                TransportRuns.threads(toRun.size()));
         int tasks = scenarios.values().iterator().next().flows().size();
-        if (tasks > oneAtATimeTasks) {
-            // A large run holds its packets, queues and per-flow state: one simulator in memory at a time.
-            threads = 1;
-        }
         if (!quiet) {
             err.println("compare: simulating " + String.join(", ", toRun.stream().map(Transport::jsonName).toList())
                     + " on " + threads + " thread" + (threads == 1 ? "" : "s")
-                    + (tasks > oneAtATimeTasks ? " (" + tasks + " tasks: one transport at a time)" : ""));
+                    + (tasks > io.fabriclab.app.RunService.aloneTasks ? " (" + tasks + " tasks: one transport at a time)" : "")
+                    + (engine == Engine.FLOW ? " (flow engine)" : ""));
         }
         try {
-            return TransportRuns.run(scenarios, toRun, threads, TransportRuns.QUIET);
+            return TransportRuns.run(scenarios, toRun, threads, engine, TransportRuns.QUIET);
         } catch (IllegalArgumentException e) {
-            // The simulator refuses what it cannot run (no route, telemetry too big) before it starts.
+            // The engine refuses what it cannot run (no route, telemetry too big) before it starts.
             throw new BadInputException(scenarioFile + ": " + e.getMessage());
         }
+    }
+
+    /** The engine line under a comparison: which engine ran every column. */
+    static String engineLine(Engine e) {
+        return "engine: " + e.jsonName() + (e == Engine.FLOW
+                ? " (flow level: max-min fair rates; no PFC, ECN, credits, trimming, queues or drops: run with --engine packet for them)"
+                : " (packet level)");
     }
 
     private static String table(TransportComparison cmp, Scenario s) {

@@ -24,9 +24,10 @@ public final class Main implements Runnable {
      * command only: building all thirteen took about a third of a second of a short run's start-up
      * (docs/performance.md, "Whole-process runs").
      */
-    static final List<Class<?>> SUBCOMMANDS = List.of(GuiCommand.class, GenerateCommand.class, AnalyzeCommand.class,
+    static final List<Class<?>> SUBCOMMANDS = List.of(GuiCommand.class, GenerateCommand.class, NewCommand.class, DescribeCommand.class, AnalyzeCommand.class,
             ValidateCommand.class, ConvertCommand.class, SimulateCommand.class, CompareCommand.class, ExportConfigCommand.class,
-            ReportCommand.class, SweepCommand.class, TuneCommand.class, BenchCommand.class, CommandLine.HelpCommand.class);
+            ReportCommand.class, SweepCommand.class, TuneCommand.class, BenchCommand.class, CountersCommand.class,
+            CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

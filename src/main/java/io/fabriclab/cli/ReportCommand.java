@@ -74,6 +74,10 @@ public final class ReportCommand implements Callable<Integer> {
             description = "With --simulate: stop the run at this simulated time (0: the scenario's own).")
     double durationUs;
 
+    @Option(names = "--engine", paramLabel = "E", converter = SimulateCommand.EngineConverter.class,
+            description = "With --simulate: packet (default) or flow, the engine of the run (simulate --engine).")
+    io.fabriclab.sim.Engine engine;
+
     @Option(names = "--author", paramLabel = "NAME", description = "Author on the cover (default: the user name).")
     String author;
 
@@ -90,6 +94,17 @@ public final class ReportCommand implements Callable<Integer> {
                     "(repeatable: --sweep A.json dirA --sweep B.json dirB). Nothing is run; every run must be finished."})
     List<Path> sweeps = new ArrayList<>();
 
+    @Option(names = "--counters", arity = "1..*", paramLabel = "FILE",
+            description = {"Add a \"Measured vs simulated\" section: measured counters files ([DEVICE[:IFACE]=]FILE, as `fabriclab counters`",
+                    "reads them) beside the report's first run (docs/counters.md)"})
+    List<String> counters = new ArrayList<>();
+
+    @Option(names = "--counters-map", paramLabel = "FILE", description = "port map of the --counters files (JSON)")
+    Path countersMap;
+
+    @Option(names = "--counters-interval", paramLabel = "SECONDS", description = "seconds between --counters samples that carry no time")
+    Double countersInterval;
+
     @Option(names = "--quiet", description = "No progress on stderr.")
     boolean quiet;
 
@@ -99,6 +114,10 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (ReportFormat.of(output) == null) {
             throw new BadInputException("-o " + output + ": a report file must end in .html or .pdf");
+        }
+        if (!simulate && engine != null) {
+            throw new BadInputException("--engine applies to the run --simulate makes; without --simulate nothing is "
+                    + "simulated (results files name the engine that ran them)");
         }
         if (!simulate && spec.commandLine().getParseResult().hasMatchedOption("--duration-us")) {
             throw new BadInputException("--duration-us applies to the run --simulate makes; without --simulate nothing is "
@@ -138,7 +157,17 @@ public final class ReportCommand implements Callable<Integer> {
             fabric = FabricFiles.load(input);
         }
         // Checked before any analysis or simulation: never an input, always writable (Outputs).
-        new Outputs().commandLine(spec).input(input).inputs(fabricsRead).inputs(results).inputs(sweeps).file("-o", output).check();
+        new Outputs().commandLine(spec).input(input).inputs(fabricsRead).inputs(results).inputs(sweeps)
+                .inputs(counters.stream().map(c -> io.fabriclab.counters.CountersFile.of(c).path()).toList()).file("-o", output).check();
+        if (countersInterval != null && !(countersInterval > 0 && countersInterval < 1e7)) {
+            throw new BadInputException("--counters-interval " + countersInterval + ": seconds between samples, above 0");
+        }
+        if (counters.isEmpty() && (countersMap != null || countersInterval != null)) {
+            throw new BadInputException("--counters-map and --counters-interval go with --counters FILE...");
+        }
+        io.fabriclab.report.MeasuredSection.Counters measured = counters.isEmpty() ? null
+                : new io.fabriclab.report.MeasuredSection.Counters(io.fabriclab.counters.CountersImport.read(fabric, countersMap,
+                        counters, countersInterval), counters);
         List<SweepSummary> sweepSummaries = new ArrayList<>();
         for (int i = 0; i + 1 < sweeps.size(); i += 2) {
             sweepSummaries.add(finishedSweep(sweeps.get(i), sweeps.get(i + 1)));
@@ -148,7 +177,8 @@ public final class ReportCommand implements Callable<Integer> {
         int n = 1;
         if (simulate) {
             progress(err, 0, "simulating " + scenario.name());
-            runs.add(ReportRuns.simulate(scenario, input, scenarioText, n++, durationUs));
+            runs.add(ReportRuns.simulate(scenario, input, scenarioText, n++, durationUs,
+                    engine == null ? io.fabriclab.sim.Engine.PACKET : engine));
         }
         for (Path r : results) {
             runs.add(ReportRuns.fromResults(r, n++));
@@ -156,7 +186,7 @@ public final class ReportCommand implements Callable<Integer> {
         String who = author != null ? author : System.getProperty("user.name", "unknown");
         ReportInput in = new ReportInput(fabric, input.toString(), ScenarioJson.sha256(bytes), scenario, scenarioText, opt,
                 runs, who, day, "fabriclab " + String.join(" ", spec.commandLine().getParseResult().originalArgs()), null,
-                sweepSummaries);
+                sweepSummaries, measured);
         DesignReview review;
         try {
             review = ReportWriter.write(in, output, (f, m) -> progress(err, f, m));

@@ -63,6 +63,10 @@ final class SimBench implements Callable<Integer> {
             "only approximately: use runs without this option for speed figures."})
     boolean heapCheck;
 
+    @Option(names = "--engine", paramLabel = "E", converter = SimulateCommand.EngineConverter.class,
+            description = "packet (default) or flow: the engine every run uses (simulate --engine)")
+    io.fabriclab.sim.Engine engine = io.fabriclab.sim.Engine.PACKET;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -87,10 +91,10 @@ final class SimBench implements Callable<Integer> {
         try {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            out.printf(Locale.ROOT, "bench sim: %s, %d runs%s, %d cores, load average %.1f, max heap %d MB, %s%n",
+            out.printf(Locale.ROOT, "bench sim: %s, %d runs%s, %s engine, %d cores, load average %.1f, max heap %d MB, %s%n",
                     !scenarioFiles.isEmpty() ? scenarioFiles.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", "))
                             : "shipped " + (mtu == 9000 ? SCENARIO_9000 : SCENARIO_1500),
-                    runs, several ? " of each, alternating" : "",
+                    runs, several ? " of each, alternating" : "", engine.jsonName(),
                     Runtime.getRuntime().availableProcessors(), load, Runtime.getRuntime().maxMemory() >> 20,
                     System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
             out.flush();
@@ -104,10 +108,12 @@ final class SimBench implements Callable<Integer> {
                     Path file = files.get(i);
                     long b0 = System.nanoTime();
                     Scenario scenario;
-                    Simulator sim;
+                    io.fabriclab.app.RunService.Run sim;
                     try {
                         scenario = ScenarioJson.read(file, FabricReader.FILES);
-                        sim = scenario.simulator(scenario.config());
+                        // Built as every command builds a run: the run service.
+                        sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(scenario.name(),
+                                scenario, engine));
                     } catch (ScenarioException | IllegalArgumentException e) {
                         err.println("error: " + e.getMessage());
                         return ExitCode.BAD_INPUT;

@@ -17,6 +17,7 @@ import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
 import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.sim.Engine;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.Simulator;
@@ -89,6 +90,11 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--reproducible", description = "write 0 for wall-clock fields, so identical runs give identical files")
     boolean reproducible;
 
+    @Option(names = "--engine", paramLabel = "E", converter = EngineConverter.class,
+            description = "packet (default: every packet, PFC, ECN, DCQCN, credits, trimming) or flow (max-min fair "
+                    + "rates, no queues: whole clusters in seconds; docs/model.md, The flow-level engine)")
+    Engine engine = Engine.PACKET;
+
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
@@ -151,9 +157,11 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         outputs.check();
         SimConfig cfg = seed == null ? scenario.config() : scenario.config().withSeed(seed);
-        Simulator sim;
+        io.fabriclab.app.RunService.Run sim;
         try {
-            sim = scenario.simulator(cfg);
+            // The one place a run is built (app.RunService), as compare, sweep and report build theirs.
+            sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(scenario.name(),
+                    scenario.withConfig(cfg), engine));
         } catch (IllegalArgumentException e) {
             err.println("error: " + scenarioFile + (workload == null ? "" : " --workload " + workload)
                     + ": " + e.getMessage() + (workload != null && String.valueOf(e.getMessage()).contains("no route")
@@ -262,6 +270,59 @@ public final class SimulateCommand implements Callable<Integer> {
         return null;
     }
 
+    /**
+     * Reads a scenario file as every command reads one (simulate, compare, report --simulate,
+     * bench sim): the strict reader, with the same message for the same problem.
+     *
+     * @throws BadInputException naming the file, the JSON path and what is allowed
+     */
+    static Scenario readScenario(Path file, FabricReader reader) {
+        try {
+            return ScenarioJson.read(file, reader);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException("cannot read scenario " + file + ": no such file");
+        } catch (IOException e) {
+            throw new BadInputException("cannot read " + file + ": " + e.getMessage());
+        } catch (ScenarioException | IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+    }
+
+    /** Mean utilization from which a flow-level run names a link for the packet engine. */
+    static final double PACKET_LEVEL_UTILIZATION = 0.9;
+
+    /**
+     * A flow-level run's summary after its first line: FCTs, what the engine does not model, and
+     * the links the packet engine should look at.
+     */
+    static String flowEngineNote(SimResults r) {
+        StringBuilder sb = new StringBuilder();
+        SimResults.Summary s = r.summary();
+        sb.append(String.format(Locale.ROOT, "FCT p50 %.1f us, p99 %.1f us, max %.1f us; mean flow throughput %.2f Gb/s%n",
+                s.fctP50Us(), s.fctP99Us(), s.fctMaxUs(), s.meanThroughputGbps()));
+        sb.append("engine: flow level (max-min fair rates); PFC, ECN, DCQCN, credits, trimming, queues and losses "
+                + "are not modelled: run with --engine packet for them\n");
+        List<String> hot = io.fabriclab.sim.FlowEngine.packetLevelCandidates(r, PACKET_LEVEL_UTILIZATION, 5);
+        if (!hot.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "links at %.0f %% or more of their capacity (where queues, pauses and "
+                    + "marks would be; look closer with --engine packet): %s%n", 100 * PACKET_LEVEL_UTILIZATION,
+                    String.join("; ", hot)));
+        }
+        return sb.toString();
+    }
+
+    /** "packet" or "flow", any case; anything else an error naming both. */
+    static final class EngineConverter implements picocli.CommandLine.ITypeConverter<Engine> {
+        @Override
+        public Engine convert(String value) {
+            try {
+                return Engine.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     /** The human summary: run, worst queues, PFC, ECN/CNP, drops, FCT percentiles. */
     static String summary(SimResults r) {
         StringBuilder sb = new StringBuilder();
@@ -270,6 +331,11 @@ public final class SimulateCommand implements Callable<Integer> {
         sb.append(String.format(Locale.ROOT, "%s after %.3f us simulated: %d/%d flows completed, %,d events in %.2f s (%.2f M events/s)%n",
                 run.stopReason().name().toLowerCase(Locale.ROOT).replace('_', ' '), run.simulatedPs() / 1e6,
                 run.flowsCompleted(), run.flows(), run.events(), run.wallNanos() / 1e9, run.eventsPerSecond() / 1e6));
+        if (Engine.FLOW.jsonName().equals(run.engine())) {
+            sb.append(flowEngineNote(r));
+            return sb.toString();
+        }
+        sb.append("engine: packet level (every packet: PFC, ECN, DCQCN, credits, trimming, queues)\n");
         for (SimResults.DeadlockResult d : r.deadlocks()) {
             // On an InfiniBand run the queues wait on credits, per virtual lane (docs/model.md).
             boolean ib = !r.credits().isEmpty();

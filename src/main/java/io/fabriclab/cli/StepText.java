@@ -41,6 +41,10 @@ final class StepText {
             } else if (w instanceof TrainingJob job) {
                 StepAnalysis.Result a = done.get(job);
                 b.append(training(job, a != null ? a : analyze(job, fabric, all, r)));
+                if (all.stream().anyMatch(f -> f.id().contains("/steady/") && f.label().contains(":" + job.name() + "-"))) {
+                    b.append(String.format(Locale.ROOT, "  rings in their steady state: step by step the job would "
+                            + "need more than %,d tasks (docs/model.md, Steady rings)%n", TrainingJob.STEP_BY_STEP_TASKS));
+                }
             }
         }
         return b.toString();

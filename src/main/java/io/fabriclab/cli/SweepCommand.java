@@ -59,6 +59,10 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress on stderr")
     boolean quiet;
 
+    @Option(names = "--engine", paramLabel = "E", converter = SimulateCommand.EngineConverter.class,
+            description = "packet or flow: the engine of every run, over the sweep file's \"engine\" (default: the file's, else packet)")
+    io.fabriclab.sim.Engine engine;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -77,7 +81,12 @@ public final class SweepCommand implements Callable<Integer> {
         if (outputDir.toAbsolutePath().normalize().equals(sweepFile.toAbsolutePath().normalize())) {
             throw new BadInputException("-o " + outputDir + " is the sweep file");
         }
-        SweepPlan plan = SweepPlan.read(sweepFile, yes); // InputException: exit 2 with every problem
+        // InputException: exit 2 with every problem; --engine over the file's own choice.
+        SweepPlan plan = SweepPlan.read(sweepFile, yes).withEngine(engine);
+        String notModelled = flowEngineNote(plan);
+        if (notModelled != null) {
+            err.println("warning: " + notModelled);
+        }
         // Never over an input (the sweep file, its scenario, its fabric), by identity (Outputs).
         new Outputs().commandLine(spec).inputs(plan.inputFiles()).directory("-o", outputDir, List.of(
                 SweepSummary.POINTS_CSV, SweepSummary.RUNS_CSV, SweepSummary.SUMMARY_JSON, SweepSummary.WALLCLOCK_CSV, REPORT))
@@ -91,8 +100,8 @@ public final class SweepCommand implements Callable<Integer> {
         SweepRunner.Listener progress = quiet ? new Rejections(err)
                 : new Progress(err, System.console() != null && System.console().isTerminal());
         if (!quiet) {
-            err.printf(Locale.ROOT, "sweep %s: %d points x %d seeds = %d runs on %d worker%s%n", plan.name(), plan.points(),
-                    plan.seeds().size(), plan.runCount(), n, n == 1 ? "" : "s");
+            err.printf(Locale.ROOT, "sweep %s: %d points x %d seeds = %d runs on %d worker%s, %s engine%n", plan.name(),
+                    plan.points(), plan.seeds().size(), plan.runCount(), n, n == 1 ? "" : "s", plan.engine().jsonName());
             err.flush();
         }
         long t0 = System.nanoTime();
@@ -120,14 +129,29 @@ public final class SweepCommand implements Callable<Integer> {
         if (bad.size() > 10) {
             err.printf(Locale.ROOT, "warning: %d more runs not ok (summary-runs.csv lists them)%n", bad.size() - 10);
         }
-        out.printf(Locale.ROOT, "sweep %s: %d runs (%d run now, %d already done, %d not ok) in %.1f s on %d worker%s%n",
-                plan.name(), result.rows().size(), result.executed(), result.reused(), bad.size(), wall, n, n == 1 ? "" : "s");
+        out.printf(Locale.ROOT, "sweep %s: %d runs (%d run now, %d already done, %d not ok) in %.1f s on %d worker%s; "
+                        + "engine: %s%n", plan.name(), result.rows().size(), result.executed(), result.reused(), bad.size(),
+                wall, n, n == 1 ? "" : "s", plan.engine().jsonName());
         out.print(table(summary));
         out.printf("summary: %s, %s, %s%s%n", outputDir.resolve(SweepSummary.POINTS_CSV), outputDir.resolve(SweepSummary.RUNS_CSV),
                 outputDir.resolve(SweepSummary.SUMMARY_JSON), noCharts ? "" : "; charts: " + outputDir.resolve("charts")
                         + " (" + charts.size() + " as SVG and PNG); report: " + outputDir.resolve(REPORT));
         out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * On the flow engine, the parameters it does not model (ECN, PFC, DCQCN, buffers: $.qos and
+     * $.profile), said before the runs; null when there are none or the engine is packet.
+     */
+    static String flowEngineNote(SweepPlan plan) {
+        if (plan.engine() != io.fabriclab.sim.Engine.FLOW) {
+            return null;
+        }
+        List<String> qos = plan.parameterPaths().stream().filter(p -> p.replaceFirst("^\\$\\.", "").startsWith("qos")
+                || p.replaceFirst("^\\$\\.", "").startsWith("profile")).toList();
+        return qos.isEmpty() ? null : "the flow engine does not model PFC, ECN, DCQCN or queues: "
+                + String.join(", ", qos) + " change nothing in its runs (--engine packet for them)";
     }
 
     /** The points (at most 20) with each metric's mean and interval half-width. */

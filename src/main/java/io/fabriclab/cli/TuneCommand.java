@@ -72,12 +72,20 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--workers", paramLabel = "N", description = "runs at a time (default: every core)")
     Integer workers;
 
+    @Option(names = "--engine", paramLabel = "E", converter = SimulateCommand.EngineConverter.class,
+            description = "packet (the default and the only engine that models the ECN, PFC and DCQCN thresholds "
+                    + "the tuner sets; flow is refused, saying so)")
+    io.fabriclab.sim.Engine engine = io.fabriclab.sim.Engine.PACKET;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (engine != io.fabriclab.sim.Engine.PACKET) {
+            throw new BadInputException(Tuner.FLOW_REFUSED);
+        }
         PrintWriter err = spec.commandLine().getErr();
         String[] obj = objective.split(":", 2);
         if (!SweepMetrics.exists(obj[0])) {
@@ -125,7 +133,7 @@ public final class TuneCommand implements Callable<Integer> {
                 TuneReport.TRACE_CHART + ".svg", TuneReport.TRACE_CHART + ".png", TuneReport.RESULT_JSON, TuneReport.FABRIC,
                 TuneReport.SCENARIO)).check();
         Tuner.Settings s = new Tuner.Settings(obj[0], minimize, cs, budget, LongStream.rangeClosed(1, seeds).boxed().toList(),
-                LongStream.rangeClosed(1001, 1000 + holdout).boxed().toList(), trafficClass, n);
+                LongStream.rangeClosed(1001, 1000 + holdout).boxed().toList(), trafficClass, n, engine);
         boolean terminal = System.console() != null && System.console().isTerminal();
         Tuner.Outcome o = Tuner.tune(scenarioFile, s, outputDir, (e, total, best) -> {
             String line = String.format(Locale.ROOT, "evaluation %d/%d: %s %s%s; best %s", e.index() + 1, total, s.objective(),
@@ -141,7 +149,7 @@ public final class TuneCommand implements Callable<Integer> {
         for (String note : o.notes()) {
             out.println("note: " + note);
         }
-        out.printf(Locale.ROOT, "tune %s: %s %s under %s; %d evaluations x %d seeds%n", scenarioFile,
+        out.printf(Locale.ROOT, "tune %s: %s %s under %s; %d evaluations x %d seeds; engine: packet%n", scenarioFile,
                 minimize ? "minimize" : "maximize", s.objective(), cs, o.trace().size(), seeds);
         List<String[]> rows = new ArrayList<>();
         List<String> sv = Tuner.values(o, o.start());

@@ -112,6 +112,14 @@ public final class FabricPainter {
     private int sampledShown;
     /** Widest bundle at the current zoom (set per paint). */
     private double bundleCapPx = 8;
+    /**
+     * Screen rectangles of every label the last paint drew: device names and details, group
+     * labels, unit and tier captions, port and speed labels. Each label is placed only where it
+     * meets none placed before it, so no two of these intersect.
+     */
+    private final List<Bounds> labelBoxes = new ArrayList<>();
+    /** Screen boxes of the devices and folded groups the last paint drew (captions keep off them). */
+    private final List<Bounds> drawnBoxes = new ArrayList<>();
 
     public FabricPainter(DiagramStyle style) {
         this.style = style;
@@ -144,6 +152,22 @@ public final class FabricPainter {
             }
         }
         return key;
+    }
+
+    /**
+     * A group's name in the fewest letters, as the generators prefix their ids: "su12" for unit 12
+     * on screen, "cg3" for core group 3; other keys as {@link #groupLabel}.
+     */
+    public static String shortGroupLabel(String key) {
+        String name = groupLabel(key);
+        if (name.startsWith("unit ")) {
+            return "su" + name.substring(5);
+        }
+        int g = name.indexOf(" group ");
+        if (g > 0) {
+            return name.charAt(0) + "g" + name.substring(g + 7);
+        }
+        return name;
     }
 
     /** The group a server folds into: its unit, else the rack of its first switch (by id). */
@@ -263,8 +287,63 @@ public final class FabricPainter {
                     out.put(d, fg);
                 }
             }
+            foldUpperTiers(g, byKey, out);
         }
         return out;
+    }
+
+    /**
+     * The cluster overview, at the zoom where a unit's leaves fold: the switches above the leaves
+     * fold too, so a 16,384-GPU fabric is one box per scalable unit and one per core group, and
+     * its 49,152 links become one bundle per pair of boxes. A spine of a unit (three-tier rail
+     * fabrics lay each unit's spines out over its leaves) joins its unit's box when the layout put
+     * it in the unit's column; a switch without a unit joins its group's box when it has a group
+     * label ({@link #UPPER_GROUP_LABELS}, e.g. the generator's {@code coreGroup}: the cores that
+     * serve spine j of every unit). Other upper switches stay as they are (a two-tier fabric's
+     * shared spines span the whole width; one box for them would say nothing).
+     */
+    private static void foldUpperTiers(DiagramGeometry g, Map<String, FoldGroup> byKey, Map<Device, FoldGroup> out) {
+        // Each unit's box as its servers and leaves make it, before any spine joins.
+        Map<String, Bounds> base = new HashMap<>();
+        byKey.forEach((k, fg) -> base.put(k, fg.bounds()));
+        for (Device d : g.fabric().devices()) {
+            Bounds b = g.box(d);
+            if (b == null || d.role().tier() < 2 || out.containsKey(d)) {
+                continue;
+            }
+            if (d.unit() != null) {
+                FoldGroup unit = byKey.get("unit " + d.unit());
+                Bounds ub = base.get("unit " + d.unit());
+                if (unit != null && b.minX() >= ub.minX() - TieredLayout.SWITCH_PITCH
+                        && b.maxX() <= ub.maxX() + TieredLayout.SWITCH_PITCH
+                        && b.maxY() <= ub.minY() && ub.minY() - b.minY() <= 3 * TieredLayout.ROW_GAP) {
+                    unit.add(d, b);
+                    out.put(d, unit);
+                }
+                continue;
+            }
+            for (String label : UPPER_GROUP_LABELS) {
+                String v = d.labels().get(label);
+                if (v != null) {
+                    FoldGroup fg = byKey.computeIfAbsent(upperGroupKey(d.role(), v), FoldGroup::new);
+                    fg.add(d, b);
+                    out.put(d, fg);
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Device labels that name the group of an upper-tier switch without a unit (see {@link #foldUpperTiers}). */
+    static final List<String> UPPER_GROUP_LABELS = List.of("coreGroup", "spineGroup", "group");
+
+    /** "core group 1" for the label value "0" (groups numbered from 1 on screen, as units are). */
+    static String upperGroupKey(DeviceRole role, String value) {
+        try {
+            return role.jsonName() + " group " + (Integer.parseInt(value.trim()) + 1);
+        } catch (NumberFormatException e) {
+            return role.jsonName() + " group " + value;
+        }
     }
 
     /** Paints everything onto a screen of w x h pixels. {@code hover} is a Device, a Link or null. */
@@ -281,7 +360,21 @@ public final class FabricPainter {
         Bounds visible = vp.visibleWorld(w, h).grow(Math.max(DiagramStyle.SWITCH_WIDTH, 24 / s));
         Map<Device, FoldGroup> folded = foldGroups(g, s, o.fold());
         List<LinkGroup> linkGroups = cachedGroups;
-        paintUnits(p, g, vp, visible);
+        labelBoxes.clear();
+        drawnBoxes.clear();
+        List<Caption> frames = paintUnits(p, g, vp, visible);
+        // Names first: device and group labels claim their place before port and speed labels.
+        Map<Device, DeviceText> names = planDeviceLabels(p, g, folded, vp, visible, o);
+        java.util.Set<FoldGroup> groups = new java.util.LinkedHashSet<>(folded.values());
+        Map<FoldGroup, List<String>> groupNames = new IdentityHashMap<>();
+        for (FoldGroup fg : groups) {
+            if (fg.bounds().intersects(visible)) {
+                List<String> label = planFoldLabel(p, fg, vp);
+                if (label != null) {
+                    groupNames.put(fg, label);
+                }
+            }
+        }
         int[] counts = paintLinks(p, linkGroups, sel, hover, vp, visible, o);
         int devicesDrawn = 0;
         for (Device d : g.fabric().devices()) {
@@ -290,16 +383,20 @@ public final class FabricPainter {
             }
             Bounds b = g.box(d);
             if (b != null && b.intersects(visible)) {
-                paintDevice(p, d, b, vp, sel.contains(d), d == hover, o);
+                paintDevice(p, d, b, vp, sel.contains(d), d == hover, names.get(d));
                 devicesDrawn++;
             }
         }
         int groupsDrawn = 0;
-        for (FoldGroup fg : new java.util.LinkedHashSet<>(folded.values())) {
+        for (FoldGroup fg : groups) {
             if (fg.bounds().intersects(visible)) {
-                paintFoldGroup(p, fg, vp, fg.members().stream().anyMatch(sel::contains));
+                paintFoldGroup(p, fg, vp, fg.members().stream().anyMatch(sel::contains), groupNames.get(fg));
                 groupsDrawn++;
             }
+        }
+        paintUnitCaptions(p, frames, vp);
+        if (o.labels()) {
+            paintTierCaptions(p, g, folded, names, vp, w, h, visible);
         }
         if (o.legend()) {
             paintLegend(p, legend(g), h, !folded.isEmpty());
@@ -401,8 +498,15 @@ public final class FabricPainter {
         }
     }
 
-    /** Boxes around the switches and servers of each scalable unit, labelled "unit n". */
-    private void paintUnits(Painter p, DiagramGeometry g, Viewport vp, Bounds visible) {
+    /** A caption to place after the devices are drawn: its text, left end and vertical middle. */
+    private record Caption(String text, double x, double y, double font) {
+    }
+
+    /**
+     * Boxes around the switches and servers of each scalable unit; returns their captions ("unit
+     * n", bottom left), placed after the devices by {@link #paintUnitCaptions}.
+     */
+    private List<Caption> paintUnits(Painter p, DiagramGeometry g, Viewport vp, Bounds visible) {
         Map<Integer, Bounds> units = new TreeMap<>();
         for (Device d : g.fabric().devices()) {
             if (d.unit() != null && (d.role() == DeviceRole.SERVER || d.role().tier() == 1)) {
@@ -413,6 +517,7 @@ public final class FabricPainter {
             }
         }
         double s = vp.scale();
+        List<Caption> captions = new ArrayList<>();
         for (Map.Entry<Integer, Bounds> e : units.entrySet()) {
             Bounds b = e.getValue().grow(UNIT_MARGIN);
             if (!b.intersects(visible)) {
@@ -430,12 +535,43 @@ public final class FabricPainter {
             p.setDash();
             double font = clamp(12 * s, 9, 13);
             if (bw > 60) {
-                p.setFill(style.textMuted());
-                p.setFont(font, true);
                 // Bottom left: the top edge is where the uplinks arrive.
-                p.text(groupLabel("unit " + e.getKey()), x + 6, y + bh - font * 0.8, TextAnchor.START);
+                captions.add(new Caption(groupLabel("unit " + e.getKey()), x + 6, y + bh - font * 0.8, font));
             }
         }
+        return captions;
+    }
+
+    /**
+     * The units' captions where they meet no label and no device or group box (at low zoom the
+     * unit's folded servers reach over the caption's strip; their own label names the unit).
+     */
+    private void paintUnitCaptions(Painter p, List<Caption> captions, Viewport vp) {
+        for (Caption c : captions) {
+            p.setFont(c.font(), true);
+            double tw = p.textWidth(c.text(), c.font());
+            Bounds r = new Bounds(c.x(), c.y() - c.font() * 0.6, c.x() + tw, c.y() + c.font() * 0.6);
+            if (free(r)) {
+                p.setFill(style.textMuted());
+                p.text(c.text(), c.x(), c.y(), TextAnchor.START);
+                labelBoxes.add(r);
+            }
+        }
+    }
+
+    /** True when a label at {@code r} would meet no placed label and no drawn device or group. */
+    private boolean free(Bounds r) {
+        for (Bounds b : labelBoxes) {
+            if (b.intersects(r)) {
+                return false;
+            }
+        }
+        for (Bounds b : drawnBoxes) {
+            if (b.intersects(r)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ----- links ---------------------------------------------------------------------------------
@@ -541,6 +677,7 @@ public final class FabricPainter {
         int alpha = (int) Math.max(30, Math.min(255, 255.0 * DENSE_LINES / Math.max(1, shown.size())));
         List<Object[]> portLabels = new ArrayList<>();
         List<Object[]> speedLabels = new ArrayList<>();
+        List<Object[]> bundleLabels = new ArrayList<>();
         List<LineStroke> strokes = new ArrayList<>(shown.size());
         for (LinkGroup lg : shown) {
             Bounds ba = lg.firstBox();
@@ -575,12 +712,16 @@ public final class FabricPainter {
             } else {
                 strokes.add(bundleStroke(ls, x1, y1, x2, y2, ls.stream().anyMatch(sel::contains), alpha));
                 lines++;
+                if (!o.draft() && o.labels() && anyFolded && Math.hypot(x2 - x1, y2 - y1) >= 90) {
+                    bundleLabels.add(new Object[] {ls, (x1 + x2) / 2, (y1 + y2) / 2, lg.first(), lg.second()});
+                }
             }
         }
         paintStrokes(p, strokes);
         // Labels never overlap: each one claims its box, and one that would cover a placed one is
-        // left out (the tooltip has every port and speed). Port names go first, they say more.
-        List<Bounds> placed = new ArrayList<>();
+        // left out (the tooltip has every port and speed). Device and group names are placed
+        // before (planDeviceLabels); then port names, they say more than speeds.
+        List<Bounds> placed = labelBoxes;
         for (Object[] pl : portLabels) {
             paintPortLabels(p, (Link) pl[0], pl[1], (double) pl[2], (double) pl[3], (double) pl[4], (double) pl[5],
                     placed);
@@ -601,7 +742,86 @@ public final class FabricPainter {
                 }
             }
         }
+        // A bundle between folded boxes says how many links it stands for and their summed
+        // capacity ("32 × 400G · 12.8T"), where it meets no other label; one label for each box
+        // at most (the 64 bundles fanning out of a core group all say the same).
+        p.setFont(9, false);
+        java.util.Set<Object> labelledEnds = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Object[] bl : bundleLabels) {
+            if (labelledEnds.contains(bl[3]) || labelledEnds.contains(bl[4])) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            List<Link> ls = (List<Link>) bl[0];
+            String t = bundleText(ls);
+            double tw = p.textWidth(t, 9);
+            Bounds r = new Bounds((double) bl[1] - tw / 2 - 3, (double) bl[2] - 7, (double) bl[1] + tw / 2 + 3,
+                    (double) bl[2] + 7);
+            if (placed.stream().noneMatch(r::intersects)) {
+                p.setFill(style.legendFill());
+                p.fillRoundRect(r.minX(), r.minY(), r.width(), r.height(), 5);
+                p.setFill(style.textMuted());
+                p.text(t, (double) bl[1], (double) bl[2], TextAnchor.MIDDLE);
+                placed.add(r);
+                labelledEnds.add(bl[3]);
+                labelledEnds.add(bl[4]);
+            }
+        }
         return new int[] {lines, represented};
+    }
+
+    /**
+     * What a bundle stands for: "32 × 400G · 12.8T" (links of one speed), "40 links · 14T"
+     * (mixed speeds); the capacity is the sum of the links' speeds, those down included.
+     */
+    public static String bundleText(List<Link> links) {
+        long total = 0;
+        int speed = -1;
+        boolean mixed = false;
+        for (Link l : links) {
+            total += l.speedGbps();
+            mixed |= speed >= 0 && speed != l.speedGbps();
+            speed = l.speedGbps();
+        }
+        String sum = capacityText(total);
+        return mixed ? links.size() + " links · " + sum : links.size() + " × " + speedText(speed) + " · " + sum;
+    }
+
+    /** "12.8T", "800G", "1.05P": a capacity in Gb/s, three significant figures at most. */
+    static String capacityText(long gbps) {
+        if (gbps < 1000) {
+            return gbps + "G";
+        }
+        double v = gbps / 1000.0;
+        String unit = "T";
+        if (v >= 1000) {
+            v /= 1000;
+            unit = "P";
+        }
+        String num = v >= 100 ? String.format(java.util.Locale.ROOT, "%.0f", v)
+                : v >= 10 ? String.format(java.util.Locale.ROOT, "%.1f", v) : String.format(java.util.Locale.ROOT, "%.2f", v);
+        if (num.contains(".")) {
+            num = num.replaceAll("0+$", "").replaceAll("\\.$", "");
+        }
+        return num + unit;
+    }
+
+    /**
+     * The load of a bundle from its links' loads: the capacity-weighted mean of the fractions the
+     * {@link LinkLoad} has a figure for (bits carried over bits the bundle can carry, so a busy
+     * 800G link weighs twice a 400G one); NaN when it has a figure for none of them.
+     */
+    public static double bundleLoad(List<Link> links, LinkLoad load) {
+        double carried = 0;
+        double capacity = 0;
+        for (Link l : links) {
+            double u = load.fraction(l);
+            if (!Double.isNaN(u)) {
+                carried += u * l.speedGbps();
+                capacity += l.speedGbps();
+            }
+        }
+        return capacity == 0 ? Double.NaN : carried / capacity;
     }
 
     private End end(DiagramGeometry g, Device d, Map<Device, FoldGroup> folded) {
@@ -736,6 +956,13 @@ public final class FabricPainter {
         if (mixed) {
             colour = style.linkColour(maxSpeed);
         }
+        if (linkLoad != null) {
+            // The bundle's own load (summed over its links), not one of its links' colours.
+            double u = bundleLoad(ls, linkLoad);
+            if (!Double.isNaN(u)) {
+                colour = style.utilisationColour(u);
+            }
+        }
         // A bundle is never wider than a third of the gap between device boxes would allow at this zoom.
         double width = Math.min(style.bundleWidthPx(maxSpeed, ls.size()), Math.max(1.2, bundleCapPx));
         boolean highlight = !highlightLinks.isEmpty() && ls.stream().anyMatch(highlightLinks::contains);
@@ -778,8 +1005,86 @@ public final class FabricPainter {
 
     // ----- devices -------------------------------------------------------------------------------
 
+    /** A device's text as planned by {@link #planDeviceLabels}: its name, the detail line or null, the font. */
+    private record DeviceText(String name, String detail, double font) {
+    }
+
+    private static double nameFont(Device d, double s) {
+        return d.role() == DeviceRole.SERVER ? clamp(11 * s, 9, 13) : clamp(13 * s, 10, 15);
+    }
+
+    /**
+     * The name (and detail line) of every device drawn unfolded on screen, their label rectangles
+     * claimed in {@link #labelBoxes} and their boxes in {@link #drawnBoxes}. One rule names a
+     * role's devices alike: each role takes the longest of the forms of {@link #labelForms} (the
+     * model's id first) that every device of that role on screen can show inside its box; when
+     * some cannot show even the shortest, none of that role is named and the row gets a caption
+     * instead ({@link #paintTierCaptions}), so a row never mixes "leaf1" with "lf2" or with
+     * unnamed boxes.
+     */
+    private Map<Device, DeviceText> planDeviceLabels(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded,
+                                                     Viewport vp, Bounds visible, Options o) {
+        double s = vp.scale();
+        Map<DeviceRole, Integer> level = new java.util.EnumMap<>(DeviceRole.class);
+        List<Device> shown = new ArrayList<>();
+        for (Device d : g.fabric().devices()) {
+            if (folded.containsKey(d)) {
+                continue;
+            }
+            Bounds b = g.box(d);
+            if (b == null || !b.intersects(visible)) {
+                continue;
+            }
+            shown.add(d);
+            double bw = b.width() * s;
+            drawnBoxes.add(new Bounds(vp.toScreenX(b.minX()), vp.toScreenY(b.minY()), vp.toScreenX(b.maxX()),
+                    vp.toScreenY(b.maxY())));
+            double font = nameFont(d, s);
+            int need = NO_FORM;
+            if (bw >= 4) {
+                for (int i = 0; i < NO_FORM; i++) {
+                    if (p.textWidth(labelForm(d.id(), i), font) <= bw - 6) {
+                        need = i;
+                        break;
+                    }
+                }
+            }
+            level.merge(d.role(), need, Math::max);
+        }
+        Map<Device, DeviceText> out = new IdentityHashMap<>();
+        for (Device d : shown) {
+            int lv = level.get(d.role());
+            if (lv == NO_FORM) {
+                continue;
+            }
+            Bounds b = g.box(d);
+            double x = vp.toScreenX(b.minX());
+            double y = vp.toScreenY(b.minY());
+            double bw = b.width() * s;
+            double bh = b.height() * s;
+            double font = nameFont(d, s);
+            String name = labelForm(d.id(), lv);
+            String detail = o.labels() && bh >= font * 2.6 ? detail(d) : null;
+            if (detail != null && p.textWidth(detail, font * 0.8) > bw - 6) {
+                detail = null;
+            }
+            double cx = x + bw / 2;
+            double cy = y + bh / 2;
+            double nameY = detail == null ? cy : cy - font * 0.5;
+            double tw = p.textWidth(name, font);
+            labelBoxes.add(new Bounds(cx - tw / 2, nameY - font * 0.6, cx + tw / 2, nameY + font * 0.6));
+            if (detail != null) {
+                double dw = p.textWidth(detail, font * 0.8);
+                double dy = cy + font * 0.6;
+                labelBoxes.add(new Bounds(cx - dw / 2, dy - font * 0.45, cx + dw / 2, dy + font * 0.45));
+            }
+            out.put(d, new DeviceText(name, detail, font));
+        }
+        return out;
+    }
+
     private void paintDevice(Painter p, Device d, Bounds b, Viewport vp, boolean selected, boolean hovered,
-                             Options o) {
+                             DeviceText text) {
         double s = vp.scale();
         double x = vp.toScreenX(b.minX());
         double y = vp.toScreenY(b.minY());
@@ -809,43 +1114,85 @@ public final class FabricPainter {
         }
         p.setStroke(style.outline(d.role()), 1);
         p.strokeRoundRect(x, y, bw, bh, arc);
-
-        boolean server = d.role() == DeviceRole.SERVER;
-        double font = server ? clamp(11 * s, 9, 13) : clamp(13 * s, 10, 15);
-        String label = fitLabel(p, d.id(), font, bw - 6);
-        if (label == null) {
+        if (text == null) {
             return;
         }
-        String detail = o.labels() && bh >= font * 2.6 ? detail(d) : null;
-        if (detail != null && p.textWidth(detail, font * 0.8) > bw - 6) {
-            detail = null;
-        }
+        boolean server = d.role() == DeviceRole.SERVER;
+        double font = text.font();
         p.setFill(style.textOn(fill));
         p.setFont(font, !server);
         double cy = y + bh / 2;
-        if (detail == null) {
-            p.text(label, x + bw / 2, cy, TextAnchor.MIDDLE);
+        if (text.detail() == null) {
+            p.text(text.name(), x + bw / 2, cy, TextAnchor.MIDDLE);
         } else {
-            p.text(label, x + bw / 2, cy - font * 0.5, TextAnchor.MIDDLE);
+            p.text(text.name(), x + bw / 2, cy - font * 0.5, TextAnchor.MIDDLE);
             p.setFont(font * 0.8, false);
-            p.text(detail, x + bw / 2, cy + font * 0.6, TextAnchor.MIDDLE);
+            p.text(text.detail(), x + bw / 2, cy + font * 0.6, TextAnchor.MIDDLE);
         }
     }
 
     /**
-     * The longest form of the id that fits, from {@link #labelForms}: the id, then shorter forms
-     * that still say what the device is ("spine01" gives "spine1", then "sp1"), else null (no
-     * label). Never a bare number for an id that is more than a number: "1" next to "1" reads as
-     * nothing.
+     * Captions for the rows of devices that carry no names at this zoom ("spine ×16" beside the
+     * row), so every tier is named at any zoom: left of the row's first device, else right of its
+     * last, else above its first, else at the screen's left edge above the row; a caption that
+     * would meet a label or a device box in all four places is left out.
      */
-    private static String fitLabel(Painter p, String id, double font, double room) {
-        for (String form : labelForms(id)) {
-            if (p.textWidth(form, font) <= room) {
-                return form;
+    private void paintTierCaptions(Painter p, DiagramGeometry g, Map<Device, FoldGroup> folded,
+                                   Map<Device, DeviceText> names, Viewport vp, double w, double h, Bounds visible) {
+        record Row(DeviceRole role, int[] count, Bounds[] first, Bounds[] last, boolean[] unnamed) {
+        }
+        Map<String, Row> rows = new LinkedHashMap<>();
+        for (Device d : g.fabric().devices()) {
+            Bounds b = g.box(d);
+            if (b == null || folded.containsKey(d)) {
+                continue;
+            }
+            Row r = rows.computeIfAbsent(d.role().name() + "@" + Math.round(b.centreY()),
+                    k -> new Row(d.role(), new int[1], new Bounds[1], new Bounds[1], new boolean[1]));
+            r.count()[0]++;
+            if (r.first()[0] == null || b.minX() < r.first()[0].minX()) {
+                r.first()[0] = b;
+            }
+            if (r.last()[0] == null || b.maxX() > r.last()[0].maxX()) {
+                r.last()[0] = b;
+            }
+            if (!names.containsKey(d) && b.intersects(visible)) {
+                r.unnamed()[0] = true;
             }
         }
-        return null;
+        double font = 11;
+        for (Row r : rows.values()) {
+            if (!r.unnamed()[0]) {
+                continue;
+            }
+            String text = r.role().jsonName() + " ×" + r.count()[0];
+            p.setFont(font, true);
+            double tw = p.textWidth(text, font);
+            double fx = vp.toScreenX(r.first()[0].minX());
+            double lx = vp.toScreenX(r.last()[0].maxX());
+            double top = vp.toScreenY(r.first()[0].minY());
+            double cy = vp.toScreenY(r.first()[0].centreY());
+            double bottom = Math.min(cy, top - 4);
+            List<Bounds> tries = List.of(
+                    new Bounds(fx - 10 - tw, cy - 8, fx - 4, cy + 8),
+                    new Bounds(lx + 4, cy - 8, lx + 10 + tw, cy + 8),
+                    new Bounds(fx, bottom - 16, fx + tw + 6, bottom),
+                    new Bounds(4, bottom - 16, 10 + tw, bottom));
+            for (Bounds t : tries) {
+                if (t.minX() >= 0 && t.maxX() <= w && t.minY() >= 0 && t.maxY() <= h && free(t)) {
+                    p.setFill(style.legendFill());
+                    p.fillRoundRect(t.minX(), t.minY(), t.width(), t.height(), 6);
+                    p.setFill(style.textMuted());
+                    p.text(text, t.minX() + 3, t.centreY(), TextAnchor.START);
+                    labelBoxes.add(t);
+                    break;
+                }
+            }
+        }
     }
+
+    /** Levels of {@link #labelForm}: 0 the id ... 3 its last part abbreviated; this one means no form fits. */
+    private static final int NO_FORM = 4;
 
     /** Word abbreviations used by {@link #labelForms}: the field's usual short names. */
     private static final Map<String, String> SHORT_WORDS = Map.ofEntries(
@@ -855,27 +1202,39 @@ public final class FabricPainter {
             Map.entry("superspine", "ssp"));
 
     /**
-     * The forms a device label may take, longest first: the id; the id with the leading zeros of
-     * its numbers dropped ("su01-leaf3" gives "su1-leaf3"); the same with the usual words
-     * abbreviated ("su1-lf3"); then its last part alone, abbreviated ("lf3"), when the id has
-     * several parts joined by '-', '_' or '.'. Every form keeps a letter when the id has one.
+     * The forms a device label may take, longest first (the distinct ones of {@link #labelForm}'s
+     * levels): the id; the id with the leading zeros of its numbers dropped ("su01-leaf3" gives
+     * "su1-leaf3"); its last part when the id has several joined by '-', '_' or '.' ("leaf3": the
+     * unit frame names the unit); that with the usual words abbreviated ("lf3"). Every form keeps
+     * a letter when the id has one, so "leaf3" on a generated fabric and "leaf3" on a hand-made one
+     * read alike.
      */
     static List<String> labelForms(String id) {
-        List<String> forms = new ArrayList<>(4);
-        forms.add(id);
-        String unpadded = dropLeadingZeros(id);
-        addForm(forms, unpadded);
-        String abbreviated = abbreviateWords(unpadded);
-        addForm(forms, abbreviated);
-        int cut = Math.max(abbreviated.lastIndexOf('-'), Math.max(abbreviated.lastIndexOf('_'),
-                abbreviated.lastIndexOf('.')));
-        if (cut > 0 && cut < abbreviated.length() - 1) {
-            String last = abbreviated.substring(cut + 1);
-            if (last.chars().anyMatch(Character::isLetter)) {
-                addForm(forms, last);
-            }
+        List<String> forms = new ArrayList<>(NO_FORM);
+        for (int level = 0; level < NO_FORM; level++) {
+            addForm(forms, labelForm(id, level));
         }
         return forms;
+    }
+
+    /** The label of {@code id} at a level 0-3 of {@link #labelForms} (a level an id lacks gives the one before). */
+    static String labelForm(String id, int level) {
+        if (level == 0) {
+            return id;
+        }
+        String unpadded = dropLeadingZeros(id);
+        if (level == 1) {
+            return unpadded;
+        }
+        int cut = Math.max(unpadded.lastIndexOf('-'), Math.max(unpadded.lastIndexOf('_'), unpadded.lastIndexOf('.')));
+        String last = unpadded;
+        if (cut > 0 && cut < unpadded.length() - 1) {
+            String tail = unpadded.substring(cut + 1);
+            if (tail.chars().anyMatch(Character::isLetter)) {
+                last = tail;
+            }
+        }
+        return level == 2 ? last : abbreviateWords(last);
     }
 
     private static void addForm(List<String> forms, String form) {
@@ -957,38 +1316,142 @@ public final class FabricPainter {
         return gbps >= 1000 && gbps % 100 == 0 ? (gbps / 1000.0 + "T").replace(".0T", "T") : gbps + "G";
     }
 
-    private void paintFoldGroup(Painter p, FoldGroup fg, Viewport vp, boolean selected) {
+    /**
+     * The label lines of a folded group that fit its box and meet no placed label (claimed in
+     * {@link #labelBoxes}), or null. The group names what it holds, tier by tier, so a folded tier
+     * is still named: three lines when the box is tall enough ("unit 3", "8 leaf · 32 srv",
+     * "256 GPU"), else two, else one line of decreasing length, down to the server count.
+     */
+    /**
+     * Where a folded group is drawn on screen: its members' bounds, at least {@link #MIN_GLYPH_PX}
+     * high (a row of 32 cores at the fitted zoom of 16,384 GPUs is a pixel high) and 3 px wide.
+     */
+    public static Bounds glyphBox(FoldGroup fg, Viewport vp) {
         Bounds b = fg.bounds();
         double x = vp.toScreenX(b.minX());
-        double y = vp.toScreenY(b.minY());
         double bw = Math.max(3, b.width() * vp.scale());
-        double bh = Math.max(3, b.height() * vp.scale());
-        Rgba fill = style.fill(DeviceRole.SERVER);
+        double bh = b.height() * vp.scale();
+        double h = Math.max(MIN_GLYPH_PX, bh);
+        if (fg.serverCount() == 0) {
+            // Switches alone (a core group, above everything it serves): grown upwards.
+            double bottom = vp.toScreenY(b.maxY());
+            return new Bounds(x, bottom - h, x + bw, bottom);
+        }
+        // A unit (or rack): grown downwards from its top row, away from the tiers above it.
+        double top = vp.toScreenY(b.minY());
+        return new Bounds(x, top, x + bw, top + h);
+    }
+
+    /** Least height of a folded group on screen: one line of its label. */
+    static final double MIN_GLYPH_PX = 15;
+
+    private List<String> planFoldLabel(Painter p, FoldGroup fg, Viewport vp) {
+        Bounds box = glyphBox(fg, vp);
+        double x = box.minX();
+        double y = box.minY();
+        double bw = box.width();
+        double bh = box.height();
+        drawnBoxes.add(box);
+        if (bh < 10) {
+            return null;
+        }
+        double font = FOLD_FONT;
+        String name = groupLabel(fg.key());
+        String holds = holds(fg);
+        String gpus = String.format(java.util.Locale.ROOT, "%,d GPU", fg.gpus());
+        List<List<String>> options = fg.gpus() == 0 ? List.of(
+                List.of(name, holds),
+                List.of(name + " · " + holds),
+                List.of(name),
+                List.of(shortGroupLabel(fg.key())),
+                List.of(String.valueOf(fg.switchCount()))) : List.of(
+                List.of(name, holds, gpus),
+                List.of(name + " · " + gpus, holds),
+                List.of(name + " · " + holds + " · " + gpus),
+                List.of(name + " · " + fg.serverCount() + " srv · " + gpus),
+                List.of(name + " · " + gpus),
+                List.of(name),
+                List.of(shortGroupLabel(fg.key())),
+                List.of(String.valueOf(fg.serverCount())));
+        for (List<String> lines : options) {
+            double lh = font * 1.25;
+            if (lines.size() > 1 && lines.size() * lh + 2 > bh) {
+                continue;
+            }
+            boolean fits = true;
+            for (String line : lines) {
+                fits &= p.textWidth(line, font) <= bw - 6;
+            }
+            if (!fits) {
+                continue;
+            }
+            List<Bounds> rects = new ArrayList<>();
+            double top = y + bh / 2 - lines.size() * lh / 2;
+            for (int i = 0; i < lines.size(); i++) {
+                double tw = p.textWidth(lines.get(i), font);
+                double cy = top + (i + 0.5) * lh;
+                rects.add(new Bounds(x + bw / 2 - tw / 2, cy - font * 0.6, x + bw / 2 + tw / 2, cy + font * 0.6));
+            }
+            if (rects.stream().anyMatch(r -> labelBoxes.stream().anyMatch(r::intersects))) {
+                return null;
+            }
+            labelBoxes.addAll(rects);
+            return lines;
+        }
+        return null;
+    }
+
+    private static final double FOLD_FONT = 10;
+
+    /** What a folded group holds, tier by tier from the top: "8 spine · 8 leaf · 32 srv". */
+    public static String holds(FoldGroup fg) {
+        Map<DeviceRole, Integer> byRole = new TreeMap<>((r1, r2) -> r2.tier() != r1.tier()
+                ? Integer.compare(r2.tier(), r1.tier()) : r1.compareTo(r2));
+        for (Device d : fg.members()) {
+            byRole.merge(d.role(), 1, Integer::sum);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<DeviceRole, Integer> e : byRole.entrySet()) {
+            if (sb.length() > 0) {
+                sb.append(" · ");
+            }
+            sb.append(e.getValue()).append(' ').append(e.getKey() == DeviceRole.SERVER ? "srv" : e.getKey().jsonName());
+        }
+        return sb.toString();
+    }
+
+    private void paintFoldGroup(Painter p, FoldGroup fg, Viewport vp, boolean selected, List<String> label) {
+        Bounds box = glyphBox(fg, vp);
+        double x = box.minX();
+        double y = box.minY();
+        double bw = box.width();
+        double bh = box.height();
+        // A group of servers (with their unit's switches) in the servers' colour; a group of
+        // switches alone (a core group) in its switches' colour.
+        DeviceRole role = fg.serverCount() > 0 || fg.members().isEmpty() ? DeviceRole.SERVER : fg.members().get(0).role();
+        Rgba fill = style.fill(role);
         if (selected) {
             p.setStroke(DiagramStyle.SELECTION, 3);
             p.strokeRoundRect(x - 3, y - 3, bw + 6, bh + 6, 6);
         }
         p.setFill(fill);
         p.fillRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
-        p.setStroke(style.outline(DeviceRole.SERVER), 1);
+        p.setStroke(style.outline(role), 1);
         p.strokeRoundRect(x, y, bw, bh, Math.min(6, bh / 2));
-        double font = 10;
-        String name = groupLabel(fg.key());
-        String full = name + " · " + fg.serverCount() + " srv · " + fg.gpus() + " GPU";
-        String mid = name + " · " + fg.gpus() + " GPU";
-        String count = String.valueOf(fg.serverCount());
-        String label = null;
-        for (String candidate : List.of(full, mid, name, count)) {
-            if (p.textWidth(candidate, font) <= bw - 6) {
-                label = candidate;
-                break;
+        if (label != null) {
+            p.setFill(style.textOn(fill));
+            double lh = FOLD_FONT * 1.25;
+            double top = y + bh / 2 - label.size() * lh / 2;
+            for (int i = 0; i < label.size(); i++) {
+                p.setFont(FOLD_FONT, i == 0 && label.size() > 1);
+                p.text(label.get(i), x + bw / 2, top + (i + 0.5) * lh, TextAnchor.MIDDLE);
             }
         }
-        if (label != null && bh >= 10) {
-            p.setFill(style.textOn(fill));
-            p.setFont(font, false);
-            p.text(label, x + bw / 2, y + bh / 2, TextAnchor.MIDDLE);
-        }
+    }
+
+    /** Screen rectangles of the labels the last paint drew (see {@link #labelBoxes}); no two intersect. */
+    public List<Bounds> lastLabelBoxes() {
+        return List.copyOf(labelBoxes);
     }
 
     // ----- legend ------------------------------------------------------------------------------

@@ -157,7 +157,7 @@ public final class ResultsJson {
         if (reproducible) {
             run = new SimResults.RunInfo(run.seed(), run.stopReason(), run.simulatedPs(), run.events(), 0, 0.0,
                     run.flows(), run.flowsCompleted(), run.maxPacketsInFlight(), run.sampleIntervalPs(),
-                    run.reroutes(), run.routing());
+                    run.reroutes(), run.routing(), run.engine());
         }
         field(g, "run", run);
         field(g, "summary", r.summary());

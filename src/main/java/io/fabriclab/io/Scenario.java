@@ -16,15 +16,95 @@ import io.fabriclab.workload.Workload;
  * {@code transport} is the run's transport with its parameters; {@code warnings} are settings the
  * file gives that the transport ignores (each with file and JSON path). {@code switchLatencyPs} is
  * every switch's port-to-port latency when the scenario sets one ({@code switchLatencyNs}), or -1
- * for each switch model's own (topology.SwitchLatency). {@code ibEngine} is an InfiniBand run's
+ * for each switch model's own (model.SwitchLatency). {@code ibEngine} is an InfiniBand run's
  * subnet-manager routing engine ({@code routing.ibEngine}), or null for the fabric's ECMP routing.
+ * {@code infinibandWarnings} are the settings an InfiniBand run of this scenario reads and ignores
+ * (its {@code warnings} when the transport is InfiniBand), so {@link #withTransport} can name them.
+ *
+ * <p>Variants (another transport, another seed, another run configuration) are made with the
+ * {@code with...} methods on these typed values, never by rewriting the file's text; a run is built
+ * by the run service ({@code io.fabriclab.app.RunService}) from a scenario and an engine.
  */
 public record Scenario(String name, String description, Fabric fabric, String profile, QosResolver qos,
                        List<Workload> workloads, List<FlowSpec> flows, SimConfig config, String sha256,
                        List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs,
                        io.fabriclab.sim.RoutingPolicy routing, io.fabriclab.sim.TransportProfile transport,
                        List<InputProblem> warnings, long switchLatencyPs,
-                       io.fabriclab.routing.IbRoutingEngine ibEngine) {
+                       io.fabriclab.routing.IbRoutingEngine ibEngine, List<InputProblem> infinibandWarnings) {
+
+    public Scenario {
+        workloads = List.copyOf(workloads);
+        flows = List.copyOf(flows);
+        failures = List.copyOf(failures);
+        warnings = List.copyOf(warnings);
+        infinibandWarnings = List.copyOf(infinibandWarnings);
+    }
+
+    /** This scenario under another run configuration (seed, duration, telemetry, transport timers). */
+    public Scenario withConfig(SimConfig cfg) {
+        return new Scenario(name, description, fabric, profile, qos, workloads, flows, cfg, sha256, failures,
+                reconvergencePs, deadlockThresholdPs, routing, transport, warnings, switchLatencyPs, ibEngine,
+                infinibandWarnings);
+    }
+
+    /** This scenario with another run seed (ECMP source ports, ECN marking); the flows stay as read. */
+    public Scenario withSeed(long seed) {
+        return withConfig(config.withSeed(seed));
+    }
+
+    /** This scenario stopped at {@code durationPs} of simulated time (0: run to completion). */
+    public Scenario withDurationPs(long durationPs) {
+        return withConfig(config.withDurationPs(durationPs));
+    }
+
+    /**
+     * This scenario on transport {@code t}, as {@code fabriclab compare} runs it: the same drawing,
+     * workloads, QoS, failures, routing and run settings; the transport's parameters are its
+     * defaults ({@link #defaultTransport}) unless {@code t} is this scenario's own transport (then
+     * the scenario is returned as it is, its own parameters kept). Settings of another transport
+     * have no meaning on {@code t} and are left out: InfiniBand's VLs, VL buffer and congestion
+     * control, Ultra Ethernet's trim threshold, and the subnet manager's routing engine (said to
+     * {@code note}). On InfiniBand the settings it ignores are this scenario's warnings
+     * ({@link #infinibandWarnings}). The fabric object is shared: a run only reads it.
+     */
+    public Scenario withTransport(io.fabriclab.model.Transport t, java.util.function.Consumer<String> note) {
+        if (t == transportName()) {
+            return this;
+        }
+        io.fabriclab.sim.TransportProfile p = defaultTransport(t, fabric.mtuBytes());
+        io.fabriclab.routing.IbRoutingEngine engine = ibEngine;
+        if (engine != null && t != io.fabriclab.model.Transport.INFINIBAND) {
+            note.accept(t.jsonName() + ": $.routing.ibEngine applies to InfiniBand's subnet manager only; "
+                    + t.displayName() + " routes by the fabric's ECMP");
+            engine = null;
+        }
+        if (p.ib() != null && p.ib().mtuBytes() < io.fabriclab.sim.TransportProfile.of(t).ib().mtuBytes()) {
+            note.accept(t.jsonName() + ": the fabric's MTU is " + fabric.mtuBytes() + " B, so InfiniBand packets carry "
+                    + p.ib().mtuBytes() + " B of payload (the largest IBTA MTU not above it)");
+        }
+        List<InputProblem> w = t == io.fabriclab.model.Transport.INFINIBAND ? infinibandWarnings : List.of();
+        return new Scenario(name, description, fabric, profile, qos, workloads, flows, config, sha256, failures,
+                reconvergencePs, deadlockThresholdPs, routing, p, w, switchLatencyPs, engine, infinibandWarnings);
+    }
+
+    /**
+     * The default parameters of {@code t} on a fabric of {@code fabricMtuBytes}: for InfiniBand the
+     * largest IBTA MTU not above the fabric's (what a scenario naming {@code infiniband} gets when
+     * it sets no MTU of its own; ScenarioJson).
+     */
+    public static io.fabriclab.sim.TransportProfile defaultTransport(io.fabriclab.model.Transport t, int fabricMtuBytes) {
+        io.fabriclab.sim.TransportProfile p = io.fabriclab.sim.TransportProfile.of(t);
+        if (t != io.fabriclab.model.Transport.INFINIBAND) {
+            return p;
+        }
+        int best = -1;
+        for (int m : io.fabriclab.sim.IbFraming.MTUS) {
+            if (m <= fabricMtuBytes) {
+                best = m;
+            }
+        }
+        return best < 0 ? p : io.fabriclab.sim.TransportProfile.infiniband(p.ib().withMtuBytes(best));
+    }
 
     /** Sampling work FabricLab does in one run at most: sampling instants x (flows + 1). */
     public static final double MAX_SAMPLING_WORK = 1e12;
@@ -37,6 +117,15 @@ public record Scenario(String name, String description, Fabric fabric, String pr
      * maxPoints points of 16 bytes (a time and a value) each, which must fit in the Java heap.
      */
     public String telemetryProblem(SimConfig cfg) {
+        String sampling = samplingProblem(cfg);
+        return sampling != null ? sampling : portTelemetryProblem(cfg);
+    }
+
+    /**
+     * Why sampling the run under {@code cfg} could never finish, or null: every sampling instant
+     * scans every flow, so the work is at least samples x (flows + 1). Either engine.
+     */
+    public String samplingProblem(SimConfig cfg) {
         long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
         double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
         double work = samples * (flows.size() + 1.0);
@@ -45,6 +134,17 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                     + "each over %d flows: %.3g samples, more than the %.0g FabricLab takes on", samples,
                     horizon / 1e6, cfg.sampleIntervalPs() / 1e6, flows.size(), work, MAX_SAMPLING_WORK);
         }
+        return null;
+    }
+
+    /**
+     * Why the packet engine's port telemetry under {@code cfg} would not fit in the Java heap, or
+     * null: each port in use keeps its utilization and at least one queue depth, up to maxPoints
+     * points of 16 bytes. The flow engine keeps its own bounded series (sim.FlowEngine).
+     */
+    public String portTelemetryProblem(SimConfig cfg) {
+        long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
+        double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
         double portSeries = 2.0 * 2 * fabric.links().size();
         double points = Math.min(samples, cfg.maxSeriesPoints());
         double bytes = portSeries * points * 16;
@@ -73,6 +173,37 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         return "$.transport: " + transportName().displayName() + " (" + transportName().jsonName()
                 + ") is read and checked but not simulated in this build, which simulates "
                 + io.fabriclab.sim.TransportProfile.simulatedNames() + "; nothing was run";
+    }
+
+    /**
+     * A run of this scenario on {@code engine} under {@code cfg}, failures scheduled; refused
+     * (IllegalArgumentException) when too big to record or when this build does not simulate its
+     * transport.
+     */
+    public io.fabriclab.sim.SimRun run(SimConfig cfg, io.fabriclab.sim.Engine engine) {
+        return engine == io.fabriclab.sim.Engine.FLOW ? flowEngine(cfg) : simulator(cfg);
+    }
+
+    /** A flow-level run of this scenario (io.fabriclab.sim.FlowEngine), failures scheduled. */
+    public io.fabriclab.sim.FlowEngine flowEngine(SimConfig cfg) {
+        String notSimulated = transportProblem();
+        if (notSimulated != null) {
+            throw new IllegalArgumentException(notSimulated);
+        }
+        io.fabriclab.sim.FlowEngine e = new io.fabriclab.sim.FlowEngine(fabric, flows, cfg, transport);
+        if (switchLatencyPs >= 0) {
+            e.setSwitchLatencyPs(switchLatencyPs);
+        }
+        e.setReconvergencePs(reconvergencePs);
+        failures.forEach(e::scheduleFailure);
+        e.setRoutingPolicy(routing);
+        if (ibEngine != null) {
+            e.setIbRoutingEngine(ibEngine);
+        }
+        e.reportElsewhere(trainingLabels());
+        e.describeNcclCollectives(ncclWorkloads());
+        e.describeCollectives(ringWorkloads());
+        return e;
     }
 
     /**
@@ -105,14 +236,26 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         if (ibEngine != null) {
             sim.setIbRoutingEngine(ibEngine);
         }
-        // A training step's many bucket collectives are read by StepAnalysis, not listed one by one.
+        sim.reportElsewhere(trainingLabels());
+        sim.describeNcclCollectives(ncclWorkloads());
+        sim.describeCollectives(ringWorkloads());
+        return sim;
+    }
+
+    /** A training step's many bucket collectives are read by StepAnalysis, not listed one by one. */
+    private java.util.function.Predicate<String> trainingLabels() {
         List<String> jobs = workloads.stream().filter(w -> w instanceof io.fabriclab.workload.TrainingJob)
                 .map(w -> ":" + ((io.fabriclab.workload.TrainingJob) w).name() + "-").toList();
-        sim.reportElsewhere(l -> jobs.stream().anyMatch(l::contains));
-        sim.describeNcclCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
-                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList());
-        sim.describeCollectives(workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
-                .map(w -> (io.fabriclab.workload.Collective) w).toList());
-        return sim;
+        return l -> jobs.stream().anyMatch(l::contains);
+    }
+
+    private List<io.fabriclab.workload.NcclCollective> ncclWorkloads() {
+        return workloads.stream().filter(w -> w instanceof io.fabriclab.workload.NcclCollective)
+                .map(w -> (io.fabriclab.workload.NcclCollective) w).toList();
+    }
+
+    private List<io.fabriclab.workload.Collective> ringWorkloads() {
+        return workloads.stream().filter(w -> w instanceof io.fabriclab.workload.Collective)
+                .map(w -> (io.fabriclab.workload.Collective) w).toList();
     }
 }

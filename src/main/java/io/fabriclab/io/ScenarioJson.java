@@ -257,8 +257,10 @@ public final class ScenarioJson {
         }
         Scenario sc = new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows),
                 cfg, sha256(text.getBytes(StandardCharsets.UTF_8)), List.copyOf(failures), reconvergence,
-                deadlockThreshold, routing, transportProfile, List.copyOf(warnings), switchLatency, ibEngine);
-        String tooBig = sc.telemetryProblem(cfg);
+                deadlockThreshold, routing, transportProfile, List.copyOf(warnings), switchLatency, ibEngine,
+                transportWarnings(root, Transport.INFINIBAND));
+        // The packet engine's port telemetry is checked when it is built (Scenario.simulator): a flow run keeps less.
+        String tooBig = sc.samplingProblem(cfg);
         if (tooBig != null) {
             throw new ScenarioException(List.of(new InputProblem(file, "$.telemetry.sampleIntervalUs",
                     null, tooBig, "a longer sampleIntervalUs or a shorter run")));

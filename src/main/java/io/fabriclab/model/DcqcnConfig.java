@@ -56,12 +56,14 @@ public record DcqcnConfig(boolean enabled, double cnpIntervalUs, double alphaTim
     }
 
     /**
-     * "Firmware style": the DCQCN parameters of the HPCC ns-3 simulator's {@code --cc dcqcn}
-     * (firmware timers: alpha every 1 us, a cut at most every 4 us, increase timer 300 us, R_AI
-     * 5 Mb/s, R_HAI 50 Mb/s, at most halve) with the paper's CNP interval (50 us), byte counter
-     * (10 MB), F (5) and g (1/256), Rmin 100 Mb/s, and the paper's target clamp. It is not
-     * NVIDIA's published default set: that is {@link #connectX()}; docs/model.md, DCQCN, gives the
-     * differences and what they do.
+     * "Firmware style", the default: the firmware timers and g the HPCC ns-3 simulator writes for
+     * {@code --cc dcqcn} (alpha every 1 us, a cut at most every 4 us, increase timer 300 us, g
+     * 1/256), its RdmaHw defaults for R_AI (5 Mb/s), R_HAI (50 Mb/s) and Rmin (100 Mb/s), at most
+     * halve, with the DCQCN paper's CNP interval (50 us), byte counter (10 MB), F (5) and target
+     * clamp. Each value is published; the set is no one configuration (HPCC's run.py itself uses
+     * F 1, Rmin 1,000 Mb/s and R_AI scaled with the link). It is not NVIDIA's published default
+     * set: that is {@link #connectX()}; docs/model.md, DCQCN, gives the differences, what they do
+     * and why this one is the default.
      */
     public static DcqcnConfig nicFirmware() {
         return new DcqcnConfig(true, 50, 1, 300, 10_000_000L, 5, 1.0 / 256, 5, 50, 1.0, 100, 4, 0.5);

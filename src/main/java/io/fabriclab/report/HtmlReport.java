@@ -94,6 +94,7 @@ public final class HtmlReport {
         comparison();
         transportComparison();
         sweeps();
+        measured();
         findings();
         checklist();
         appendix(in);
@@ -731,6 +732,7 @@ public final class HtmlReport {
         rows.add(cmp(runs, "scenario SHA-256", r -> r.metadata() == null || r.metadata().scenarioSha256() == null ? "-"
                 : r.metadata().scenarioSha256().substring(0, Math.min(12, r.metadata().scenarioSha256().length()))));
         rows.add(cmp(runs, "seed", r -> String.valueOf(r.results().run().seed())));
+        rows.add(cmp(runs, "engine", r -> ReportRuns.engine(r.results())));
         rows.add(cmp(runs, "flows completed", r -> r.results().run().flowsCompleted() + " / " + r.results().run().flows()));
         rows.add(cmp(runs, "simulated time", r -> Fmt.us(r.results().run().simulatedPs())));
         rows.add(cmp(runs, "FCT p50", r -> RunEnding.fct(r.results(), r.results().summary().fctP50Us())));
@@ -787,6 +789,14 @@ public final class HtmlReport {
         }
         h.table("compare", head, table.subList(1, table.size()), num);
         h.close("div");
+    }
+
+    /** Measured counters beside the first run (`fabriclab report --counters`, docs/counters.md). */
+    private void measured() {
+        if (review.input().counters() != null) {
+            List<ReportRun> runs = review.input().runs();
+            h.trusted(MeasuredSection.section(fabric, review.input().counters(), runs.isEmpty() ? null : runs.get(0))).nl();
+        }
     }
 
     /** Each finished sweep of `fabriclab report --sweep` as its own section (docs/sweep.md). */
@@ -886,6 +896,7 @@ public final class HtmlReport {
                 rr.add(new String[] {"QoS profile override", m.profile() == null ? "none" : m.profile()});
             }
             rr.add(new String[] {"results", r.source()});
+            rr.add(new String[] {"engine", ReportRuns.engine(r.results())});
             rr.add(new String[] {"seed", String.valueOf(info.seed())});
             rr.add(new String[] {"sample interval", Fmt.us(info.sampleIntervalPs())});
             rr.add(new String[] {"events", Fmt.count(info.events())});

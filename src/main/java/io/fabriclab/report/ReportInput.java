@@ -23,23 +23,32 @@ import io.fabriclab.topology.PriceBook;
  * @param commandLine   how the report was produced, for the appendix (may be empty)
  * @param transports    the scenario under several transports (`fabriclab compare`), or null
  * @param sweeps        finished sweeps to include (`fabriclab report --sweep`), each its own section
+ * @param counters      measured counters (`fabriclab report --counters`): the "Measured vs simulated" section; null for none
  */
 public record ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario,
                           String scenarioText, FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
-                          String commandLine, TransportComparison transports, List<SweepSummary> sweeps) {
+                          String commandLine, TransportComparison transports, List<SweepSummary> sweeps,
+                          MeasuredSection.Counters counters) {
+
+    /** A report without measured counters. */
+    public ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario, String scenarioText,
+                       FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
+                       String commandLine, TransportComparison transports, List<SweepSummary> sweeps) {
+        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, transports, sweeps, null);
+    }
 
     /** A report without sweeps. */
     public ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario, String scenarioText,
                        FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
                        String commandLine, TransportComparison transports) {
-        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, transports, List.of());
+        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, transports, List.of(), null);
     }
 
     /** A report without a transport comparison. */
     public ReportInput(Fabric fabric, String source, String sourceSha256, Scenario scenario, String scenarioText,
                        FabricAnalysis.Options options, List<ReportRun> runs, String author, LocalDate date,
                        String commandLine) {
-        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, null, List.of());
+        this(fabric, source, sourceSha256, scenario, scenarioText, options, runs, author, date, commandLine, null, List.of(), null);
     }
 
     public ReportInput {

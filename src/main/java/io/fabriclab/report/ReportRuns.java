@@ -12,7 +12,8 @@ import io.fabriclab.io.ResultsJson;
 import io.fabriclab.io.Scenario;
 import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
-import io.fabriclab.sim.SimConfig;
+import io.fabriclab.app.RunService;
+import io.fabriclab.sim.Engine;
 import io.fabriclab.sim.SimResults;
 
 /** Where a report's runs come from: results files, or a scenario simulated for the report. */
@@ -58,19 +59,33 @@ public final class ReportRuns {
     }
 
     /**
-     * Simulates a scenario for the report. {@code durationUs} > 0 stops the run at that simulated
-     * time (a short look at a long scenario); otherwise the scenario's own duration applies.
+     * Simulates a scenario for the report on the packet engine ({@link #simulate(Scenario, Path, String, int,
+     * double, Engine)}).
      */
     public static ReportRun simulate(Scenario scenario, Path scenarioFile, String scenarioText, int n, double durationUs) {
-        SimConfig cfg = scenario.config();
-        if (durationUs > 0) {
-            cfg = cfg.withDurationPs(Math.round(durationUs * 1e6));
-        }
-        SimResults r = scenario.simulator(cfg).run();
+        return simulate(scenario, scenarioFile, scenarioText, n, durationUs, Engine.PACKET);
+    }
+
+    /**
+     * Simulates a scenario for the report on {@code engine}, through the run service.
+     * {@code durationUs} > 0 stops the run at that simulated time (a short look at a long
+     * scenario); otherwise the scenario's own duration applies.
+     */
+    public static ReportRun simulate(Scenario scenario, Path scenarioFile, String scenarioText, int n, double durationUs,
+                                     Engine engine) {
+        Scenario run = durationUs > 0 ? scenario.withDurationPs(Math.round(durationUs * 1e6)) : scenario;
+        SimResults r = RunService.prepare(new RunService.Request(scenario.name(), run, engine)).run(null);
         ResultsJson.Metadata meta = new ResultsJson.Metadata(ResultsJson.fabriclabVersion(), scenario.name(),
                 scenarioFile == null ? "" : scenarioFile.toString(), scenario.sha256(), scenario.fabric().name(),
                 scenario.profile());
-        String source = "simulated for this report" + (durationUs > 0 ? " (stopped at " + Fmt.usValue(durationUs) + ")" : "");
+        String source = "simulated for this report on the " + engine.jsonName() + " engine"
+                + (durationUs > 0 ? " (stopped at " + Fmt.usValue(durationUs) + ")" : "");
         return new ReportRun("R" + n + ": " + scenario.name(), source, meta, r, scenario, scenarioText);
+    }
+
+    /** The engine that ran {@code r}: "packet" or "flow" (results written before engines were named: packet). */
+    public static String engine(SimResults r) {
+        String e = r.run().engine();
+        return e == null || e.isBlank() ? Engine.PACKET.jsonName() : e;
     }
 }

@@ -189,6 +189,7 @@ public record TransportComparison(String scenarioName, String source, List<Row> 
                         co.put("busbwFractionOfInfiniBand", c.busbwGBps() / ref.get().busbwGBps());
                     }
                 }
+                o.put("engine", ReportRuns.engine(res));
                 o.put("flows", res.run().flows());
                 o.put("flowsCompleted", res.run().flowsCompleted());
                 o.put("fctP50Us", nanToNull(fctPercentileUs(res, 0.5)));

@@ -6,23 +6,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.fabriclab.io.FabricReader;
+import io.fabriclab.app.RunService;
 import io.fabriclab.io.Scenario;
-import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
 import io.fabriclab.model.Transport;
-import io.fabriclab.sim.IbFraming;
+import io.fabriclab.sim.Engine;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.Simulator;
 import io.fabriclab.sim.TransportProfile;
@@ -31,26 +21,25 @@ import io.fabriclab.topology.PriceBook;
 
 /**
  * One scenario under several transports on the same drawing, as {@code fabriclab compare} and the
- * app's Compare Transports window both run it: the scenario read once per transport (its own
- * {@code transport} replaced, fields of another transport left out, an Ethernet MTU giving way to
- * InfiniBand's), each simulated transport run on its own thread while cores allow, and the
- * results with each transport's bill of materials put together as a {@link TransportComparison}.
- * No output of its own: notes (a replaced MTU, a scenario's warnings) go to the caller.
+ * app's Compare Transports window both run it: a sweep over the transport. The scenario is read
+ * once (the strict reader, as {@code simulate} reads it); each transport's variant is made on the
+ * typed scenario ({@link Scenario#withTransport}: the transport's own defaults, settings of another
+ * transport left out), never by rewriting its text; the runs go through the run service
+ * ({@link RunService#runAll}: in parallel while cores and memory allow) on the engine chosen; the
+ * results with each transport's bill of materials are put together as a {@link TransportComparison}.
+ * No output of its own: notes (a transport's warnings) go to the caller.
  */
 public final class TransportRuns {
-    /** The strict reader (duplicate keys refused): a variant is never made of text the scenario reader would refuse. */
-    private static final ObjectMapper JSON = io.fabriclab.io.JsonInput.strictMapper();
-
     private TransportRuns() {
     }
 
     /** What a run reports while it goes (any thread). */
     public interface Listener {
-        /** A transport's simulator is built and about to run ({@link Simulator#requestStop} stops it). */
-        default void started(Transport t, Simulator sim) {
+        /** A transport's run is built and about to start ({@link RunService.Run#cancel} stops it). */
+        default void started(Transport t, RunService.Run run) {
         }
 
-        /** Progress of a running transport, as {@link Simulator.Progress} reports it. */
+        /** Progress of a running transport, as {@link io.fabriclab.sim.Simulator.Progress} reports it. */
         default void progress(Transport t, long simulatedPs, long endPs, int flowsCompleted, int flows) {
         }
 
@@ -64,27 +53,14 @@ public final class TransportRuns {
     };
 
     /**
-     * The scenario {@code text} read once per transport of {@code set}, in that order.
-     *
-     * @param source  the scenario's name in messages (its file)
-     * @param baseDir where its relative fabric path resolves
-     * @param fabric  null to read the scenario's own fabric; else gives the fabric each transport's
-     *                run uses (one object per call: runs in parallel must not share a fabric)
-     * @param note    gets each note and warning, prefixed with the transport's json name
-     * @throws IllegalArgumentException naming the transport when a variant does not read
+     * The scenario {@code base} under each transport of {@code set}, in that order
+     * ({@link Scenario#withTransport}); each variant's warnings and notes go to {@code note},
+     * prefixed with the transport's json name.
      */
-    public static Map<Transport, Scenario> scenarios(String text, String source, Path baseDir, FabricReader reader,
-                                                     Supplier<io.fabriclab.model.Fabric> fabric, List<Transport> set,
-                                                     Consumer<String> note) {
+    public static Map<Transport, Scenario> scenarios(Scenario base, List<Transport> set, Consumer<String> note) {
         Map<Transport, Scenario> out = new LinkedHashMap<>();
         for (Transport t : set) {
-            Scenario s;
-            try {
-                s = ScenarioJson.parse(variant(text, t, note), source, baseDir, reader,
-                        fabric == null ? null : fabric.get());
-            } catch (ScenarioException | IllegalArgumentException e) {
-                throw new IllegalArgumentException(t.jsonName() + ": " + e.getMessage(), e);
-            }
+            Scenario s = base.withTransport(t, n -> note.accept("compare: " + n));
             s.warnings().forEach(w -> note.accept("warning: " + t.jsonName() + ": " + w.render()));
             out.put(t, s);
         }
@@ -92,93 +68,28 @@ public final class TransportRuns {
     }
 
     /**
-     * The scenario text with its transport set to {@code t}: fields of another transport are left
-     * out, and on InfiniBand a top-level mtuBytes that is not an InfiniBand MTU (an Ethernet frame
-     * size such as 9000) gives way to InfiniBand's 4096, said to {@code note}.
-     */
-    public static String variant(String text, Transport t, Consumer<String> note) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
-        } catch (IOException e) {
-            return text; // the scenario reader reports the syntax error with its location
-        }
-        if (root == null || !root.isObject()) {
-            return text;
-        }
-        ObjectNode o = (ObjectNode) root;
-        JsonNode tr = o.get("transport");
-        if (tr != null && tr.isObject()) {
-            ObjectNode copy = ((ObjectNode) tr).deepCopy();
-            copy.put("name", t.jsonName());
-            if (t != Transport.INFINIBAND) {
-                copy.remove(List.of("dataVls", "vlBufferBytes", "congestionControl"));
-            }
-            if (t != Transport.ULTRA_ETHERNET) {
-                copy.remove("trimThresholdPackets");
-            }
-            o.set("transport", copy);
-        } else {
-            o.put("transport", t.jsonName());
-        }
-        JsonNode mtu = o.get("mtuBytes");
-        if (t == Transport.INFINIBAND && mtu != null && mtu.isIntegralNumber() && !IbFraming.isMtu(mtu.asLong())) {
-            note.accept("compare: infiniband: $.mtuBytes " + mtu.asLong() + " is an Ethernet frame size; InfiniBand runs "
-                    + "at its MTU of " + IbFraming.MAX_MTU_BYTES + " B of payload");
-            o.remove("mtuBytes");
-        }
-        try {
-            return JSON.writeValueAsString(o);
-        } catch (IOException e) {
-            return text;
-        }
-    }
-
-    /**
-     * The default parameters of {@code t} on a fabric of {@code fabricMtuBytes}: for InfiniBand the
-     * largest IBTA MTU not above the fabric's (what a scenario naming {@code infiniband} gets when
-     * it sets no MTU of its own; ScenarioJson).
+     * The default parameters of {@code t} on a fabric of {@code fabricMtuBytes}
+     * ({@link Scenario#defaultTransport}).
      */
     public static TransportProfile profile(Transport t, int fabricMtuBytes) {
-        TransportProfile p = TransportProfile.of(t);
-        if (t != Transport.INFINIBAND) {
-            return p;
-        }
-        int best = -1;
-        for (int m : IbFraming.MTUS) {
-            if (m <= fabricMtuBytes) {
-                best = m;
-            }
-        }
-        return best < 0 ? p : TransportProfile.infiniband(p.ib().withMtuBytes(best));
+        return Scenario.defaultTransport(t, fabricMtuBytes);
     }
 
     /**
-     * A simulator of {@code flows} on {@code fabric} under {@code t} with its default parameters,
-     * as a scenario naming that transport builds it (InfiniBand's VL buffer advertised by every
-     * receiver); the run panel's presets run this way.
+     * A packet-level simulator of {@code flows} on {@code fabric} under {@code t} with its default
+     * parameters, built by the run service as a scenario of those flows ({@link RunService#scenarioOf});
+     * the live view's presets and training step run this way.
      */
     public static Simulator simulator(io.fabriclab.model.Fabric fabric, List<io.fabriclab.workload.FlowSpec> flows,
                                       io.fabriclab.sim.SimConfig cfg, io.fabriclab.sim.QosResolver qos, Transport t) {
-        TransportProfile p = profile(t, fabric.mtuBytes());
-        Simulator sim = new Simulator(fabric, flows, cfg, qos, p);
-        if (p.ib() != null) {
-            sim.setVlCreditBytes(p.ib().vlBufferBytes());
-        }
-        return sim;
+        return RunService.simulator(RunService.scenarioOf("flows", fabric, null, qos, flows, cfg, t));
     }
 
-    /**
-     * A scenario of ready-made {@code flows} (a workload preset of the app) on {@code fabric} under
-     * {@code t}: no failures, ECMP, the scenario reader's defaults for reconvergence (50 us) and the
-     * deadlock detector (500 us), so it runs as a scenario file with the same flows would.
-     */
+    /** A scenario of ready-made {@code flows} on {@code fabric} under {@code t} ({@link RunService#scenarioOf}). */
     public static Scenario ofFlows(String name, io.fabriclab.model.Fabric fabric, String qosProfile,
                                    io.fabriclab.sim.QosResolver qos, List<io.fabriclab.workload.FlowSpec> flows,
                                    io.fabriclab.sim.SimConfig cfg, Transport t) {
-        return new Scenario(name, "", fabric, qosProfile, qos, List.of(), flows, cfg, "-", List.of(),
-                50 * io.fabriclab.model.Units.PS_PER_US, 500 * io.fabriclab.model.Units.PS_PER_US,
-                io.fabriclab.sim.RoutingPolicy.ecmp(), profile(t, fabric.mtuBytes()), List.of(), -1L, null);
+        return RunService.scenarioOf(name, fabric, qosProfile, qos, flows, cfg, t);
     }
 
     /** The transports of {@code set} this build simulates, in order. */
@@ -188,59 +99,81 @@ public final class TransportRuns {
 
     /** Worker threads for {@code runs} runs: one each while cores allow. */
     public static int threads(int runs) {
-        return Math.max(1, Math.min(runs, Runtime.getRuntime().availableProcessors()));
+        return RunService.threads(runs);
     }
 
     /**
-     * A simulator for one transport's scenario; refused (IllegalArgumentException naming the
-     * transport) when the simulator cannot run it (no route, telemetry too big).
-     */
-    public static Simulator simulator(Transport t, Scenario s) {
-        try {
-            return s.simulator(s.config());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(t.jsonName() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Runs one transport's simulator to its end, telling {@code listener}. */
-    public static SimResults runOne(Transport t, Simulator sim, Listener listener) {
-        listener.started(t, sim);
-        SimResults r = listener == QUIET ? sim.run()
-                : sim.run((now, end, events, wall, done, flows) -> listener.progress(t, now, end, done, flows));
-        listener.finished(t, r);
-        return r;
-    }
-
-    /**
-     * Runs the transports of {@code toRun}, each on its own thread while cores allow, and returns
-     * their results in that order. Each simulator is built before its run is handed to a thread;
-     * one that cannot be built stops the lot (IllegalArgumentException naming the transport).
+     * Runs the transports of {@code toRun} on {@code engine} through the run service, each on its
+     * own thread while cores and memory allow, and returns their results in that order. A run that
+     * cannot be built stops the lot (IllegalArgumentException naming the transport).
      */
     public static Map<Transport, SimResults> run(Map<Transport, Scenario> scenarios, List<Transport> toRun,
+                                                 int threads, Engine engine, Listener listener) throws InterruptedException {
+        return start(scenarios, toRun, threads, engine, listener).results();
+    }
+
+    /** As {@link #run(Map, List, int, Engine, Listener)} on the packet engine. */
+    public static Map<Transport, SimResults> run(Map<Transport, Scenario> scenarios, List<Transport> toRun,
                                                  int threads, Listener listener) throws InterruptedException {
-        Map<Transport, SimResults> results = new LinkedHashMap<>();
-        if (toRun.isEmpty()) {
-            return results;
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            Map<Transport, Future<SimResults>> futures = new LinkedHashMap<>();
-            for (Transport t : toRun) {
-                Simulator sim = simulator(t, scenarios.get(t));
-                futures.put(t, pool.submit(() -> runOne(t, sim, listener)));
+        return run(scenarios, toRun, threads, Engine.PACKET, listener);
+    }
+
+    /** The requests of a comparison: one per transport of {@code toRun}, labelled with its json name. */
+    public static List<RunService.Request> requests(Map<Transport, Scenario> scenarios, List<Transport> toRun, Engine engine) {
+        return toRun.stream().map(t -> new RunService.Request(t.jsonName(), scenarios.get(t), engine)).toList();
+    }
+
+    /** The transports' runs started; {@link Running#cancel} stops them. */
+    public static Running start(Map<Transport, Scenario> scenarios, List<Transport> toRun, int threads, Engine engine,
+                                Listener listener) {
+        Map<String, Transport> byLabel = new LinkedHashMap<>();
+        toRun.forEach(t -> byLabel.put(t.jsonName(), t));
+        RunService.Listener l = listener == QUIET ? RunService.QUIET : new RunService.Listener() {
+            @Override
+            public void started(RunService.Request request, RunService.Run run) {
+                listener.started(byLabel.get(request.label()), run);
             }
-            for (Map.Entry<Transport, Future<SimResults>> e : futures.entrySet()) {
-                try {
-                    results.put(e.getKey(), e.getValue().get());
-                } catch (ExecutionException ex) {
-                    throw new IllegalStateException(e.getKey().jsonName() + " run failed: " + ex.getCause(), ex.getCause());
+
+            @Override
+            public void progress(RunService.Request request, long simulatedPs, long endPs, long events, long wallNanos,
+                                 int done, int flows) {
+                listener.progress(byLabel.get(request.label()), simulatedPs, endPs, done, flows);
+            }
+
+            @Override
+            public void finished(RunService.Request request, SimResults results) {
+                listener.finished(byLabel.get(request.label()), results);
+            }
+        };
+        return new Running(toRun, RunService.start(requests(scenarios, toRun, engine), threads, l));
+    }
+
+    /** A comparison's runs in flight. */
+    public static final class Running {
+        private final List<Transport> toRun;
+        private final RunService.Batch batch;
+
+        Running(List<Transport> toRun, RunService.Batch batch) {
+            this.toRun = toRun;
+            this.batch = batch;
+        }
+
+        /** Stops every transport's run. */
+        public void cancel() {
+            batch.cancel();
+        }
+
+        /** Each transport's results, in order (absent for one stopped before it started). */
+        public Map<Transport, SimResults> results() throws InterruptedException {
+            List<SimResults> rs = batch.results();
+            Map<Transport, SimResults> out = new LinkedHashMap<>();
+            for (int i = 0; i < toRun.size(); i++) {
+                if (rs.get(i) != null) {
+                    out.put(toRun.get(i), rs.get(i));
                 }
             }
-        } finally {
-            pool.shutdownNow();
+            return out;
         }
-        return results;
     }
 
     /**

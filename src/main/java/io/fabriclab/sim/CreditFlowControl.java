@@ -60,7 +60,7 @@ final class CreditFlowControl {
     /** Packet kind of a flow-control packet (PacketPool's kinds, after Ultra Ethernet's TRIMMED). */
     static final byte FC = PacketPool.FC;
 
-    private final Simulator sim;
+    private final SimContext.Ports sim;
     private final EgressPort[] ports;
     private final PacketPool pkts;
     /** Blocks each port's receiving side advertises per VL. */
@@ -100,7 +100,7 @@ final class CreditFlowControl {
     private final int[] limitBefore;
     private final long[] lastUpdatePs;
 
-    CreditFlowControl(Simulator sim, EgressPort[] ports, PacketPool pkts) {
+    CreditFlowControl(SimContext.Ports sim, EgressPort[] ports, PacketPool pkts) {
         this.sim = sim;
         this.ports = ports;
         this.pkts = pkts;
@@ -216,7 +216,7 @@ final class CreditFlowControl {
     /** A stall of the sender record at {@code o} for {@code need} blocks. */
     private void stall(int o, int need) {
         if (st[o + STALL_START] < 0) {
-            st[o + STALL_START] = sim.now;
+            st[o + STALL_START] = sim.now();
         }
         st[o + STALL_NEED] = need;
     }
@@ -249,7 +249,7 @@ final class CreditFlowControl {
     }
 
     private void endStall(int o) {
-        st[o + STALLED_PS] += sim.now - st[o + STALL_START];
+        st[o + STALLED_PS] += sim.now() - st[o + STALL_START];
         st[o + STALL_START] = -1;
     }
 
@@ -272,7 +272,7 @@ final class CreditFlowControl {
         int limit = sent + available;
         int pc = EgressPort.portClass(p.id, c);
         limitBefore[pc] = (int) st[o + LIMIT];
-        lastUpdatePs[pc] = sim.now;
+        lastUpdatePs[pc] = sim.now();
         st[o + LIMIT] = limit;
         if (st[o + STALL_START] >= 0 && limit - sent >= (int) st[o + STALL_NEED]) {
             endStall(o);

@@ -31,7 +31,7 @@ import java.util.List;
  * per period.
  */
 final class IbCongestionControl {
-    private final Simulator sim;
+    private final SimContext sim;
     private final CreditFlowControl credits;
     private final PacketPool pkts;
     private final IbCongestionSettings s;
@@ -59,7 +59,7 @@ final class IbCongestionControl {
     private final int maxFrameBytes;
     private long becnsSent;
 
-    IbCongestionControl(Simulator sim, CreditFlowControl credits, PacketPool pkts, IbCongestionSettings settings,
+    IbCongestionControl(SimContext sim, CreditFlowControl credits, PacketPool pkts, IbCongestionSettings settings,
                         int ports, Flow[] flows, int maxFrameBytes) {
         this.sim = sim;
         this.credits = credits;
@@ -118,8 +118,8 @@ final class IbCongestionControl {
                 mark = true;
             }
         }
-        if (sim.trace != null) {
-            sim.trace.fecnDecision(sim.now, out.ref(), c, queueBytes, mark);
+        if (sim.trace() != null) {
+            sim.trace().fecnDecision(sim.now(), out.ref(), c, queueBytes, mark);
         }
     }
 
@@ -144,7 +144,7 @@ final class IbCongestionControl {
         if (closed[i]) {
             return;
         }
-        long now = sim.now;
+        long now = sim.now();
         advance(i, now);
         int before = ccti[i];
         int after = Math.min(s.cctiLimit(), before + s.cctiIncrease());
@@ -163,7 +163,7 @@ final class IbCongestionControl {
     /** The injection delay after a packet of {@code f} sent now from HCA port {@code p}, ps. */
     long delayPs(Flow f, EgressPort p) {
         int i = f.id;
-        advance(i, sim.now);
+        advance(i, sim.now());
         long t = maxPacketPs[p.id];
         if (t < 0) {
             t = maxPacketPs[p.id] = p.serializationPs(maxFrameBytes);
@@ -173,7 +173,7 @@ final class IbCongestionControl {
 
     /** The requester of {@code f} has every packet acknowledged: its time at CCTI > 0 stops counting. */
     void senderDone(Flow f) {
-        close(f.id, sim.now);
+        close(f.id, sim.now());
     }
 
     private void close(int i, long now) {
@@ -213,7 +213,7 @@ final class IbCongestionControl {
 
     /** The CCTI of flow {@code id} now (tests). */
     int ccti(int id) {
-        advance(id, sim.now);
+        advance(id, sim.now());
         return ccti[id];
     }
 

@@ -30,7 +30,8 @@ import io.fabriclab.workload.FlowSpec;
  * </ul>
  */
 final class LocalWork {
-    private final Simulator sim;
+    /** A flow waiting for a local task lost one dependency ({@link Simulator#flowDependencyDone}). */
+    private final java.util.function.Consumer<Flow> flowDependencyDone;
     private final EventQueue events;
     final int count;
     final FlowSpec[] specs;
@@ -70,8 +71,8 @@ final class LocalWork {
     final long[] gpuBusyPs;
     private final String[] gpuName;
 
-    LocalWork(Simulator sim, EventQueue events, Fabric fabric, List<FlowSpec> local, int[] specIndex) {
-        this.sim = sim;
+    LocalWork(java.util.function.Consumer<Flow> flowDependencyDone, EventQueue events, Fabric fabric, List<FlowSpec> local, int[] specIndex) {
+        this.flowDependencyDone = flowDependencyDone;
         this.events = events;
         this.count = local.size();
         this.specs = local.toArray(new FlowSpec[0]);
@@ -360,7 +361,7 @@ final class LocalWork {
             dependencyDone(taskDependents[task][i], now);
         }
         for (int i = 0; i < flowDependentCount[task]; i++) {
-            sim.flowDependencyDone(flowDependents[task][i]);
+            flowDependencyDone.accept(flowDependents[task][i]);
         }
     }
 }

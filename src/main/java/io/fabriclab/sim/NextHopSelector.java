@@ -51,7 +51,7 @@ final class NextHopSelector {
     private int[][] neighbour;
     private int[][] neighbourPort;
     /** The run's simulator: while no link is down ({@code downLinkCount == 0}) no member needs checking. */
-    private final Simulator sim;
+    private final SimContext.Ports sim;
     /** The run's ECMP hash and each flow's NIC addresses, for the entropy choice ({@link #nextByEntropy}). */
     private final EcmpHash hash;
     private final int[] srcAddr;
@@ -60,7 +60,7 @@ final class NextHopSelector {
     private int[][] flowletPort;
     private long[][] flowletLastPs;
 
-    NextHopSelector(Simulator sim, RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
+    NextHopSelector(SimContext.Ports sim, RoutingPolicy policy, EgressPort[] ports, Map<Link, Integer> linkIndex, Routing routing,
                     Flow[] flowList, long seed, int switchCount, EcmpHash hash) {
         int flows = flowList.length;
         this.hash = hash;
@@ -168,7 +168,7 @@ final class NextHopSelector {
         if (group.length == 1) {
             return group[0];
         }
-        if (sim.downLinkCount == 0) {
+        if (!sim.anyLinkDown()) {
             return group[entropyMember(here, flow, ev, group.length)];
         }
         int live = 0;
@@ -340,7 +340,7 @@ final class NextHopSelector {
     }
 
     private int pickRandom(int[] group) {
-        if (sim.downLinkCount == 0) {
+        if (!sim.anyLinkDown()) {
             // Every member is up: the k-th live member is group[k] (the same draw as below).
             return group[random.nextInt(group.length)];
         }

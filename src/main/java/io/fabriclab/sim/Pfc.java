@@ -1,7 +1,7 @@
 package io.fabriclab.sim;
 
 import io.fabriclab.model.Units;
-import io.fabriclab.topology.HeadroomCalculator;
+import io.fabriclab.model.PhyTiming;
 
 /**
  * Priority flow control (IEEE 802.1Qbb) and the PFC watchdog, over the simulator's port and
@@ -15,13 +15,13 @@ import io.fabriclab.topology.HeadroomCalculator;
  * {@link Simulator#releaseIngress}); they call {@link #xoff} and {@link #xon}.
  */
 final class Pfc {
-    private final Simulator sim;
+    private final SimContext.Ports sim;
     private final long[] pcs;
     private final EventQueue events;
     private final PacketPool pkts;
     final PfcEventLog log;
 
-    Pfc(Simulator sim, int portCount, long[] pcs, EventQueue events, PacketPool pkts) {
+    Pfc(SimContext.Ports sim, int portCount, long[] pcs, EventQueue events, PacketPool pkts) {
         this.sim = sim;
         this.pcs = pcs;
         this.events = events;
@@ -36,12 +36,12 @@ final class Pfc {
     /**
      * From a PFC frame's arrival until it takes effect on an egress of {@code gbps}: both ends'
      * interface (MAC/PHY) delay and the peer's response time, from the per-speed values the
-     * headroom calculator uses ({@link HeadroomCalculator#timing}), so the two agree. The
+     * headroom calculator uses ({@link PhyTiming#of}), so the two agree. The
      * interface delay is not put on every data frame (it would only shift all arrivals); on
      * PFC's loop it is counted here, once for each end, which adds the same bytes in flight.
      */
     static long reactionPs(int gbps, long rateBps) {
-        HeadroomCalculator.PeerTiming t = HeadroomCalculator.timing(gbps);
+        PhyTiming t = PhyTiming.of(gbps);
         long bits = 2 * t.interfaceDelayBits() + (long) t.responseQuanta() * RoceFraming.BITS_PER_QUANTUM;
         return Units.serializationPs((bits + 7) / 8, rateBps);
     }
@@ -61,7 +61,7 @@ final class Pfc {
         in.xoffSentMask |= 1 << c;
         int gen = ++in.refreshGeneration[c];
         send(in, c, RoceFraming.XOFF_QUANTA);
-        events.push(sim.now + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, Simulator.EV_PFC_REFRESH,
+        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, Simulator.EV_PFC_REFRESH,
                 EgressPort.portClass(in.id, c), gen);
     }
 
@@ -87,8 +87,8 @@ final class Pfc {
         if (!p.touched) {
             sim.touch(p);
         }
-        if (sim.trace != null) {
-            sim.trace.pfcSent(sim.now, p.ref(), c, quanta, pcs[p.at(c, EgressPort.INGRESS_BYTES)]);
+        if (sim.trace() != null) {
+            sim.trace().pfcSent(sim.now(), p.ref(), c, quanta, pcs[p.at(c, EgressPort.INGRESS_BYTES)]);
         }
         sim.transmit(p);
     }
@@ -99,7 +99,7 @@ final class Pfc {
             return;
         }
         send(p, c, RoceFraming.XOFF_QUANTA);
-        events.push(sim.now + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, Simulator.EV_PFC_REFRESH,
+        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, Simulator.EV_PFC_REFRESH,
                 EgressPort.portClass(p.id, c), gen);
     }
 
@@ -112,12 +112,12 @@ final class Pfc {
      */
     void receive(EgressPort r, int c, int quanta) {
         r.pauseFramesReceived[c]++;
-        events.push(sim.now + r.pfcReactionPs, Simulator.EV_PFC_APPLY, EgressPort.portClass(r.id, c), quanta);
+        events.push(sim.now() + r.pfcReactionPs, Simulator.EV_PFC_APPLY, EgressPort.portClass(r.id, c), quanta);
     }
 
     /** {@link Simulator#EV_PFC_APPLY}: a PFC frame for priority {@code c} takes effect on egress {@code r}: pause for {@code quanta}, or resume. */
     void apply(EgressPort r, int c, int quanta) {
-        final long now = sim.now;
+        final long now = sim.now();
         log.record(now, r.id, c, quanta, pcs[r.at(c, EgressPort.PAUSED_UNTIL)]);
         boolean pausedBefore = pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now;
         if (!pausedBefore && r.pauseStartPs[c] >= 0) {
@@ -151,7 +151,7 @@ final class Pfc {
         if (gen != r.watchdogGeneration[c]) {
             return;
         }
-        final long now = sim.now;
+        final long now = sim.now();
         if (!r.isStormed(c)) {
             if (pcs[r.at(c, EgressPort.PAUSED_UNTIL)] > now && r.pauseStartPs[c] >= 0 && now - r.pauseStartPs[c] >= r.watchdogPs) {
                 r.stormedMask |= 1 << c;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.fabriclab.workload.Collective;
 
 /** Turns the simulator's counters into an immutable {@link SimResults}, in a deterministic order. */
 final class ResultsBuilder {
@@ -133,11 +132,8 @@ final class ResultsBuilder {
                 ecmp.add(new SimResults.EcmpResult(p.port.device().id(), p.ref(), p.peerPort.ref(), flowsPerPort[p.id]));
             }
         }
-        java.util.Set<String> ncclLabels = new java.util.HashSet<>();
-        sim.ncclCollectives().forEach(c -> ncclLabels.add(c.label()));
-        List<SimResults.CollectiveResult> collectives = new ArrayList<>(
-                collectives(flows, sim.collectiveWorkloads(), end, sim.reportedElsewhere().or(ncclLabels::contains)));
-        collectives.addAll(ncclCollectives(flows, sim.ncclCollectives(), sim.local, end));
+        List<SimResults.CollectiveResult> collectives = CollectiveResults.of(flowView(flows, end), taskView(sim.local),
+                sim.collectiveWorkloads(), sim.ncclCollectives(), sim.reportedElsewhere());
         // Per-packet modes do not follow the flows' ECMP paths: only bytes describe their spread.
         List<SimResults.UplinkSpread> uplinks = uplinks(ports, sim.routingPolicy().perPacket() ? null : flowsPerPort);
         long[] sorted = fcts.stream().mapToLong(Long::longValue).toArray();
@@ -150,7 +146,7 @@ final class ResultsBuilder {
         double evps = wallNanos <= 0 ? 0 : sim.eventCount() * 1e9 / wallNanos;
         SimResults.RunInfo run = new SimResults.RunInfo(sim.config().seed(), reason, end, sim.eventCount(), wallNanos,
                 evps, flows.length, flows.length - sim.flowsRemaining(), sim.maxPacketsInFlight(),
-                sim.config().sampleIntervalPs(), sim.reroutes(), sim.routingPolicy().mode().jsonName());
+                sim.config().sampleIntervalPs(), sim.reroutes(), sim.routingPolicy().mode().jsonName(), Engine.PACKET.jsonName());
         List<SimResults.DeadlockResult> deadlocks = new ArrayList<>();
         for (DeadlockDetector.Deadlock d : sim.deadlocksFound()) {
             deadlocks.add(new SimResults.DeadlockResult(d.detectedPs(), d.priority(), d.ports()));
@@ -197,59 +193,9 @@ final class ResultsBuilder {
                 java.util.Arrays.stream(flowTasks).boxed().toList());
     }
 
-    /**
-     * NCCL collectives (workload.NcclCollective): their network flows and NVLink transfers together,
-     * from the first to start to the last to finish; S and n as declared; no per-step list (the
-     * steps of a hierarchical or tree algorithm are not one ring's).
-     */
-    private static List<SimResults.CollectiveResult> ncclCollectives(Flow[] flows,
-            List<io.fabriclab.workload.NcclCollective> known, LocalWork local, long end) {
-        List<SimResults.CollectiveResult> out = new ArrayList<>();
-        if (known.isEmpty()) {
-            return out;
-        }
-        java.util.Map<String, long[]> acc = new java.util.LinkedHashMap<>();
-        for (io.fabriclab.workload.NcclCollective c : known) {
-            // start, finish, all done (1/0), stall, retransmitted, channels
-            acc.put(c.label(), new long[] {Long.MAX_VALUE, 0, 1, 0, 0});
-        }
-        for (Flow f : flows) {
-            long[] a = acc.get(f.spec.label());
-            if (a != null) {
-                a[0] = Math.min(a[0], f.startedPs >= 0 ? f.startedPs : f.startPs);
-                a[1] = Math.max(a[1], f.finishPs);
-                a[2] &= f.done ? 1 : 0;
-                a[3] = Math.max(a[3], f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0));
-                a[4] += f.retransmittedBytes;
-            }
-        }
-        if (local != null) {
-            for (int i = 0; i < local.count; i++) {
-                long[] a = acc.get(local.specs[i].label());
-                if (a != null) {
-                    a[0] = Math.min(a[0], local.startedPs[i] >= 0 ? local.startedPs[i] : Long.MAX_VALUE);
-                    a[1] = Math.max(a[1], local.finishPs[i]);
-                    a[2] &= local.finishPs[i] >= 0 ? 1 : 0;
-                }
-            }
-        }
-        for (io.fabriclab.workload.NcclCollective c : known) {
-            long[] a = acc.get(c.label());
-            boolean done = a[2] == 1 && a[0] != Long.MAX_VALUE;
-            long start = a[0] == Long.MAX_VALUE ? 0 : a[0];
-            long t = done ? a[1] - start : -1;
-            int n = c.ranks().size();
-            double algbw = done && t > 0 ? c.bytes() / (t / 1e12) / 1e9 : 0;
-            out.add(new SimResults.CollectiveResult(c.name(), c.op().jsonName(), n, c.bytes(), start, done ? a[1] : -1,
-                    t, algbw, algbw * c.op().busFactor(n), c.channelsPerRail(), a[3], a[4], List.of()));
-        }
-        return out;
-    }
-
     /** Ultra Ethernet's counts (SimResults.UecResult); null on other transports. */
     private SimResults.UecResult uecResult(Flow[] flows, EgressPort[] ports) {
-        UecTransport u = sim.uec;
-        if (u == null) {
+        if (!(sim.nicTransport instanceof UecTransport u)) {
             return null;
         }
         long nacks = 0;
@@ -322,82 +268,83 @@ final class ResultsBuilder {
         return out;
     }
 
-    /**
-     * Collective results, from the flows labelled "KIND:NAME", in order of first appearance. When
-     * the run knows the {@link Collective} behind a label, S is its declared size and steps are
-     * reported; otherwise S = total bytes / (steps x ranks / n) and no steps.
-     */
-    private static List<SimResults.CollectiveResult> collectives(Flow[] flows, List<Collective> known, long end,
-                                                                 java.util.function.Predicate<String> elsewhere) {
-        java.util.Map<String, List<Flow>> groups = new java.util.LinkedHashMap<>();
-        for (Flow f : flows) {
-            String label = f.spec.label();
-            int colon = label.indexOf(':');
-            if (colon > 0 && Collective.Kind.fromJsonName(label.substring(0, colon)) != null && !elsewhere.test(label)) {
-                groups.computeIfAbsent(label, k -> new ArrayList<>()).add(f);
+    /** The packet engine's flows as {@link CollectiveResults} reads them. */
+    private static CollectiveResults.Flows flowView(Flow[] flows, long end) {
+        return new CollectiveResults.Flows() {
+            @Override
+            public int count() {
+                return flows.length;
             }
+
+            @Override
+            public String label(int i) {
+                return flows[i].spec.label();
+            }
+
+            @Override
+            public String src(int i) {
+                return flows[i].spec.src();
+            }
+
+            @Override
+            public long bytes(int i) {
+                return flows[i].spec.bytes();
+            }
+
+            @Override
+            public long specStartPs(int i) {
+                return flows[i].startPs;
+            }
+
+            @Override
+            public long startedPs(int i) {
+                return flows[i].started ? flows[i].startedPs : -1;
+            }
+
+            @Override
+            public long finishPs(int i) {
+                return flows[i].done ? flows[i].finishPs : -1;
+            }
+
+            @Override
+            public long stallPs(int i) {
+                Flow f = flows[i];
+                return f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0);
+            }
+
+            @Override
+            public long retransmittedBytes(int i) {
+                return flows[i].retransmittedBytes;
+            }
+        };
+    }
+
+    /** The packet engine's NVLink and compute tasks as {@link CollectiveResults} reads them. */
+    private static CollectiveResults.Tasks taskView(LocalWork w) {
+        if (w == null) {
+            return CollectiveResults.NO_TASKS;
         }
-        java.util.Map<String, Collective> byLabel = new java.util.HashMap<>();
-        for (Collective c : known) {
-            byLabel.put(c.label(), c);
-        }
-        List<SimResults.CollectiveResult> out = new ArrayList<>();
-        for (var e : groups.entrySet()) {
-            String label = e.getKey();
-            Collective.Kind kind = Collective.Kind.fromJsonName(label.substring(0, label.indexOf(':')));
-            List<Flow> fl = e.getValue();
-            Collective meta = byLabel.get(label);
-            if (meta != null && meta.flowCount() != fl.size()) {
-                meta = null;
+        return new CollectiveResults.Tasks() {
+            @Override
+            public int count() {
+                return w.count;
             }
-            int n = meta != null ? meta.ranks().size() : (int) fl.stream().map(f -> f.spec.src()).distinct().count();
-            long total = fl.stream().mapToLong(f -> f.spec.bytes()).sum();
-            long s = meta != null ? meta.bytes() : n < 2 ? total : total / kind.stepsTimesRanksOverN(n);
-            long start = fl.stream().mapToLong(f -> f.startPs).min().orElse(0);
-            boolean done = fl.stream().allMatch(f -> f.done);
-            long finish = done ? fl.stream().mapToLong(f -> f.finishPs).max().orElse(-1) : -1;
-            long t = done ? finish - start : -1;
-            // nccl-tests: algbw = S / t, busbw = algbw x factor (2(n-1)/n all-reduce, (n-1)/n others).
-            double algbw = done && t > 0 ? s / (t / 1e12) / 1e9 : 0;
-            double busbw = n < 2 ? 0 : algbw * kind.busFactor(n);
-            long stall = 0;
-            long retx = 0;
-            for (Flow f : fl) {
-                stall = Math.max(stall, f.stallPs + (f.inRecovery ? end - f.recoveryStartPs : 0));
-                retx += f.retransmittedBytes;
+
+            @Override
+            public String label(int i) {
+                return w.specs[i].label();
             }
-            List<SimResults.StepResult> steps = new ArrayList<>();
-            if (meta != null) {
-                int k = meta.steps();
-                long[] first = new long[k];
-                long[] last = new long[k];
-                boolean[] complete = new boolean[k];
-                Arrays.fill(first, Long.MAX_VALUE);
-                Arrays.fill(complete, true);
-                for (int i = 0; i < fl.size(); i++) {
-                    Flow f = fl.get(i);
-                    int st = meta.stepOf(i);
-                    if (f.started) {
-                        first[st] = Math.min(first[st], f.startedPs);
-                    }
-                    if (f.done) {
-                        last[st] = Math.max(last[st], f.finishPs);
-                    } else {
-                        complete[st] = false;
-                    }
-                }
-                long prev = start;
-                for (int st = 0; st < k; st++) {
-                    long sf = complete[st] ? last[st] : -1;
-                    steps.add(new SimResults.StepResult(st, first[st] == Long.MAX_VALUE ? -1 : first[st], sf,
-                            sf >= 0 && prev >= 0 ? sf - prev : -1));
-                    prev = sf;
-                }
+
+            @Override
+            public long startedPs(int i) {
+                return w.startedPs[i];
             }
-            out.add(new SimResults.CollectiveResult(label.substring(label.indexOf(':') + 1), kind.jsonName(), n, s, start,
-                    finish, t, algbw, busbw, meta != null ? meta.channels() : 1, stall, retx, List.copyOf(steps)));
-        }
-        return out;
+
+            @Override
+            public long finishPs(int i) {
+                return w.finishPs[i];
+            }
+        };
     }
 
     /** Nearest-rank percentile, in microseconds; 0 when there is no value. */

@@ -120,10 +120,12 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
     /**
      * @param wallNanos        wall-clock time of the event loop (the only field that differs between identical runs)
      * @param eventsPerSecond  events / wall time (also differs between runs)
+     * @param engine           the engine that ran it: "packet" (every packet, PFC, ECN, congestion control) or
+     *                         "flow" (max-min fair rates, no queues: {@link FlowEngine})
      */
     public record RunInfo(long seed, StopReason stopReason, long simulatedPs, long events, long wallNanos,
                           double eventsPerSecond, int flows, int flowsCompleted, int maxPacketsInFlight,
-                          long sampleIntervalPs, int reroutes, String routing) {
+                          long sampleIntervalPs, int reroutes, String routing, String engine) {
     }
 
     public record Summary(long drops, long headroomOverflowDrops, long bufferDrops, long watchdogDrops, long linkDownDrops,

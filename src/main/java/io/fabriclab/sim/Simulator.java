@@ -33,12 +33,16 @@ import io.fabriclab.workload.FlowSpec;
  * <p>One mechanism per class, over the same arrays (ports, per-class port state, packets,
  * flows, events): this class holds the run loop, the event dispatch and the switch datapath
  * (egress scheduling and transmission, ingress admission to the shared buffer and headroom,
- * forwarding, ECN marking, drops); {@link Pfc} holds PFC and its watchdog, {@link RoceTransport}
- * the RoCEv2 NIC (requester, responder, DCQCN's reaction point), {@link LinkEvents} link failures
- * and reconvergence, {@link FlowPaths} the ECMP paths, {@link Telemetry} sampling and deadlock
- * detection, {@link LiveControl} the live view's snapshots and commands.
+ * forwarding, ECN marking, drops); the run's transport at the NICs is a {@link NicTransport}
+ * ({@link RoceTransport}, {@link IbTransport} or {@link UecTransport}, chosen once by
+ * {@link NicTransport#of}) served by the one {@link NicScheduler}; {@link Pfc} holds PFC and its
+ * watchdog, {@link CreditFlowControl} InfiniBand's link-level credits, {@link LinkEvents} link
+ * failures and reconvergence, {@link FlowPaths} the ECMP paths, {@link Telemetry} sampling and
+ * deadlock detection, {@link LiveControl} the live view's snapshots and commands. The per-packet
+ * mechanisms see the run through {@link SimContext} (its private implementation here), not
+ * through this class.
  */
-public final class Simulator {
+public final class Simulator implements SimRun {
     /** Receives progress every few hundred thousand events (for a progress bar). */
     public interface Progress {
         void update(long simulatedPs, long endPs, long events, long wallNanos, int flowsCompleted, int flows);
@@ -120,9 +124,8 @@ public final class Simulator {
     final CreditFlowControl credits;
     /** InfiniBand congestion control (FECN, BECN, CCTI); null unless an InfiniBand run switches it on. */
     final IbCongestionControl ibcc;
-    /** Per-packet bytes of the transport: data headers, an ACK or NAK, and the wire's gap per packet. */
-    final int dataHeaderBytes;
-    final int ackBytes;
+    /** Per-packet bytes of the transport: data headers, an ACK or NAK, the wire's gap per packet, the largest payload. */
+    private final NicTransport.Framing framing;
     private final int wireOverheadBytes;
     private final EventQueue events;
     private final PacketPool pkts;
@@ -136,10 +139,12 @@ public final class Simulator {
     /** Next-hop choice of data packets in a per-packet routing mode; null under ECMP. */
     NextHopSelector selector;
     private final Pfc pfc;
-    private final RoceTransport roce;
-    // ----- Ultra Ethernet (UecTransport, Trimming, Nscc): null on other transports -----
-    /** The Ultra Ethernet NIC in place of {@link #roce}; null unless the run is ultra-ethernet. */
-    final UecTransport uec;
+    /** The run's transport at every NIC (RoCEv2, InfiniBand or Ultra Ethernet), chosen once ({@link NicTransport#of}). */
+    final NicTransport nicTransport;
+    /** The NIC scheduler every transport shares. */
+    private final NicScheduler nicScheduler;
+    /** What the mechanisms see of the run ({@link SimContext}) in place of this class. */
+    private final Context context = new Context();
     /** Packet trimming at the switches; null unless the run is ultra-ethernet. */
     final Trimming trimming;
     /** Ultra Ethernet spraying: switches hash each data packet's entropy value ({@link NextHopSelector#nextByEntropy}). */
@@ -193,20 +198,15 @@ public final class Simulator {
         if (ultraEthernet && transportProfile.uec() == null) {
             throw new IllegalArgumentException("an Ultra Ethernet run needs its parameters (TransportProfile.uec)");
         }
-        this.dataHeaderBytes = ib ? CreditFlowControl.DATA_HEADER_BYTES
-                : ultraEthernet ? UecFraming.DATA_HEADER_BYTES : RoceFraming.DATA_HEADER_BYTES;
-        this.ackBytes = ib ? CreditFlowControl.ACK_PACKET_BYTES
-                : ultraEthernet ? UecFraming.ACK_FRAME_BYTES : RoceFraming.ACK_FRAME_BYTES;
-        // Ultra Ethernet runs over Ethernet: preamble, start delimiter and gap as RoCEv2.
-        this.wireOverheadBytes = ib ? CreditFlowControl.WIRE_OVERHEAD_BYTES : RoceFraming.WIRE_OVERHEAD_BYTES;
+        this.framing = NicTransport.Framing.of(transport, fabric.mtuBytes());
+        this.wireOverheadBytes = framing.wireOverheadBytes();
         this.fabric = fabric;
         this.qos = qos;
         this.cfg = cfg;
         this.paths = new FlowPaths(Routing.compute(fabric), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()), linkIndex);
         Routing routing = paths.routing;
-        this.maxPayload = ib ? CreditFlowControl.maxPayload(fabric.mtuBytes())
-                : ultraEthernet ? UecFraming.maxPayload(fabric.mtuBytes()) : RoceFraming.maxPayload(fabric.mtuBytes());
-        if (maxPayload + dataHeaderBytes > PacketPool.MAX_FRAME_BYTES) {
+        this.maxPayload = framing.maxPayload();
+        if (maxPayload + framing.dataHeaderBytes() > PacketPool.MAX_FRAME_BYTES) {
             throw new IllegalArgumentException("MTU " + fabric.mtuBytes() + " B: frames above "
                     + PacketPool.MAX_FRAME_BYTES + " B are not simulated");
         }
@@ -276,7 +276,7 @@ public final class Simulator {
         networkSpecIndex = java.util.Arrays.copyOf(netIndex, netSpecs.size());
         events = new EventQueue(Math.max(1024, netSpecs.size() * 4 + localSpecs.size()));
         local = localSpecs.isEmpty() ? null
-                : new LocalWork(this, events, fabric, localSpecs, java.util.Arrays.copyOf(localIndex, localSpecs.size()));
+                : new LocalWork(this::flowDependencyDone, events, fabric, localSpecs, java.util.Arrays.copyOf(localIndex, localSpecs.size()));
         flows = new Flow[netSpecs.size()];
         flowPhase = new byte[flows.length];
         for (int i = 0; i < flows.length; i++) {
@@ -341,15 +341,17 @@ public final class Simulator {
         events.setLookahead(this::lookahead);
         flowsRemaining = flows.length;
         reactionLog = new ReactionLog(flows.length);
-        pfc = new Pfc(this, ports.length, pcs, events, pkts);
-        credits = ib ? new CreditFlowControl(this, ports, pkts) : null;
+        pfc = new Pfc(context, ports.length, pcs, events, pkts);
+        credits = ib ? new CreditFlowControl(context, ports, pkts) : null;
         TransportProfileIb ibProfile = transportProfile.ib();
         ibcc = ib && ibProfile != null && ibProfile.congestionControl()
-                ? new IbCongestionControl(this, credits, pkts, ibProfile.congestionSettings(), ports.length, flows,
-                maxPayload + dataHeaderBytes) : null;
-        roce = new RoceTransport(this, flows, flowPhase, events, pkts, cfg, reactionLog, maxPayload, wireOverheadBytes);
-        uec = ultraEthernet ? new UecTransport(this, flows, flowPhase, events, pkts, cfg, maxPayload, transportProfile.uec()) : null;
-        if (ultraEthernet) {
+                ? new IbCongestionControl(context, credits, pkts, ibProfile.congestionSettings(), ports.length, flows,
+                maxPayload + framing.dataHeaderBytes()) : null;
+        nicTransport = NicTransport.of(transportProfile, context, flows, events, pkts, cfg, reactionLog, framing, credits,
+                ibcc);
+        nicScheduler = new NicScheduler(context, nicTransport, credits, events);
+        if (nicTransport.pathEntropies() > 0) {
+            // Each data packet carries the entropy value its sender chose (Ultra Ethernet).
             pkts.enableEntropy();
         }
         trimming = ultraEthernet ? new Trimming(pkts, transportProfile.uec().trimThresholdPackets(), fabric.mtuBytes(),
@@ -367,7 +369,7 @@ public final class Simulator {
             }
         }
         linkEvents = new LinkEvents(this, fabric, links, ports, flows, paths, events, pkts);
-        telemetry = new Telemetry(this, ports, pcs, flows, flowPhase, touchedPorts, events, cfg.sampleIntervalPs());
+        telemetry = new Telemetry(context, credits, ports, pcs, flows, flowPhase, touchedPorts, events, cfg.sampleIntervalPs());
         live = new LiveControl(this, ports, qos, events);
     }
 
@@ -432,7 +434,7 @@ public final class Simulator {
 
     /**
      * Every switch's port-to-port latency at {@code ps} instead of its model's
-     * ({@code topology.SwitchLatency}); 0 makes every switch a store-and-forward switch without
+     * ({@code model.SwitchLatency}); 0 makes every switch a store-and-forward switch without
      * pipeline delay. Call before {@link #run()}.
      */
     public void setSwitchLatencyPs(long ps) {
@@ -447,6 +449,7 @@ public final class Simulator {
     }
 
     /** Asks a running simulation to stop after the current event (any thread). */
+    @Override
     public void requestStop() {
         stopRequested = true;
     }
@@ -609,7 +612,7 @@ public final class Simulator {
     /** One of the tasks flow {@code d} waits for finished; it starts when none is left. */
     void flowDependencyDone(Flow d) {
         if (--d.waitingFor == 0) {
-            events.push(Math.max(now, d.startPs), EV_FLOW_START, d.id, 0);
+            events.push(Math.max(now, d.startPs) + d.spec.delayPs(), EV_FLOW_START, d.id, 0);
         }
     }
 
@@ -633,22 +636,29 @@ public final class Simulator {
         return run(null);
     }
 
+    @Override
+    public Engine engine() {
+        return Engine.PACKET;
+    }
+
+    @Override
     public SimResults run(Progress progress) {
         if (ran) {
             throw new IllegalStateException("a Simulator runs once");
         }
         ran = true;
-        if (uec != null && !routingPolicy.perPacket()) {
+        int entropies = nicTransport.pathEntropies();
+        if (entropies > 0 && !routingPolicy.perPacket()) {
             // Ultra Ethernet sprays every packet over the equal-cost paths (UEC 1.0 packet spraying).
             routingPolicy = new RoutingPolicy(RoutingMode.SPRAY, routingPolicy.flowletGapPs(), routingPolicy.reorderWindowPackets());
         }
         if (routingPolicy.perPacket()) {
-            selector = new NextHopSelector(this, routingPolicy, ports, linkIndex, paths.routing, flows, cfg.seed(),
+            selector = new NextHopSelector(context, routingPolicy, ports, linkIndex, paths.routing, flows, cfg.seed(),
                     switches.size(), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()));
             // Ultra Ethernet's spraying: each packet carries the entropy value its sender chose.
-            entropySpray = uec != null && routingPolicy.mode() == RoutingMode.SPRAY;
+            entropySpray = entropies > 0 && routingPolicy.mode() == RoutingMode.SPRAY;
             if (entropySpray) {
-                selector.setPathEntropies(transportProfile.uec().pathEntropies());
+                selector.setPathEntropies(entropies);
             }
             if (paths.tables != null) {
                 selector.tablesChanged(paths.tables);
@@ -657,7 +667,7 @@ public final class Simulator {
         long wallStart = System.nanoTime();
         for (Flow f : flows) {
             if (f.waitingFor == 0) {
-                events.push(f.startPs, EV_FLOW_START, f.id, 0);
+                events.push(f.startPs + f.spec.delayPs(), EV_FLOW_START, f.id, 0);
             }
         }
         if (local != null) {
@@ -737,13 +747,7 @@ public final class Simulator {
                 transmit(p);
             }
             case EV_ARRIVE -> arrive(target, arg);
-            case EV_FLOW_START -> {
-                if (uec != null) {
-                    uec.startFlow(flows[target]);
-                } else {
-                    roce.startFlow(flows[target]);
-                }
-            }
+            case EV_FLOW_START -> nicTransport.startFlow(flows[target]);
             case EV_NIC_WAKE -> {
                 EgressPort p = ports[target];
                 if (p.wakeAtPs == now) {
@@ -753,8 +757,7 @@ public final class Simulator {
             }
             case EV_PAUSE_EXPIRE -> transmit(ports[target]);
             case EV_PFC_REFRESH -> pfc.refresh(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
-            case EV_RATE_TIMER -> roce.rateTimer(flows[target], arg);
-            case EV_RTO -> retransmitTimeout(flows[target]);
+            case EV_RATE_TIMER, EV_RTO -> nicTransport.timer(type, flows[target], arg);
             case EV_SAMPLE -> telemetry.sample();
             case EV_WATCHDOG -> pfc.watchdog(ports[EgressPort.portOf(target)], EgressPort.classOf(target), arg);
             case EV_LINK_DOWN -> linkEvents.down(target);
@@ -863,11 +866,7 @@ public final class Simulator {
             return;
         }
         if (p.nic != null) {
-            if (uec != null) {
-                uec.nicTransmit(p);
-            } else {
-                roce.nicTransmit(p);
-            }
+            nicScheduler.transmit(p);
         } else {
             switchTransmit(p);
         }
@@ -1176,11 +1175,7 @@ public final class Simulator {
                 credits.arrived(inId, vl, size);
                 credits.released(inId, vl, size);
             }
-            if (uec != null) {
-                uec.nicReceive(in, pkt, kind);
-            } else {
-                roce.nicReceive(in, pkt, kind);
-            }
+            nicTransport.receive(in, pkt, kind);
             return;
         }
         int outId = forward(pkt, in, kind);
@@ -1551,28 +1546,120 @@ public final class Simulator {
     }
 
 
+    // ----- the context the mechanisms see (SimContext) ---------------------------------------------
+
     /**
-     * {@link #EV_RTO}. RoCEv2 and InfiniBand: while ACKs made progress within the timeout it is
-     * re-armed at the real deadline; when it expires the requester goes back to the first
-     * unacknowledged packet, and the timer starts again. Ultra Ethernet runs its own per-packet
-     * timer ({@link UecTransport#rtoExpired}).
+     * The run as its mechanisms see it ({@link SimContext}): the time, the trace and the datapath
+     * actions each needs, each a call into this simulator; nothing else of it is reachable
+     * through the context.
      */
-    private void retransmitTimeout(Flow f) {
-        if (uec != null) {
-            // Ultra Ethernet: a per-packet timer with an adaptive timeout (UecTransport.rtoExpired).
-            uec.rtoExpired(f);
-            return;
+    private final class Context implements SimContext.Nic, SimContext.Ports {
+        @Override
+        public long now() {
+            return now;
         }
-        if (f.senderDone) {
-            return;
+
+        @Override
+        public SimTrace trace() {
+            return trace;
         }
-        long deadline = f.lastProgressPs + cfg.retransmitTimeoutPs();
-        if (now < deadline) {
-            events.push(deadline, EV_RTO, f.id, 0);
-            return;
+
+        @Override
+        public void transmit(EgressPort p) {
+            Simulator.this.transmit(p);
         }
-        roce.resendOnTimeout(f);
-        f.lastProgressPs = now;
-        events.push(now + cfg.retransmitTimeoutPs(), EV_RTO, f.id, 0);
+
+        @Override
+        public void nicTransmit(EgressPort p) {
+            nicScheduler.transmit(p);
+        }
+
+        @Override
+        public void startTx(EgressPort p, int pkt, int frame) {
+            Simulator.this.startTx(p, pkt, frame, 0);
+        }
+
+        @Override
+        public void enqueue(EgressPort p, int c, int pkt, int bytes, int ingress, boolean ect) {
+            Simulator.this.enqueue(p, c, pkt, bytes, ingress, ect);
+        }
+
+        @Override
+        public void enqueueFc(EgressPort p, int pkt) {
+            Simulator.this.enqueueFc(p, pkt);
+        }
+
+        @Override
+        public int pop(EgressPort p, int c) {
+            return Simulator.this.pop(p, c);
+        }
+
+        @Override
+        public int popControl(EgressPort p) {
+            return Simulator.this.popControl(p);
+        }
+
+        @Override
+        public void releaseIngress(int in, int c, int bytes) {
+            Simulator.this.releaseIngress(in, c, bytes);
+        }
+
+        @Override
+        public void drop(EgressPort at, int c, int pkt, int cause) {
+            Simulator.this.drop(at, c, pkt, cause);
+        }
+
+        @Override
+        public void touch(EgressPort p) {
+            Simulator.this.touch(p);
+        }
+
+        @Override
+        public boolean anyLinkDown() {
+            return downLinkCount > 0;
+        }
+
+        @Override
+        public void flowStarted(Flow f) {
+            f.started = true;
+            flowPhase[f.id] = FLOW_ACTIVE;
+            f.startedPs = now;
+            f.lastProgressPs = now;
+            f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
+        }
+
+        @Override
+        public void flowDelivered(Flow f) {
+            f.done = true;
+            flowPhase[f.id] = FLOW_DONE;
+            f.finishPs = now;
+            flowsRemaining--;
+            releaseDependents(f);
+        }
+
+        @Override
+        public void doneFlowChanged(Flow f) {
+            flowPhase[f.id] = FLOW_DONE_CHANGED;
+        }
+
+        @Override
+        public boolean perPacketRouting() {
+            return selector != null;
+        }
+
+        @Override
+        public int reorderWindowPackets() {
+            return routingPolicy.reorderWindowPackets();
+        }
+
+        @Override
+        public long unloadedPathPs(int[] path, int wireBytes) {
+            long t = 0;
+            for (int p : path) {
+                t += Units.serializationPs(wireBytes, ports[p].rateBps) + ports[p].propagationPs
+                        + (ports[p].sw != null ? pipeline.latencyPs(ports[p].sw) : 0);
+            }
+            return t;
+        }
     }
 }

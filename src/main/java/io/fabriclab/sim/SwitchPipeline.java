@@ -4,7 +4,7 @@ import java.util.List;
 
 import io.fabriclab.model.Transport;
 import io.fabriclab.model.Units;
-import io.fabriclab.topology.SwitchLatency;
+import io.fabriclab.model.SwitchLatency;
 
 /**
  * Port-to-port latency of every switch of a run (docs/model.md, Switch port-to-port latency): the

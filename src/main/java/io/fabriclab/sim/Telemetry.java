@@ -8,7 +8,9 @@ import java.util.List;
  * (queues paused continuously beyond a threshold in a cycle of waits).
  */
 final class Telemetry {
-    private final Simulator sim;
+    private final SimContext sim;
+    /** InfiniBand's credits (a deadlock there is a cycle of credit waits); null on Ethernet. */
+    private final CreditFlowControl credits;
     private final EgressPort[] ports;
     private final long[] pcs;
     private final Flow[] flows;
@@ -19,9 +21,10 @@ final class Telemetry {
     private DeadlockDetector deadlocks;
     long deadlockThresholdPs = 500 * io.fabriclab.model.Units.PS_PER_US;
 
-    Telemetry(Simulator sim, EgressPort[] ports, long[] pcs, Flow[] flows, byte[] flowPhase,
+    Telemetry(SimContext sim, CreditFlowControl credits, EgressPort[] ports, long[] pcs, Flow[] flows, byte[] flowPhase,
               List<EgressPort> touchedPorts, EventQueue events, long intervalPs) {
         this.sim = sim;
+        this.credits = credits;
         this.ports = ports;
         this.pcs = pcs;
         this.flows = flows;
@@ -42,12 +45,12 @@ final class Telemetry {
      * counts in both), so it stays within [0, 1]; depth is the largest queue within it.
      */
     void sample() {
-        final long now = sim.now;
+        final long now = sim.now();
         long interval = intervalPs;
         long start = now - interval;
         if (deadlockThresholdPs > 0) {
             if (deadlocks == null) {
-                deadlocks = new DeadlockDetector(ports, deadlockThresholdPs, sim.credits);
+                deadlocks = new DeadlockDetector(ports, deadlockThresholdPs, credits);
             }
             deadlocks.check(touchedPorts, now);
         }

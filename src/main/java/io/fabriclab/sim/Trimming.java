@@ -9,7 +9,7 @@ import io.fabriclab.model.WredEcn;
  * Ultra Ethernet packet trimming at a switch (UEC 1.0, packet trimming; NDP, Handley et al.,
  * SIGCOMM 2017): a data packet the switch's buffer would drop (the shared pool is full, or its
  * egress queue is at its static or dynamic limit, {@link SwitchState#admitsLossy}) is cut instead
- * to the switch model's trimmed size ({@link io.fabriclab.topology.SwitchLatency#trimmedFrameBytes})
+ * to the switch model's trimmed size ({@link io.fabriclab.model.SwitchLatency#trimmedFrameBytes})
  * and forwarded in the high-priority class the acknowledgements ride ({@link QosProfile#CNP_PRIORITY},
  * strict), so the receiver learns at once which packet to ask for again. That is where a switch that
  * trims does it: NVIDIA Spectrum-4 "trims and forwards packets that it is about to discard because
@@ -38,7 +38,7 @@ final class Trimming {
         this.thresholdBytes = trimThresholdPackets > 0 ? (long) trimThresholdPackets * mtuBytes : Long.MAX_VALUE;
         this.trimmedFrameBytes = new int[switches.size()];
         for (SwitchState s : switches) {
-            trimmedFrameBytes[s.index] = io.fabriclab.topology.SwitchLatency.trimmedFrameBytes(s.device,
+            trimmedFrameBytes[s.index] = io.fabriclab.model.SwitchLatency.trimmedFrameBytes(s.device,
                     UecFraming.TRIMMED_FRAME_BYTES);
         }
     }

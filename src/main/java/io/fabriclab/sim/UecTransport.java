@@ -19,10 +19,9 @@ import io.fabriclab.model.QosProfile;
  * AR), answers a trimmed header with a NACK; the flow is complete when every PSN has arrived.
  * ACKs and NACKs ride the strict, lossy CNP priority as RoCEv2's do. No CNP, no DCQCN, no PFC.
  */
-final class UecTransport {
-    private final Simulator sim;
+final class UecTransport implements NicTransport {
+    private final SimContext.Nic ctx;
     private final Flow[] flows;
-    private final byte[] flowPhase;
     private final EventQueue events;
     private final PacketPool pkts;
     private final SimConfig cfg;
@@ -114,11 +113,10 @@ final class UecTransport {
         }
     }
 
-    UecTransport(Simulator sim, Flow[] flows, byte[] flowPhase, EventQueue events, PacketPool pkts, SimConfig cfg,
+    UecTransport(SimContext.Nic ctx, Flow[] flows, EventQueue events, PacketPool pkts, SimConfig cfg,
                  int maxPayload, TransportProfileUec profile) {
-        this.sim = sim;
+        this.ctx = ctx;
         this.flows = flows;
-        this.flowPhase = flowPhase;
         this.events = events;
         this.pkts = pkts;
         this.cfg = cfg;
@@ -147,14 +145,10 @@ final class UecTransport {
 
     // ----- requester -----------------------------------------------------------------------------
 
-    /** {@link Simulator#EV_FLOW_START}. */
-    void startFlow(Flow f) {
-        final long now = sim.now;
-        f.started = true;
-        flowPhase[f.id] = Simulator.FLOW_ACTIVE;
-        f.startedPs = now;
-        f.lastProgressPs = now;
-        f.rateSeries = new TimeSeries(cfg.maxSeriesPoints(), TimeSeries.Merge.MEAN);
+    @Override
+    public void startFlow(Flow f) {
+        final long now = ctx.now();
+        ctx.flowStarted(f);
         State s = new State(f.totalPackets);
         s.cc = new Nscc(maxPayload, baseRttPs(f), f.srcPort.rateBps, profile, now);
         s.cwnd = s.cc.cwnd;
@@ -163,7 +157,12 @@ final class UecTransport {
         s.evXor = evRandom.nextInt(profile.pathEntropies());
         state[f.id] = s;
         f.srcPort.nic.activate(f);
-        sim.transmit(f.srcPort);
+        ctx.transmit(f.srcPort);
+    }
+
+    @Override
+    public int pathEntropies() {
+        return profile.pathEntropies();
     }
 
     /**
@@ -172,20 +171,10 @@ final class UecTransport {
      * three-tier fabric has as many hops, so the ECMP path stands for all of them).
      */
     private long baseRttPs(Flow f) {
-        EgressPort[] ports = sim.ports();
         int dataWire = maxPayload + UecFraming.DATA_HEADER_BYTES + RoceFraming.WIRE_OVERHEAD_BYTES;
         int ackWire = UecFraming.ACK_FRAME_BYTES + RoceFraming.WIRE_OVERHEAD_BYTES;
-        long rtt = 0;
         // Each switch crossed adds its port-to-port latency (SwitchPipeline) both ways.
-        for (int p : f.forwardPath()) {
-            rtt += io.fabriclab.model.Units.serializationPs(dataWire, ports[p].rateBps) + ports[p].propagationPs
-                    + (ports[p].sw != null ? sim.pipeline.latencyPs(ports[p].sw) : 0);
-        }
-        for (int p : f.reversePaths[f.pathVersion]) {
-            rtt += io.fabriclab.model.Units.serializationPs(ackWire, ports[p].rateBps) + ports[p].propagationPs
-                    + (ports[p].sw != null ? sim.pipeline.latencyPs(ports[p].sw) : 0);
-        }
-        return rtt;
+        return ctx.unloadedPathPs(f.forwardPath(), dataWire) + ctx.unloadedPathPs(f.reversePaths[f.pathVersion], ackWire);
     }
 
     private boolean canSend(Flow f, State s) {
@@ -193,33 +182,15 @@ final class UecTransport {
         return work && (s.inflightBytes == 0 || s.inflightBytes + maxPayload <= s.cwnd);
     }
 
-    /** The NIC's wire is free: its next frame, control (ACK, NACK) before data. */
-    void nicTransmit(EgressPort p) {
-        if (p.queuedPackets > 0) {
-            for (int c = EgressPort.CLASSES - 1; c >= 0; c--) {
-                if (p.hasPackets(c)) {
-                    int pkt = sim.pop(p, c);
-                    sim.startTx(p, pkt, p.polledBytes());
-                    return;
-                }
-            }
-        }
-        Nic nic = p.nic;
-        int n = nic.activeCount;
-        for (int i = 0; i < n; i++) {
-            int idx = nic.roundRobin + i;
-            if (idx >= n) {
-                idx -= n;
-            }
-            Flow f = nic.active[idx];
-            State s = state[f.id];
-            if (canSend(f, s)) {
-                nic.roundRobin = idx + 1 >= n ? 0 : idx + 1;
-                sendData(p, f, s);
-                return;
-            }
-        }
-        // Nothing the windows allow: an ACK or NACK reopens a window and calls transmit again.
+    /** Window-based, not paced: a flow may send now while its window has room, else an ACK or NACK reopens it. */
+    @Override
+    public long readyAtPs(EgressPort p, Flow f, long now) {
+        return canSend(f, state[f.id]) ? now : Long.MAX_VALUE;
+    }
+
+    @Override
+    public void sendData(EgressPort p, Flow f) {
+        sendData(p, f, state[f.id]);
     }
 
     private void sendData(EgressPort p, Flow f, State s) {
@@ -252,11 +223,11 @@ final class UecTransport {
         }
         set(s.outstanding, psn);
         s.inflightBytes += payload;
-        s.sentPs[psn % s.sentPs.length] = sim.now;
+        s.sentPs[psn % s.sentPs.length] = ctx.now();
         if (!s.timerArmed) {
             // The timer runs while anything is unanswered, on the oldest packet's send time.
             s.timerArmed = true;
-            events.push(sim.now + s.rtoPs, Simulator.EV_RTO, f.id, 0);
+            events.push(ctx.now() + s.rtoPs, Simulator.EV_RTO, f.id, 0);
         }
         int frame = payload + UecFraming.DATA_HEADER_BYTES;
         int pkt = pkts.allocate(PacketPool.DATA, f.id, psn, frame, f.priority,
@@ -266,11 +237,11 @@ final class UecTransport {
         if (ar) {
             pkts.setAckRequested(pkt);
         }
-        sim.startTx(p, pkt, frame);
+        ctx.startTx(p, pkt, frame);
     }
 
     /**
-     * {@link Simulator}'s EV_RTO for flow {@code f}: every packet unanswered for the timeout since
+     * {@link Simulator#EV_RTO} for flow {@code f}: every packet unanswered for the timeout since
      * it was (last) sent is queued again (only those; UEC 1.0 PDS, per-packet retransmission
      * timer), and the timer is set for the oldest packet still unanswered. This is csg-htsim
      * EQDS's timer (EqdsSrc::startRTO / rtxTimerExpired: on the oldest send time in
@@ -278,13 +249,17 @@ final class UecTransport {
      * {@link TransportProfileUec#MIN_RTO_US} (htsim's computeDynamicRTO, whose floor
      * DEFAULT_EQDS_RTO_MIN is 100 us).
      */
-    void rtoExpired(Flow f) {
+    @Override
+    public void timer(int type, Flow f, int arg) {
+        if (type != Simulator.EV_RTO) {
+            throw new IllegalStateException("unexpected timer " + type + " on an Ultra Ethernet run");
+        }
         State s = state[f.id];
         s.timerArmed = false;
         if (f.senderDone || s.inflightBytes == 0) {
             return;
         }
-        final long now = sim.now;
+        final long now = ctx.now();
         long oldest = Long.MAX_VALUE;
         boolean resent = false;
         for (int psn = f.sndUna; psn < f.maxSent; psn++) {
@@ -309,7 +284,7 @@ final class UecTransport {
             // No exponential back-off: csg-htsim's EQDS keeps its timeout fixed ("as per spec");
             // the packets queued again are timed anew from their resend.
             f.timeouts++;
-            sim.transmit(f.srcPort);
+            ctx.transmit(f.srcPort);
         }
     }
 
@@ -358,7 +333,7 @@ final class UecTransport {
      * time gives the RTT sample; {@code ce} its ECN echo.
      */
     private void acked(Flow f, State s, int psn, int cumulative, long bitmap, boolean ce) {
-        final long now = sim.now;
+        final long now = ctx.now();
         f.lastProgressPs = now;
         long newly = 0;
         for (int p = f.sndUna; p < cumulative; p++) {
@@ -384,7 +359,7 @@ final class UecTransport {
             f.senderDone = true;
             f.srcPort.nic.deactivate(f);
         }
-        sim.transmit(f.srcPort);
+        ctx.transmit(f.srcPort);
     }
 
     /** Marks PSN {@code p} acknowledged; its payload bytes if it was not already. */
@@ -402,7 +377,7 @@ final class UecTransport {
     }
 
     private void nacked(Flow f, State s, int psn) {
-        f.lastProgressPs = sim.now;
+        f.lastProgressPs = ctx.now();
         f.naks++;
         if (get(s.acked, psn) || !get(s.outstanding, psn)) {
             return;
@@ -410,14 +385,15 @@ final class UecTransport {
         clear(s.outstanding, psn);
         int payload = f.payloadOf(psn, maxPayload);
         s.inflightBytes -= payload;
-        s.cc.onNack(payload, sim.now);
+        s.cc.onNack(payload, ctx.now());
         s.cwnd = s.cc.cwnd;
         s.pushRtx(psn);
-        sim.transmit(f.srcPort);
+        ctx.transmit(f.srcPort);
     }
 
     /** A packet reached the NIC behind ingress {@code in}: data or a trimmed header for the responder, ACK / NACK for the requester. */
-    void nicReceive(EgressPort in, int pkt, byte kind) {
+    @Override
+    public void receive(EgressPort in, int pkt, byte kind) {
         int id = pkts.flow(pkt);
         // The state by the packet's flow id: its load does not wait for the flow's record.
         State s = state[id];
@@ -460,7 +436,7 @@ final class UecTransport {
     // ----- responder -----------------------------------------------------------------------------
 
     private void responderData(EgressPort in, Flow f, State s, int psn, boolean ce, int ev, boolean ar, int frame) {
-        final long now = sim.now;
+        final long now = ctx.now();
         if (ce) {
             f.ceReceived++;
         }
@@ -490,11 +466,7 @@ final class UecTransport {
                 ackNow = true;
             }
             if (s.receivedCount == f.totalPackets && !f.done) {
-                f.done = true;
-                flowPhase[f.id] = Simulator.FLOW_DONE;
-                f.finishPs = now;
-                sim.flowsRemaining--;
-                sim.releaseDependents(f);
+                ctx.flowDelivered(f);
             }
         }
         if (ackNow || s.unackedBytes > TransportProfileUec.ACK_COALESCE_BYTES) {
@@ -539,9 +511,9 @@ final class UecTransport {
         pkts.setPathBase(pkt, f.reverseBase);
         pkts.setEntropy(pkt, ev);
         pkts.setSack(pkt, cumulative, bitmap);
-        sim.enqueue(p, QosProfile.CNP_PRIORITY, pkt, size, -1, false);
-        if (p.busyUntilPs <= sim.now) {
-            nicTransmit(p);
+        ctx.enqueue(p, QosProfile.CNP_PRIORITY, pkt, size, -1, false);
+        if (p.busyUntilPs <= ctx.now()) {
+            ctx.nicTransmit(p);
         }
         return pkt;
     }

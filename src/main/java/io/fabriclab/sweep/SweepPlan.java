@@ -37,6 +37,7 @@ import io.fabriclab.io.InputProblem;
 import io.fabriclab.io.JsonInput;
 import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
+import io.fabriclab.sim.Engine;
 
 /**
  * A sweep file read and checked (docs/format-sweep.md): the base scenario resolved (fabric inlined),
@@ -61,7 +62,7 @@ public final class SweepPlan {
     static final int CHECKED_POINTS = 64;
 
     private static final List<String> TOP = List.of("schemaVersion", "name", "description", "scenario", "parameters",
-            "design", "seeds", "metrics", "constraints", "objectives");
+            "design", "seeds", "metrics", "constraints", "objectives", "engine");
     private static final List<String> PARAM = List.of("path", "name", "values", "range", "distribution");
     private static final List<String> RANGE = List.of("from", "to", "count", "scale");
     private static final List<String> DIST = List.of("type", "min", "max", "mean", "sd", "mu", "sigma");
@@ -150,6 +151,8 @@ public final class SweepPlan {
     private final List<Constraint> constraints;
     private final List<Objective> objectives;
     private final List<Path> inputFiles;
+    /** The engine every run uses: the file's {@code engine} (packet unless it says flow), or a command's --engine. */
+    private final Engine engine;
 
     private SweepPlan(Builder b) {
         this.file = b.file;
@@ -167,6 +170,39 @@ public final class SweepPlan {
         this.constraints = List.copyOf(b.constraints);
         this.objectives = List.copyOf(b.objectives);
         this.inputFiles = List.copyOf(b.inputFiles);
+        this.engine = b.engine;
+    }
+
+    private SweepPlan(SweepPlan p, Engine engine) {
+        this.file = p.file;
+        this.name = p.name;
+        this.description = p.description;
+        this.base = p.base;
+        this.baseName = p.baseName;
+        this.parameters = p.parameters;
+        this.design = p.design;
+        this.points = p.points;
+        this.designSeed = p.designSeed;
+        this.quantiles = p.quantiles;
+        this.seeds = p.seeds;
+        this.metrics = p.metrics;
+        this.constraints = p.constraints;
+        this.objectives = p.objectives;
+        this.inputFiles = p.inputFiles;
+        this.engine = engine;
+    }
+
+    /** The engine every run of the plan uses (the sweep file's {@code engine}, packet by default). */
+    public Engine engine() {
+        return engine;
+    }
+
+    /**
+     * This plan on {@code e} (a command's {@code --engine} over the file's): every run's key
+     * ({@link RunSpec#hash}) names the engine, so a flow run is never reused for a packet run.
+     */
+    public SweepPlan withEngine(Engine e) {
+        return e == null || e == engine ? this : new SweepPlan(this, e);
     }
 
     /**
@@ -313,7 +349,7 @@ public final class SweepPlan {
         JsonNode scenario = resolve(vs, seed);
         String json = SweepJson.canonical(scenario);
         return new RunSpec(point, seedIndex, seed, vs.stream().map(SweepJson::literal).toList(), json,
-                SweepJson.sha256(json));
+                RunSpec.key(json, engine), engine);
     }
 
     /**
@@ -336,7 +372,8 @@ public final class SweepPlan {
             }
         }
         String json = SweepJson.canonical(resolve(vs, seed));
-        return new RunSpec(point, seedIndex, seed, vs.stream().map(SweepJson::literal).toList(), json, SweepJson.sha256(json));
+        return new RunSpec(point, seedIndex, seed, vs.stream().map(SweepJson::literal).toList(), json,
+                RunSpec.key(json, engine), engine);
     }
 
     /** The base scenario with the fabric inlined, as canonical JSON (no parameter applied). */
@@ -439,6 +476,7 @@ public final class SweepPlan {
         final List<Constraint> constraints = new ArrayList<>();
         final List<Objective> objectives = new ArrayList<>();
         final List<Path> inputFiles = new ArrayList<>();
+        Engine engine = Engine.PACKET;
 
         Builder(String file) {
             this.file = file;
@@ -502,6 +540,7 @@ public final class SweepPlan {
             name = string(root, "name", "$.name", Path.of(file).getFileName() == null ? file
                     : Path.of(file).getFileName().toString().replaceFirst("\\.json$", ""));
             description = string(root, "description", "$.description", "");
+            readEngine(root.get("engine"));
             readScenario(root.get("scenario"), dir);
             readMetrics(root);
             readSeeds(root.get("seeds"));
@@ -514,6 +553,22 @@ public final class SweepPlan {
             checkPoints(plan);
             throwIfAny();
             return plan;
+        }
+
+        /** "engine": "packet" (default) or "flow": the engine of every run. */
+        void readEngine(JsonNode n) {
+            if (n == null) {
+                return;
+            }
+            if (!n.isTextual()) {
+                problem("$.engine", n, "must be a string", "one of " + Engine.names());
+                return;
+            }
+            try {
+                engine = Engine.parse(n.asText());
+            } catch (IllegalArgumentException e) {
+                problem("$.engine", n, "is not an engine", "one of " + Engine.names());
+            }
         }
 
         void readScenario(JsonNode n, Path dir) {

@@ -18,12 +18,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.fabriclab.app.RunService;
 import io.fabriclab.io.AtomicFiles;
 import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.Scenario;
 import io.fabriclab.io.ScenarioException;
 import io.fabriclab.io.ScenarioJson;
-import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimResults;
 
 /**
@@ -93,7 +93,7 @@ public final class SweepRunner {
 
     /** The memory the pool lets runs in flight use together: 60 % of the maximum heap. */
     public static long memoryBudget() {
-        return (long) (Runtime.getRuntime().maxMemory() * 0.6);
+        return RunService.memoryBudget();
     }
 
     /**
@@ -102,15 +102,7 @@ public final class SweepRunner {
      * record (2 KB), each link's ports and queues (16 KB), and 32 MB for the simulator's pools.
      */
     public static long memoryEstimate(Scenario s) {
-        SimConfig cfg = s.config();
-        long horizon = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
-        double samples = Math.ceil((double) horizon / cfg.sampleIntervalPs());
-        double points = Math.min(samples, cfg.maxSeriesPoints());
-        double bytes = 4.0 * s.fabric().links().size() * points * 16
-                + s.flows().size() * (points * 16 + 2048)
-                + s.fabric().links().size() * 16384.0
-                + 32.0 * 1024 * 1024;
-        return (long) Math.min(bytes, Long.MAX_VALUE / 2);
+        return RunService.memoryEstimate(s);
     }
 
     /**
@@ -151,7 +143,9 @@ public final class SweepRunner {
 
     private static RunRow simulate(RunSpec spec, Scenario s, long t0) {
         try {
-            SimResults r = s.simulator(s.config()).run(null);
+            // The one place a run is built: the run service, on the plan's engine.
+            SimResults r = RunService.prepare(new RunService.Request("point " + spec.point() + " seed " + spec.seed(),
+                    s, spec.engine())).run(null);
             return row(spec, RunRow.OK, "", SweepMetrics.of(r), t0);
         } catch (IllegalArgumentException e) {
             return row(spec, RunRow.REFUSED, firstLine(e.getMessage()), Map.of(), t0);

@@ -312,6 +312,7 @@ public final class SweepSummary {
         o.put("schemaVersion", 1);
         o.put("name", plan.name());
         o.put("design", plan.design());
+        o.put("engine", plan.engine().jsonName());
         o.put("scenario", plan.baseScenarioName());
         ArrayNode params = o.putArray("parameters");
         for (int i = 0; i < plan.parameterPaths().size(); i++) {

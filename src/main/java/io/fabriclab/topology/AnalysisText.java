@@ -149,22 +149,22 @@ public final class AnalysisText {
 
     /** Port-to-port latency of each switch model under each transport (docs/model.md, Transports). */
     private static void switchLatency(PrintWriter out, Fabric fabric) {
-        List<SwitchLatency.ModelLatency> rows = SwitchLatency.of(fabric);
+        List<FabricSwitchLatency.ModelLatency> rows = FabricSwitchLatency.of(fabric);
         if (rows.isEmpty()) {
             return;
         }
         out.println("Switch port-to-port latency, unloaded (by switch model and transport)");
         TextTable t = new TextTable("switch model", "switches", "RoCEv2", "InfiniBand", "Ultra Ethernet");
         java.util.Set<String> sources = new java.util.LinkedHashSet<>();
-        for (SwitchLatency.ModelLatency m : rows) {
+        for (FabricSwitchLatency.ModelLatency m : rows) {
             List<String> cells = new ArrayList<>();
             cells.add(m.model());
             cells.add(String.valueOf(m.switches()));
             for (io.fabriclab.model.Transport tr : io.fabriclab.model.Transport.values()) {
-                SwitchLatency.SwitchClass c = m.byTransport().get(tr.ordinal());
+                io.fabriclab.model.SwitchLatency.SwitchClass c = m.byTransport().get(tr.ordinal());
                 sources.add(m.source(tr));
                 cells.add(String.format(Locale.ROOT, "%.2f us %s", m.portToPortPs(tr) / 1e6,
-                        c.forwarding() == SwitchLatency.Forwarding.CUT_THROUGH ? "cut-through" : "store-and-forward"));
+                        c.forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH ? "cut-through" : "store-and-forward"));
             }
             t.row(cells.toArray());
         }

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
+import io.fabriclab.model.PhyTiming;
 import io.fabriclab.model.Port;
 import io.fabriclab.model.QosProfile;
 
@@ -31,103 +31,29 @@ import io.fabriclab.model.QosProfile;
  *
  * <p>Limits: the MTU is the fabric's ({@link Fabric#mtuBytes()}); only switch ports are checked
  * (NIC receive buffers are not configured through the QoS profile); per-speed values not in a
- * source are marked {@code extrapolated} (see {@link #TIMING} and {@link #timing(int)}).
+ * source are marked {@code extrapolated} (see {@link PhyTiming#TIMING} and {@link #timing(int)}).
  */
 public final class HeadroomCalculator {
     /** Preamble + SFD (8 B) and the minimum inter-frame gap (12 B) that every frame costs on the wire. */
     public static final int WIRE_OVERHEAD_BYTES = 20;
     /** A PFC frame: 64 B minimum frame + 20 B wire overhead = 672 bit times. */
     public static final long PFC_FRAME_BITS = 672;
-    public static final long BITS_PER_QUANTUM = 512;
+    public static final long BITS_PER_QUANTUM = PhyTiming.BITS_PER_QUANTUM;
 
-    /**
-     * Per-speed timing in bit times: the constants the headroom need is built from, public so that the
-     * simulator's PFC response uses the same figures.
-     *
-     * @param responseQuanta       the peer's response time in pause quanta (IEEE 802.3 31B.3.7)
-     * @param interfaceDelayBits   MAC/PHY delay of one end (transmit plus receive), in bit times
-     * @param extrapolated         true when the interface delay or the response is not from a source for
-     *                             this speed but carried over from a cited one
-     * @param interfaceSource      where {@code interfaceDelayBits} comes from, in a few words
-     */
-    public record PeerTiming(int speedGbps, int responseQuanta, long interfaceDelayBits, boolean extrapolated,
-                             String interfaceSource) {
-        /** The peer's response time in bit times (quanta x 512). */
-        public long responseBits() {
-            return responseQuanta * BITS_PER_QUANTUM;
-        }
-
-        /** The peer's response time in picoseconds at this speed (a bit time is 1,000 / G ps). */
-        public long responsePs() {
-            return responseBits() * 1_000 / speedGbps;
-        }
-
-        /** One end's interface delay in picoseconds at this speed. */
-        public long interfaceDelayPs() {
-            return interfaceDelayBits * 1_000 / speedGbps;
-        }
-    }
-
-    /** Source label of the IEEE 802.3 interface-delay bounds (as tabulated in Cisco's ch. 7). */
-    public static final String SOURCE_IEEE = "IEEE 802.3 bound";
-    /** Source label of SONiC's per-ASIC mac_phy_delay for NVIDIA Spectrum-1/2/3. */
-    public static final String SOURCE_SONIC_SPECTRUM = "SONiC Spectrum mac_phy_delay";
-
-    /**
-     * SONiC's ASIC_TABLE mac_phy_delay for MELLANOX-SPECTRUM, -SPECTRUM-2 and -SPECTRUM-3
-     * (sonic-buildimage files/build_templates/asic_table.j2: "0.8", in KiB, which
-     * cfgmgr/buffer_headroom_mellanox.lua multiplies by 1,024): 819.2 B = 6,553.6 bit times, rounded up.
-     * The same figure at every speed those chips run (up to 400G on Spectrum-3).
-     */
-    public static final long SONIC_SPECTRUM_MAC_PHY_DELAY_BITS = 6_554;
-
-    /**
-     * The per-speed table, the one place these constants live.
-     * <ul>
-     *   <li>Response quanta: IEEE 802.3 31B.3.7 as tabulated in SONiC's buffer_headroom_mellanox.lua
-     *       (10G 67, 25G 80, 40G 118, 50G 147, 100G 394, 200G 453, 400G 905, 800G 905); 1.6T has no cited
-     *       value: 800G's time, doubled in bits (extrapolated).</li>
-     *   <li>Interface delay at 10G 8,192, 25G 6,144, 40G 24,576 and 100G 122,880 bit times: the IEEE 802.3
-     *       bounds as given in Cisco's "Congestion Management in Ethernet Storage Networks", ch. 7 (D-Intf).
-     *       These are for the PHYs of those speeds; the 100G figure (1.23 us) covers RS-FEC 100G PHYs and
-     *       must not be carried to 400G PHYs at constant time.</li>
-     *   <li>Interface delay at 50G, 200G and 400G: no IEEE figure in our sources, so the vendor figure
-     *       SONiC uses for Spectrum-2/3, which run these speeds ({@link #SONIC_SPECTRUM_MAC_PHY_DELAY_BITS}).
-     *       At 800G and 1.6T the same figure is carried over (extrapolated: no cited chip of that table runs
-     *       them).</li>
-     * </ul>
-     */
-    public static final Map<Integer, PeerTiming> TIMING = java.util.Collections.unmodifiableMap(new TreeMap<>(Map.of(
-            10, new PeerTiming(10, 67, 8_192, false, SOURCE_IEEE),
-            25, new PeerTiming(25, 80, 6_144, false, SOURCE_IEEE),
-            40, new PeerTiming(40, 118, 24_576, false, SOURCE_IEEE),
-            50, new PeerTiming(50, 147, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, false, SOURCE_SONIC_SPECTRUM),
-            100, new PeerTiming(100, 394, 122_880, false, SOURCE_IEEE),
-            200, new PeerTiming(200, 453, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, false, SOURCE_SONIC_SPECTRUM),
-            400, new PeerTiming(400, 905, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, false, SOURCE_SONIC_SPECTRUM),
-            800, new PeerTiming(800, 905, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, true,
-                    SOURCE_SONIC_SPECTRUM + ", extrapolated"),
-            1600, new PeerTiming(1600, 905 * 2, SONIC_SPECTRUM_MAC_PHY_DELAY_BITS, true,
-                    SOURCE_SONIC_SPECTRUM + ", extrapolated"))));
+    /** Source labels and Spectrum figure of the per-speed table ({@link PhyTiming}), where it lives now. */
+    public static final String SOURCE_IEEE = PhyTiming.SOURCE_IEEE;
+    public static final String SOURCE_SONIC_SPECTRUM = PhyTiming.SOURCE_SONIC_SPECTRUM;
+    public static final long SONIC_SPECTRUM_MAC_PHY_DELAY_BITS = PhyTiming.SONIC_SPECTRUM_MAC_PHY_DELAY_BITS;
 
     private HeadroomCalculator() {
     }
 
-    /** The timing used for a link speed; speeds between table entries use the next higher entry (extrapolated). */
-    public static PeerTiming timing(int speedGbps) {
-        PeerTiming t = TIMING.get(speedGbps);
-        if (t != null) {
-            return t;
-        }
-        for (PeerTiming p : TIMING.values()) {
-            if (p.speedGbps() >= speedGbps) {
-                return new PeerTiming(speedGbps, p.responseQuanta(), p.interfaceDelayBits(), true,
-                        p.speedGbps() + "G figures, extrapolated");
-            }
-        }
-        PeerTiming top = TIMING.get(1600);
-        return new PeerTiming(speedGbps, top.responseQuanta(), top.interfaceDelayBits(), true,
-                "1600G figures, extrapolated");
+    /**
+     * The timing used for a link speed ({@link PhyTiming#of}: the per-speed table is a property of
+     * the physical layer, in the model, where the simulator's PFC response reads it too).
+     */
+    public static PhyTiming timing(int speedGbps) {
+        return PhyTiming.of(speedGbps);
     }
 
     /**
@@ -142,7 +68,7 @@ public final class HeadroomCalculator {
 
     /** Headroom needed on a port receiving at {@code speedGbps} over {@code cableLengthM} of cable. */
     public static Requirement required(int speedGbps, double cableLengthM, int mtuBytes) {
-        PeerTiming t = timing(speedGbps);
+        PhyTiming t = timing(speedGbps);
         long frameBits = (mtuBytes + (long) WIRE_OVERHEAD_BYTES) * 8;
         // 5 ns/m (Units.PROPAGATION_PS_PER_M) there and back; at G Gb/s a nanosecond is G bits.
         long cableBits = (long) Math.ceil(2 * cableLengthM * 5.0 * speedGbps);

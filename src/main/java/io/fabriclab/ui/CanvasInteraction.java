@@ -352,22 +352,35 @@ final class CanvasInteraction {
         if (e.getButton() != MouseButton.PRIMARY || e.getClickCount() != 2) {
             return;
         }
-        double wx = c.viewport().toWorldX(e.getX());
-        double wy = c.viewport().toWorldY(e.getY());
+        drillInto(e.getX(), e.getY());
+    }
+
+    /**
+     * Drills into the folded unit or group drawn at the screen point (x, y), if any: the view
+     * fits it, zoomed in until its servers unfold, its members are selected and the canvas shows
+     * the breadcrumb back to the whole fabric. The group is found by the box the painter draws
+     * ({@link FabricPainter#glyphBox}, at least a label's height), not its members' bounds, so a
+     * one-pixel row of cores can be hit. Returns the group's name, or null.
+     */
+    String drillInto(double x, double y) {
         for (FoldGroup g : new java.util.LinkedHashSet<>(c.painter().foldGroups(c.geometry(), c.viewport().scale(),
                 c.options().fold()).values())) {
-            if (g.bounds().contains(wx, wy)) {
+            if (FabricPainter.glyphBox(g, c.viewport()).contains(x, y)) {
                 c.viewport().fit(g.bounds().grow(40), c.getWidth(), c.getHeight(), 40);
                 if (FabricPainter.foldsServersAt(c.viewport().scale(), c.options().fold())) {
                     c.viewport().zoomAt(c.getWidth() / 2, c.getHeight() / 2,
                             DiagramStyle.FOLD_BELOW_PX / DiagramStyle.SERVER_WIDTH * 1.05 / c.viewport().scale());
                 }
                 doc.selection().set(g.members(), List.of());
-                c.message(g.key() + ": " + g.serverCount() + " servers, " + g.gpus() + " GPUs");
+                String name = FabricPainter.groupLabel(g.key());
+                c.message(name + ": " + FabricPainter.holds(g) + (g.gpus() > 0 ? ", " + g.gpus() + " GPUs" : "")
+                        + ". Whole fabric (top left) or Fit to go back.");
                 c.viewChanged();
-                return;
+                c.drilledInto(name);
+                return name;
             }
         }
+        return null;
     }
 
     private void onMoved(MouseEvent e) {

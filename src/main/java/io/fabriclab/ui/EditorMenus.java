@@ -117,6 +117,7 @@ final class EditorMenus {
         file.getItems().addAll(
                 item("New", "Shortcut+Shift+N", edits::newBlank),
                 item("New from Template…", "Shortcut+N", edits::newFromTemplate),
+                item("New from Description…", "Shortcut+Alt+N", () -> DescriptionDialog.open(editor, "")),
                 item("Open…", "Shortcut+O", files::openDialog),
                 recentMenu,
                 new SeparatorMenuItem(),
@@ -131,6 +132,8 @@ final class EditorMenus {
                 item("Export GraphML…", null, () -> files.exportAs("GraphML", "*.graphml", ".graphml")),
                 new SeparatorMenuItem(),
                 exit);
+        // Open Counters… and Scrape Counters URL… (CountersActions, the measured layer), after Open Recent.
+        file.getItems().addAll(file.getItems().indexOf(recentMenu) + 1, CountersActions.menuItems(editor));
         // Export Report… and Export Switch Config… (ReportExport), just before the separator above Quit.
         file.getItems().addAll(file.getItems().size() - 2, ReportExport.menuItems(editor));
         return file;

@@ -97,9 +97,27 @@ public final class FabricCanvas extends Region {
     private final javafx.scene.control.Label minimapChip = new javafx.scene.control.Label("Map ▸");
     private final javafx.scene.control.Label minimapClose = new javafx.scene.control.Label("–");
 
+    /**
+     * The way back after a double-click into a folded unit or group (issue 32, "Seeing it"):
+     * "Whole fabric › unit 12" at the top left; its link fits the whole fabric again.
+     */
+    private final javafx.scene.layout.HBox breadcrumb = new javafx.scene.layout.HBox(2);
+    private final javafx.scene.control.Hyperlink crumbHome = new javafx.scene.control.Hyperlink("Whole fabric");
+    private final javafx.scene.control.Label crumbHere = new javafx.scene.control.Label();
+
     public FabricCanvas(FabricDocument doc) {
         this.doc = doc;
-        getChildren().addAll(frameView, canvas, minimap, minimapClose, minimapChip);
+        getChildren().addAll(frameView, canvas, minimap, minimapClose, minimapChip, breadcrumb);
+        breadcrumb.getChildren().addAll(crumbHome, crumbHere);
+        breadcrumb.setId("drill-breadcrumb");
+        breadcrumb.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        breadcrumb.setStyle("-fx-background-color: rgba(255,255,255,0.92); -fx-border-color: #9aa5b1;"
+                + " -fx-border-radius: 6; -fx-background-radius: 6; -fx-padding: 1 8 1 4;");
+        crumbHere.setStyle("-fx-font-weight: bold; -fx-text-fill: #1f2933;");
+        crumbHome.setTooltip(new javafx.scene.control.Tooltip("back to the whole fabric (Fit)"));
+        crumbHome.setOnAction(e -> leaveDrillDown());
+        breadcrumb.setVisible(false);
+        breadcrumb.setManaged(false);
         frameView.setVisible(renderer == Renderer.JAVA2D);
         canvas.setVisible(renderer == Renderer.FX);
         minimap.visibleProperty().bind(minimapVisible.and(minimapFolded.not()));
@@ -188,6 +206,11 @@ public final class FabricCanvas extends Region {
 
     private Layer layer;
     private Predicate<Link> linkClick;
+
+    /** The layer painted over the fabric now, or null (the measured layer yields to the live view's). */
+    Layer layer() {
+        return layer;
+    }
 
     /** Sets (or with null removes) the layer painted over the fabric. */
     public void setLayer(Layer l) {
@@ -312,7 +335,26 @@ public final class FabricCanvas extends Region {
         zoomAt(getWidth() / 2, getHeight() / 2, 1 / viewport.scale());
     }
 
+    /** Shows the breadcrumb after a drill-down into the group {@code name} ("unit 12"). */
+    void drilledInto(String name) {
+        crumbHere.setText("›  " + name);
+        breadcrumb.setVisible(true);
+        breadcrumb.autosize();
+        breadcrumb.relocate(OVERLAY_MARGIN, OVERLAY_MARGIN);
+    }
+
+    /** The breadcrumb's text ("Whole fabric ›  unit 12"), or null when none is shown. */
+    public String drillDownPath() {
+        return breadcrumb.isVisible() ? crumbHome.getText() + " " + crumbHere.getText() : null;
+    }
+
+    /** Back from a drill-down: the whole fabric, fitted. */
+    public void leaveDrillDown() {
+        fitToWindow();
+    }
+
     public void fitToWindow() {
+        breadcrumb.setVisible(false);
         if (getWidth() > 0 && getHeight() > 0) {
             // A layer with a legend (the live view's) gets room of its own: a band above the drawing
             // or a column on its right, whichever shrinks the drawing less, so the fitted view leaves

@@ -160,8 +160,12 @@ final class HelpWindows {
                 () -> {
                     watchPauseStorm(editor);
                     self[0].close();
+                },
+                text -> {
+                    self[0].close();
+                    DescriptionDialog.open(editor, text);
                 });
-        self[0] = window(editor, "help.welcome", "Welcome to FabricLab", new Scene(pane, 560, 380));
+        self[0] = window(editor, "help.welcome", "Welcome to FabricLab", new Scene(pane, 640, 460));
         return self[0];
     }
 

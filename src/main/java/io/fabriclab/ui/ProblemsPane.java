@@ -163,16 +163,33 @@ public final class ProblemsPane extends TitledPane {
     private record Checked(List<Finding> findings, long millis) {
     }
 
+    /** Findings from measured counters (the measured layer), listed before lint's (they are about the real fabric); empty: none. */
+    private List<Finding> counterFindings = List.of();
+
+    /** Sets the findings measured counters raise (CountersActions); they stay until replaced or the layer closes. */
+    public void setCounterFindings(List<Finding> f) {
+        counterFindings = List.copyOf(f);
+        list.getItems().setAll(Finding.group(java.util.stream.Stream.concat(counterFindings.stream(), findings.stream()).toList()));
+        String t = getText().replaceFirst(" \\+ \\d+ from counters$", "");
+        setText(counterFindings.isEmpty() ? t : t + " + " + counterFindings.size() + " from counters");
+    }
+
+    /** The findings from measured counters shown. */
+    public List<Finding> counterFindings() {
+        return counterFindings;
+    }
+
     private void show(Checked c) {
         List<Finding> found = c.findings();
         lastCheckMillis = c.millis();
         findings = found;
-        list.getItems().setAll(Finding.group(found));
+        list.getItems().setAll(Finding.group(java.util.stream.Stream.concat(counterFindings.stream(), found.stream()).toList()));
         list.setPlaceholder(new Label(NO_FINDINGS));
         long errors = found.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();
         long warnings = found.stream().filter(f -> f.severity() == Finding.Severity.WARNING).count();
         setText("Problems: " + errors + " errors, " + warnings + " warnings, " + (found.size() - errors - warnings)
-                + " notes (lint " + lastCheckMillis + " ms)");
+                + " notes (lint " + lastCheckMillis + " ms)" + (counterFindings.isEmpty() ? "" : " + " + counterFindings.size()
+                + " from counters"));
     }
 
     /** A finding's subject: a device id, a port "device:port", or a link id. */

@@ -142,9 +142,18 @@ public final class SweepModel {
     public static String sweepJson(String name, Path scenarioFile, Fabric fabric, List<Parameter> params, String design,
                                    int randomPoints, long firstSeed, int seeds, List<String> metrics, boolean zeroDrops,
                                    String objective, boolean minimize) throws IOException {
+        return sweepJson(name, scenarioFile, fabric, params, design, randomPoints, firstSeed, seeds, metrics, zeroDrops,
+                objective, minimize, io.fabriclab.sim.Engine.PACKET);
+    }
+
+    /** As above, every run on {@code engine} (the sweep file's {@code engine}). */
+    public static String sweepJson(String name, Path scenarioFile, Fabric fabric, List<Parameter> params, String design,
+                                   int randomPoints, long firstSeed, int seeds, List<String> metrics, boolean zeroDrops,
+                                   String objective, boolean minimize, io.fabriclab.sim.Engine engine) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("schemaVersion", SweepPlan.SCHEMA_VERSION);
         root.put("name", name);
+        root.put("engine", engine.jsonName());
         JsonNode scenario = io.fabriclab.io.JsonInput.treeOf(scenarioFile, "a scenario");
         if (!(scenario instanceof ObjectNode so)) {
             throw new IOException(scenarioFile + ": not a scenario (a JSON object)");

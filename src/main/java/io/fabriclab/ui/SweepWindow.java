@@ -106,6 +106,9 @@ public final class SweepWindow {
     final Label status = new Label("Set a scenario and at least one parameter, then Run Sweep.");
     final TableView<SweepSummary.Point> table = new TableView<>();
     final ComboBox<String> chart = new ComboBox<>();
+    /** The engine every run of the sweep uses (the sweep file's "engine"); the tuner runs packet only. */
+    final ComboBox<io.fabriclab.sim.Engine> engine = new ComboBox<>(
+            javafx.collections.FXCollections.observableArrayList(io.fabriclab.sim.Engine.values()));
     final ImageView chartView = new ImageView();
     final ComboBox<String> profile = new ComboBox<>();
     final Button apply = new Button("Apply Point to Profile");
@@ -234,7 +237,11 @@ public final class SweepWindow {
         form.add(pathHint, 1, r++);
         form.addRow(r++, new Label("Varied"), new HBox(6, grow(parameters), remove));
         form.addRow(r++, new Label("Design"), new HBox(6, design, new Label("points"), randomPoints, new Label("seeds"), seeds,
-                new Label("first seed"), firstSeed));
+                new Label("first seed"), firstSeed, new Label("engine"), engine));
+        engine.setValue(io.fabriclab.sim.Engine.PACKET);
+        engine.setId("sweep-engine");
+        engine.setTooltip(new javafx.scene.control.Tooltip("packet: every packet, PFC, ECN, DCQCN; flow: max-min fair rates, "
+                + "no queues (ECN, PFC and DCQCN parameters change nothing on it)"));
         form.addRow(r++, new Label("Metrics"), new HBox(6, metrics, zeroDrops));
         form.addRow(r++, new Label("Objective"), new HBox(6, objective, goal));
         form.addRow(r, new Label(""), new HBox(6, run, cancel, save));
@@ -572,7 +579,8 @@ public final class SweepWindow {
         boolean noDrops = zeroDrops.isSelected();
         String obj = objective.getValue();
         boolean min = "min".equals(goal.getValue());
-        return () -> SweepModel.sweepJson(n, s, fabric, ps, d, points, first, nSeeds, ms, noDrops, obj, min);
+        io.fabriclab.sim.Engine e = engine.getValue() == null ? io.fabriclab.sim.Engine.PACKET : engine.getValue();
+        return () -> SweepModel.sweepJson(n, s, fabric, ps, d, points, first, nSeeds, ms, noDrops, obj, min, e);
     }
 
     private void saveSweepFile() {
@@ -617,8 +625,8 @@ public final class SweepWindow {
                 });
                 SweepSummary s = SweepSummary.write(plan, res.rows(), dir);
                 SweepCharts.write(s, dir);
-                updateMessage(String.format(Locale.ROOT, "Done: %d runs (%d simulated, %d reused) in %s", res.rows().size(),
-                        res.executed(), res.reused(), dir));
+                updateMessage(String.format(Locale.ROOT, "Done: %d runs (%d simulated, %d reused) on the %s engine in %s",
+                        res.rows().size(), res.executed(), res.reused(), plan.engine().jsonName(), dir));
                 return s;
             }
         };

@@ -26,7 +26,10 @@ import java.util.Objects;
  * @param id       name other flows can wait for; may be empty
  * @param after    ids of tasks that must all have finished before this one starts (collective steps)
  * @param kind     network (default), NVLink or compute
- * @param delayPs  compute: its duration; NVLink: latency before the bytes move (0: the domain's one hop); network: 0
+ * @param delayPs  compute: its duration; NVLink: latency before the bytes move (0: the domain's one hop); network:
+ *                 a fixed latency before the first byte is sent (0 for a single transfer; a steady ring's
+ *                 transfer stands for many ring steps and carries the latency of all but one,
+ *                 {@link TaskGraph#steadyRings})
  */
 public record FlowSpec(String src, String dst, long bytes, long startPs, int priority, String label, String id,
                        List<String> after, Kind kind, long delayPs) {
@@ -59,9 +62,6 @@ public record FlowSpec(String src, String dst, long bytes, long startPs, int pri
             }
         } else if (bytes <= 0) {
             throw new IllegalArgumentException("flow " + src + " -> " + dst + ": bytes must be > 0, got " + bytes);
-        }
-        if (kind == Kind.NETWORK && delayPs != 0) {
-            throw new IllegalArgumentException("flow " + src + " -> " + dst + ": a network flow has no fixed delay");
         }
         if (delayPs < 0) {
             throw new IllegalArgumentException("task " + src + " -> " + dst + ": delay must be >= 0");

@@ -107,13 +107,22 @@ public final class Gpus {
 
     /** The local GPU index on server {@code d} whose NIC is rail (NIC position) {@code rail}. */
     public static int gpuOnRail(Fabric fabric, Device d, int rail) {
-        int nics = nics(fabric, d).size();
+        return gpuOnRail(rail, nics(fabric, d).size(), d.gpus());
+    }
+
+    /** The local GPU index, of {@code gpus}, whose NIC is rail {@code rail} of {@code nics}. */
+    public static int gpuOnRail(int rail, int nics, int gpus) {
         // The first GPU K with floor(K nics / gpus) == rail.
-        return (int) (((long) rail * d.gpus() + nics - 1) / nics);
+        return (int) (((long) rail * gpus + nics - 1) / nics);
     }
 
     /** The rail (position among the server's NICs) of GPU K of server {@code d}. */
     public static int railOf(Fabric fabric, Device d, int k) {
-        return (int) ((long) k * nics(fabric, d).size() / d.gpus());
+        return railOf(k, nics(fabric, d).size(), d.gpus());
+    }
+
+    /** The rail of GPU K of a server with {@code nics} connected NICs and {@code gpus} GPUs. */
+    public static int railOf(int k, int nics, int gpus) {
+        return (int) ((long) k * nics / gpus);
     }
 }

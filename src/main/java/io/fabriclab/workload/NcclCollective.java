@@ -283,15 +283,20 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             Link l = fabric.linkAt(nic);
             this.nicBw = l.speedGbps() / 8.0 / 1000.0;
             // NIC to leaf and leaf to NIC: two cables; one switch in a rail, three through a spine.
-            // One cut-through switch: 300 ns, the Ethernet class figure of topology.SwitchLatency (a
+            // One cut-through switch: 300 ns, the Ethernet class figure of model.SwitchLatency (a
             // workload does not know the run's transport; the estimate only chooses the algorithm).
-            this.netLat = 2.0 * l.propagationPs() + io.fabriclab.model.Units.PS_PER_NS * 300;
+            this.netLat = netLatencyPs(l);
             this.s = bytes;
             this.n = n;
             this.servers = servers;
             this.g = g;
         }
 
+
+        /** NIC to NIC through one cut-through switch: two cables like {@code nicLink}, 300 ns. */
+        static long netLatencyPs(Link nicLink) {
+            return 2 * nicLink.propagationPs() + io.fabriclab.model.Units.PS_PER_NS * 300;
+        }
 
         double ring(int channels) {
             int steps = 2 * (n - 1);
@@ -389,7 +394,7 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
                           Function<String, List<String>> afterOf, Map<String, List<String>> done) {
         int n = ranks.size();
         int steps = steps(n);
-        long tasks = (long) channels * steps * n;
+        long tasks = (long) channels * (graph.steadyRings() ? 1 : steps) * n;
         if (tasks > MAX_TASKS) {
             throw new IllegalArgumentException(label() + ": a flat ring over " + n + " GPUs with " + channels
                     + " channels makes " + tasks + " tasks, more than " + MAX_TASKS
@@ -416,6 +421,10 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             }
             return;
         }
+        if (graph.steadyRings() && steps > 1) {
+            steadyRing(graph, order, chunk, steps, prefix, afterOf, done, label);
+            return;
+        }
         for (int k = 0; k < steps; k++) {
             for (int i = 0; i < n; i++) {
                 String src = order.get(i);
@@ -430,6 +439,37 @@ public record NcclCollective(Op op, String name, List<String> ranks, long bytes,
             List<String> d = done.get(order.get(i));
             d.add(prefix + "/" + (steps - 1) + "/" + i);
             d.add(prefix + "/" + (steps - 1) + "/" + ((i - 1 + n) % n));
+        }
+    }
+
+    /**
+     * The ring in its steady state ({@link TaskGraph#steadyRings}): each position sends its
+     * successor all {@code steps} chunks in one transfer, once it and its predecessor are ready (as
+     * the step-by-step ring's second step waits), paying before its first byte the latency of all
+     * steps but the last: over NVLink the domain's hop latency per step, between servers the
+     * NIC-to-NIC latency of {@link Estimates} (two cables and one 300 ns switch) per step.
+     */
+    private static void steadyRing(TaskGraph graph, List<String> order, long chunk, int steps, String prefix,
+                                   Function<String, List<String>> afterOf, Map<String, List<String>> done,
+                                   String label) {
+        int n = order.size();
+        Fabric fabric = graph.fabric();
+        for (int i = 0; i < n; i++) {
+            String src = order.get(i);
+            String dst = order.get((i + 1) % n);
+            Device server = Gpus.server(fabric, src);
+            long nvlink = steps * server.scaleUpOrDefault().latencyPs();
+            Link nic = graph.firstNicLink(server);
+            long hop = nic == null ? 0 : Estimates.netLatencyPs(nic);
+            List<String> after = new ArrayList<>(afterOf.apply(src));
+            after.addAll(afterOf.apply(order.get((i - 1 + n) % n)));
+            graph.send(src, dst, chunk * steps, nvlink, (steps - 1) * hop, label, prefix + "/steady/" + i,
+                    after.stream().distinct().toList());
+        }
+        for (int i = 0; i < n; i++) {
+            List<String> d = done.get(order.get(i));
+            d.add(prefix + "/steady/" + i);
+            d.add(prefix + "/steady/" + ((i - 1 + n) % n));
         }
     }
 

@@ -297,18 +297,71 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
         return build(fabric).tasks();
     }
 
-    /** The step's tasks and the collectives among them by label (for their bandwidth in results). */
-    public record Built(List<FlowSpec> tasks, Map<String, NcclCollective> collectives) {
+    /**
+     * The step's tasks and the collectives among them by label (for their bandwidth in results);
+     * {@code steadyRings} when its rings are built in their steady state ({@link TaskGraph#steadyRings}).
+     */
+    public record Built(List<FlowSpec> tasks, Map<String, NcclCollective> collectives, boolean steadyRings) {
     }
 
+    /**
+     * Most tasks of a step with its rings step by step; a larger step (thousands of GPUs) is built
+     * with steady rings, which take a ring's 2(n-1) steps as one transfer per position.
+     */
+    public static final int STEP_BY_STEP_TASKS = 4_000_000;
+
     public Built build(Fabric fabric) {
+        // A run builds the step, then its analysis asks for the collectives again: the last build is
+        // kept (softly) for the same job on the same, unchanged fabric object.
+        synchronized (TrainingJob.class) {
+            Built b = lastBuilt == null ? null : lastBuilt.get();
+            if (b != null && this.equals(lastJob) && lastFabric.get() == fabric && lastShape == shape(fabric)) {
+                return b;
+            }
+        }
+        Built b = build(fabric, STEP_BY_STEP_TASKS);
+        synchronized (TrainingJob.class) {
+            lastJob = this;
+            lastFabric = new java.lang.ref.WeakReference<>(fabric);
+            lastShape = shape(fabric);
+            lastBuilt = new java.lang.ref.SoftReference<>(b);
+        }
+        return b;
+    }
+
+    private static TrainingJob lastJob;
+    private static java.lang.ref.WeakReference<Fabric> lastFabric;
+    private static long lastShape;
+    private static java.lang.ref.SoftReference<Built> lastBuilt;
+
+    /** What changes when a fabric is edited in ways a step depends on: devices, links, their speeds, GPUs. */
+    private static long shape(Fabric fabric) {
+        long h = fabric.devices().size() * 1_000_003L + fabric.links().size();
+        for (io.fabriclab.model.Link l : fabric.links()) {
+            h = h * 31 + l.speedGbps() + (l.isUp() ? 0 : 7);
+        }
+        for (Device d : fabric.servers()) {
+            h = h * 31 + d.gpus();
+            h = h * 31 + d.scaleUpOrDefault().hashCode();
+        }
+        return h;
+    }
+
+    /** {@link #build(Fabric)} with step-by-step rings up to {@code limit} tasks, built afresh (never the kept one). */
+    public Built build(Fabric fabric, int limit) {
         String p = problem(fabric);
         if (p != null) {
             throw new IllegalArgumentException(p);
         }
-        Builder b = new Builder(fabric);
-        List<FlowSpec> tasks = b.build();
-        return new Built(tasks, Map.copyOf(b.collectives));
+        try {
+            Builder b = new Builder(fabric, false, limit);
+            List<FlowSpec> tasks = b.build();
+            return new Built(tasks, Map.copyOf(b.collectives), false);
+        } catch (TaskGraph.TooManyTasks e) {
+            Builder b = new Builder(fabric, true, Integer.MAX_VALUE);
+            List<FlowSpec> tasks = b.build();
+            return new Built(tasks, Map.copyOf(b.collectives), true);
+        }
     }
 
     /** The GPU of (tp rank t, dp rank d, stage s). */
@@ -327,10 +380,11 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
         /** Per GPU: what its next op waits for (1F1B order is a chain on each GPU). */
         final Map<String, List<String>> last = new HashMap<>();
 
-        Builder(Fabric fabric) {
+        Builder(Fabric fabric, boolean steady, int limit) {
             this.fabric = fabric;
             this.gpus = Gpus.all(fabric);
-            this.g = new TaskGraph(fabric, io.fabriclab.model.QosProfile.RDMA_PRIORITY);
+            this.g = new TaskGraph(fabric, io.fabriclab.model.QosProfile.RDMA_PRIORITY).withSteadyRings(steady)
+                    .withLimit(limit);
             long c = computePsPerMicroBatch();
             // Backward takes twice the forward's FLOPs (2 of the 6 N per token forward, 4 backward).
             this.fwdPs = Math.max(1, c / 3);

@@ -85,14 +85,14 @@ class CompareWorkloadTest {
     @Test
     void aLargeScenarioRunsItsTransportsOneAfterAnother() throws Exception {
         // The limit lowered to the shipped all-reduce's size: its 2 transports then run on 1 thread.
-        int before = CompareCommand.oneAtATimeTasks;
-        CompareCommand.oneAtATimeTasks = 10;
+        int before = io.fabriclab.app.RunService.aloneTasks;
+        io.fabriclab.app.RunService.aloneTasks = 10;
         try {
             CliRun r = CliRun.of("compare", "resources/scenarios/collective-alone.json", "--transports", "rocev2,infiniband");
             assertEquals(0, r.code(), r.err());
             assertTrue(r.err().contains("on 1 thread (") && r.err().contains("tasks: one transport at a time)"), r.err());
         } finally {
-            CompareCommand.oneAtATimeTasks = before;
+            io.fabriclab.app.RunService.aloneTasks = before;
         }
     }
 }

@@ -85,7 +85,7 @@ class DcqcnFirstCutTest {
         // frame with another behind it (marked), and A's first marked frame reaches s0 within about
         // three frame times; the CNP (98 B on the wire, 7.84 ns per 100G hop) is back at s1 a few
         // tens of ns later: between T and T + 2 us without switch latency. leaf0 is an Ethernet
-        // cut-through switch (300 ns, topology.SwitchLatency): the marked frame and the CNP each cross
+        // cut-through switch (300 ns, model.SwitchLatency): the marked frame and the CNP each cross
         // it once, at most 2 x 300 ns more: before T + 2.6 us.
         List<SimResults.DcqcnReaction> log = r.dcqcnReactions().reactions().stream().filter(x -> x.flow() == 0).toList();
         assertEquals(1, log.size());

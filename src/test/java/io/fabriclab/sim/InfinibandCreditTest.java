@@ -31,7 +31,7 @@ class InfinibandCreditTest {
     private static final long PKT_PS = 329_760;
     private static final long FC_PS = 480;
     private static final int PAYLOAD = 4096;
-    /** leaf0's port-to-port latency: an InfiniBand (Quantum-class) switch, 150 ns (topology.SwitchLatency). */
+    /** leaf0's port-to-port latency: an InfiniBand (Quantum-class) switch, 150 ns (model.SwitchLatency). */
     private static final long L = 150_000;
     /**
      * leaf0 forwards cut-through: a packet that finds its egress free leaves as its head comes in,

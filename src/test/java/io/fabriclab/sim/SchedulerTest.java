@@ -32,7 +32,7 @@ class SchedulerTest {
     // payload). On the wire 4220 B = 337,600 ps at 100G.
     private static final long FRAME_PS = 337_600;
     /**
-     * leaf0 is an Ethernet cut-through switch, 300 ns (topology.SwitchLatency): the first frame of
+     * leaf0 is an Ethernet cut-through switch, 300 ns (model.SwitchLatency): the first frame of
      * the port's busy period leaves as its head comes in, 300,000 - 337,600 ps "later" than a
      * store-and-forward switch without latency would deliver it, and every frame queued behind it
      * follows straight after: all arrive 37,600 ps earlier (SwitchPipelineTest).

@@ -34,7 +34,7 @@ class SingleFlowTest {
                 + full100 + prop;              // leaf1 -> s1_0
         // 1,350,400 + 84,400 + 84,400 + 337,600 + 40,000
         assertEquals(1_896_800, storeAndForward);
-        // The three switches are Ethernet cut-through (300 ns, topology.SwitchLatency): each adds its
+        // The three switches are Ethernet cut-through (300 ns, model.SwitchLatency): each adds its
         // latency and, as no packet waits for its egress, saves the smaller of its ingress and egress
         // serializations (84,400 at each: 100/400, 400/400, 400/100): SwitchPipelineTest derives it.
         long expected = storeAndForward + 3 * 300_000 - 3 * full400;

@@ -10,7 +10,7 @@ import io.fabriclab.model.Device;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.QosProfile;
 import io.fabriclab.model.Transport;
-import io.fabriclab.topology.SwitchLatency;
+import io.fabriclab.model.SwitchLatency;
 import io.fabriclab.workload.FlowSpec;
 
 /**

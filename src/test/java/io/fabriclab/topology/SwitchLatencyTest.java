@@ -11,7 +11,8 @@ import io.fabriclab.model.Device;
 import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Transport;
-import io.fabriclab.topology.SwitchLatency.SwitchClass;
+import io.fabriclab.model.SwitchLatency;
+import io.fabriclab.model.SwitchLatency.SwitchClass;
 
 class SwitchLatencyTest {
 
@@ -51,9 +52,9 @@ class SwitchLatencyTest {
         sw(f, "a", "64x800G TH5");
         sw(f, "b", "64x800G TH5");
         sw(f, "c", null);
-        List<SwitchLatency.ModelLatency> rows = SwitchLatency.of(f);
+        List<FabricSwitchLatency.ModelLatency> rows = FabricSwitchLatency.of(f);
         // A model without text is named by its port configuration, 4x400G.
-        assertEquals(List.of("4x400G", "64x800G TH5"), rows.stream().map(SwitchLatency.ModelLatency::model).toList());
+        assertEquals(List.of("4x400G", "64x800G TH5"), rows.stream().map(FabricSwitchLatency.ModelLatency::model).toList());
         assertEquals(2, rows.get(1).switches());
         assertEquals(List.of(SwitchClass.ETHERNET_CUT_THROUGH, SwitchClass.INFINIBAND, SwitchClass.ETHERNET_CUT_THROUGH),
                 rows.get(1).byTransport());
@@ -129,15 +130,15 @@ class SwitchLatencyTest {
         assertEquals(SwitchClass.ETHERNET_DEEP_BUFFER, SwitchLatency.classOf(sw(f, "g", "BCM88890"), Transport.ROCEV2));
         assertEquals(3_500_000, SwitchLatency.portToPortPs(j3, Transport.ROCEV2));
         // A comparison states what it used.
-        List<SwitchLatency.ModelLatency> rows = SwitchLatency.of(f);
-        SwitchLatency.ModelLatency q = rows.stream().filter(m -> m.model().equals("QM8700")).findFirst().orElseThrow();
+        List<FabricSwitchLatency.ModelLatency> rows = FabricSwitchLatency.of(f);
+        FabricSwitchLatency.ModelLatency q = rows.stream().filter(m -> m.model().equals("QM8700")).findFirst().orElseThrow();
         assertEquals(SwitchLatency.SwitchModel.QUANTUM_HDR, q.product());
         assertEquals(130_000, q.portToPortPs(Transport.INFINIBAND));
         assertEquals("QM8700 (1 switch): 130 ns cut-through; NVIDIA Quantum (QM8700, QM8790; HDR): NVIDIA Quantum "
                 + "QM8700 product brief: 130 ns port to port", q.describe(Transport.INFINIBAND));
-        assertTrue(SwitchLatency.describe(f, Transport.ROCEV2).contains("SN2700 (1 switch): 300 ns cut-through; "
+        assertTrue(FabricSwitchLatency.describe(f, Transport.ROCEV2).contains("SN2700 (1 switch): 300 ns cut-through; "
                 + "Mellanox Spectrum (SN2700, SN2410, SN2100, SN2010): Mellanox Spectrum SN2700 product brief: 300 ns "
-                + "port to port"), SwitchLatency.describe(f, Transport.ROCEV2).toString());
+                + "port to port"), FabricSwitchLatency.describe(f, Transport.ROCEV2).toString());
     }
 
     @Test

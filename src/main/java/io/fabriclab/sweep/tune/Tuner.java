@@ -74,8 +74,29 @@ public final class Tuner {
 
     /** What to optimize, under which constraints, with which budget and seeds. */
     public record Settings(String objective, boolean minimize, List<SweepPlan.Constraint> constraints, int budget,
-                           List<Long> searchSeeds, List<Long> holdoutSeeds, int trafficClass, int workers) {
+                           List<Long> searchSeeds, List<Long> holdoutSeeds, int trafficClass, int workers,
+                           io.fabriclab.sim.Engine engine) {
+        public Settings {
+            engine = engine == null ? io.fabriclab.sim.Engine.PACKET : engine;
+            if (engine != io.fabriclab.sim.Engine.PACKET) {
+                throw new IllegalArgumentException(FLOW_REFUSED);
+            }
+        }
+
+        /** On the packet engine. */
+        public Settings(String objective, boolean minimize, List<SweepPlan.Constraint> constraints, int budget,
+                        List<Long> searchSeeds, List<Long> holdoutSeeds, int trafficClass, int workers) {
+            this(objective, minimize, constraints, budget, searchSeeds, holdoutSeeds, trafficClass, workers,
+                    io.fabriclab.sim.Engine.PACKET);
+        }
     }
+
+    /**
+     * Why the tuner runs on the packet engine only: the knobs it turns (ECN's Kmin/Kmax/Pmax, PFC's
+     * XOFF/XON, DCQCN) are what the flow engine does not model, so every candidate would score the same.
+     */
+    public static final String FLOW_REFUSED = "--engine flow: the tuner sets ECN, PFC and DCQCN thresholds, which the flow "
+            + "engine does not model (every candidate would give the same figures); allowed: packet";
 
     /**
      * One candidate over the search seeds.
@@ -382,6 +403,7 @@ public final class Tuner {
             ps.addObject().put("path", knobs.get(i).path()).put("name", knobs.get(i).name())
                     .set("values", JSON.createArrayNode().add(JSON.readTree(starts.get(i))));
         }
+        sweep.put("engine", s.engine().jsonName());
         ArrayNode seeds = sweep.putArray("seeds");
         s.searchSeeds().forEach(seeds::add);
         ArrayNode ms = sweep.putArray("metrics");

@@ -62,6 +62,21 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
     final ComboBox<LiveWorkload> workload = new ComboBox<>();
     /** RoCEv2 (default), InfiniBand or Ultra Ethernet: the run's link layer and NIC transport. */
     final ComboBox<io.fabriclab.model.Transport> transport = new ComboBox<>();
+    /** Packet (animated here) or flow (run to its end and shown as a finished run: FlowRunWindow). */
+    final ComboBox<io.fabriclab.sim.Engine> engine = new ComboBox<>();
+
+    /** How an engine is named in the app's choice boxes. */
+    static final javafx.util.StringConverter<io.fabriclab.sim.Engine> ENGINE_NAMES = new javafx.util.StringConverter<>() {
+        @Override
+        public String toString(io.fabriclab.sim.Engine e) {
+            return e == null ? "" : e == io.fabriclab.sim.Engine.FLOW ? "flow (rates, no queues)" : "packet (every packet)";
+        }
+
+        @Override
+        public io.fabriclab.sim.Engine fromString(String s) {
+            return null;
+        }
+    };
     final ComboBox<String> profile = new ComboBox<>();
     final TextField sizeMb = new TextField();
     final TextField fanIn = new TextField();
@@ -348,6 +363,17 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         });
         transport.valueProperty().bindBidirectional(model.transport);
         transport.setId("live-transport");
+        engine.getItems().setAll(io.fabriclab.sim.Engine.values());
+        engine.setConverter(ENGINE_NAMES);
+        engine.valueProperty().bindBidirectional(model.engine);
+        engine.setId("live-engine");
+        engine.setTooltip(new javafx.scene.control.Tooltip("packet: animated here, every packet, PFC, ECN, credits; "
+                + "flow: max-min fair rates, run to its end and shown in a window (whole clusters in seconds)"));
+        model.flowResult.addListener((o, a, b) -> {
+            if (b != null) {
+                FlowRunWindow.show(getScene() == null ? null : getScene().getWindow(), b);
+            }
+        });
         profile.getItems().add(LiveViewModel.FABRIC_QOS);
         profile.getItems().addAll(SimProfiles.NAMES);
         profile.valueProperty().bindBidirectional(model.profile);
@@ -368,6 +394,7 @@ public final class LivePanel extends ScrollPane implements io.fabriclab.ui.LiveV
         workload.setMaxWidth(Double.MAX_VALUE);
         settings.add(workload, 0, r++, 2, 1);
         settings.addRow(r++, new Label("Transport"), transport);
+        settings.addRow(r++, new Label("Engine"), engine);
         settings.addRow(r++, new Label("QoS profile"), profile);
         settings.addRow(r++, new Label("Size (MB)"), sizeMb);
         settings.addRow(r++, new Label("Incast senders"), fanIn);

@@ -2,7 +2,6 @@ package io.fabriclab.ui.live;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,38 +100,112 @@ public final class LiveSession {
     private static LiveSession build(Fabric drawn, Fabric copy, RunSettings settings, long recordingBytes)
             throws IOException {
         if (settings.scenarioFile() != null) {
-            // The run panel's transport replaces the scenario's own, as `fabriclab compare` runs it.
+            // Read by the strict reader against the open fabric's copy; the run panel's transport,
+            // seed and duration are typed edits of it (as `fabriclab compare` makes its variants).
             List<String> notes = new ArrayList<>();
-            String json = TransportRuns.variant(io.fabriclab.io.JsonInput.textOf(settings.scenarioFile(), "a scenario"),
-                    settings.transport(), notes::add);
-            Scenario sc = ScenarioJson.parse(json, settings.scenarioFile().toString(),
-                    settings.scenarioFile().toAbsolutePath().getParent(), FabricReader.FILES, copy);
-            SimConfig cfg = sc.config().withSeed(settings.seed());
-            if (settings.durationUs() > 0) {
-                cfg = cfg.withDurationPs(settings.durationUs() * Units.PS_PER_US);
-            }
-            long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
-            return new LiveSession(drawn, copy, settings, sc.flows(), sc.simulator(cfg), end,
+            Scenario sc = scenario(settings, copy, notes::add);
+            long end = sc.config().durationPs() > 0 ? sc.config().durationPs() : sc.config().maxTimePs();
+            return new LiveSession(drawn, copy, settings, sc.flows(), io.fabriclab.app.RunService.simulator(sc), end,
                     sc.profile() == null ? "fabric QoS" : sc.profile(), recordingBytes);
         }
         if (settings.training() != null) {
             return TrainingRun.session(drawn, copy, settings, recordingBytes);
         }
+        Scenario sc = presetScenario(copy, settings);
+        long end = sc.config().durationPs() > 0 ? sc.config().durationPs() : sc.config().maxTimePs();
+        return new LiveSession(drawn, copy, settings, sc.flows(), io.fabriclab.app.RunService.simulator(sc), end,
+                settings.profile() == null ? "fabric QoS" : settings.profile(), recordingBytes);
+    }
+
+    /**
+     * The run panel's preset on {@code copy} as a scenario of its flows (app.RunService.scenarioOf):
+     * the transport's defaults, the profile, the seed and the duration of the panel; an all-reduce or
+     * all-to-all is reported with its declared size over its flows and NVLink transfers, as simulate does.
+     */
+    static Scenario presetScenario(Fabric copy, RunSettings settings) {
         List<FlowSpec> flows = settings.preset().flows(copy, settings.bytes(), settings.fanIn(), settings.seed(),
                 settings.loadPercent() / 100.0, settings.durationUs() * Units.PS_PER_US);
         QosResolver qos = settings.profile() == null ? QosResolver.of(copy)
                 : SimProfiles.resolver(copy, settings.profile(), null);
         SimConfig cfg = SimConfig.defaults().withSeed(settings.seed())
                 .withDurationPs(settings.durationUs() * Units.PS_PER_US);
-        long end = cfg.durationPs() > 0 ? cfg.durationPs() : cfg.maxTimePs();
-        Simulator sim = TransportRuns.simulator(copy, flows, cfg, qos, settings.transport());
-        if (settings.preset() == io.fabriclab.workload.WorkloadPreset.ALL_REDUCE
-                || settings.preset() == io.fabriclab.workload.WorkloadPreset.ALL_TO_ALL) {
-            // Reported with its declared size over its flows and NVLink transfers, as simulate does.
-            sim.describeNcclCollectives(List.of(settings.preset().collective(copy, settings.bytes())));
+        List<io.fabriclab.workload.Workload> described = settings.preset() == io.fabriclab.workload.WorkloadPreset.ALL_REDUCE
+                || settings.preset() == io.fabriclab.workload.WorkloadPreset.ALL_TO_ALL
+                ? List.of(settings.preset().collective(copy, settings.bytes())) : List.of();
+        return io.fabriclab.app.RunService.scenarioOf(settings.preset().label() + " on " + copy.name(), copy,
+                settings.profile(), qos, described, flows, cfg, settings.transport());
+    }
+
+    /** A training step of the run panel on {@code copy} as a scenario of its tasks (its collectives the step's to report). */
+    static Scenario trainingScenario(Fabric copy, RunSettings settings) {
+        io.fabriclab.workload.TrainingJob job = settings.training();
+        String problem = job.problem(copy);
+        if (problem != null) {
+            throw new IllegalArgumentException("Training step: " + problem);
         }
-        return new LiveSession(drawn, copy, settings, flows, sim, end, settings.profile() == null ? "fabric QoS"
-                : settings.profile(), recordingBytes);
+        io.fabriclab.workload.TrainingJob.Built built = job.build(copy);
+        QosResolver qos = settings.profile() == null ? QosResolver.of(copy)
+                : SimProfiles.resolver(copy, settings.profile(), null);
+        SimConfig cfg = SimConfig.defaults().withSeed(settings.seed())
+                .withDurationPs(settings.durationUs() * Units.PS_PER_US).withMaxTimePs(TrainingRun.maxTimePs(job));
+        return io.fabriclab.app.RunService.scenarioOf(job.describe(), copy, settings.profile(), qos, List.of(job),
+                built.tasks(), cfg, settings.transport());
+    }
+
+    /**
+     * A run of the settings on the flow engine, finished: what the live view shows for it. The flow
+     * engine has no snapshots to animate (it computes rates, not packets), so the run goes to its
+     * end off the FX thread through the run service and its results are shown as a finished run.
+     *
+     * @param title    the run's title
+     * @param notes    what the variant said (a transport's settings left out)
+     * @param training the training step's analysis as text, or null
+     */
+    public record Finished(String title, RunSettings settings, SimResults results, List<String> notes, String training) {
+    }
+
+    /**
+     * Builds the settings' run on the flow engine (app.RunService) over {@code copy} and runs it on
+     * the calling thread (a background thread); {@code started} gets the run (its cancel stops it).
+     */
+    public static Finished runOnFlowEngine(Fabric copy, RunSettings settings,
+                                           java.util.function.Consumer<io.fabriclab.app.RunService.Run> started)
+            throws IOException {
+        List<String> notes = new ArrayList<>();
+        Scenario sc = settings.scenarioFile() != null ? scenario(settings, copy, notes::add)
+                : settings.training() != null ? trainingScenario(copy, settings) : presetScenario(copy, settings);
+        io.fabriclab.app.RunService.Run run = io.fabriclab.app.RunService.prepare(
+                new io.fabriclab.app.RunService.Request(settings.describe(), sc, io.fabriclab.sim.Engine.FLOW));
+        started.accept(run);
+        SimResults r = run.run(null);
+        String training = null;
+        if (settings.training() != null) {
+            io.fabriclab.workload.TrainingJob job = settings.training();
+            io.fabriclab.sim.StepAnalysis.Result a = io.fabriclab.sim.StepAnalysis.of(sc.flows(), job.name(), r,
+                    job.tokensPerStep(), job.build(copy).collectives());
+            training = io.fabriclab.sim.StepAnalysis.text(job, a);
+        }
+        return new Finished(copy.name() + ": " + settings.describe(), settings, r, notes, training);
+    }
+
+    /**
+     * The run panel's scenario file as it runs: read by the strict reader against {@code copy} (the
+     * open fabric), under the panel's transport ({@link Scenario#withTransport}), seed and duration.
+     */
+    static Scenario scenario(RunSettings settings, Fabric copy, java.util.function.Consumer<String> notes)
+            throws IOException {
+        Scenario sc = readScenario(settings.scenarioFile(), copy);
+        SimConfig cfg = sc.config().withSeed(settings.seed());
+        if (settings.durationUs() > 0) {
+            cfg = cfg.withDurationPs(settings.durationUs() * Units.PS_PER_US);
+        }
+        return sc.withTransport(settings.transport(), notes).withConfig(cfg);
+    }
+
+    /** A scenario file read by the strict reader (duplicate keys refused) against {@code copy}, the open fabric. */
+    static Scenario readScenario(java.nio.file.Path file, Fabric copy) throws IOException {
+        return ScenarioJson.parse(io.fabriclab.io.JsonInput.textOf(file, "a scenario"), file.toString(),
+                file.toAbsolutePath().getParent(), FabricReader.FILES, copy);
     }
 
     public LiveRun run() {

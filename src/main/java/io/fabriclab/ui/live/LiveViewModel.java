@@ -63,6 +63,12 @@ public final class LiveViewModel {
     /** The run's transport (a scenario file's own gives way to it; choosing a file sets it to the file's). */
     public final ObjectProperty<io.fabriclab.model.Transport> transport =
             new SimpleObjectProperty<>(io.fabriclab.model.Transport.ROCEV2);
+    /** The engine: packet (animated here) or flow (run to its end, shown as a finished run). */
+    public final ObjectProperty<io.fabriclab.sim.Engine> engine = new SimpleObjectProperty<>(io.fabriclab.sim.Engine.PACKET);
+    /** The last flow-engine run, set on the FX thread when it has finished (LivePanel opens its window). */
+    public final ObjectProperty<LiveSession.Finished> flowResult = new SimpleObjectProperty<>();
+    /** The flow-engine run in flight, for Stop. */
+    private volatile io.fabriclab.app.RunService.Run flowRun;
     /** "fabric QoS" or a named simulator profile. */
     public final StringProperty profile = new SimpleStringProperty(FABRIC_QOS);
     public final StringProperty sizeMb = new SimpleStringProperty("2");
@@ -144,7 +150,7 @@ public final class LiveViewModel {
         });
         // A run that has ended shows what it did with its settings: change one and that picture no
         // longer answers them, so it goes (the old totals stayed until Play; issue 35).
-        for (javafx.beans.Observable setting : List.of(workload, transport, profile, sizeMb, fanIn, loadPercent,
+        for (javafx.beans.Observable setting : List.of(workload, transport, engine, profile, sizeMb, fanIn, loadPercent,
                 toCompletion, durationUs, seed)) {
             setting.addListener(o -> settingsChanged());
         }
@@ -376,8 +382,11 @@ public final class LiveViewModel {
         if (transport.get() == null) {
             throw new IllegalArgumentException("Transport: choose one of " + io.fabriclab.model.Transport.allowedNames());
         }
+        if (engine.get() == null) {
+            throw new IllegalArgumentException("Engine: choose one of " + io.fabriclab.sim.Engine.names());
+        }
         return new RunSettings(w.preset(), scenario, prof, dur, s, bytes, Math.max(1, fans), 5, load, transport.get(),
-                w.training());
+                w.training(), engine.get());
     }
 
     /** The transport a scenario file names ($.transport or $.transport.name), if it names one. */
@@ -475,6 +484,9 @@ public final class LiveViewModel {
             return false;
         }
         clearRun();
+        if (settings.engine() == io.fabriclab.sim.Engine.FLOW) {
+            return startFlow(settings);
+        }
         preparing = true;
         status.set("Preparing " + settings.describe() + " …");
         Fabric drawn = drawnFabric.get();
@@ -520,6 +532,55 @@ public final class LiveViewModel {
         });
         // Routes and flows are built on the application's one executor (shown in the status bar).
         io.fabriclab.ui.BackgroundTasks.shared().execute(task, "Preparing the live run");
+        refreshState();
+        return true;
+    }
+
+    /**
+     * A flow-engine run: built and run to its end by the run service on the background executor
+     * (the flow engine has no snapshots to animate); its results are then shown as a finished run
+     * ({@link #flowResult}, FlowRunWindow) and said in the status line.
+     */
+    private boolean startFlow(RunSettings settings) {
+        Fabric copy = drawnFabric.get().copy();
+        Object token = new Object();
+        pendingBuild = token;
+        preparing = true;
+        status.set("Running " + settings.describe() + " on the flow engine …");
+        javafx.concurrent.Task<LiveSession.Finished> task = new javafx.concurrent.Task<>() {
+            @Override
+            protected LiveSession.Finished call() throws Exception {
+                return LiveSession.runOnFlowEngine(copy, settings, run -> flowRun = run);
+            }
+        };
+        task.setOnSucceeded(e -> {
+            flowRun = null;
+            if (pendingBuild != token) {
+                return;
+            }
+            pendingBuild = null;
+            preparing = false;
+            LiveSession.Finished f = task.getValue();
+            SimResults.RunInfo run = f.results().run();
+            status.set(String.format(java.util.Locale.ROOT, "Flow engine: %s after %.1f µs simulated, %d/%d flows completed "
+                            + "(no packets to animate: the results are in their own window)",
+                    run.stopReason().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '), run.simulatedPs() / 1e6,
+                    run.flowsCompleted(), run.flows()));
+            flowResult.set(f);
+            refreshState();
+        });
+        task.setOnFailed(e -> {
+            flowRun = null;
+            if (pendingBuild != token) {
+                return;
+            }
+            pendingBuild = null;
+            preparing = false;
+            Throwable t = task.getException();
+            status.set("Cannot start: " + (t == null ? "unknown error" : t.getMessage()));
+            refreshState();
+        });
+        io.fabriclab.ui.BackgroundTasks.shared().execute(task, "Running on the flow engine");
         refreshState();
         return true;
     }
@@ -581,6 +642,10 @@ public final class LiveViewModel {
     void stopRun() {
         if (session != null && !ended()) {
             session.run().stop();
+        }
+        io.fabriclab.app.RunService.Run f = flowRun;
+        if (f != null) {
+            f.cancel();
         }
         whenReady.clear();
     }

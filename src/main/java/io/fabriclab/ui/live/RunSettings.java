@@ -3,6 +3,7 @@ package io.fabriclab.ui.live;
 import java.nio.file.Path;
 
 import io.fabriclab.model.Transport;
+import io.fabriclab.sim.Engine;
 import io.fabriclab.workload.TrainingJob;
 import io.fabriclab.workload.WorkloadPreset;
 
@@ -23,10 +24,20 @@ import io.fabriclab.workload.WorkloadPreset;
  *                          (as {@code fabriclab compare} runs a scenario under each transport)
  * @param training          a training step (the Training Step dialog) run instead of a preset or a
  *                          scenario, or null; its sizes are its own (size, senders and load do not apply)
+ * @param engine            the engine: packet (the live view animates it) or flow (run to its end through
+ *                          the run service and shown as a finished run: docs/live-view.md)
  */
 public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
                           long bytes, int fanIn, long snapshotIntervalUs, double loadPercent, Transport transport,
-                          TrainingJob training) {
+                          TrainingJob training, Engine engine) {
+
+    /** Settings of a packet-level run. */
+    public RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
+                       long bytes, int fanIn, long snapshotIntervalUs, double loadPercent, Transport transport,
+                       TrainingJob training) {
+        this(preset, scenarioFile, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport,
+                training, Engine.PACKET);
+    }
 
     /** Settings of a preset or scenario run under {@code transport}. */
     public RunSettings(WorkloadPreset preset, Path scenarioFile, String profile, long durationUs, long seed,
@@ -43,6 +54,9 @@ public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profi
     }
 
     public RunSettings {
+        if (engine == null) {
+            throw new IllegalArgumentException("Engine: choose one of " + Engine.names());
+        }
         if (transport == null) {
             throw new IllegalArgumentException("Transport: choose one of " + Transport.allowedNames());
         }
@@ -66,42 +80,50 @@ public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profi
     }
 
     public RunSettings withPreset(WorkloadPreset p) {
-        return new RunSettings(p, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
+        return new RunSettings(p, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport,
+                null, engine);
     }
 
     public RunSettings withScenario(Path file) {
-        return new RunSettings(null, file, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport);
+        return new RunSettings(null, file, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport,
+                null, engine);
     }
 
     /** The same settings running {@code job} (a training step) instead of the preset or scenario. */
     public RunSettings withTraining(TrainingJob job) {
         return new RunSettings(null, null, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent,
-                transport, job);
+                transport, job, engine);
     }
 
     public RunSettings withProfile(String p) {
-        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training);
+        return new RunSettings(preset, scenarioFile, p, durationUs, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training, engine);
     }
 
     public RunSettings withBytes(long b) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs, loadPercent, transport, training);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, b, fanIn, snapshotIntervalUs, loadPercent, transport, training, engine);
     }
 
     public RunSettings withDurationUs(long d) {
-        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training);
+        return new RunSettings(preset, scenarioFile, profile, d, seed, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training, engine);
     }
 
     public RunSettings withSeed(long s) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, s, bytes, fanIn, snapshotIntervalUs, loadPercent, transport, training, engine);
     }
 
     public RunSettings withFanIn(int f) {
-        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs, loadPercent, transport, training);
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, f, snapshotIntervalUs, loadPercent, transport, training, engine);
     }
 
     public RunSettings withTransport(Transport t) {
         return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs,
-                loadPercent, t, training);
+                loadPercent, t, training, engine);
+    }
+
+    /** The same settings on {@code e}. */
+    public RunSettings withEngine(Engine e) {
+        return new RunSettings(preset, scenarioFile, profile, durationUs, seed, bytes, fanIn, snapshotIntervalUs,
+                loadPercent, transport, training, e);
     }
 
     /** What the run is, for titles and the recording. */
@@ -109,6 +131,7 @@ public record RunSettings(WorkloadPreset preset, Path scenarioFile, String profi
         String what = training != null ? training.describe() : preset != null ? preset.label()
                 : "scenario " + scenarioFile.getFileName();
         return what + ", " + transport.displayName() + ", " + (profile == null ? "fabric QoS" : profile) + ", seed " + seed
-                + (durationUs == 0 ? ", to completion" : ", " + durationUs + " us");
+                + (durationUs == 0 ? ", to completion" : ", " + durationUs + " us")
+                + (engine == Engine.FLOW ? ", flow engine" : "");
     }
 }

@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
-import io.fabriclab.io.FabricReader;
 import io.fabriclab.io.PriceBookFile;
 import io.fabriclab.io.Scenario;
 import io.fabriclab.model.Fabric;
@@ -25,7 +24,6 @@ import io.fabriclab.report.TransportRuns;
 import io.fabriclab.sim.QosResolver;
 import io.fabriclab.sim.SimConfig;
 import io.fabriclab.sim.SimResults;
-import io.fabriclab.sim.Simulator;
 import io.fabriclab.topology.BillOfMaterials;
 import io.fabriclab.workload.FlowSpec;
 import io.fabriclab.workload.WorkloadPreset;
@@ -103,7 +101,11 @@ public final class TransportCompareWindow extends BorderPane {
     /** Written by the simulator threads, read by the progress timeline on the FX thread. */
     private final Map<Transport, double[]> progress = new ConcurrentHashMap<>();
     private final Map<Transport, String> state = new ConcurrentHashMap<>();
-    private final Map<Transport, Simulator> simulators = new ConcurrentHashMap<>();
+    /** The engine every transport runs on. */
+    final javafx.scene.control.ComboBox<io.fabriclab.sim.Engine> engine = new javafx.scene.control.ComboBox<>();
+    /** The comparison's runs in flight (the run service's batch), for Stop. */
+    private final java.util.concurrent.atomic.AtomicReference<TransportRuns.Running> runningRuns =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private volatile boolean stopRequested;
     private final Timeline poll = new Timeline(new KeyFrame(Duration.millis(200), e -> showProgress()));
     private boolean running;
@@ -183,6 +185,12 @@ public final class TransportCompareWindow extends BorderPane {
                 saveReport(out);
             }
         });
+        engine.getItems().setAll(io.fabriclab.sim.Engine.values());
+        engine.setValue(initial != null ? initial.engine() : io.fabriclab.sim.Engine.PACKET);
+        engine.setConverter(LivePanel.ENGINE_NAMES);
+        engine.setId("compare-engine");
+        engine.setTooltip(new javafx.scene.control.Tooltip("packet: every packet, PFC, ECN, credits, trimming; "
+                + "flow: max-min fair rates, no queues (whole clusters in seconds)"));
         enableFields();
 
         GridPane form = new GridPane();
@@ -192,7 +200,7 @@ public final class TransportCompareWindow extends BorderPane {
         GridPane.setColumnSpan(workload, 3);
         GridPane.setHgrow(workload, Priority.ALWAYS);
         form.addRow(2, new Label("Size (MB)"), sizeMb, new Label("Incast senders"), fanIn);
-        form.addRow(3, new Label("Seed"), seed);
+        form.addRow(3, new Label("Seed"), seed, new Label("Engine"), engine);
         // The buttons on a row of their own, never narrower than their text ("Comp…" at 1280 px).
         for (Button b : List.of(compare, stop, saveReport)) {
             b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
@@ -272,7 +280,11 @@ public final class TransportCompareWindow extends BorderPane {
         if (bytes <= 0) {
             throw new IllegalArgumentException("Size (MB): must be more than 0");
         }
-        return new RunSettings(w.preset(), w.scenario(), null, 0, s, bytes, Math.max(1, fans), 5, 50);
+        if (engine.getValue() == null) {
+            throw new IllegalArgumentException("Engine: choose one of " + io.fabriclab.sim.Engine.names());
+        }
+        return new RunSettings(w.preset(), w.scenario(), null, 0, s, bytes, Math.max(1, fans), 5, 50)
+                .withEngine(engine.getValue());
     }
 
     /**
@@ -300,7 +312,7 @@ public final class TransportCompareWindow extends BorderPane {
         stopRequested = false;
         last = null;
         saveReport.setDisable(true);
-        simulators.clear();
+        runningRuns.set(null);
         progress.clear();
         state.clear();
         for (Transport t : TRANSPORTS) {
@@ -310,7 +322,8 @@ public final class TransportCompareWindow extends BorderPane {
         stop.setDisable(false);
         status.setText("Running " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
                 + " (its own seed and settings)" : settings.describe()) + " on " + copy.name() + " under "
-                + TRANSPORTS.size() + " transports, " + TransportRuns.threads(TRANSPORTS.size()) + " at a time …");
+                + TRANSPORTS.size() + " transports on the " + settings.engine().jsonName() + " engine, "
+                + TransportRuns.threads(TRANSPORTS.size()) + " at a time …");
         showProgress();
         poll.setCycleCount(Timeline.INDEFINITE);
         poll.play();
@@ -333,7 +346,10 @@ public final class TransportCompareWindow extends BorderPane {
             return;
         }
         stopRequested = true;
-        simulators.values().forEach(Simulator::requestStop);
+        TransportRuns.Running r = runningRuns.get();
+        if (r != null) {
+            r.cancel();
+        }
         status.setText("Stopping …");
     }
 
@@ -351,12 +367,8 @@ public final class TransportCompareWindow extends BorderPane {
         Map<Transport, Scenario> scenarios = scenarios(copy, settings, notes);
         TransportRuns.Listener listener = new TransportRuns.Listener() {
             @Override
-            public void started(Transport t, Simulator sim) {
-                simulators.put(t, sim);
+            public void started(Transport t, io.fabriclab.app.RunService.Run run) {
                 state.put(t, "running");
-                if (stopRequested) {
-                    sim.requestStop();
-                }
             }
 
             @Override
@@ -370,8 +382,14 @@ public final class TransportCompareWindow extends BorderPane {
                 state.put(t, r.run().stopReason().name().toLowerCase(Locale.ROOT));
             }
         };
-        Map<Transport, SimResults> results = TransportRuns.run(scenarios, TransportRuns.simulated(TRANSPORTS),
-                TransportRuns.threads(TRANSPORTS.size()), listener);
+        // The runs go through the run service on the engine of the run panel; Stop cancels them all.
+        TransportRuns.Running runs = TransportRuns.start(scenarios, TransportRuns.simulated(TRANSPORTS),
+                TransportRuns.threads(TRANSPORTS.size()), settings.engine(), listener);
+        runningRuns.set(runs);
+        if (stopRequested) {
+            runs.cancel();
+        }
+        Map<Transport, SimResults> results = runs.results();
         if (stopRequested) {
             throw new CancellationException("stopped");
         }
@@ -391,10 +409,9 @@ public final class TransportCompareWindow extends BorderPane {
      */
     static Map<Transport, Scenario> scenarios(Fabric copy, RunSettings settings, List<String> notes) throws IOException {
         if (settings.scenarioFile() != null) {
-            Path file = settings.scenarioFile();
-            String text = io.fabriclab.io.JsonInput.textOf(file, "a scenario");
-            return TransportRuns.scenarios(text, file.toString(), file.toAbsolutePath().getParent(), FabricReader.FILES,
-                    copy::copy, TRANSPORTS, notes::add);
+            // Read once by the strict reader against the drawing's copy; each transport a typed variant.
+            return TransportRuns.scenarios(LiveSession.readScenario(settings.scenarioFile(), copy), TRANSPORTS,
+                    notes::add);
         }
         Map<Transport, Scenario> out = new LinkedHashMap<>();
         String name = settings.preset().label() + " on " + copy.name();
@@ -422,7 +439,7 @@ public final class TransportCompareWindow extends BorderPane {
 
     private void show(TransportComparison cmp, RunSettings settings) {
         result = cmp;
-        title.set("Compare transports: " + cmp.scenarioName());
+        title.set("Compare transports: " + cmp.scenarioName() + " (" + settings.engine().jsonName() + " engine)");
         List<String[]> rows = cmp.table();
         // The CLI's table as it prints it: a row per measure, a column per transport (a row per
         // transport needs a column per measure, 17 for one collective: they do not fit at 1280 px).
@@ -451,7 +468,10 @@ public final class TransportCompareWindow extends BorderPane {
         saveReport.setDisable(last == null);
         charts(cmp);
         status.setText("Compared " + (settings.scenarioFile() != null ? "scenario " + settings.scenarioFile().getFileName()
-                : settings.preset().label()) + " on " + fabric.get().name() + ": " + summary(cmp));
+                : settings.preset().label()) + " on " + fabric.get().name() + ", " + settings.engine().jsonName()
+                + " engine: " + summary(cmp) + (settings.engine() == io.fabriclab.sim.Engine.FLOW
+                ? ". The flow engine does not model drops, pauses, credits or queues: their rows read 0 (Engine: packet for them)."
+                : ""));
     }
 
     /**

@@ -631,7 +631,7 @@ class LiveViewTest {
                 + 2 * (300_000 - t2);
         long pauseArrives = a26 + io.fabriclab.model.Units.serializationPs(84, 400_000_000_000L) + l3.propagationPs();
         assertEquals(10_181_880, pauseArrives);
-        io.fabriclab.topology.HeadroomCalculator.PeerTiming t400 = io.fabriclab.topology.HeadroomCalculator.timing(400);
+        io.fabriclab.model.PhyTiming t400 = io.fabriclab.model.PhyTiming.of(400);
         long reaction = io.fabriclab.model.Units.serializationPs(
                 // bits rounded up to whole bytes, as the simulator does (Simulator.pfcReactionPs)
                 (2 * t400.interfaceDelayBits() + t400.responseQuanta() * 512L + 7) / 8, 400_000_000_000L);

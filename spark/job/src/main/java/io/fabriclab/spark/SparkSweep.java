@@ -14,6 +14,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 
 import io.fabriclab.io.InputException;
 import io.fabriclab.io.TerminalText;
+import io.fabriclab.sim.Engine;
 import io.fabriclab.sweep.SweepPlan;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -49,6 +50,23 @@ public final class SparkSweep implements Callable<Integer> {
     @Option(names = "--no-charts", description = "Write the summary tables only, no charts and no report.html "
             + "(as fabriclab sweep --no-charts)")
     boolean noCharts;
+
+    @Option(names = "--engine", paramLabel = "E", converter = EngineConverter.class,
+            description = "packet or flow: the engine of every run, over the sweep file's \"engine\" "
+                    + "(as fabriclab sweep --engine; default: the file's, else packet)")
+    Engine engine;
+
+    /** "packet" or "flow", any case; anything else an error naming both (as the fabriclab CLI). */
+    static final class EngineConverter implements CommandLine.ITypeConverter<Engine> {
+        @Override
+        public Engine convert(String value) {
+            try {
+                return Engine.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -108,6 +126,8 @@ public final class SparkSweep implements Callable<Integer> {
             if (plan == null) {
                 plan = readPlan(sc, sweep, yes);
             }
+            // Every run on the engine asked for: the runs' keys name it (a flow run is not reused for a packet one).
+            plan = plan.withEngine(engine);
             long t0 = System.nanoTime();
             SparkSweepJob.Result r = SparkSweepJob.run(sc, plan, out, !noCharts);
             PrintWriter err = spec == null ? stdout : spec.commandLine().getErr();
@@ -118,9 +138,9 @@ public final class SparkSweep implements Callable<Integer> {
                 err.printf(Locale.ROOT, "reused %d finished run%s: %s%n", r.reusedRows().size(),
                         r.reusedRows().size() == 1 ? "" : "s", io.fabriclab.sweep.SweepRunner.describe(r.reusedRows(), 10));
             }
-            stdout.printf(Locale.ROOT, "%s: %d runs (%d simulated, %d already finished or shared) in %d tasks, %.1f s; "
-                            + "summary in %s%n", plan.name(), r.rows().size(), r.executed(), r.reused(), r.tasks(),
-                    (System.nanoTime() - t0) / 1e9, out);
+            stdout.printf(Locale.ROOT, "%s: %d runs (%d simulated, %d already finished or shared) in %d tasks, %.1f s, "
+                            + "%s engine; summary in %s%n", plan.name(), r.rows().size(), r.executed(), r.reused(), r.tasks(),
+                    (System.nanoTime() - t0) / 1e9, plan.engine().jsonName(), out);
             return 0;
         } finally {
             if (ownsContext) {

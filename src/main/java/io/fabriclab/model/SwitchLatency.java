@@ -1,15 +1,7 @@
-package io.fabriclab.topology;
+package io.fabriclab.model;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-
-import io.fabriclab.model.Device;
-import io.fabriclab.model.Fabric;
-import io.fabriclab.model.Transport;
-import io.fabriclab.model.Units;
 
 /**
  * Port-to-port latency of a switch, a property of its model for every transport: the pipeline
@@ -21,7 +13,8 @@ import io.fabriclab.model.Units;
  * serialization is not part of this figure. A product recognised in the model text
  * ({@link SwitchModel}: Spectrum, Tomahawk, Jericho, Quantum generations) brings its maker's
  * published figure where there is one. The simulator applies the figure and the forwarding
- * mode at every switch (sim.SwitchPipeline).
+ * mode at every switch (sim.SwitchPipeline); {@code topology.FabricSwitchLatency} lists them per
+ * switch model of a fabric. A property of the device's model, so it lives in the model package.
  * docs/model.md, Transports, cites the figures.
  */
 public final class SwitchLatency {
@@ -255,70 +248,6 @@ public final class SwitchLatency {
             return product.displayName() + ": " + product.source();
         }
         return classOf(sw, t).label() + ": " + classOf(sw, t).source();
-    }
-
-    /**
-     * Switches of one model (the model text, or the port configuration when there is none) and the
-     * class and latency they get under each transport.
-     *
-     * @param model    the model text or port configuration
-     * @param switches how many switches of the fabric have it
-     * @param byTransport class under RoCEv2, InfiniBand and Ultra Ethernet, in {@link Transport} order
-     * @param product     the switch product recognised in the model text, or null
-     * @param portToPortPsByTransport latency under each transport, in {@link Transport} order, picoseconds
-     * @param sourceByTransport where each of those figures comes from, in {@link Transport} order
-     */
-    public record ModelLatency(String model, int switches, List<SwitchClass> byTransport, SwitchModel product,
-                               List<Long> portToPortPsByTransport, List<String> sourceByTransport) {
-
-        /** The latency these switches get under {@code t}, picoseconds. */
-        public long portToPortPs(Transport t) {
-            return portToPortPsByTransport.get(t.ordinal());
-        }
-
-        public String source(Transport t) {
-            return sourceByTransport.get(t.ordinal());
-        }
-
-        /** e.g. "64x400G (4 switches): 300 ns cut-through; Ethernet, cut-through (...): Mellanox Spectrum SN2700 ...". */
-        public String describe(Transport t) {
-            SwitchClass c = byTransport.get(t.ordinal());
-            long ps = portToPortPs(t);
-            String ns = ps % Units.PS_PER_NS == 0 ? Long.toString(ps / Units.PS_PER_NS)
-                    : String.format(Locale.ROOT, "%.1f", ps / (double) Units.PS_PER_NS);
-            return model + " (" + switches + (switches == 1 ? " switch" : " switches") + "): " + ns + " ns "
-                    + (c.forwarding() == Forwarding.CUT_THROUGH ? "cut-through" : "store-and-forward") + "; "
-                    + source(t);
-        }
-    }
-
-    /** The latency of every switch model of {@code fabric} under {@code t}, one line each, for a run's results. */
-    public static List<String> describe(Fabric fabric, Transport t) {
-        return of(fabric).stream().map(m -> m.describe(t)).toList();
-    }
-
-    /** One row per switch model of the fabric, in model order. */
-    public static List<ModelLatency> of(Fabric fabric) {
-        Map<String, List<Device>> byModel = new TreeMap<>();
-        for (Device sw : fabric.switches()) {
-            String key = sw.model() == null || sw.model().isBlank() ? SwitchSku.of(sw) : sw.model();
-            byModel.computeIfAbsent(key, k -> new ArrayList<>()).add(sw);
-        }
-        List<ModelLatency> out = new ArrayList<>();
-        byModel.forEach((model, devices) -> {
-            List<SwitchClass> classes = new ArrayList<>();
-            List<Long> latencies = new ArrayList<>();
-            List<String> sources = new ArrayList<>();
-            Device first = devices.get(0);
-            for (Transport t : Transport.values()) {
-                classes.add(classOf(first, t));
-                latencies.add(portToPortPs(first, t));
-                sources.add(sourceOf(first, t));
-            }
-            out.add(new ModelLatency(model, devices.size(), List.copyOf(classes), modelOf(first),
-                    List.copyOf(latencies), List.copyOf(sources)));
-        });
-        return out;
     }
 
     // ----- Packet trimming (Ultra Ethernet): the size a switch model trims to -----

@@ -1,0 +1,1735 @@
+package io.fabriclab.sim;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Predicate;
+
+import io.fabriclab.model.Device;
+import io.fabriclab.model.DeviceRole;
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.Link;
+import io.fabriclab.model.Port;
+import io.fabriclab.model.ScaleUp;
+import io.fabriclab.model.Transport;
+import io.fabriclab.routing.EcmpHash;
+import io.fabriclab.routing.IbRoutingEngine;
+import io.fabriclab.routing.Routing;
+import io.fabriclab.workload.Collective;
+import io.fabriclab.workload.FlowSpec;
+import io.fabriclab.workload.NcclCollective;
+
+/**
+ * The flow-level engine (docs/model.md, The flow-level engine): the same fabric, routing and
+ * workloads as the packet engine ({@link Simulator}), with every flow a fluid that moves at a rate
+ * instead of packets through queues.
+ * <ul>
+ * <li><b>Rates.</b> Flows share every link direction they cross max-min fair (progressive
+ * filling, Bertsekas and Gallager, Data Networks, 2nd ed., section 6.5.2), recomputed at every
+ * instant a flow starts, drains or a link fails, comes back or the routing reconverges
+ * (event-driven, not time-stepped). A link direction carries wire bytes: each packet's payload
+ * plus the transport's headers and the Ethernet or InfiniBand framing the packet engine puts on
+ * the wire ({@link RoceFraming}, {@link UecFraming}, {@link CreditFlowControl}), so a flow alone
+ * on its path moves its payload at the rate the packet engine's NIC does.</li>
+ * <li><b>Paths.</b> Per-flow ECMP takes the path the packet engine takes (the same hash, the same
+ * UDP source port per flow, drawn from the same seed in the same order, {@link FlowPaths}); an
+ * InfiniBand subnet manager's tables likewise. Spraying (Ultra Ethernet, or a per-packet routing
+ * mode) splits a flow evenly over the next hops at every switch: the share a perfectly balanced
+ * sprayer gives each path.</li>
+ * <li><b>Latency.</b> A flow's data has all arrived when its last byte has left the sending NIC
+ * plus the last packet's way through the fabric: each link's propagation, and at each switch its
+ * port-to-port pipeline latency and the last packet's serialization on the egress that a
+ * store-and-forward switch adds ({@link SwitchPipeline}'s rule for a packet that did not wait).</li>
+ * <li><b>NVLink and compute</b> as the packet engine's {@link LocalWork}: an NVLink transfer
+ * waits its latency, then shares its GPUs' NVLink (each GPU sends and receives at most the
+ * domain's bandwidth) max-min fair with the other transfers; a GPU runs one compute task at a time
+ * in the order they become ready.</li>
+ * </ul>
+ * Not modelled: queues and their latency, PFC, ECN, DCQCN, InfiniBand credits, Ultra Ethernet's
+ * trimming and window, losses and retransmission, priorities (every class shares a link equally),
+ * ACK traffic. Incast and pause storms are where the packet engine must be used
+ * ({@link #packetLevelCandidates}).
+ */
+public final class FlowEngine implements SimRun {
+    /** Events per progress report. */
+    private static final int PROGRESS_EVERY = 1 << 16;
+
+    private static final int EV_READY = 0;
+    private static final int EV_DRAINED = 1;
+    private static final int EV_ARRIVED = 2;
+    private static final int EV_NVLINK_GO = 3;
+    private static final int EV_COMPUTE_DONE = 4;
+    private static final int EV_LINK_DOWN = 5;
+    private static final int EV_LINK_UP = 6;
+    private static final int EV_REROUTE = 7;
+    private static final int EV_SAMPLE = 8;
+
+    private final Fabric fabric;
+    private final SimConfig cfg;
+    private final Transport transport;
+    private final List<FlowSpec> specs;
+    private RoutingPolicy routingPolicy = RoutingPolicy.ecmp();
+    private long switchLatencyOverridePs = -1;
+    private long reconvergencePs = 0;
+    private final List<LinkFailure> failures = new ArrayList<>();
+    private IbRoutingEngine ibEngine;
+    private Predicate<String> reportedElsewhere = l -> false;
+    private List<NcclCollective> ncclCollectives = List.of();
+    private List<Collective> collectiveWorkloads = List.of();
+    private volatile boolean stopRequested;
+    private boolean ran;
+
+    // ---- framing ----
+    private final int maxPayload;
+    private final int frameOverheadBytes;
+
+    // ---- resources: 2 per link (2i a->b, 2i+1 b->a), then 2 per GPU that uses NVLink (send, receive) ----
+    private final List<Link> links;
+    private final Map<Link, Integer> linkIndex = new IdentityHashMap<>();
+    private final int portCount;
+    private int resourceCount;
+    private double[] capacity; // wire bytes per ps
+    private final long[] portRateBps;
+    private final Port[] portOf;
+    private final Port[] peerOf;
+    private final int[] switchIndexOfPort; // -1: a NIC's egress
+    private final long[] switchLatencyPs;
+    private final boolean[] cutThrough;
+    private final boolean[] down;
+
+    // ---- tasks: every FlowSpec ----
+    private final int n;
+    private final FlowSpec.Kind[] kind;
+    private final int[] flowIdOfTask; // network flow id, or -1
+    private final int[] taskOfFlow;
+    private final Port[] srcNic;
+    private final Port[] dstNic;
+    private final int[] srcAddr;
+    private final int[] dstAddr;
+    private final int[] udp;
+    private final double[] wireBytes;
+    private final int[] lastFrameBytes;
+    private final int[] gpuA; // NVLink / compute: global GPU index of src
+    private final int[] gpuB; // NVLink: of dst
+    private final long[] nvlinkLatencyPs;
+    private final int[] waitingFor;
+    private final int[][] dependents;
+    private final int[] dependentCount;
+
+    // ---- per task state ----
+    private final long[] readyPs;
+    private final long[] startedPs;
+    private final long[] drainedPs;
+    private final long[] finishPs;
+    private final double[] remaining;
+    private final double[] rate;
+    private final double[] minRate;
+    private final long[] lastUpdatePs;
+    private final int[] version;
+    private int[][] path; // resources of an active fluid (network flow or NVLink transfer)
+    private float[][] weight; // null: 1 on every resource
+    private int[][] slot; // the fluid's position in each resource's user list
+    private final int[][] firstPath; // network flows: the egress ports of their (first) path, for results
+    private final boolean[] active;
+    /** Whether a drain event of the fluid's current version is pending. */
+    private final boolean[] pendingDrain;
+    private int remainingTasks;
+    private int flowsCompleted;
+
+    // ---- per resource state ----
+    private int[][] users;
+    private int[] userCount;
+    private double[] demand; // sum of weight x standalone cap of the active users
+    private double[] load; // sum of weight x rate
+    private double[] carried; // wire bytes carried so far
+    private long[] carriedUntilPs;
+    private final long[] flowsPerPort;
+
+    // ---- GPUs ----
+    private final List<String> gpuNames = new ArrayList<>();
+    private final Map<String, Integer> gpuIndex = new HashMap<>();
+    private int[] gpuNvlinkBase; // resource index of each GPU's send (recv = +1), -1 if none
+    private boolean[] gpuBusy;
+    private List<ArrayDeque<Integer>> gpuQueue;
+    private long[] gpuBusyPs;
+
+    // ---- the run ----
+    private final FlowPaths paths;
+    private final Heap events = new Heap();
+    private long now;
+    private long eventCount;
+    private final List<Integer> changed = new ArrayList<>();
+    private int reroutes;
+    private final Sampler sampler;
+
+    public FlowEngine(Fabric fabric, List<FlowSpec> flowSpecs, SimConfig cfg, TransportProfile transportProfile) {
+        this.fabric = fabric;
+        this.cfg = cfg;
+        this.transport = transportProfile.transport();
+        if (!TransportProfile.simulated(transport)) {
+            throw new IllegalArgumentException(transport.displayName()
+                    + " is not simulated in this build, which simulates " + TransportProfile.simulatedNames());
+        }
+        boolean ib = transport == Transport.INFINIBAND;
+        boolean uec = transport == Transport.ULTRA_ETHERNET;
+        this.maxPayload = ib ? CreditFlowControl.maxPayload(fabric.mtuBytes())
+                : uec ? UecFraming.maxPayload(fabric.mtuBytes()) : RoceFraming.maxPayload(fabric.mtuBytes());
+        int header = ib ? CreditFlowControl.DATA_HEADER_BYTES : uec ? UecFraming.DATA_HEADER_BYTES : RoceFraming.DATA_HEADER_BYTES;
+        int wire = ib ? CreditFlowControl.WIRE_OVERHEAD_BYTES : RoceFraming.WIRE_OVERHEAD_BYTES;
+        this.frameOverheadBytes = header + wire;
+        this.specs = List.copyOf(flowSpecs);
+        this.paths = new FlowPaths(Routing.compute(fabric), new EcmpHash(cfg.seed(), cfg.perSwitchEcmpSeed()), linkIndex);
+
+        // Link directions.
+        links = new ArrayList<>(fabric.links());
+        portCount = links.size() * 2;
+        portRateBps = new long[portCount];
+        portOf = new Port[portCount];
+        peerOf = new Port[portCount];
+        switchIndexOfPort = new int[portCount];
+        down = new boolean[links.size()];
+        flowsPerPort = new long[portCount];
+        Map<Device, Integer> switchIndex = new IdentityHashMap<>();
+        List<Device> switches = fabric.switches();
+        switchLatencyPs = new long[switches.size()];
+        cutThrough = new boolean[switches.size()];
+        for (int s = 0; s < switches.size(); s++) {
+            Device d = switches.get(s);
+            switchIndex.put(d, s);
+            io.fabriclab.model.SwitchLatency.SwitchClass k = io.fabriclab.model.SwitchLatency.classOf(d, transport);
+            switchLatencyPs[s] = io.fabriclab.model.SwitchLatency.portToPortPs(d, transport);
+            cutThrough[s] = k.forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH;
+        }
+        for (int i = 0; i < links.size(); i++) {
+            Link l = links.get(i);
+            linkIndex.put(l, i);
+            for (int side = 0; side < 2; side++) {
+                int p = 2 * i + side;
+                portOf[p] = side == 0 ? l.a() : l.b();
+                peerOf[p] = side == 0 ? l.b() : l.a();
+                portRateBps[p] = l.rateBps();
+                Integer si = switchIndex.get(portOf[p].device());
+                switchIndexOfPort[p] = si == null ? -1 : si;
+            }
+        }
+
+        // Tasks.
+        n = specs.size();
+        kind = new FlowSpec.Kind[n];
+        flowIdOfTask = new int[n];
+        srcNic = new Port[n];
+        dstNic = new Port[n];
+        srcAddr = new int[n];
+        dstAddr = new int[n];
+        udp = new int[n];
+        wireBytes = new double[n];
+        lastFrameBytes = new int[n];
+        gpuA = new int[n];
+        gpuB = new int[n];
+        nvlinkLatencyPs = new long[n];
+        Arrays.fill(gpuA, -1);
+        Arrays.fill(gpuB, -1);
+        Map<Port, Integer> address = new IdentityHashMap<>();
+        for (Device s : fabric.servers()) {
+            for (Port p : s.ports()) {
+                address.put(p, address.size());
+            }
+        }
+        SplittableRandom portRandom = new SplittableRandom(cfg.seed()).split();
+        List<Integer> flowTasks = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            FlowSpec s = specs.get(t);
+            kind[t] = s.kind();
+            if (s.network()) {
+                int id = flowTasks.size();
+                flowIdOfTask[t] = id;
+                flowTasks.add(t);
+                srcNic[t] = resolveNic(s.src(), "src", t);
+                dstNic[t] = resolveNic(s.dst(), "dst", t);
+                if (srcNic[t] == dstNic[t]) {
+                    throw new IllegalArgumentException("flow " + t + ": source and destination are the same NIC "
+                            + srcNic[t].ref());
+                }
+                srcAddr[t] = address.get(srcNic[t]);
+                dstAddr[t] = address.get(dstNic[t]);
+                // The packet engine draws every network flow's UDP source port from the seed, in order.
+                udp[t] = 49152 + portRandom.nextInt(16384);
+                long packets = (s.bytes() + maxPayload - 1) / maxPayload;
+                wireBytes[t] = s.bytes() + packets * (double) frameOverheadBytes;
+                lastFrameBytes[t] = (int) (s.bytes() - (packets - 1) * maxPayload) + frameOverheadBytes;
+            } else {
+                flowIdOfTask[t] = -1;
+                gpuA[t] = gpu(s.src(), t, "src");
+                gpuB[t] = s.kind() == FlowSpec.Kind.NVLINK ? gpu(s.dst(), t, "dst") : -1;
+                if (s.kind() == FlowSpec.Kind.NVLINK) {
+                    if (serverOfGpu(gpuA[t]) != serverOfGpu(gpuB[t])) {
+                        throw new IllegalArgumentException("task " + t + ": nvlink between " + s.src() + " and " + s.dst()
+                                + ": both GPUs must be in one server (between servers use the NICs)");
+                    }
+                    if (gpuA[t] == gpuB[t]) {
+                        throw new IllegalArgumentException("task " + t + ": NVLink transfer from " + s.src() + " to itself");
+                    }
+                    ScaleUp domain = fabric.device(serverOfGpu(gpuA[t])).scaleUpOrDefault();
+                    nvlinkLatencyPs[t] = s.delayPs() == 0 ? domain.latencyPs() : s.delayPs();
+                    wireBytes[t] = s.bytes();
+                }
+            }
+        }
+        taskOfFlow = flowTasks.stream().mapToInt(Integer::intValue).toArray();
+        firstPath = new int[taskOfFlow.length][];
+
+        // NVLink resources: a send and a receive per GPU that takes part in a transfer.
+        int gpus = gpuNames.size();
+        gpuNvlinkBase = new int[gpus];
+        Arrays.fill(gpuNvlinkBase, -1);
+        resourceCount = portCount;
+        for (int t = 0; t < n; t++) {
+            if (kind[t] == FlowSpec.Kind.NVLINK) {
+                for (int g : new int[] {gpuA[t], gpuB[t]}) {
+                    if (gpuNvlinkBase[g] < 0) {
+                        gpuNvlinkBase[g] = resourceCount;
+                        resourceCount += 2;
+                    }
+                }
+            }
+        }
+        capacity = new double[resourceCount];
+        for (int p = 0; p < portCount; p++) {
+            capacity[p] = portRateBps[p] / 8.0 / 1e12;
+        }
+        for (int g = 0; g < gpus; g++) {
+            if (gpuNvlinkBase[g] >= 0) {
+                ScaleUp domain = fabric.device(serverOfGpu(g)).scaleUpOrDefault();
+                double c = domain.bytesPerPs();
+                capacity[gpuNvlinkBase[g]] = c;
+                capacity[gpuNvlinkBase[g] + 1] = c;
+            }
+        }
+        users = new int[resourceCount][];
+        userCount = new int[resourceCount];
+        demand = new double[resourceCount];
+        load = new double[resourceCount];
+        carried = new double[resourceCount];
+        carriedUntilPs = new long[resourceCount];
+        gpuBusy = new boolean[gpus];
+        gpuBusyPs = new long[gpus];
+        gpuQueue = new ArrayList<>(gpus);
+        for (int g = 0; g < gpus; g++) {
+            gpuQueue.add(new ArrayDeque<>());
+        }
+
+        // Dependencies.
+        waitingFor = new int[n];
+        dependents = new int[n][];
+        dependentCount = new int[n];
+        Map<String, Integer> byId = new HashMap<>();
+        for (int t = 0; t < n; t++) {
+            String id = specs.get(t).id();
+            if (!id.isEmpty() && byId.put(id, t) != null) {
+                throw new IllegalArgumentException("flow " + t + ": flow id '" + id + "' is used twice");
+            }
+        }
+        for (int t = 0; t < n; t++) {
+            for (String dep : specs.get(t).after()) {
+                Integer d = byId.get(dep);
+                if (d == null) {
+                    throw new IllegalArgumentException("flow " + t + ": waits for unknown flow id '" + dep + "'");
+                }
+                if (dependents[d] == null) {
+                    dependents[d] = new int[2];
+                } else if (dependentCount[d] == dependents[d].length) {
+                    dependents[d] = Arrays.copyOf(dependents[d], dependentCount[d] * 2);
+                }
+                dependents[d][dependentCount[d]++] = t;
+                waitingFor[t]++;
+            }
+        }
+
+        readyPs = new long[n];
+        startedPs = new long[n];
+        drainedPs = new long[n];
+        finishPs = new long[n];
+        Arrays.fill(readyPs, -1);
+        Arrays.fill(startedPs, -1);
+        Arrays.fill(drainedPs, -1);
+        Arrays.fill(finishPs, -1);
+        remaining = new double[n];
+        rate = new double[n];
+        minRate = new double[n];
+        Arrays.fill(minRate, Double.POSITIVE_INFINITY);
+        lastUpdatePs = new long[n];
+        version = new int[n];
+        path = new int[n][];
+        weight = new float[n][];
+        slot = new int[n][];
+        active = new boolean[n];
+        pendingDrain = new boolean[n];
+        remainingTasks = n;
+        sampler = new Sampler(cfg, portCount);
+    }
+
+    // ---- settings, as the packet engine's ----
+
+    public void setRoutingPolicy(RoutingPolicy policy) {
+        this.routingPolicy = java.util.Objects.requireNonNull(policy);
+    }
+
+    /** Every switch's port-to-port latency (ps), overriding each model's own; cut-through kept unless 0. */
+    public void setSwitchLatencyPs(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("switch latency must be >= 0 ps, not " + ps);
+        }
+        switchLatencyOverridePs = ps;
+    }
+
+    public void setReconvergencePs(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("reconvergence time must be >= 0");
+        }
+        reconvergencePs = ps;
+    }
+
+    public void scheduleFailure(LinkFailure failure) {
+        if (!linkIndex.containsKey(failure.link())) {
+            throw new IllegalArgumentException("link " + failure.link().id() + " is not in this fabric");
+        }
+        failures.add(failure);
+    }
+
+    public void setIbRoutingEngine(IbRoutingEngine engine) {
+        if (transport != Transport.INFINIBAND) {
+            throw new IllegalArgumentException("a subnet manager's routing engine needs an InfiniBand run, not "
+                    + transport.displayName());
+        }
+        this.ibEngine = engine;
+    }
+
+    public void reportElsewhere(Predicate<String> labels) {
+        this.reportedElsewhere = java.util.Objects.requireNonNull(labels);
+    }
+
+    public void describeNcclCollectives(List<NcclCollective> collectives) {
+        this.ncclCollectives = List.copyOf(collectives);
+    }
+
+    public void describeCollectives(List<Collective> collectives) {
+        this.collectiveWorkloads = List.copyOf(collectives);
+    }
+
+    @Override
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    @Override
+    public Engine engine() {
+        return Engine.FLOW;
+    }
+
+    private boolean sprays() {
+        return transport == Transport.ULTRA_ETHERNET || routingPolicy.perPacket();
+    }
+
+    // ---- the run ----
+
+    @Override
+    public SimResults run(Simulator.Progress progress) {
+        if (ran) {
+            throw new IllegalStateException("a FlowEngine runs once");
+        }
+        ran = true;
+        if (ibEngine != null) {
+            paths.useEngine(ibEngine);
+        }
+        if (switchLatencyOverridePs >= 0) {
+            Arrays.fill(switchLatencyPs, switchLatencyOverridePs);
+            if (switchLatencyOverridePs == 0) {
+                Arrays.fill(cutThrough, false);
+            }
+        }
+        long wallStart = System.nanoTime();
+        for (int t = 0; t < n; t++) {
+            if (waitingFor[t] == 0) {
+                events.push(specs.get(t).startPs(), EV_READY, t);
+            }
+        }
+        for (int i = 0; i < failures.size(); i++) {
+            LinkFailure f = failures.get(i);
+            events.push(f.downPs(), EV_LINK_DOWN, i);
+            if (f.upPs() > f.downPs()) {
+                events.push(f.upPs(), EV_LINK_UP, i);
+            }
+        }
+        events.push(sampler.intervalPs, EV_SAMPLE, 0);
+        boolean completion = cfg.durationPs() == 0;
+        long end = completion ? cfg.maxTimePs() : cfg.durationPs();
+        SimResults.StopReason reason = SimResults.StopReason.NO_EVENTS;
+        if (completion && remainingTasks == 0) {
+            reason = SimResults.StopReason.COMPLETED;
+        }
+        while (reason != SimResults.StopReason.COMPLETED) {
+            if (events.isEmpty()) {
+                reason = SimResults.StopReason.NO_EVENTS;
+                break;
+            }
+            long t = events.peekTime();
+            if (t > end) {
+                now = end;
+                reason = completion ? SimResults.StopReason.TIME_LIMIT : SimResults.StopReason.DURATION_REACHED;
+                break;
+            }
+            now = t;
+            // Every event of this instant, then one new allocation of rates.
+            while (!events.isEmpty() && events.peekTime() == t) {
+                events.pop();
+                eventCount++;
+                dispatch(events.topType, events.topTarget, events.topArg);
+                if (eventCount % PROGRESS_EVERY == 0) {
+                    if (progress != null) {
+                        progress.update(now, end, eventCount, System.nanoTime() - wallStart, flowsCompleted,
+                                taskOfFlow.length);
+                    }
+                    if (stopRequested) {
+                        break;
+                    }
+                }
+            }
+            reallocate();
+            if (stopRequested) {
+                reason = SimResults.StopReason.STOPPED;
+                break;
+            }
+            if (completion && remainingTasks == 0) {
+                reason = SimResults.StopReason.COMPLETED;
+            }
+        }
+        long wall = System.nanoTime() - wallStart;
+        if (progress != null) {
+            progress.update(now, end, eventCount, wall, flowsCompleted, taskOfFlow.length);
+        }
+        return results(reason, wall);
+    }
+
+    private void dispatch(int type, int target, int arg) {
+        switch (type) {
+            case EV_READY -> ready(target);
+            case EV_DRAINED -> {
+                if (arg == version[target] && active[target]) {
+                    drained(target);
+                }
+            }
+            case EV_ARRIVED -> finished(target);
+            case EV_NVLINK_GO -> activate(target, new int[] {gpuNvlinkBase[gpuA[target]], gpuNvlinkBase[gpuB[target]] + 1},
+                    null);
+            case EV_COMPUTE_DONE -> computeDone(target);
+            case EV_LINK_DOWN -> linkDown(failures.get(target));
+            case EV_LINK_UP -> linkUp(failures.get(target));
+            case EV_REROUTE -> reroute();
+            case EV_SAMPLE -> {
+                sampler.sample(now, this);
+                if (remainingTasks > 0) {
+                    events.push(now + sampler.intervalPs, EV_SAMPLE, 0);
+                }
+            }
+            default -> throw new IllegalStateException("event type " + type);
+        }
+    }
+
+    /** Task {@code t} has nothing left to wait for: it starts at its own start time or now. */
+    private void ready(int t) {
+        long start = Math.max(now, specs.get(t).startPs());
+        if (start > now) {
+            events.push(start, EV_READY, t);
+            return;
+        }
+        if (kind[t] == FlowSpec.Kind.NETWORK && specs.get(t).delayPs() > 0 && readyPs[t] < 0) {
+            // A network flow's fixed latency (a steady ring's steps) before its first byte.
+            readyPs[t] = now;
+            events.push(now + specs.get(t).delayPs(), EV_READY, t);
+            return;
+        }
+        if (kind[t] != FlowSpec.Kind.NETWORK) {
+            readyPs[t] = now;
+        }
+        switch (kind[t]) {
+            case NETWORK -> {
+                if (readyPs[t] < 0) {
+                    readyPs[t] = now;
+                }
+                startedPs[t] = now;
+                int[] p = routeOf(t);
+                if (p == null) {
+                    // No route now (a failed link); it waits for the routing to reconverge.
+                    stranded.add(t);
+                    return;
+                }
+                activate(t, p, sprayWeights);
+            }
+            case NVLINK -> {
+                startedPs[t] = now;
+                if (nvlinkLatencyPs[t] > 0) {
+                    events.push(now + nvlinkLatencyPs[t], EV_NVLINK_GO, t);
+                } else {
+                    activate(t, new int[] {gpuNvlinkBase[gpuA[t]], gpuNvlinkBase[gpuB[t]] + 1}, null);
+                }
+            }
+            case COMPUTE -> {
+                int g = gpuA[t];
+                if (gpuBusy[g]) {
+                    gpuQueue.get(g).add(t);
+                } else {
+                    startCompute(t);
+                }
+            }
+            default -> throw new IllegalStateException();
+        }
+    }
+
+    private void startCompute(int t) {
+        int g = gpuA[t];
+        gpuBusy[g] = true;
+        startedPs[t] = now;
+        events.push(now + specs.get(t).delayPs(), EV_COMPUTE_DONE, t);
+    }
+
+    private void computeDone(int t) {
+        int g = gpuA[t];
+        gpuBusy[g] = false;
+        gpuBusyPs[g] += specs.get(t).delayPs();
+        ArrayDeque<Integer> q = gpuQueue.get(g);
+        if (!q.isEmpty()) {
+            startCompute(q.poll());
+        }
+        finished(t);
+    }
+
+    private final List<Integer> stranded = new ArrayList<>();
+    private float[] sprayWeights;
+
+    /** The resources of network flow {@code t}'s path under the routing in force (weights in {@link #sprayWeights}), or null. */
+    private int[] routeOf(int t) {
+        sprayWeights = null;
+        int[] p = paths.path(srcNic[t], dstNic[t], srcAddr[t], dstAddr[t], udp[t]);
+        if (p == null) {
+            return null;
+        }
+        for (int port : p) {
+            if (down[port >> 1]) {
+                return null;
+            }
+        }
+        int f = flowIdOfTask[t];
+        if (firstPath[f] == null) {
+            firstPath[f] = p;
+            for (int i = 1; i < p.length - 1; i++) {
+                flowsPerPort[p[i]]++;
+            }
+        }
+        if (!sprays() || p.length <= 2) {
+            return p;
+        }
+        return sprayRoute(t);
+    }
+
+    /**
+     * A sprayed flow's resources and the share of it each carries: the NIC's access link whole, at
+     * every switch an even split over the next hops toward the destination's switch, the last hop
+     * whole.
+     */
+    private int[] sprayRoute(int t) {
+        Routing routing = paths.routing;
+        Device first = routing.edgeSwitch(srcNic[t]);
+        Device last = routing.edgeSwitch(dstNic[t]);
+        Map<Integer, Double> share = new LinkedHashMap<>();
+        share.put(portId(routing.accessLink(srcNic[t]), srcNic[t].device()), 1.0);
+        Map<Device, Double> level = new LinkedHashMap<>();
+        level.put(first, 1.0);
+        int guard = 0;
+        while (!(level.size() == 1 && level.containsKey(last))) {
+            Map<Device, Double> next = new LinkedHashMap<>();
+            for (var e : level.entrySet()) {
+                Device sw = e.getKey();
+                if (sw == last) {
+                    next.merge(sw, e.getValue(), Double::sum);
+                    continue;
+                }
+                List<Link> hops = routing.nextHops(sw, last);
+                List<Link> up = new ArrayList<>(hops.size());
+                for (Link l : hops) {
+                    if (!down[linkIndex.get(l)]) {
+                        up.add(l);
+                    }
+                }
+                if (up.isEmpty()) {
+                    return null;
+                }
+                double w = e.getValue() / up.size();
+                for (Link l : up) {
+                    share.merge(portId(l, sw), w, Double::sum);
+                    next.merge(l.other(sw), w, Double::sum);
+                }
+            }
+            level = next;
+            if (++guard > 64) {
+                return null;
+            }
+        }
+        share.put(portId(routing.accessLink(dstNic[t]), last), 1.0);
+        int[] p = new int[share.size()];
+        float[] w = new float[share.size()];
+        int i = 0;
+        for (var e : share.entrySet()) {
+            p[i] = e.getKey();
+            w[i] = (float) (double) e.getValue();
+            i++;
+        }
+        sprayWeights = w;
+        return p;
+    }
+
+    private int portId(Link l, Device from) {
+        int i = linkIndex.get(l);
+        return l.a().device() == from ? 2 * i : 2 * i + 1;
+    }
+
+    /** Fluid {@code t} starts moving over {@code resources}. */
+    private void activate(int t, int[] resources, float[] w) {
+        if (startedPs[t] < 0) {
+            startedPs[t] = now;
+        }
+        path[t] = resources;
+        weight[t] = w;
+        slot[t] = new int[resources.length];
+        remaining[t] = wireBytes[t];
+        rate[t] = 0;
+        lastUpdatePs[t] = now;
+        active[t] = true;
+        double cap = standaloneCap(t);
+        for (int i = 0; i < resources.length; i++) {
+            int r = resources[i];
+            addUser(r, t, i);
+            demand[r] += w(t, i) * cap;
+        }
+        changed.add(t);
+    }
+
+    private void deactivate(int t) {
+        settle(t);
+        double cap = standaloneCap(t);
+        int[] p = path[t];
+        for (int i = 0; i < p.length; i++) {
+            int r = p[i];
+            removeUser(r, t, i);
+            demand[r] -= w(t, i) * cap;
+            if (userCount[r] == 0) {
+                demand[r] = 0;
+            }
+            setLoad(r, load[r] - w(t, i) * rate[t]);
+        }
+        active[t] = false;
+        rate[t] = 0;
+        version[t]++;
+        pendingDrain[t] = false;
+        changed.add(t);
+    }
+
+    private double w(int t, int i) {
+        float[] w = weight[t];
+        return w == null ? 1.0 : w[i];
+    }
+
+    /** The most fluid {@code t} could move alone: its tightest resource. */
+    private double standaloneCap(int t) {
+        double cap = Double.POSITIVE_INFINITY;
+        int[] p = path[t];
+        for (int i = 0; i < p.length; i++) {
+            cap = Math.min(cap, capacity[p[i]] / w(t, i));
+        }
+        return cap;
+    }
+
+    private void drained(int t) {
+        deactivate(t);
+        remaining[t] = 0;
+        drainedPs[t] = now;
+        if (kind[t] == FlowSpec.Kind.NETWORK) {
+            long lat = pathLatencyPs(t);
+            if (lat > 0) {
+                events.push(now + lat, EV_ARRIVED, t);
+                return;
+            }
+        }
+        finished(t);
+    }
+
+    /**
+     * From the last byte leaving the NIC to its arrival, as the packet engine times the last packets
+     * on an otherwise idle path: a packet's latency after its last bit left the NIC is every link's
+     * propagation plus, at each switch, its pipeline latency and the serialization on the egress
+     * that {@link SwitchPipeline} adds for a packet that did not wait (all of it store-and-forward;
+     * its excess over the ingress serialization cut-through). A short last packet can also catch up
+     * with the full one before it and wait behind it on the last hop: it then arrives one of its own
+     * serializations there after that one.
+     */
+    private long pathLatencyPs(int t) {
+        int[] p = firstPath[flowIdOfTask[t]];
+        int last = lastFrameBytes[t];
+        int full = maxPayload + frameOverheadBytes;
+        long ps = latencyPs(p, last);
+        if (wireBytes[t] > last) {
+            long behindFull = latencyPs(p, full) - io.fabriclab.model.Units.serializationPs(last, portRateBps[p[0]])
+                    + io.fabriclab.model.Units.serializationPs(last, portRateBps[p[p.length - 1]]);
+            ps = Math.max(ps, behindFull);
+        }
+        return ps;
+    }
+
+    /** A packet of {@code frame} wire bytes over path {@code p}, from its last bit leaving the NIC to its arrival. */
+    private long latencyPs(int[] p, int frame) {
+        long ps = 0;
+        for (int i = 0; i < p.length; i++) {
+            int port = p[i];
+            ps += links.get(port >> 1).propagationPs();
+            int s = switchIndexOfPort[port];
+            if (s >= 0) {
+                long serOut = io.fabriclab.model.Units.serializationPs(frame, portRateBps[port]);
+                long serIn = io.fabriclab.model.Units.serializationPs(frame, portRateBps[p[i - 1]]);
+                ps += switchLatencyPs[s] + (cutThrough[s] ? serOut - Math.min(serIn, serOut) : serOut);
+            }
+        }
+        return ps;
+    }
+
+    /** Task {@code t}'s work is done (its data has all arrived): those waiting for it lose one dependency. */
+    private void finished(int t) {
+        finishPs[t] = now;
+        remainingTasks--;
+        if (kind[t] == FlowSpec.Kind.NETWORK) {
+            flowsCompleted++;
+        }
+        int[] d = dependents[t];
+        for (int i = 0; i < dependentCount[t]; i++) {
+            if (--waitingFor[d[i]] == 0) {
+                ready(d[i]);
+            }
+        }
+    }
+
+    // ---- failures ----
+
+    private void linkDown(LinkFailure f) {
+        int li = linkIndex.get(f.link());
+        if (f.degradedGbps() > 0) {
+            setPortCapacity(li, f.degradedGbps() * 1e9 / 8.0 / 1e12);
+        } else {
+            down[li] = true;
+            setPortCapacity(li, 0);
+        }
+        events.push(now + reconvergencePs, EV_REROUTE, 0);
+    }
+
+    private void linkUp(LinkFailure f) {
+        int li = linkIndex.get(f.link());
+        down[li] = false;
+        setPortCapacity(li, links.get(li).rateBps() / 8.0 / 1e12);
+        events.push(now + reconvergencePs, EV_REROUTE, 0);
+    }
+
+    /** Both directions of link {@code li} change capacity: every fluid crossing it is allocated again. */
+    private void setPortCapacity(int li, double bytesPerPs) {
+        List<Integer> on = new ArrayList<>();
+        for (int side = 0; side < 2; side++) {
+            int r = 2 * li + side;
+            for (int k = 0; k < userCount[r]; k++) {
+                on.add(users[r][k]);
+            }
+        }
+        double[] before = new double[on.size()];
+        for (int k = 0; k < on.size(); k++) {
+            before[k] = standaloneCap(on.get(k));
+        }
+        capacity[2 * li] = bytesPerPs;
+        capacity[2 * li + 1] = bytesPerPs;
+        // Each fluid's demand: out with the old standalone cap, in with the new.
+        for (int k = 0; k < on.size(); k++) {
+            int t = on.get(k);
+            double after = standaloneCap(t);
+            int[] p = path[t];
+            for (int i = 0; i < p.length; i++) {
+                demand[p[i]] += w(t, i) * (after - before[k]);
+            }
+            changed.add(t);
+        }
+    }
+
+    /** The routing reconverges around the links down now: every active flow takes its path under it. */
+    private void reroute() {
+        Set<Link> downLinks = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = 0; i < links.size(); i++) {
+            if (down[i]) {
+                downLinks.add(links.get(i));
+            }
+        }
+        paths.recompute(fabric, downLinks);
+        reroutes++;
+        for (int t = 0; t < n; t++) {
+            if (active[t] && kind[t] == FlowSpec.Kind.NETWORK) {
+                deactivate(t);
+                double left = remaining[t];
+                int[] p = routeOf(t);
+                if (p == null) {
+                    remaining[t] = left;
+                    stranded.add(t);
+                    continue;
+                }
+                activate(t, p, sprayWeights);
+                remaining[t] = left;
+            }
+        }
+        List<Integer> waiting = new ArrayList<>(stranded);
+        stranded.clear();
+        for (int t : waiting) {
+            double left = remaining[t] > 0 ? remaining[t] : wireBytes[t];
+            int[] p = routeOf(t);
+            if (p == null) {
+                stranded.add(t);
+                continue;
+            }
+            activate(t, p, sprayWeights);
+            remaining[t] = left;
+        }
+    }
+
+    // ---- rates ----
+
+    private void addUser(int r, int t, int i) {
+        if (users[r] == null) {
+            users[r] = new int[4];
+        } else if (userCount[r] == users[r].length) {
+            users[r] = Arrays.copyOf(users[r], userCount[r] * 2);
+        }
+        slot[t][i] = userCount[r];
+        users[r][userCount[r]++] = t;
+    }
+
+    private void removeUser(int r, int t, int i) {
+        int at = slot[t][i];
+        int lastIdx = --userCount[r];
+        int moved = users[r][lastIdx];
+        users[r][at] = moved;
+        if (moved != t) {
+            // Find the moved fluid's entry for r and point it at its new place.
+            int[] mp = path[moved];
+            for (int k = 0; k < mp.length; k++) {
+                if (mp[k] == r && slot[moved][k] == lastIdx) {
+                    slot[moved][k] = at;
+                    break;
+                }
+            }
+        }
+    }
+
+    private boolean contended(int r) {
+        return demand[r] > capacity[r] * (1 + 1e-9);
+    }
+
+    /** Carried bytes of resource {@code r} brought up to now before its load changes. */
+    private void setLoad(int r, double newLoad) {
+        carried[r] += load[r] * (now - carriedUntilPs[r]);
+        carriedUntilPs[r] = now;
+        load[r] = Math.max(0, newLoad);
+    }
+
+    /** Bytes fluid {@code t} moved since its last rate change. */
+    private void settle(int t) {
+        remaining[t] = Math.max(0, remaining[t] - rate[t] * (now - lastUpdatePs[t]));
+        lastUpdatePs[t] = now;
+    }
+
+    // Scratch for one allocation.
+    private int[] mark = new int[0];
+    private int epoch;
+    private int[] resMark = new int[0];
+    private double[] frozenLoad = new double[0];
+    private double[] unfrozenW = new double[0];
+    private int[] resStamp = new int[0];
+    private boolean[] frozen = new boolean[0];
+    private int[] queuedStamp = new int[0];
+    /** Whether each resource was contended at the last allocation that touched it. */
+    private boolean[] wasContended = new boolean[0];
+    private int[] queue = new int[16];
+    private int queueSize;
+    private int[] touched = new int[16];
+    private int touchedSize;
+    private int[] component = new int[16];
+    private int compSize;
+    private int[] resources = new int[16];
+    private int resSize;
+
+    /**
+     * New rates for the fluids the instant's events touched and every fluid that shares a
+     * contended resource with them, transitively; the rest keep theirs. A resource is contended
+     * when its users could together send more than it carries, each at its standalone cap; a
+     * fluid whose resources are all uncontended gets its standalone cap (no resource can stop it),
+     * so only the contended part is filled progressively.
+     */
+    private void reallocate() {
+        if (changed.isEmpty()) {
+            return;
+        }
+        if (mark.length < n) {
+            mark = new int[n];
+            frozen = new boolean[n];
+        }
+        if (resMark.length < resourceCount) {
+            resMark = new int[resourceCount];
+            queuedStamp = new int[resourceCount];
+            frozenLoad = new double[resourceCount];
+            unfrozenW = new double[resourceCount];
+            resStamp = new int[resourceCount];
+            wasContended = new boolean[resourceCount];
+        }
+        epoch++;
+        compSize = 0;
+        resSize = 0;
+        queueSize = 0;
+        touchedSize = 0;
+        // Seeds: the resources of a changed fluid (active or just gone) that are contended now or
+        // were at the last allocation (their users' rates may change); the changed fluids themselves.
+        for (int t : changed) {
+            int[] p = path[t];
+            if (p == null) {
+                continue;
+            }
+            for (int r : p) {
+                if (resMark[r] != epoch) {
+                    resMark[r] = epoch;
+                    touched = push(touched, touchedSize++, r);
+                    if (contended(r) || wasContended[r]) {
+                        enqueue(r);
+                    }
+                }
+            }
+        }
+        for (int t : changed) {
+            if (active[t]) {
+                visit(t);
+            }
+        }
+        changed.clear();
+        // Every active fluid on a queued resource, then through contended resources transitively.
+        for (int head = 0; head < queueSize; head++) {
+            int r = queue[head];
+            if (contended(r)) {
+                resources = push(resources, resSize++, r);
+            }
+            for (int k = 0; k < userCount[r]; k++) {
+                visit(users[r][k]);
+            }
+        }
+        for (int i = 0; i < touchedSize; i++) {
+            wasContended[touched[i]] = contended(touched[i]);
+        }
+        for (int i = 0; i < queueSize; i++) {
+            wasContended[queue[i]] = contended(queue[i]);
+        }
+        if (compSize > 0) {
+            fill();
+        }
+    }
+
+    private void enqueue(int r) {
+        if (queuedStamp[r] != epoch) {
+            queuedStamp[r] = epoch;
+            queue = push(queue, queueSize++, r);
+        }
+    }
+
+    /**
+     * Fluid {@code t} is part of this allocation: alone (none of its resources contended) it moves
+     * at its standalone cap at once; otherwise it joins the component and its contended resources
+     * are searched.
+     */
+    private void visit(int t) {
+        if (mark[t] == epoch) {
+            return;
+        }
+        mark[t] = epoch;
+        boolean any = false;
+        for (int q : path[t]) {
+            if (contended(q)) {
+                any = true;
+                enqueue(q);
+            }
+        }
+        if (any) {
+            component = push(component, compSize++, t);
+        } else {
+            setRate(t, standaloneCap(t));
+        }
+    }
+
+    private static int[] push(int[] a, int at, int v) {
+        if (at == a.length) {
+            a = Arrays.copyOf(a, Math.max(16, a.length * 2));
+        }
+        a[at] = v;
+        return a;
+    }
+
+    /** Progressive filling of the component's fluids over its contended resources (their only users). */
+    private void fill() {
+        LevelHeap levels = new LevelHeap(resSize + compSize);
+        for (int i = 0; i < resSize; i++) {
+            int r = resources[i];
+            frozenLoad[r] = 0;
+            unfrozenW[r] = 0;
+            resStamp[r] = 0;
+        }
+        for (int i = 0; i < compSize; i++) {
+            int t = component[i];
+            frozen[t] = false;
+            int[] p = path[t];
+            for (int k = 0; k < p.length; k++) {
+                if (contended(p[k])) {
+                    unfrozenW[p[k]] += w(t, k);
+                }
+            }
+            levels.push(standaloneCap(t), -1 - t, 0);
+        }
+        for (int i = 0; i < resSize; i++) {
+            int r = resources[i];
+            levels.push(capacity[r] / unfrozenW[r], r, 0);
+        }
+        int left = compSize;
+        double level = 0;
+        while (left > 0 && !levels.isEmpty()) {
+            double lv = levels.topKey();
+            int who = levels.topWho();
+            int stamp = levels.topStamp();
+            levels.pop();
+            if (who < 0) {
+                int t = -1 - who;
+                if (!frozen[t]) {
+                    level = Math.max(level, lv);
+                    freeze(t, level, levels);
+                    left--;
+                }
+                continue;
+            }
+            if (stamp != resStamp[who] || unfrozenW[who] <= 1e-12) {
+                continue;
+            }
+            level = Math.max(level, lv);
+            for (int k = 0; k < userCount[who]; k++) {
+                int t = users[who][k];
+                if (!frozen[t] && mark[t] == epoch) {
+                    freeze(t, level, levels);
+                    left--;
+                }
+            }
+        }
+    }
+
+    private void freeze(int t, double r, LevelHeap levels) {
+        frozen[t] = true;
+        int[] p = path[t];
+        for (int i = 0; i < p.length; i++) {
+            int q = p[i];
+            if (contended(q)) {
+                double w = w(t, i);
+                frozenLoad[q] += w * r;
+                unfrozenW[q] -= w;
+                resStamp[q]++;
+                if (unfrozenW[q] > 1e-12) {
+                    levels.push(Math.max(r, (capacity[q] - frozenLoad[q]) / unfrozenW[q]), q, resStamp[q]);
+                }
+            }
+        }
+        setRate(t, r);
+    }
+
+    /** Fluid {@code t} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
+    private void setRate(int t, double r) {
+        if (pendingDrain[t] && Math.abs(r - rate[t]) <= 1e-12 * rate[t]) {
+            return; // the same rate: its drain stays when it was
+        }
+        settle(t);
+        int[] p = path[t];
+        if (r != rate[t]) {
+            for (int i = 0; i < p.length; i++) {
+                setLoad(p[i], load[p[i]] + w(t, i) * (r - rate[t]));
+            }
+        }
+        rate[t] = r;
+        if (r > 0) {
+            minRate[t] = Math.min(minRate[t], r);
+        }
+        version[t]++;
+        pendingDrain[t] = r > 0;
+        if (r > 0) {
+            double ps = Math.ceil(remaining[t] / r);
+            events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, version[t]);
+        }
+    }
+
+    // ---- results ----
+
+    private SimResults results(SimResults.StopReason reason, long wallNanos) {
+        long end = now;
+        for (int r = 0; r < resourceCount; r++) {
+            setLoad(r, load[r]);
+        }
+        int flows = taskOfFlow.length;
+        List<SimResults.FlowResult> flowResults = new ArrayList<>(flows);
+        long[] fcts = new long[flows];
+        int done = 0;
+        double throughputSum = 0;
+        for (int f = 0; f < flows; f++) {
+            int t = taskOfFlow[f];
+            FlowSpec s = specs.get(t);
+            long started = startedPs[t] >= 0 ? startedPs[t] : s.startPs();
+            long fct = finishPs[t] >= 0 ? finishPs[t] - started : -1;
+            double gbps = fct > 0 ? s.bytes() * 8.0 / fct * 1000.0 : 0;
+            if (fct >= 0) {
+                fcts[done++] = fct;
+                throughputSum += gbps;
+            }
+            List<String> route = new ArrayList<>();
+            if (firstPath[f] != null) {
+                for (int p : firstPath[f]) {
+                    route.add(portOf[p].ref());
+                }
+            }
+            double toGbps = 8e12 / 1e9 * ((double) s.bytes() / wireBytes[t]);
+            flowResults.add(new SimResults.FlowResult(f, s.src(), s.dst(), s.priority(), s.label(), s.bytes(), started,
+                    finishPs[t], fct, gbps, udp[t], 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    minRate[t] == Double.POSITIVE_INFINITY ? 0 : minRate[t] * toGbps, rate[t] * toGbps,
+                    List.copyOf(route), null));
+        }
+        long[] sorted = Arrays.copyOf(fcts, done);
+        Arrays.sort(sorted);
+        List<SimResults.LinkResult> linkResults = new ArrayList<>();
+        for (int p = 0; p < portCount; p++) {
+            if (carried[p] > 0) {
+                double bytes = carried[p];
+                linkResults.add(new SimResults.LinkResult(portOf[p].ref(), peerOf[p].ref(), links.get(p >> 1).speedGbps(),
+                        Math.round(bytes / (maxPayload + frameOverheadBytes)), Math.round(bytes),
+                        end <= 0 ? 0 : bytes / (capacity(p) * end), sampler.series(p)));
+            }
+        }
+        List<SimResults.EcmpResult> ecmp = new ArrayList<>();
+        boolean spray = sprays();
+        if (!spray) {
+            for (int p = 0; p < portCount; p++) {
+                if (flowsPerPort[p] > 0 && switchIndexOfPort[p] >= 0) {
+                    ecmp.add(new SimResults.EcmpResult(portOf[p].device().id(), portOf[p].ref(), peerOf[p].ref(),
+                            (int) flowsPerPort[p]));
+                }
+            }
+        }
+        List<SimResults.CollectiveResult> collectives = CollectiveResults.of(flowView(), taskView(), collectiveWorkloads,
+                ncclCollectives, reportedElsewhere);
+        SimResults.Summary summary = new SimResults.Summary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null,
+                ResultsBuilder.percentileUs(sorted, 0.50), ResultsBuilder.percentileUs(sorted, 0.99),
+                sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6, done == 0 ? 0 : throughputSum / done);
+        double evps = wallNanos <= 0 ? 0 : eventCount * 1e9 / wallNanos;
+        RoutingMode mode = transport == Transport.ULTRA_ETHERNET && !routingPolicy.perPacket() ? RoutingMode.SPRAY
+                : routingPolicy.mode();
+        SimResults.RunInfo run = new SimResults.RunInfo(cfg.seed(), reason, end, eventCount, wallNanos, evps, flows,
+                flowsCompleted, 0, sampler.intervalPs, reroutes, mode.jsonName(), Engine.FLOW.jsonName());
+        return new SimResults(run, summary, flowResults, List.of(), List.of(), linkResults, List.of(), ecmp, collectives,
+                List.of(), uplinks(spray), new SimResults.DcqcnLog(List.of(), 0, 0, List.of()), List.of(), List.of(),
+                List.of(), 0, List.of(), null, null, localResult());
+    }
+
+    private double capacity(int p) {
+        return links.get(p >> 1).rateBps() / 8.0 / 1e12;
+    }
+
+    private List<SimResults.UplinkSpread> uplinks(boolean spray) {
+        Map<Device, List<Integer>> bySwitch = new LinkedHashMap<>();
+        for (int p = 0; p < portCount; p++) {
+            Device self = portOf[p].device();
+            Device peer = peerOf[p].device();
+            if (switchIndexOfPort[p] >= 0 && peer.role().isSwitch() && peer.role().tier() > self.role().tier()) {
+                bySwitch.computeIfAbsent(self, k -> new ArrayList<>()).add(p);
+            }
+        }
+        List<SimResults.UplinkSpread> out = new ArrayList<>();
+        for (var e : bySwitch.entrySet()) {
+            List<Integer> ups = e.getValue();
+            long total = 0;
+            long max = 0;
+            List<Long> bytes = new ArrayList<>(ups.size());
+            for (int p : ups) {
+                long b = Math.round(carried[p]);
+                bytes.add(b);
+                total += b;
+                max = Math.max(max, b);
+            }
+            if (total == 0) {
+                continue;
+            }
+            out.add(new SimResults.UplinkSpread(e.getKey().id(), ups.stream().map(p -> portOf[p].ref()).toList(),
+                    spray ? List.of() : ups.stream().map(p -> (int) flowsPerPort[p]).toList(), List.copyOf(bytes),
+                    max / ((double) total / ups.size())));
+        }
+        return out;
+    }
+
+    private SimResults.LocalResult localResult() {
+        List<SimResults.TaskResult> tasks = new ArrayList<>();
+        int completed = 0;
+        for (int t = 0; t < n; t++) {
+            FlowSpec s = specs.get(t);
+            if (s.network()) {
+                continue;
+            }
+            if (finishPs[t] >= 0) {
+                completed++;
+            }
+            tasks.add(new SimResults.TaskResult(t, s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(), s.bytes(),
+                    s.kind() == FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, readyPs[t], startedPs[t], finishPs[t]));
+        }
+        if (tasks.isEmpty()) {
+            return null;
+        }
+        List<SimResults.GpuResult> gpus = new ArrayList<>();
+        for (int g = 0; g < gpuNames.size(); g++) {
+            if (gpuBusyPs[g] > 0) {
+                gpus.add(new SimResults.GpuResult(gpuNames.get(g), gpuBusyPs[g]));
+            }
+        }
+        List<Integer> flowTasks = new ArrayList<>(taskOfFlow.length);
+        for (int t : taskOfFlow) {
+            flowTasks.add(t);
+        }
+        return new SimResults.LocalResult(completed, List.copyOf(tasks), List.copyOf(gpus), List.copyOf(flowTasks));
+    }
+
+    private CollectiveResults.Flows flowView() {
+        return new CollectiveResults.Flows() {
+            @Override
+            public int count() {
+                return taskOfFlow.length;
+            }
+
+            @Override
+            public String label(int i) {
+                return specs.get(taskOfFlow[i]).label();
+            }
+
+            @Override
+            public String src(int i) {
+                return specs.get(taskOfFlow[i]).src();
+            }
+
+            @Override
+            public long bytes(int i) {
+                return specs.get(taskOfFlow[i]).bytes();
+            }
+
+            @Override
+            public long specStartPs(int i) {
+                return specs.get(taskOfFlow[i]).startPs();
+            }
+
+            @Override
+            public long startedPs(int i) {
+                return startedPs[taskOfFlow[i]];
+            }
+
+            @Override
+            public long finishPs(int i) {
+                return finishPs[taskOfFlow[i]];
+            }
+
+            @Override
+            public long stallPs(int i) {
+                return 0;
+            }
+
+            @Override
+            public long retransmittedBytes(int i) {
+                return 0;
+            }
+        };
+    }
+
+    private CollectiveResults.Tasks taskView() {
+        List<Integer> local = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            if (!specs.get(t).network()) {
+                local.add(t);
+            }
+        }
+        return new CollectiveResults.Tasks() {
+            @Override
+            public int count() {
+                return local.size();
+            }
+
+            @Override
+            public String label(int i) {
+                return specs.get(local.get(i)).label();
+            }
+
+            @Override
+            public long startedPs(int i) {
+                return startedPs[local.get(i)];
+            }
+
+            @Override
+            public long finishPs(int i) {
+                return finishPs[local.get(i)];
+            }
+        };
+    }
+
+    /**
+     * The links of a flow-level run where the packet engine should look closer: a link direction
+     * whose mean utilization is at least {@code utilization}, or a NIC's last hop that
+     * {@code incastDegree} or more flows shared at once; busiest first, at most {@code max}.
+     */
+    public static List<String> packetLevelCandidates(SimResults r, double utilization, int max) {
+        List<SimResults.LinkResult> hot = new ArrayList<>();
+        for (SimResults.LinkResult l : r.links()) {
+            if (l.meanUtilization() >= utilization) {
+                hot.add(l);
+            }
+        }
+        hot.sort(java.util.Comparator.comparingDouble(SimResults.LinkResult::meanUtilization).reversed()
+                .thenComparing(SimResults.LinkResult::from));
+        List<String> out = new ArrayList<>();
+        for (SimResults.LinkResult l : hot.subList(0, Math.min(max, hot.size()))) {
+            out.add(String.format(java.util.Locale.ROOT, "%s -> %s %.0f %% busy", l.from(), l.to(),
+                    100 * l.meanUtilization()));
+        }
+        return out;
+    }
+
+    // ---- helpers ----
+
+    private Port resolveNic(String ref, String which, int flow) {
+        Port p = fabric.port(ref);
+        if (p == null) {
+            int i = ref.lastIndexOf(':');
+            if (i > 0 && ref.substring(i + 1).startsWith("nic")) {
+                Device d = fabric.device(ref.substring(0, i));
+                try {
+                    int k = Integer.parseInt(ref.substring(i + 4));
+                    if (d != null) {
+                        p = d.ports().stream().filter(x -> x.nic() != null && x.nic() == k).findFirst().orElse(null);
+                    }
+                } catch (NumberFormatException e) {
+                    p = null;
+                }
+            }
+        }
+        if (p == null) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref
+                    + "' not found (use server:port or server:nicK)");
+        }
+        if (p.device().role() != DeviceRole.SERVER) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " '" + ref + "' is a switch port, not a NIC");
+        }
+        if (paths.routing.edgeSwitch(p) == null) {
+            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref + "' is not connected to a switch");
+        }
+        return p;
+    }
+
+    private final List<String> gpuServer = new ArrayList<>();
+
+    /** The run's index of GPU "server:gpuK", or an error naming the task. */
+    private int gpu(String ref, int task, String which) {
+        Integer g = gpuIndex.get(ref);
+        if (g != null) {
+            return g;
+        }
+        int c = ref.lastIndexOf(':');
+        Device d = c > 0 ? fabric.device(ref.substring(0, c)) : null;
+        if (d == null || !ref.startsWith("gpu", c + 1)) {
+            throw new IllegalArgumentException("task " + task + ": " + which + " GPU '" + ref
+                    + "' not found (use server:gpuK, K from 0 to the server's GPUs - 1)");
+        }
+        if (d.role() != DeviceRole.SERVER) {
+            throw new IllegalArgumentException("task " + task + ": " + which + " '" + ref + "' is on a switch, not a GPU server");
+        }
+        int k;
+        try {
+            k = Integer.parseInt(ref.substring(c + 4));
+        } catch (NumberFormatException e) {
+            k = -1;
+        }
+        if (k < 0 || k >= d.gpus()) {
+            throw new IllegalArgumentException("task " + task + ": GPU '" + ref + "' not found: " + d.id() + " has "
+                    + d.gpus() + " GPUs (gpu0-gpu" + (d.gpus() - 1) + ")");
+        }
+        String name = d.id() + ":gpu" + k;
+        Integer known = gpuIndex.get(name);
+        if (known != null) {
+            gpuIndex.put(ref, known);
+            return known;
+        }
+        int idx = gpuNames.size();
+        gpuNames.add(name);
+        gpuServer.add(d.id());
+        gpuIndex.put(name, idx);
+        gpuIndex.put(ref, idx);
+        return idx;
+    }
+
+    private String serverOfGpu(int g) {
+        return gpuServer.get(g);
+    }
+
+    /** Per link direction, utilization sampled at an interval that doubles whenever the series fill. */
+    private static final class Sampler {
+        long intervalPs;
+        private final int points;
+        private final int ports;
+        private double[] lastCarried;
+        private float[][] values;
+        private int count;
+
+        Sampler(SimConfig cfg, int ports) {
+            this.ports = ports;
+            this.intervalPs = cfg.sampleIntervalPs();
+            // At most ~8 M points in all: a 16,384-GPU fabric keeps about 80 points per link direction.
+            int budget = (int) Math.max(16, Math.min(cfg.maxSeriesPoints(), 8_000_000L / Math.max(1, ports)));
+            this.points = budget & ~1;
+        }
+
+        void sample(long now, FlowEngine e) {
+            if (values == null) {
+                values = new float[ports][];
+                lastCarried = new double[ports];
+            }
+            if (count == points) {
+                // Full: merge pairs and sample half as often.
+                for (int p = 0; p < ports; p++) {
+                    float[] v = values[p];
+                    if (v != null) {
+                        for (int i = 0; i < points / 2; i++) {
+                            v[i] = (v[2 * i] + v[2 * i + 1]) / 2;
+                        }
+                    }
+                }
+                count = points / 2;
+                intervalPs *= 2;
+            }
+            for (int p = 0; p < ports; p++) {
+                double c = e.carried[p] + e.load[p] * (now - e.carriedUntilPs[p]);
+                double util = (c - lastCarried[p]) / (e.capacity(p) * intervalPs);
+                lastCarried[p] = c;
+                if (util > 0 && values[p] == null) {
+                    values[p] = new float[points];
+                }
+                if (values[p] != null) {
+                    values[p][count] = (float) Math.min(1.0, util);
+                }
+            }
+            count++;
+        }
+
+        SimResults.Series series(int p) {
+            if (values == null || values[p] == null || count == 0) {
+                return null;
+            }
+            long[] times = new long[count];
+            double[] v = new double[count];
+            for (int i = 0; i < count; i++) {
+                times[i] = (i + 1) * intervalPs;
+                v[i] = values[p][i];
+            }
+            return new SimResults.Series("fraction", 1, times, v);
+        }
+    }
+
+    /** A min-heap of events by time, first in first out at equal times. */
+    private static final class Heap {
+        private long[] time = new long[1024];
+        private long[] seq = new long[1024];
+        private int[] type = new int[1024];
+        private int[] target = new int[1024];
+        private int[] arg = new int[1024];
+        private int size;
+        private long nextSeq;
+        int topType;
+        int topTarget;
+        int topArg;
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        long peekTime() {
+            return time[0];
+        }
+
+        void push(long t, int ty, int tg) {
+            push(t, ty, tg, 0);
+        }
+
+        void push(long t, int ty, int tg, int a) {
+            if (size == time.length) {
+                int c = size * 2;
+                time = Arrays.copyOf(time, c);
+                seq = Arrays.copyOf(seq, c);
+                type = Arrays.copyOf(type, c);
+                target = Arrays.copyOf(target, c);
+                arg = Arrays.copyOf(arg, c);
+            }
+            int i = size++;
+            long s = nextSeq++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (time[parent] < t || (time[parent] == t && seq[parent] < s)) {
+                    break;
+                }
+                move(parent, i);
+                i = parent;
+            }
+            time[i] = t;
+            seq[i] = s;
+            type[i] = ty;
+            target[i] = tg;
+            arg[i] = a;
+        }
+
+        void pop() {
+            topType = type[0];
+            topTarget = target[0];
+            topArg = arg[0];
+            size--;
+            if (size == 0) {
+                return;
+            }
+            long t = time[size];
+            long s = seq[size];
+            int ty = type[size];
+            int tg = target[size];
+            int a = arg[size];
+            int i = 0;
+            while (true) {
+                int c = 2 * i + 1;
+                if (c >= size) {
+                    break;
+                }
+                if (c + 1 < size && (time[c + 1] < time[c] || (time[c + 1] == time[c] && seq[c + 1] < seq[c]))) {
+                    c++;
+                }
+                if (t < time[c] || (t == time[c] && s < seq[c])) {
+                    break;
+                }
+                move(c, i);
+                i = c;
+            }
+            time[i] = t;
+            seq[i] = s;
+            type[i] = ty;
+            target[i] = tg;
+            arg[i] = a;
+        }
+
+        private void move(int from, int to) {
+            time[to] = time[from];
+            seq[to] = seq[from];
+            type[to] = type[from];
+            target[to] = target[from];
+            arg[to] = arg[from];
+        }
+    }
+
+    /** A min-heap of fill levels: (level, who, stamp); who >= 0 a resource, < 0 a fluid's own cap. */
+    private static final class LevelHeap {
+        private double[] key;
+        private int[] who;
+        private int[] stamp;
+        private int size;
+
+        LevelHeap(int capacity) {
+            int c = Math.max(16, capacity);
+            key = new double[c];
+            who = new int[c];
+            stamp = new int[c];
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        double topKey() {
+            return key[0];
+        }
+
+        int topWho() {
+            return who[0];
+        }
+
+        int topStamp() {
+            return stamp[0];
+        }
+
+        void push(double k, int w, int s) {
+            if (size == key.length) {
+                key = Arrays.copyOf(key, size * 2);
+                who = Arrays.copyOf(who, size * 2);
+                stamp = Arrays.copyOf(stamp, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (key[parent] <= k) {
+                    break;
+                }
+                key[i] = key[parent];
+                who[i] = who[parent];
+                stamp[i] = stamp[parent];
+                i = parent;
+            }
+            key[i] = k;
+            who[i] = w;
+            stamp[i] = s;
+        }
+
+        void pop() {
+            size--;
+            if (size == 0) {
+                return;
+            }
+            double k = key[size];
+            int w = who[size];
+            int s = stamp[size];
+            int i = 0;
+            while (true) {
+                int c = 2 * i + 1;
+                if (c >= size) {
+                    break;
+                }
+                if (c + 1 < size && key[c + 1] < key[c]) {
+                    c++;
+                }
+                if (k <= key[c]) {
+                    break;
+                }
+                key[i] = key[c];
+                who[i] = who[c];
+                stamp[i] = stamp[c];
+                i = c;
+            }
+            key[i] = k;
+            who[i] = w;
+            stamp[i] = s;
+        }
+    }
+}

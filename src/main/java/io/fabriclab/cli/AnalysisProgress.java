@@ -16,6 +16,39 @@ import io.fabriclab.topology.FabricAnalysis;
 final class AnalysisProgress {
     /** NICs from which a piped analyze says where it is: a fabric of 4,096 GPUs analyses in about a second. */
     static final int LARGE_NICS = 4096;
+    /**
+     * File size from which a piped analyze says it is reading: 8 MB is a fabric of about 10,000
+     * NICs (a k=32 fat tree's file is 7.3 MB, a k=64 one's 58 MB and seconds to read).
+     */
+    static final long LARGE_FILE_BYTES = 8_000_000;
+
+    /**
+     * Says on {@code err} that {@code file} is being read, before anything is known of the fabric in
+     * it, for a file of {@link #LARGE_FILE_BYTES} or more (a line of its own, terminal or not, so
+     * that an error reading it starts on a line of its own too).
+     */
+    static void reading(PrintWriter err, java.nio.file.Path file) {
+        long size;
+        try {
+            size = java.nio.file.Files.size(file);
+        } catch (java.io.IOException | SecurityException e) {
+            return;
+        }
+        String line = readingLine(file, size);
+        if (line != null) {
+            err.println(line);
+            err.flush();
+        }
+    }
+
+    /** The reading line for a file of {@code size} bytes, or null below {@link #LARGE_FILE_BYTES}. */
+    static String readingLine(java.nio.file.Path file, long size) {
+        if (size < LARGE_FILE_BYTES) {
+            return null;
+        }
+        String name = io.fabriclab.io.TerminalText.escape(String.valueOf(file.getFileName()));
+        return String.format(Locale.ROOT, "analyze: reading %s (%.0f MB)", name, size / 1e6);
+    }
 
     private final PrintWriter err;
     private final boolean terminal;

@@ -122,6 +122,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        AnalysisProgress.reading(spec.commandLine().getErr(), file);
         Fabric fabric = Inputs.fabric(file);
         FabricAnalysis.Options opt = analysis.toOptions(fabric);
         AnalysisProgress progress = AnalysisProgress.of(spec.commandLine().getErr(), fabric);

@@ -34,9 +34,10 @@ import io.fabriclab.model.Port;
  * only {@link #compute} keeps every column (the simulator looks entries up). Each switch's
  * candidate sets (the ports it may choose among toward one destination switch) are computed once
  * per destination switch and shared by content, and "the candidate fewest destinations use, the
- * first on a tie" is a heap per switch and set, ordered by (use, position) and refreshed lazily
- * when another set's choice at that switch raised a count: the same choice as a scan of the set,
- * in log time. docs/performance.md, "Analysis at cluster scale".
+ * first on a tie" is the same choice as a scan, made faster: a set no other set of its switch
+ * shares a link with takes its members in turn (only its own choices count them), and sets that
+ * share keep a heap ordered by (use, position), refreshed lazily when another set's choice raised
+ * a count (or are scanned when small). docs/performance.md, "Analysis at cluster scale".
  */
 public final class LinearForwardingTables {
     private final Routing routing;

@@ -89,4 +89,12 @@ class AnalysisProgressTest {
         q.steps(1).within(0.42);
         assertEquals(1, piped.toString().lines().count(), piped.toString());
     }
+
+    @Test
+    void aLargeFileIsSaidToBeReadBeforeItsFabricIsKnown() {
+        // Reading a 65,536-host fat tree's 58 MB takes seconds before any phase can be named.
+        java.nio.file.Path file = java.nio.file.Path.of("dir", "ft64.json");
+        assertEquals("analyze: reading ft64.json (58 MB)", AnalysisProgress.readingLine(file, 57_872_246));
+        assertEquals(null, AnalysisProgress.readingLine(file, AnalysisProgress.LARGE_FILE_BYTES - 1));
+    }
 }

@@ -13,7 +13,6 @@ import java.util.SplittableRandom;
 import java.util.function.Predicate;
 
 import io.fabriclab.model.Device;
-import io.fabriclab.model.DeviceRole;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
@@ -1419,61 +1418,19 @@ public final class FlowEngine implements SimRun {
     // ---- helpers ----
 
     private Port resolveNic(String ref, String which, int flow) {
-        Port p = fabric.port(ref);
-        if (p == null) {
-            int i = ref.lastIndexOf(':');
-            if (i > 0 && ref.substring(i + 1).startsWith("nic")) {
-                Device d = fabric.device(ref.substring(0, i));
-                try {
-                    int k = Integer.parseInt(ref.substring(i + 4));
-                    if (d != null) {
-                        p = d.ports().stream().filter(x -> x.nic() != null && x.nic() == k).findFirst().orElse(null);
-                    }
-                } catch (NumberFormatException e) {
-                    p = null;
-                }
-            }
-        }
-        if (p == null) {
-            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref
-                    + "' not found (use server:port or server:nicK)");
-        }
-        if (p.device().role() != DeviceRole.SERVER) {
-            throw new IllegalArgumentException("flow " + flow + ": " + which + " '" + ref + "' is a switch port, not a NIC");
-        }
-        if (paths.routing.edgeSwitch(p) == null) {
-            throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref + "' is not connected to a switch");
-        }
-        return p;
+        return Simulator.resolveNic(fabric, paths.routing, ref, which, flow);
     }
 
     private final List<String> gpuServer = new ArrayList<>();
 
-    /** The run's index of GPU "server:gpuK", or an error naming the task. */
+    /** The run's index of GPU "server:gpuK", or an error naming the task (as the packet engine's LocalWork). */
     private int gpu(String ref, int task, String which) {
         Integer g = gpuIndex.get(ref);
         if (g != null) {
             return g;
         }
-        int c = ref.lastIndexOf(':');
-        Device d = c > 0 ? fabric.device(ref.substring(0, c)) : null;
-        if (d == null || !ref.startsWith("gpu", c + 1)) {
-            throw new IllegalArgumentException("task " + task + ": " + which + " GPU '" + ref
-                    + "' not found (use server:gpuK, K from 0 to the server's GPUs - 1)");
-        }
-        if (d.role() != DeviceRole.SERVER) {
-            throw new IllegalArgumentException("task " + task + ": " + which + " '" + ref + "' is on a switch, not a GPU server");
-        }
-        int k;
-        try {
-            k = Integer.parseInt(ref.substring(c + 4));
-        } catch (NumberFormatException e) {
-            k = -1;
-        }
-        if (k < 0 || k >= d.gpus()) {
-            throw new IllegalArgumentException("task " + task + ": GPU '" + ref + "' not found: " + d.id() + " has "
-                    + d.gpus() + " GPUs (gpu0-gpu" + (d.gpus() - 1) + ")");
-        }
+        Device d = LocalWork.gpuDevice(fabric, ref, task, which);
+        int k = LocalWork.gpuIndex(d, ref, task);
         String name = d.id() + ":gpu" + k;
         Integer known = gpuIndex.get(name);
         if (known != null) {

@@ -154,7 +154,7 @@ final class LocalWork {
     }
 
     /** The server of GPU reference "server:gpuK", or an error naming the task. */
-    private static Device gpuDevice(Fabric fabric, String ref, int task, String which) {
+    static Device gpuDevice(Fabric fabric, String ref, int task, String which) {
         int c = ref.lastIndexOf(':');
         Device d = c > 0 ? fabric.device(ref.substring(0, c)) : null;
         if (d == null || !ref.startsWith("gpu", c + 1)) {
@@ -167,7 +167,7 @@ final class LocalWork {
         return d;
     }
 
-    private static int gpuIndex(Device d, String ref, int task) {
+    static int gpuIndex(Device d, String ref, int task) {
         String k = ref.substring(ref.lastIndexOf(':') + 4);
         int g;
         try {

@@ -563,6 +563,11 @@ public final class Simulator implements SimRun {
     }
 
     private Port resolveNic(String ref, String which, int flow) {
+        return resolveNic(fabric, paths.routing, ref, which, flow);
+    }
+
+    /** NIC {@code ref} ("server:port" or "server:nicK") of {@code fabric}, or an error naming the flow and what is allowed. */
+    static Port resolveNic(Fabric fabric, Routing routing, String ref, String which, int flow) {
         Port p = fabric.port(ref);
         if (p == null) {
             int i = ref.lastIndexOf(':');
@@ -585,7 +590,7 @@ public final class Simulator implements SimRun {
         if (p.device().role() != DeviceRole.SERVER) {
             throw new IllegalArgumentException("flow " + flow + ": " + which + " '" + ref + "' is a switch port, not a NIC");
         }
-        if (paths.routing.edgeSwitch(p) == null) {
+        if (routing.edgeSwitch(p) == null) {
             throw new IllegalArgumentException("flow " + flow + ": " + which + " NIC '" + ref + "' is not connected to a switch");
         }
         return p;

@@ -610,14 +610,26 @@ public final class FlowEngine implements SimRun {
     }
 
     private final List<Integer> stranded = new ArrayList<>();
+    /** The path of every NIC pair that has one path under the routing in force (cleared when it reconverges). */
+    private final Map<Long, int[]> pairPaths = new HashMap<>();
+    /** Per shared path array: the last packet's latency by frame size, and the full frame's. */
+    private final Map<int[], long[]> latencies = new IdentityHashMap<>();
     private float[] sprayWeights;
 
     /** The resources of network flow {@code t}'s path under the routing in force (weights in {@link #sprayWeights}), or null. */
     private int[] routeOf(int t) {
         sprayWeights = null;
-        int[] p = paths.path(srcNic[t], dstNic[t], srcAddr[t], dstAddr[t], udp[t]);
+        // A NIC pair with one path under the routing shares one path array (and its latency).
+        long pair = ((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL);
+        int[] p = pairPaths.get(pair);
         if (p == null) {
-            return null;
+            p = paths.path(srcNic[t], dstNic[t], srcAddr[t], dstAddr[t], udp[t]);
+            if (p == null) {
+                return null;
+            }
+            if (paths.onePath(srcNic[t], dstNic[t])) {
+                pairPaths.put(pair, p);
+            }
         }
         for (int port : p) {
             if (down[port >> 1]) {
@@ -780,9 +792,22 @@ public final class FlowEngine implements SimRun {
     private long pathLatencyPs(int t) {
         int[] p = firstPath[flowIdOfTask[t]];
         int last = lastFrameBytes[t];
+        long[] known = latencies.get(p);
+        boolean many = wireBytes[t] > last;
+        if (known != null && known[0] == last && known[1] == (many ? 1 : 0)) {
+            return known[2];
+        }
+        long ps = pathLatencyPs(t, p, last, many);
+        if (pairPaths.get(((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL)) == p) {
+            latencies.put(p, new long[] {last, many ? 1 : 0, ps}); // only paths flows share
+        }
+        return ps;
+    }
+
+    private long pathLatencyPs(int t, int[] p, int last, boolean many) {
         int full = maxPayload + frameOverheadBytes;
         long ps = latencyPs(p, last);
-        if (wireBytes[t] > last) {
+        if (many) {
             long behindFull = latencyPs(p, full) - io.fabriclab.model.Units.serializationPs(last, portRateBps[p[0]])
                     + io.fabriclab.model.Units.serializationPs(last, portRateBps[p[p.length - 1]]);
             ps = Math.max(ps, behindFull);
@@ -877,6 +902,8 @@ public final class FlowEngine implements SimRun {
             }
         }
         paths.recompute(fabric, downLinks);
+        pairPaths.clear();
+        latencies.clear();
         reroutes++;
         for (int t = 0; t < n; t++) {
             if (active[t] && kind[t] == FlowSpec.Kind.NETWORK) {

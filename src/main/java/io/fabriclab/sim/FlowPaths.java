@@ -73,6 +73,34 @@ final class FlowPaths {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /**
+     * Whether every flow from NIC {@code from} to NIC {@code to} takes the same path under the
+     * current routing: one next hop at every switch on the way (or an InfiniBand table, which
+     * chooses by destination alone). Then the path does not depend on the flow's UDP port.
+     */
+    boolean onePath(Port from, Port to) {
+        if (tables != null) {
+            return true;
+        }
+        Device sw = routing.edgeSwitch(from);
+        Device last = routing.edgeSwitch(to);
+        if (sw == null || last == null) {
+            return false;
+        }
+        int guard = 0;
+        while (sw != last) {
+            int a = routing.indexOf(sw);
+            int b = routing.indexOf(last);
+            Device at = sw;
+            List<Link> hops = hopCache.computeIfAbsent(((long) a << 32) | b, k -> routing.nextHops(at, last));
+            if (hops.size() != 1 || ++guard > 64) {
+                return false;
+            }
+            sw = hops.get(0).other(sw);
+        }
+        return true;
+    }
+
     /** Appends a path to the store; returns its offset. */
     int store(int[] path) {
         if (size + path.length > store.length) {

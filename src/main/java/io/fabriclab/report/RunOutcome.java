@@ -15,9 +15,14 @@ import io.fabriclab.sim.SimResults;
  * lost packets (headroom overflow or buffer drops on a PFC priority), a PFC deadlock formed, or flows
  * did not finish before the safety time limit; WARN for lossy drops, watchdog storms or
  * retransmissions; PASS otherwise. Link-down losses are expected when a run fails a link and do not
- * count against it.
+ * count against it. A flow-engine run (no packets: no pause, mark, drop or deadlock can show) is
+ * "not simulated" for these checks, FAIL only when flows did not finish.
  */
 public record RunOutcome(Status status, String evidence, List<String> reasons) {
+    /** The results' name of the flow-level engine (sim.Engine.FLOW). */
+    static final String FLOW_ENGINE = "flow";
+    /** Why a completed flow-level run passes no lossless check. */
+    static final String NOT_AT_PACKET_LEVEL = "flow engine: lossless behaviour not simulated; run it with --engine packet";
 
     static RunOutcome of(ReportRun run, Fabric fabric) {
         SimResults r = run.results();
@@ -57,6 +62,16 @@ public record RunOutcome(Status status, String evidence, List<String> reasons) {
             warn.add(Fmt.bytes(s.retransmittedBytes()) + " retransmitted");
         }
         Status st = !fail.isEmpty() ? Status.FAIL : !warn.isEmpty() ? Status.WARN : Status.PASS;
+        if (FLOW_ENGINE.equals(info.engine())) {
+            // Rates without packets: no pause, mark, drop or deadlock can show, so none passes a check
+            // of them; only flows left unfinished at the time limit count against the run.
+            return new RunOutcome(fail.isEmpty() ? Status.NOT_SIMULATED : Status.FAIL, String.format(Locale.ROOT,
+                    "%s/%s flows completed (%s after %s) on the flow engine, which does not model PFC, ECN, drops "
+                            + "or deadlocks; FCT p99 %s",
+                    Fmt.count(info.flowsCompleted()), Fmt.count(info.flows()), RunEnding.reason(info.stopReason()),
+                    Fmt.us(info.simulatedPs()), RunEnding.fct(r, s.fctP99Us())),
+                    fail.isEmpty() ? List.of(NOT_AT_PACKET_LEVEL) : fail);
+        }
         String evidence = String.format(Locale.ROOT,
                 "%s/%s flows completed (%s after %s); drops %s (link down %s); PFC paused %s; ECN marks %s; "
                         + "CNPs %s; FCT p99 %s",

@@ -1,0 +1,50 @@
+package io.fabriclab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabriclab.model.Fabric;
+import io.fabriclab.model.QosProfile;
+import io.fabriclab.model.Transport;
+import io.fabriclab.sim.FlowEngine;
+import io.fabriclab.sim.SimConfig;
+import io.fabriclab.sim.SimResults;
+import io.fabriclab.sim.Simulator;
+import io.fabriclab.sim.TransportProfile;
+import io.fabriclab.workload.FlowSpec;
+
+/**
+ * A flow-engine run in the design review: it has no packets, so no pause, mark, drop or deadlock
+ * can show; it passes no lossless check ("not simulated", with the reason), while the same incast
+ * on the packet engine is judged as before.
+ */
+class FlowRunOutcomeTest {
+    @Test
+    void aFlowRunPassesNoLosslessCheckAndSaysWhy() {
+        Fabric f = io.fabriclab.sim.TestFabrics.star(9, 100, 1.0, QosProfile.roceLossless("lossless", 100));
+        List<FlowSpec> flows = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            flows.add(new FlowSpec("s" + i + ":nic0", "s0:nic0", 500_000, 0, 3, "incast"));
+        }
+        SimResults fluid = new FlowEngine(f, flows, SimConfig.defaults(), TransportProfile.of(Transport.ROCEV2)).run(null);
+        ReportRun flowRun = new ReportRun("incast (flow)", "test", null, fluid, null, null);
+        RunOutcome o = RunOutcome.of(flowRun, f);
+        assertEquals(Status.NOT_SIMULATED, o.status());
+        assertEquals(List.of(RunOutcome.NOT_AT_PACKET_LEVEL), o.reasons());
+        assertTrue(o.evidence().contains("8/8 flows completed") && o.evidence().contains("flow engine"), o.evidence());
+        // The packet engine's run of the same incast is judged on what it did (no lossless loss here).
+        SimResults packets = new Simulator(f, flows, SimConfig.defaults()).run();
+        RunOutcome p = RunOutcome.of(new ReportRun("incast (packet)", "test", null, packets, null, null), f);
+        assertTrue(p.status() == Status.PASS || p.status() == Status.WARN, p.toString());
+        // In the checklist the incast item is then covered only by a run that cannot judge it.
+        ValidationChecklist c = ValidationChecklist.of(f, List.of(flowRun), java.util.Map.of(flowRun, o));
+        ValidationChecklist.Item incast = c.items().stream().filter(i -> i.kind() == ValidationChecklist.Kind.INCAST)
+                .findFirst().orElseThrow();
+        assertEquals(Status.NOT_SIMULATED, incast.status(), incast.toString());
+    }
+}

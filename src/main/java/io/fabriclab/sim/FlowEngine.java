@@ -1214,6 +1214,11 @@ public final class FlowEngine implements SimRun {
             setLoad(r, load[r]);
         }
         int flows = taskOfFlow.length;
+        // Each port's "device:port" once (Port.ref builds a new string at every call).
+        String[] refs = new String[portCount];
+        for (int p = 0; p < portCount; p++) {
+            refs[p] = portOf[p].ref();
+        }
         List<SimResults.FlowResult> flowResults = new ArrayList<>(flows);
         long[] fcts = new long[flows];
         int done = 0;
@@ -1231,7 +1236,7 @@ public final class FlowEngine implements SimRun {
             List<String> route = new ArrayList<>();
             if (firstPath[f] != null) {
                 for (int p : firstPath[f]) {
-                    route.add(portOf[p].ref());
+                    route.add(refs[p]);
                 }
             }
             double toGbps = 8e12 / 1e9 * ((double) s.bytes() / wireBytes[t]);

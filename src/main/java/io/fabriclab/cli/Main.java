@@ -110,7 +110,8 @@ public final class Main implements Runnable {
         String what;
         if (e instanceof OutOfMemoryError) {
             long maxMb = Runtime.getRuntime().maxMemory() >> 20;
-            what = "out of memory (Java heap limit " + maxMb + " MB) while running '" + command + "'. The input "
+            // Not a bug: the input asks for more than this heap (a whole cluster on a small -Xmx).
+            return "error: out of memory (Java heap limit " + maxMb + " MB) while running '" + command + "'. The input "
                     + "or the run is larger than this heap holds: make it smaller, or give Java more memory, e.g. "
                     + "FABRICLAB_JAVA_OPTS=-Xmx" + Math.max(2, 2 * ((maxMb + 1023) / 1024)) + "g";
         } else if (e instanceof StackOverflowError) {

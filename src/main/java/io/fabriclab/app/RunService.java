@@ -112,21 +112,30 @@ public final class RunService {
      */
     public static Scenario scenarioOf(String name, io.fabriclab.model.Fabric fabric, String qosProfile, QosResolver qos,
                                       List<FlowSpec> flows, SimConfig cfg, Transport t) {
-        return scenarioOf(name, fabric, qosProfile, qos, List.of(), flows, cfg, t);
+        return scenarioOf(name, fabric, qosProfile, qos, List.of(), java.util.Map.of(), flows, cfg, t);
     }
 
     /**
      * As {@link #scenarioOf(String, io.fabriclab.model.Fabric, String, QosResolver, List, SimConfig, Transport)},
      * with the {@code workloads} the flows come from (an NCCL collective or a training step is then
-     * reported as a scenario naming it reports it).
+     * reported as a scenario naming it reports it) and the NCCL collectives they declare by label
+     * beyond the workloads' own ({@code TrainingJob.Built.collectives()} for a training step;
+     * Scenario.collectives).
      */
     public static Scenario scenarioOf(String name, io.fabriclab.model.Fabric fabric, String qosProfile, QosResolver qos,
-                                      List<io.fabriclab.workload.Workload> workloads, List<FlowSpec> flows, SimConfig cfg,
-                                      Transport t) {
+                                      List<io.fabriclab.workload.Workload> workloads,
+                                      java.util.Map<String, io.fabriclab.workload.NcclCollective> collectives,
+                                      List<FlowSpec> flows, SimConfig cfg, Transport t) {
+        java.util.Map<String, io.fabriclab.workload.NcclCollective> declared = new java.util.LinkedHashMap<>(collectives);
+        for (io.fabriclab.workload.Workload w : workloads) {
+            if (w instanceof io.fabriclab.workload.NcclCollective c) {
+                declared.put(c.label(), c);
+            }
+        }
         return new Scenario(name, "", fabric, qosProfile, qos, workloads, flows, cfg, "-", List.of(),
                 50 * io.fabriclab.model.Units.PS_PER_US, 500 * io.fabriclab.model.Units.PS_PER_US,
                 io.fabriclab.sim.RoutingPolicy.ecmp(), Scenario.defaultTransport(t, fabric.mtuBytes()), List.of(), -1L,
-                null, List.of());
+                null, List.of(), declared);
     }
 
     /** One built run: run it once, cancel it from any thread. */

@@ -83,7 +83,7 @@ final class CollectiveBench implements Callable<Integer> {
                 long b0 = System.nanoTime();
                 // Built as every run is (app.RunService): the collective described, the routing mode set.
                 Simulator sim = io.fabriclab.app.RunService.simulator(io.fabriclab.app.RunService.scenarioOf("bench", f, null,
-                        io.fabriclab.sim.QosResolver.of(f), List.of(c), c.flows(f),
+                        io.fabriclab.sim.QosResolver.of(f), List.of(c), java.util.Map.of(), c.flows(f),
                         SimConfig.defaults().withMaxTimePs(10L * 1_000_000_000_000L), io.fabriclab.model.Transport.ROCEV2)
                         .withRouting(RoutingPolicy.of(mode)));
                 long build = System.nanoTime() - b0;

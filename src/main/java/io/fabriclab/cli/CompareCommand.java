@@ -175,7 +175,7 @@ public final class CompareCommand implements Callable<Integer> {
             String[] row = null;
             for (io.fabriclab.workload.Workload w : sc.workloads()) {
                 if (w instanceof io.fabriclab.workload.TrainingJob job) {
-                    io.fabriclab.sim.StepAnalysis.Result a = StepText.analyze(job, sc.fabric(), sc.flows(), r);
+                    io.fabriclab.sim.StepAnalysis.Result a = StepText.analyze(job, sc, r);
                     rate.put(t, a.completed() ? a.tokensPerSecond() : 0);
                     row = new String[] {t.displayName(), a.completed() ? ms(a.stepPs()) : "did not complete",
                             ms(a.computePs()), ms(a.exposedCommPs()) + String.format(Locale.ROOT, " (%.1f %%)", 100 * a.exposedShare()),

@@ -193,7 +193,7 @@ public final class SimulateCommand implements Callable<Integer> {
                 new java.util.IdentityHashMap<>();
         for (io.fabriclab.workload.Workload w : scenario.workloads()) {
             if (w instanceof io.fabriclab.workload.TrainingJob job) {
-                analysed.put(job, StepText.analyze(job, scenario.fabric(), scenario.flows(), r));
+                analysed.put(job, StepText.analyze(job, scenario, r));
                 java.util.Map<String, Object> t = new java.util.LinkedHashMap<>();
                 t.put("job", job.name());
                 t.put("describe", job.describe());
@@ -214,7 +214,7 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         out.print(summary(r));
-        out.print(StepText.of(scenario.workloads(), scenario.fabric(), scenario.flows(), r, analysed));
+        out.print(StepText.of(scenario, r, analysed));
         out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
         out.flush();
         return 0;

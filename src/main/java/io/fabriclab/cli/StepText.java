@@ -3,6 +3,7 @@ package io.fabriclab.cli;
 import java.util.List;
 import java.util.Locale;
 
+import io.fabriclab.io.Scenario;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.sim.SimResults;
 import io.fabriclab.sim.StepAnalysis;
@@ -17,20 +18,19 @@ final class StepText {
     }
 
     /** One training job's analysis. */
-    static StepAnalysis.Result analyze(TrainingJob job, Fabric fabric, List<FlowSpec> all, SimResults r) {
-        return StepAnalysis.of(all, job.name(), r, job.tokensPerStep(), job.build(fabric).collectives());
+    static StepAnalysis.Result analyze(TrainingJob job, Scenario scenario, SimResults r) {
+        return StepAnalysis.of(scenario.flows(), job.name(), r, job.tokensPerStep(), scenario.collectives());
     }
 
-    /** Lines for every NCCL collective and training job among {@code workloads}. */
-    static String of(List<Workload> workloads, Fabric fabric, List<FlowSpec> all, SimResults r) {
-        return of(workloads, fabric, all, r, java.util.Map.of());
-    }
-
-    /** As {@link #of(List, Fabric, List, SimResults)}, with training steps already analysed in {@code done}. */
-    static String of(List<Workload> workloads, Fabric fabric, List<FlowSpec> all, SimResults r,
-                     java.util.Map<TrainingJob, StepAnalysis.Result> done) {
+    /**
+     * Lines for every NCCL collective and training job of {@code scenario}, with training steps
+     * already analysed in {@code done}.
+     */
+    static String of(Scenario scenario, SimResults r, java.util.Map<TrainingJob, StepAnalysis.Result> done) {
+        Fabric fabric = scenario.fabric();
+        List<FlowSpec> all = scenario.flows();
         StringBuilder b = new StringBuilder();
-        for (Workload w : workloads) {
+        for (Workload w : scenario.workloads()) {
             if (w instanceof NcclCollective c) {
                 // The results' own entry (sim.ResultsBuilder: its flows and NVLink transfers, S as declared).
                 SimResults.CollectiveResult run = r.collective(c.op().jsonName(), c.name());
@@ -40,7 +40,7 @@ final class StepText {
                         run.algbwGBps(), run.busbwGBps()) : "did not complete"));
             } else if (w instanceof TrainingJob job) {
                 StepAnalysis.Result a = done.get(job);
-                b.append(training(job, a != null ? a : analyze(job, fabric, all, r)));
+                b.append(training(job, a != null ? a : analyze(job, scenario, r)));
                 if (all.stream().anyMatch(f -> f.id().contains("/steady/") && f.label().contains(":" + job.name() + "-"))) {
                     b.append(String.format(Locale.ROOT, "  rings in their steady state: step by step the job would "
                             + "need more than %,d tasks (docs/model.md, Steady rings)%n", TrainingJob.STEP_BY_STEP_TASKS));

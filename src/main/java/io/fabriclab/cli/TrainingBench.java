@@ -98,7 +98,7 @@ final class TrainingBench implements Callable<Integer> {
                 // then go to StepAnalysis, as in a training scenario).
                 io.fabriclab.app.RunService.Run sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(
                         job.name(), io.fabriclab.app.RunService.scenarioOf(job.describe(), fabric, null,
-                        io.fabriclab.sim.QosResolver.of(fabric), List.of(job), tasks, cfg, Transport.ROCEV2), e));
+                        io.fabriclab.sim.QosResolver.of(fabric), List.of(job), built.collectives(), tasks, cfg, Transport.ROCEV2), e));
                 SimResults r = sim.run(null);
                 StepAnalysis.Result a = StepAnalysis.of(tasks, job.name(), r, job.tokensPerStep(), built.collectives());
                 long peak = 0;

@@ -20,6 +20,9 @@ import io.fabriclab.workload.Workload;
  * subnet-manager routing engine ({@code routing.ibEngine}), or null for the fabric's ECMP routing.
  * {@code infinibandWarnings} are the settings an InfiniBand run of this scenario reads and ignores
  * (its {@code warnings} when the transport is InfiniBand), so {@link #withTransport} can name them.
+ * {@code collectives} are the NCCL collectives its workloads declare, by label, a training step's
+ * bucket collectives included: what the step's analysis reads their bus bandwidth from, kept from
+ * when the step was built (building a whole-cluster step again costs as much as the first time).
  *
  * <p>Variants (another transport, another seed, another run configuration) are made with the
  * {@code with...} methods on these typed values, never by rewriting the file's text; a run is built
@@ -30,9 +33,11 @@ public record Scenario(String name, String description, Fabric fabric, String pr
                        List<LinkFailure> failures, long reconvergencePs, long deadlockThresholdPs,
                        io.fabriclab.sim.RoutingPolicy routing, io.fabriclab.sim.TransportProfile transport,
                        List<InputProblem> warnings, long switchLatencyPs,
-                       io.fabriclab.routing.IbRoutingEngine ibEngine, List<InputProblem> infinibandWarnings) {
+                       io.fabriclab.routing.IbRoutingEngine ibEngine, List<InputProblem> infinibandWarnings,
+                       java.util.Map<String, io.fabriclab.workload.NcclCollective> collectives) {
 
     public Scenario {
+        collectives = java.util.Map.copyOf(collectives);
         workloads = List.copyOf(workloads);
         flows = List.copyOf(flows);
         failures = List.copyOf(failures);
@@ -44,14 +49,14 @@ public record Scenario(String name, String description, Fabric fabric, String pr
     public Scenario withConfig(SimConfig cfg) {
         return new Scenario(name, description, fabric, profile, qos, workloads, flows, cfg, sha256, failures,
                 reconvergencePs, deadlockThresholdPs, routing, transport, warnings, switchLatencyPs, ibEngine,
-                infinibandWarnings);
+                infinibandWarnings, collectives);
     }
 
     /** This scenario resolving each port's QoS with {@code resolver}. */
     public Scenario withQos(QosResolver resolver) {
         return new Scenario(name, description, fabric, profile, java.util.Objects.requireNonNull(resolver, "resolver"),
                 workloads, flows, config, sha256, failures, reconvergencePs, deadlockThresholdPs, routing, transport,
-                warnings, switchLatencyPs, ibEngine, infinibandWarnings);
+                warnings, switchLatencyPs, ibEngine, infinibandWarnings, collectives);
     }
 
     /**
@@ -82,7 +87,7 @@ public record Scenario(String name, String description, Fabric fabric, String pr
     public Scenario withRouting(io.fabriclab.sim.RoutingPolicy policy) {
         return new Scenario(name, description, fabric, profile, qos, workloads, flows, config, sha256, failures,
                 reconvergencePs, deadlockThresholdPs, java.util.Objects.requireNonNull(policy, "policy"), transport, warnings,
-                switchLatencyPs, ibEngine, infinibandWarnings);
+                switchLatencyPs, ibEngine, infinibandWarnings, collectives);
     }
 
     /** This scenario with another run seed (ECMP source ports, ECN marking); the flows stay as read. */
@@ -122,7 +127,7 @@ public record Scenario(String name, String description, Fabric fabric, String pr
         }
         List<InputProblem> w = t == io.fabriclab.model.Transport.INFINIBAND ? infinibandWarnings : List.of();
         return new Scenario(name, description, fabric, profile, SharedQos.of(qos), workloads, flows, config, sha256, failures,
-                reconvergencePs, deadlockThresholdPs, routing, p, w, switchLatencyPs, engine, infinibandWarnings);
+                reconvergencePs, deadlockThresholdPs, routing, p, w, switchLatencyPs, engine, infinibandWarnings, collectives);
     }
 
     /**

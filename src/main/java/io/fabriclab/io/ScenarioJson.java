@@ -75,6 +75,8 @@ public final class ScenarioJson {
     private final String file;
     private final Path baseDir;
     private final Problems problems;
+    /** The NCCL collectives the workloads declare, by label (Scenario.collectives). */
+    private final java.util.Map<String, io.fabriclab.workload.NcclCollective> declared = new java.util.LinkedHashMap<>();
     private Fabric fabricForWorkloads;
     /** Flow ids of "flows" workloads: id -> JSON path of its first use. */
     private final Map<String, String> flowIds = new java.util.LinkedHashMap<>();
@@ -258,7 +260,7 @@ public final class ScenarioJson {
         Scenario sc = new Scenario(name, description, fabric, profile, qos, List.copyOf(workloads), List.copyOf(flows),
                 cfg, sha256(text.getBytes(StandardCharsets.UTF_8)), List.copyOf(failures), reconvergence,
                 deadlockThreshold, routing, transportProfile, List.copyOf(warnings), switchLatency, ibEngine,
-                transportWarnings(root, Transport.INFINIBAND));
+                transportWarnings(root, Transport.INFINIBAND), declared);
         // The packet engine's port telemetry is checked when it is built (Scenario.simulator): a flow run keeps less.
         String tooBig = sc.samplingProblem(cfg);
         if (tooBig != null) {
@@ -344,7 +346,17 @@ public final class ScenarioJson {
         }
         List<FlowSpec> fl;
         try {
-            fl = w.flows(fabric);
+            if (w instanceof io.fabriclab.workload.TrainingJob job) {
+                // Built once here; its bucket collectives are kept for the step's analysis (Scenario.collectives).
+                io.fabriclab.workload.TrainingJob.Built built = job.build(fabric);
+                fl = built.tasks();
+                declared.putAll(built.collectives());
+            } else {
+                fl = w.flows(fabric);
+                if (w instanceof io.fabriclab.workload.NcclCollective c) {
+                    declared.put(c.label(), c);
+                }
+            }
         } catch (IllegalArgumentException e) {
             problems.add(path, null, e.getMessage(), null);
             throw new Skip();

@@ -311,43 +311,10 @@ public record TrainingJob(String name, Model model, int tp, int pp, int dp, int 
     public static final int STEP_BY_STEP_TASKS = 4_000_000;
 
     public Built build(Fabric fabric) {
-        // A run builds the step, then its analysis asks for the collectives again: the last build is
-        // kept (softly) for the same job on the same, unchanged fabric object.
-        synchronized (TrainingJob.class) {
-            Built b = lastBuilt == null ? null : lastBuilt.get();
-            if (b != null && this.equals(lastJob) && lastFabric.get() == fabric && lastShape == shape(fabric)) {
-                return b;
-            }
-        }
-        Built b = build(fabric, STEP_BY_STEP_TASKS);
-        synchronized (TrainingJob.class) {
-            lastJob = this;
-            lastFabric = new java.lang.ref.WeakReference<>(fabric);
-            lastShape = shape(fabric);
-            lastBuilt = new java.lang.ref.SoftReference<>(b);
-        }
-        return b;
+        return build(fabric, STEP_BY_STEP_TASKS);
     }
 
-    private static TrainingJob lastJob;
-    private static java.lang.ref.WeakReference<Fabric> lastFabric;
-    private static long lastShape;
-    private static java.lang.ref.SoftReference<Built> lastBuilt;
-
-    /** What changes when a fabric is edited in ways a step depends on: devices, links, their speeds, GPUs. */
-    private static long shape(Fabric fabric) {
-        long h = fabric.devices().size() * 1_000_003L + fabric.links().size();
-        for (io.fabriclab.model.Link l : fabric.links()) {
-            h = h * 31 + l.speedGbps() + (l.isUp() ? 0 : 7);
-        }
-        for (Device d : fabric.servers()) {
-            h = h * 31 + d.gpus();
-            h = h * 31 + d.scaleUpOrDefault().hashCode();
-        }
-        return h;
-    }
-
-    /** {@link #build(Fabric)} with step-by-step rings up to {@code limit} tasks, built afresh (never the kept one). */
+    /** {@link #build(Fabric)} with step-by-step rings up to {@code limit} tasks. */
     public Built build(Fabric fabric, int limit) {
         String p = problem(fabric);
         if (p != null) {

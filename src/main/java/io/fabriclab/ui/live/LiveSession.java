@@ -133,7 +133,7 @@ public final class LiveSession {
                 || settings.preset() == io.fabriclab.workload.WorkloadPreset.ALL_TO_ALL
                 ? List.of(settings.preset().collective(copy, settings.bytes())) : List.of();
         return io.fabriclab.app.RunService.scenarioOf(settings.preset().label() + " on " + copy.name(), copy,
-                settings.profile(), qos, described, flows, cfg, settings.transport());
+                settings.profile(), qos, described, java.util.Map.of(), flows, cfg, settings.transport());
     }
 
     /** A training step of the run panel on {@code copy} as a scenario of its tasks (its collectives the step's to report). */
@@ -149,7 +149,7 @@ public final class LiveSession {
         SimConfig cfg = SimConfig.defaults().withSeed(settings.seed())
                 .withDurationPs(settings.durationUs() * Units.PS_PER_US).withMaxTimePs(TrainingRun.maxTimePs(job));
         return io.fabriclab.app.RunService.scenarioOf(job.describe(), copy, settings.profile(), qos, List.of(job),
-                built.tasks(), cfg, settings.transport());
+                built.collectives(), built.tasks(), cfg, settings.transport());
     }
 
     /**
@@ -182,7 +182,7 @@ public final class LiveSession {
         if (settings.training() != null) {
             io.fabriclab.workload.TrainingJob job = settings.training();
             io.fabriclab.sim.StepAnalysis.Result a = io.fabriclab.sim.StepAnalysis.of(sc.flows(), job.name(), r,
-                    job.tokensPerStep(), job.build(copy).collectives());
+                    job.tokensPerStep(), sc.collectives());
             training = io.fabriclab.sim.StepAnalysis.text(job, a);
         }
         return new Finished(copy.name() + ": " + settings.describe(), settings, r, notes, training);

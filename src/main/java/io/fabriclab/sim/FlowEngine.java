@@ -125,7 +125,6 @@ public final class FlowEngine implements SimRun {
     // ---- per task state ----
     private final long[] readyPs;
     private final long[] startedPs;
-    private final long[] drainedPs;
     private final long[] finishPs;
     private final double[] remaining;
     private final double[] rate;
@@ -137,6 +136,8 @@ public final class FlowEngine implements SimRun {
     private int[][] slot; // the fluid's position in each resource's user list
     private final int[][] firstPath; // network flows: the egress ports of their (first) path, for results
     private final boolean[] active;
+    /** An active fluid's standalone rate ({@link #standaloneCap}), as its resources' demand counts it. */
+    private final double[] cap;
     /** Whether a drain event of the fluid's current version is pending. */
     private final boolean[] pendingDrain;
     private int remainingTasks;
@@ -353,11 +354,9 @@ public final class FlowEngine implements SimRun {
 
         readyPs = new long[n];
         startedPs = new long[n];
-        drainedPs = new long[n];
         finishPs = new long[n];
         Arrays.fill(readyPs, -1);
         Arrays.fill(startedPs, -1);
-        Arrays.fill(drainedPs, -1);
         Arrays.fill(finishPs, -1);
         remaining = new double[n];
         rate = new double[n];
@@ -369,6 +368,7 @@ public final class FlowEngine implements SimRun {
         weight = new float[n][];
         slot = new int[n][];
         active = new boolean[n];
+        cap = new double[n];
         pendingDrain = new boolean[n];
         remainingTasks = n;
         sampler = new Sampler(cfg, portCount);
@@ -563,13 +563,13 @@ public final class FlowEngine implements SimRun {
                     readyPs[t] = now;
                 }
                 startedPs[t] = now;
-                int[] p = routeOf(t);
-                if (p == null) {
+                Route r = routeOf(t);
+                if (r == null) {
                     // No route now (a failed link); it waits for the routing to reconverge.
                     stranded.add(t);
                     return;
                 }
-                activate(t, p, sprayWeights);
+                activate(t, r.ports(), r.weights());
             }
             case NVLINK -> {
                 startedPs[t] = now;
@@ -612,13 +612,16 @@ public final class FlowEngine implements SimRun {
     private final List<Integer> stranded = new ArrayList<>();
     /** The path of every NIC pair that has one path under the routing in force (cleared when it reconverges). */
     private final Map<Long, int[]> pairPaths = new HashMap<>();
+    /** A sprayed flow's split by NIC pair (cleared when the routing reconverges). */
+    private final Map<Long, Route> sprayRoutes = new HashMap<>();
     /** Per shared path array: the last packet's latency by frame size, and the full frame's. */
     private final Map<int[], long[]> latencies = new IdentityHashMap<>();
-    private float[] sprayWeights;
+    /** The resources a fluid uses and the share of it each carries ({@code weights} null: all of it on each). */
+    private record Route(int[] ports, float[] weights) {
+    }
 
-    /** The resources of network flow {@code t}'s path under the routing in force (weights in {@link #sprayWeights}), or null. */
-    private int[] routeOf(int t) {
-        sprayWeights = null;
+    /** Network flow {@code t}'s resources under the routing in force, or null when it has no route now. */
+    private Route routeOf(int t) {
         // A NIC pair with one path under the routing shares one path array (and its latency).
         long pair = ((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL);
         int[] p = pairPaths.get(pair);
@@ -644,9 +647,17 @@ public final class FlowEngine implements SimRun {
             }
         }
         if (!sprays() || p.length <= 2) {
-            return p;
+            return new Route(p, null);
         }
-        return sprayRoute(t);
+        // A sprayed flow's split depends on its two NICs alone.
+        Route r = sprayRoutes.get(pair);
+        if (r == null) {
+            r = sprayRoute(t);
+            if (r != null) {
+                sprayRoutes.put(pair, r);
+            }
+        }
+        return r;
     }
 
     /**
@@ -654,7 +665,7 @@ public final class FlowEngine implements SimRun {
      * every switch an even split over the next hops toward the destination's switch, the last hop
      * whole.
      */
-    private int[] sprayRoute(int t) {
+    private Route sprayRoute(int t) {
         Routing routing = paths.routing;
         Device first = routing.edgeSwitch(srcNic[t]);
         Device last = routing.edgeSwitch(dstNic[t]);
@@ -701,8 +712,7 @@ public final class FlowEngine implements SimRun {
             w[i] = (float) (double) e.getValue();
             i++;
         }
-        sprayWeights = w;
-        return p;
+        return new Route(p, w);
     }
 
     private int portId(Link l, Device from) {
@@ -722,23 +732,22 @@ public final class FlowEngine implements SimRun {
         rate[t] = 0;
         lastUpdatePs[t] = now;
         active[t] = true;
-        double cap = standaloneCap(t);
+        cap[t] = standaloneCap(t);
         for (int i = 0; i < resources.length; i++) {
             int r = resources[i];
             addUser(r, t, i);
-            demand[r] += w(t, i) * cap;
+            demand[r] += w(t, i) * cap[t];
         }
         changed.add(t);
     }
 
     private void deactivate(int t) {
         settle(t);
-        double cap = standaloneCap(t);
         int[] p = path[t];
         for (int i = 0; i < p.length; i++) {
             int r = p[i];
             removeUser(r, t, i);
-            demand[r] -= w(t, i) * cap;
+            demand[r] -= w(t, i) * cap[t];
             if (userCount[r] == 0) {
                 demand[r] = 0;
             }
@@ -756,7 +765,7 @@ public final class FlowEngine implements SimRun {
         return w == null ? 1.0 : w[i];
     }
 
-    /** The most fluid {@code t} could move alone: its tightest resource. */
+    /** The most fluid {@code t} could move alone: its tightest resource (kept in {@link #cap} while it is active). */
     private double standaloneCap(int t) {
         double cap = Double.POSITIVE_INFINITY;
         int[] p = path[t];
@@ -769,7 +778,6 @@ public final class FlowEngine implements SimRun {
     private void drained(int t) {
         deactivate(t);
         remaining[t] = 0;
-        drainedPs[t] = now;
         if (kind[t] == FlowSpec.Kind.NETWORK) {
             long lat = pathLatencyPs(t);
             if (lat > 0) {
@@ -877,7 +885,7 @@ public final class FlowEngine implements SimRun {
         }
         double[] before = new double[on.size()];
         for (int k = 0; k < on.size(); k++) {
-            before[k] = standaloneCap(on.get(k));
+            before[k] = cap[on.get(k)];
         }
         capacity[2 * li] = bytesPerPs;
         capacity[2 * li + 1] = bytesPerPs;
@@ -885,6 +893,7 @@ public final class FlowEngine implements SimRun {
         for (int k = 0; k < on.size(); k++) {
             int t = on.get(k);
             double after = standaloneCap(t);
+            cap[t] = after;
             int[] p = path[t];
             for (int i = 0; i < p.length; i++) {
                 demand[p[i]] += w(t, i) * (after - before[k]);
@@ -903,19 +912,20 @@ public final class FlowEngine implements SimRun {
         }
         paths.recompute(fabric, downLinks);
         pairPaths.clear();
+        sprayRoutes.clear();
         latencies.clear();
         reroutes++;
         for (int t = 0; t < n; t++) {
             if (active[t] && kind[t] == FlowSpec.Kind.NETWORK) {
                 deactivate(t);
                 double left = remaining[t];
-                int[] p = routeOf(t);
-                if (p == null) {
+                Route r = routeOf(t);
+                if (r == null) {
                     remaining[t] = left;
                     stranded.add(t);
                     continue;
                 }
-                activate(t, p, sprayWeights);
+                activate(t, r.ports(), r.weights());
                 remaining[t] = left;
             }
         }
@@ -923,12 +933,12 @@ public final class FlowEngine implements SimRun {
         stranded.clear();
         for (int t : waiting) {
             double left = remaining[t] > 0 ? remaining[t] : wireBytes[t];
-            int[] p = routeOf(t);
-            if (p == null) {
+            Route r = routeOf(t);
+            if (r == null) {
                 stranded.add(t);
                 continue;
             }
-            activate(t, p, sprayWeights);
+            activate(t, r.ports(), r.weights());
             remaining[t] = left;
         }
     }
@@ -1098,7 +1108,7 @@ public final class FlowEngine implements SimRun {
         if (any) {
             component = push(component, compSize++, t);
         } else {
-            setRate(t, standaloneCap(t));
+            setRate(t, cap[t]);
         }
     }
 
@@ -1128,7 +1138,7 @@ public final class FlowEngine implements SimRun {
                     unfrozenW[p[k]] += w(t, k);
                 }
             }
-            levels.push(standaloneCap(t), -1 - t, 0);
+            levels.push(cap[t], -1 - t, 0);
         }
         for (int i = 0; i < resSize; i++) {
             int r = resources[i];

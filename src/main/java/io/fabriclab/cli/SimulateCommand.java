@@ -288,9 +288,6 @@ public final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    /** Mean utilization from which a flow-level run names a link for the packet engine. */
-    static final double PACKET_LEVEL_UTILIZATION = 0.9;
-
     /**
      * A flow-level run's summary after its first line: FCTs, what the engine does not model, and
      * the links the packet engine should look at.
@@ -302,10 +299,10 @@ public final class SimulateCommand implements Callable<Integer> {
                 s.fctP50Us(), s.fctP99Us(), s.fctMaxUs(), s.meanThroughputGbps()));
         sb.append("engine: flow level (max-min fair rates); PFC, ECN, DCQCN, credits, trimming, queues and losses "
                 + "are not modelled: run with --engine packet for them\n");
-        List<String> hot = io.fabriclab.sim.FlowEngine.packetLevelCandidates(r, PACKET_LEVEL_UTILIZATION, 5);
+        List<String> hot = io.fabriclab.sim.FlowEngine.packetLevelCandidates(r, io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION, 5);
         if (!hot.isEmpty()) {
             sb.append(String.format(Locale.ROOT, "links at %.0f %% or more of their capacity (where queues, pauses and "
-                    + "marks would be; look closer with --engine packet): %s%n", 100 * PACKET_LEVEL_UTILIZATION,
+                    + "marks would be; look closer with --engine packet): %s%n", 100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION,
                     String.join("; ", hot)));
         }
         return sb.toString();

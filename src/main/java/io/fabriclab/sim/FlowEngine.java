@@ -57,6 +57,12 @@ import io.fabriclab.workload.NcclCollective;
  * ({@link #packetLevelCandidates}).
  */
 public final class FlowEngine implements SimRun {
+    /**
+     * Mean utilisation from which a link direction of a flow run is named for a closer look with the
+     * packet engine (FabricLab's own threshold, docs/model.md).
+     */
+    public static final double PACKET_LEVEL_UTILIZATION = 0.9;
+
     /** Events per progress report. */
     private static final int PROGRESS_EVERY = 1 << 16;
 

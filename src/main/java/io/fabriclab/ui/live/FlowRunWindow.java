@@ -28,8 +28,6 @@ import io.fabriclab.sim.SimResults;
  * ({@link FlowPlayback}): the flow engine has rates, not packets, so that is what moves.
  */
 public final class FlowRunWindow extends BorderPane {
-    /** Mean utilisation from which a link direction is named for the packet engine (as simulate --engine flow). */
-    static final double PACKET_LEVEL_UTILIZATION = 0.9;
 
     private final TableView<List<String>> links = new TableView<>();
     private FlowPlayback playback;
@@ -95,10 +93,10 @@ public final class FlowRunWindow extends BorderPane {
             }
             links.getItems().add(List.of(l.from() + " -> " + l.to(), l.speedGbps() + " Gb/s",
                     String.format(Locale.ROOT, "%.1f %%%s", 100 * l.meanUtilization(),
-                            l.meanUtilization() >= PACKET_LEVEL_UTILIZATION ? " (look closer: packet engine)" : "")));
+                            l.meanUtilization() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION ? " (look closer: packet engine)" : "")));
         }
         Label busiestLabel = new Label("Busiest link directions over the run (the 50 busiest; at "
-                + Math.round(100 * PACKET_LEVEL_UTILIZATION) + " % or more is where queues, pauses and marks would be)");
+                + Math.round(100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION) + " % or more is where queues, pauses and marks would be)");
         busiestLabel.setWrapText(true);
         VBox center = new VBox(4, busiestLabel, links);
         VBox.setVgrow(links, Priority.ALWAYS);

@@ -676,7 +676,7 @@ public final class FlowEngine implements SimRun {
         Device first = routing.edgeSwitch(srcNic[t]);
         Device last = routing.edgeSwitch(dstNic[t]);
         Map<Integer, Double> share = new LinkedHashMap<>();
-        share.put(portId(routing.accessLink(srcNic[t]), srcNic[t].device()), 1.0);
+        share.put(paths.portId(routing.accessLink(srcNic[t]), srcNic[t].device()), 1.0);
         Map<Device, Double> level = new LinkedHashMap<>();
         level.put(first, 1.0);
         int guard = 0;
@@ -700,7 +700,7 @@ public final class FlowEngine implements SimRun {
                 }
                 double w = e.getValue() / up.size();
                 for (Link l : up) {
-                    share.merge(portId(l, sw), w, Double::sum);
+                    share.merge(paths.portId(l, sw), w, Double::sum);
                     next.merge(l.other(sw), w, Double::sum);
                 }
             }
@@ -709,7 +709,7 @@ public final class FlowEngine implements SimRun {
                 return null;
             }
         }
-        share.put(portId(routing.accessLink(dstNic[t]), last), 1.0);
+        share.put(paths.portId(routing.accessLink(dstNic[t]), last), 1.0);
         int[] p = new int[share.size()];
         float[] w = new float[share.size()];
         int i = 0;
@@ -719,11 +719,6 @@ public final class FlowEngine implements SimRun {
             i++;
         }
         return new Route(p, w);
-    }
-
-    private int portId(Link l, Device from) {
-        int i = linkIndex.get(l);
-        return l.a().device() == from ? 2 * i : 2 * i + 1;
     }
 
     /** Fluid {@code t} starts moving over {@code resources}. */

@@ -129,7 +129,7 @@ final class FlowPaths {
     }
 
     /** The egress port by which {@code from} sends into link {@code l}: 2i from its a end, 2i+1 from its b end. */
-    private int portId(Link l, Device from) {
+    int portId(Link l, Device from) {
         int i = linkIndex.get(l);
         return l.a().device() == from ? 2 * i : 2 * i + 1;
     }

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +32,14 @@ import picocli.CommandLine.Option;
 /**
  * {@code fabriclab bench training}: one training step on a generated rail-optimized cluster (or a
  * fabric file), built and run by each engine in turn, alternating, {@code --runs} times: the time
- * to build the step's tasks, the engine's own time, the step it found and the most heap in use.
+ * to build the step's tasks (wall and this thread's CPU time), the engine's own time (its wall
+ * time as it reports it, and this thread's CPU time until its last progress report, which comes
+ * just before it builds its results), the time it then takes to build its results, the step it
+ * found and the most heap in use.
  * Nothing is written; the figures go to docs/performance.md.
  */
 @Command(name = "training", mixinStandardHelpOptions = true,
-        description = {"Time a training step on the packet and flow engines, alternating: build, engine, step, peak heap.",
+        description = {"Time a training step on the packet and flow engines, alternating: build, engine (wall and CPU), results, step, peak heap.",
                 "Default: gpt2-124m on a generated 4-unit rail cluster (1,024 H100 GPUs, 400G)."})
 final class TrainingBench implements Callable<Integer> {
     @CommandLine.Spec
@@ -83,23 +87,40 @@ final class TrainingBench implements Callable<Integer> {
                 job.describe(), fabric.name(), fabric.devices().size(), fabric.links().size(), fabricNs / 1e9,
                 fabricFile == null ? "generate" : "read", Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        TextTable table = new TextTable("run", "engine", "tasks", "rings", "build s", "engine s", "step ms", "tokens/s",
-                "peak heap MB");
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpuTime = threads.isCurrentThreadCpuTimeSupported();
+        if (cpuTime && !threads.isThreadCpuTimeEnabled()) {
+            threads.setThreadCpuTimeEnabled(true);
+        }
+        TextTable table = new TextTable("run", "engine", "tasks", "rings", "build s", "build cpu s", "engine s",
+                "engine cpu s", "results s", "step ms", "tokens/s", "peak heap MB");
         for (int run = 1; run <= runs; run++) {
             for (Engine e : order) {
                 System.gc();
                 ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
                 long b0 = System.nanoTime();
+                long bc0 = cpuTime ? threads.getCurrentThreadCpuTime() : 0;
                 TrainingJob.Built built = job.build(fabric, TrainingJob.STEP_BY_STEP_TASKS);
                 List<FlowSpec> tasks = built.tasks();
                 long buildNs = System.nanoTime() - b0;
+                long buildCpuNs = cpuTime ? threads.getCurrentThreadCpuTime() - bc0 : -1;
                 SimConfig cfg = SimConfig.defaults().withMaxTimePs(StepAnalysis.maxTimePs(job));
                 // Built by the run service as a scenario of the job's tasks (the job's bucket collectives
                 // then go to StepAnalysis, as in a training scenario).
                 io.fabriclab.app.RunService.Run sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(
                         job.name(), io.fabriclab.app.RunService.scenarioOf(job.describe(), fabric, null,
                         io.fabriclab.sim.QosResolver.of(fabric), List.of(job), built.collectives(), tasks, cfg, Transport.ROCEV2), e));
-                SimResults r = sim.run(null);
+                // The engine runs on this thread and reports progress last just before it builds its
+                // results: the thread's CPU time then, less before, is the engine's own CPU time (the
+                // serial collector's pauses run on the VM thread and are not in it).
+                long[] engineCpuEnd = {-1};
+                long[] engineWallEnd = {-1};
+                long c0 = cpuTime ? threads.getCurrentThreadCpuTime() : 0;
+                SimResults r = sim.run((simulated, endPs, events, wallNanos, flowsCompleted, flows) -> {
+                    engineCpuEnd[0] = cpuTime ? threads.getCurrentThreadCpuTime() : -1;
+                    engineWallEnd[0] = System.nanoTime();
+                });
+                long runEnd = System.nanoTime();
                 StepAnalysis.Result a = StepAnalysis.of(tasks, job.name(), r, job.tokensPerStep(), built.collectives());
                 long peak = 0;
                 for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

@@ -130,7 +130,10 @@ final class TrainingBench implements Callable<Integer> {
                 }
                 List<Object> row = List.of(run, e.jsonName(), String.format(Locale.ROOT, "%,d", tasks.size()),
                         built.steadyRings() ? "steady" : "steps", String.format(Locale.ROOT, "%.2f", buildNs / 1e9),
+                        buildCpuNs < 0 ? "-" : String.format(Locale.ROOT, "%.2f", buildCpuNs / 1e9),
                         String.format(Locale.ROOT, "%.2f", r.run().wallNanos() / 1e9),
+                        engineCpuEnd[0] < 0 ? "-" : String.format(Locale.ROOT, "%.2f", (engineCpuEnd[0] - c0) / 1e9),
+                        engineWallEnd[0] < 0 ? "-" : String.format(Locale.ROOT, "%.2f", (runEnd - engineWallEnd[0]) / 1e9),
                         String.format(Locale.ROOT, "%.3f", a.stepPs() / 1e9),
                         String.format(Locale.ROOT, "%,.0f", a.tokensPerSecond()), peak >> 20);
                 table.row(row.toArray());

@@ -124,6 +124,9 @@ public final class FlowEngine implements SimRun {
     private final int[] gpuA; // NVLink / compute: global GPU index of src
     private final int[] gpuB; // NVLink: of dst
     private final long[] nvlinkLatencyPs;
+    /** Each task's FlowSpec start and delay, read at every step of its life. */
+    private final long[] specStartPs;
+    private final long[] specDelayPs;
     private final int[] waitingFor;
     private final int[][] dependents;
     private final int[] dependentCount;
@@ -168,10 +171,12 @@ public final class FlowEngine implements SimRun {
 
     // ---- the run ----
     private final FlowPaths paths;
-    private final Heap events = new Heap();
+    private final InstantQueue events = new InstantQueue();
     private long now;
     private long eventCount;
-    private final List<Integer> changed = new ArrayList<>();
+    /** The fluids the instant's events started, stopped or re-capped, in that order (may repeat). */
+    private int[] changed = new int[64];
+    private int changedSize;
     private int reroutes;
     private final Sampler sampler;
 
@@ -240,6 +245,8 @@ public final class FlowEngine implements SimRun {
         gpuA = new int[n];
         gpuB = new int[n];
         nvlinkLatencyPs = new long[n];
+        specStartPs = new long[n];
+        specDelayPs = new long[n];
         Arrays.fill(gpuA, -1);
         Arrays.fill(gpuB, -1);
         Map<Port, Integer> address = new IdentityHashMap<>();
@@ -253,6 +260,8 @@ public final class FlowEngine implements SimRun {
         for (int t = 0; t < n; t++) {
             FlowSpec s = specs.get(t);
             kind[t] = s.kind();
+            specStartPs[t] = s.startPs();
+            specDelayPs[t] = s.delayPs();
             if (s.network()) {
                 int id = flowTasks.size();
                 flowIdOfTask[t] = id;
@@ -462,7 +471,7 @@ public final class FlowEngine implements SimRun {
         long wallStart = System.nanoTime();
         for (int t = 0; t < n; t++) {
             if (waitingFor[t] == 0) {
-                events.push(specs.get(t).startPs(), EV_READY, t);
+                events.push(specStartPs[t], EV_READY, t);
             }
         }
         for (int i = 0; i < failures.size(); i++) {
@@ -549,15 +558,15 @@ public final class FlowEngine implements SimRun {
 
     /** Task {@code t} has nothing left to wait for: it starts at its own start time or now. */
     private void ready(int t) {
-        long start = Math.max(now, specs.get(t).startPs());
+        long start = Math.max(now, specStartPs[t]);
         if (start > now) {
             events.push(start, EV_READY, t);
             return;
         }
-        if (kind[t] == FlowSpec.Kind.NETWORK && specs.get(t).delayPs() > 0 && readyPs[t] < 0) {
+        if (kind[t] == FlowSpec.Kind.NETWORK && specDelayPs[t] > 0 && readyPs[t] < 0) {
             // A network flow's fixed latency (a steady ring's steps) before its first byte.
             readyPs[t] = now;
-            events.push(now + specs.get(t).delayPs(), EV_READY, t);
+            events.push(now + specDelayPs[t], EV_READY, t);
             return;
         }
         if (kind[t] != FlowSpec.Kind.NETWORK) {
@@ -601,13 +610,13 @@ public final class FlowEngine implements SimRun {
         int g = gpuA[t];
         gpuBusy[g] = true;
         startedPs[t] = now;
-        events.push(now + specs.get(t).delayPs(), EV_COMPUTE_DONE, t);
+        events.push(now + specDelayPs[t], EV_COMPUTE_DONE, t);
     }
 
     private void computeDone(int t) {
         int g = gpuA[t];
         gpuBusy[g] = false;
-        gpuBusyPs[g] += specs.get(t).delayPs();
+        gpuBusyPs[g] += specDelayPs[t];
         ArrayDeque<Integer> q = gpuQueue.get(g);
         if (!q.isEmpty()) {
             startCompute(q.poll());
@@ -617,9 +626,11 @@ public final class FlowEngine implements SimRun {
 
     private final List<Integer> stranded = new ArrayList<>();
     /** The path of every NIC pair that has one path under the routing in force (cleared when it reconverges). */
-    private final Map<Long, int[]> pairPaths = new HashMap<>();
+    private final LongIntMap pairPaths = new LongIntMap();
     /** A sprayed flow's split by NIC pair (cleared when the routing reconverges). */
-    private final Map<Long, Route> sprayRoutes = new HashMap<>();
+    private final LongIntMap sprayRoutes = new LongIntMap();
+    /** The routes {@link #pairPaths} and {@link #sprayRoutes} name by number; a shared path's as {@code new Route(p, null)}. */
+    private final List<Route> pairRoutes = new ArrayList<>();
     /** Per shared path array: the last packet's latency by frame size, and the full frame's. */
     private final Map<int[], long[]> latencies = new IdentityHashMap<>();
     /** The resources a fluid uses and the share of it each carries ({@code weights} null: all of it on each). */
@@ -629,15 +640,22 @@ public final class FlowEngine implements SimRun {
     /** Network flow {@code t}'s resources under the routing in force, or null when it has no route now. */
     private Route routeOf(int t) {
         // A NIC pair with one path under the routing shares one path array (and its latency).
-        long pair = ((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL);
-        int[] p = pairPaths.get(pair);
-        if (p == null) {
+        long pair = pairKey(t);
+        int shared = pairPaths.get(pair);
+        Route route = null;
+        int[] p;
+        if (shared >= 0) {
+            route = pairRoutes.get(shared);
+            p = route.ports();
+        } else {
             p = paths.path(srcNic[t], dstNic[t], srcAddr[t], dstAddr[t], udp[t]);
             if (p == null) {
                 return null;
             }
             if (paths.onePath(srcNic[t], dstNic[t])) {
-                pairPaths.put(pair, p);
+                route = new Route(p, null);
+                pairPaths.put(pair, pairRoutes.size());
+                pairRoutes.add(route);
             }
         }
         for (int port : p) {
@@ -653,17 +671,30 @@ public final class FlowEngine implements SimRun {
             }
         }
         if (!sprays() || p.length <= 2) {
-            return new Route(p, null);
+            return route != null ? route : new Route(p, null);
         }
         // A sprayed flow's split depends on its two NICs alone.
-        Route r = sprayRoutes.get(pair);
-        if (r == null) {
-            r = sprayRoute(t);
-            if (r != null) {
-                sprayRoutes.put(pair, r);
-            }
+        int known = sprayRoutes.get(pair);
+        if (known >= 0) {
+            return pairRoutes.get(known);
+        }
+        Route r = sprayRoute(t);
+        if (r != null) {
+            sprayRoutes.put(pair, pairRoutes.size());
+            pairRoutes.add(r);
         }
         return r;
+    }
+
+    /** Task {@code t}'s NIC pair as one number. */
+    private long pairKey(int t) {
+        return ((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL);
+    }
+
+    /** The one path of task {@code t}'s NIC pair under the routing in force, or null when it has several or none known yet. */
+    private int[] sharedPath(int t) {
+        int shared = pairPaths.get(pairKey(t));
+        return shared < 0 ? null : pairRoutes.get(shared).ports();
     }
 
     /**
@@ -739,7 +770,7 @@ public final class FlowEngine implements SimRun {
             addUser(r, t, i);
             demand[r] += w(t, i) * cap[t];
         }
-        changed.add(t);
+        changed = push(changed, changedSize++, t);
     }
 
     private void deactivate(int t) {
@@ -758,7 +789,7 @@ public final class FlowEngine implements SimRun {
         rate[t] = 0;
         version[t]++;
         pendingDrain[t] = false;
-        changed.add(t);
+        changed = push(changed, changedSize++, t);
     }
 
     private double w(int t, int i) {
@@ -807,7 +838,7 @@ public final class FlowEngine implements SimRun {
             return known[2];
         }
         long ps = pathLatencyPs(t, p, last, many);
-        if (pairPaths.get(((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL)) == p) {
+        if (sharedPath(t) == p) {
             latencies.put(p, new long[] {last, many ? 1 : 0, ps}); // only paths flows share
         }
         return ps;
@@ -899,7 +930,7 @@ public final class FlowEngine implements SimRun {
             for (int i = 0; i < p.length; i++) {
                 demand[p[i]] += w(t, i) * (after - before[k]);
             }
-            changed.add(t);
+            changed = push(changed, changedSize++, t);
         }
     }
 
@@ -914,6 +945,7 @@ public final class FlowEngine implements SimRun {
         paths.recompute(fabric, downLinks);
         pairPaths.clear();
         sprayRoutes.clear();
+        pairRoutes.clear();
         latencies.clear();
         reroutes++;
         for (int t = 0; t < n; t++) {
@@ -1018,7 +1050,7 @@ public final class FlowEngine implements SimRun {
      * so only the contended part is filled progressively.
      */
     private void reallocate() {
-        if (changed.isEmpty()) {
+        if (changedSize == 0) {
             return;
         }
         if (mark.length < n) {
@@ -1040,7 +1072,8 @@ public final class FlowEngine implements SimRun {
         touchedSize = 0;
         // Seeds: the resources of a changed fluid (active or just gone) that are contended now or
         // were at the last allocation (their users' rates may change); the changed fluids themselves.
-        for (int t : changed) {
+        for (int c = 0; c < changedSize; c++) {
+            int t = changed[c];
             int[] p = path[t];
             if (p == null) {
                 continue;
@@ -1055,12 +1088,13 @@ public final class FlowEngine implements SimRun {
                 }
             }
         }
-        for (int t : changed) {
+        for (int c = 0; c < changedSize; c++) {
+            int t = changed[c];
             if (active[t]) {
                 visit(t);
             }
         }
-        changed.clear();
+        changedSize = 0;
         // Every active fluid on a queued resource, then through contended resources transitively.
         for (int head = 0; head < queueSize; head++) {
             int r = queue[head];
@@ -1555,98 +1589,72 @@ public final class FlowEngine implements SimRun {
         }
     }
 
-    /** A min-heap of events by time, first in first out at equal times. */
-    private static final class Heap {
-        private long[] time = new long[1024];
-        private long[] seq = new long[1024];
-        private int[] type = new int[1024];
-        private int[] target = new int[1024];
-        private int[] arg = new int[1024];
+    /**
+     * A map from long keys to non-negative ints ({@link #get} gives -1 for a key not in it): open
+     * addressing with linear probing, no object per entry.
+     */
+    static final class LongIntMap {
+        private long[] keys = new long[64];
+        private int[] values = new int[64];
+        private boolean[] used = new boolean[64];
         private int size;
-        private long nextSeq;
-        int topType;
-        int topTarget;
-        int topArg;
 
-        boolean isEmpty() {
-            return size == 0;
-        }
-
-        long peekTime() {
-            return time[0];
-        }
-
-        void push(long t, int ty, int tg) {
-            push(t, ty, tg, 0);
-        }
-
-        void push(long t, int ty, int tg, int a) {
-            if (size == time.length) {
-                int c = size * 2;
-                time = Arrays.copyOf(time, c);
-                seq = Arrays.copyOf(seq, c);
-                type = Arrays.copyOf(type, c);
-                target = Arrays.copyOf(target, c);
-                arg = Arrays.copyOf(arg, c);
-            }
-            int i = size++;
-            long s = nextSeq++;
-            while (i > 0) {
-                int parent = (i - 1) >>> 1;
-                if (time[parent] < t || (time[parent] == t && seq[parent] < s)) {
-                    break;
+        int get(long key) {
+            int mask = keys.length - 1;
+            for (int i = mix(key) & mask; used[i]; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
                 }
-                move(parent, i);
-                i = parent;
             }
-            time[i] = t;
-            seq[i] = s;
-            type[i] = ty;
-            target[i] = tg;
-            arg[i] = a;
+            return -1;
         }
 
-        void pop() {
-            topType = type[0];
-            topTarget = target[0];
-            topArg = arg[0];
-            size--;
-            if (size == 0) {
-                return;
+        void put(long key, int value) {
+            int mask = keys.length - 1;
+            int i = mix(key) & mask;
+            while (used[i] && keys[i] != key) {
+                i = (i + 1) & mask;
             }
-            long t = time[size];
-            long s = seq[size];
-            int ty = type[size];
-            int tg = target[size];
-            int a = arg[size];
-            int i = 0;
-            while (true) {
-                int c = 2 * i + 1;
-                if (c >= size) {
-                    break;
+            if (!used[i]) {
+                used[i] = true;
+                keys[i] = key;
+                if (++size * 2 > keys.length) {
+                    values[i] = value;
+                    grow();
+                    return;
                 }
-                if (c + 1 < size && (time[c + 1] < time[c] || (time[c + 1] == time[c] && seq[c + 1] < seq[c]))) {
-                    c++;
-                }
-                if (t < time[c] || (t == time[c] && s < seq[c])) {
-                    break;
-                }
-                move(c, i);
-                i = c;
             }
-            time[i] = t;
-            seq[i] = s;
-            type[i] = ty;
-            target[i] = tg;
-            arg[i] = a;
+            values[i] = value;
         }
 
-        private void move(int from, int to) {
-            time[to] = time[from];
-            seq[to] = seq[from];
-            type[to] = type[from];
-            target[to] = target[from];
-            arg[to] = arg[from];
+        void clear() {
+            Arrays.fill(used, false);
+            size = 0;
+        }
+
+        private void grow() {
+            long[] k = keys;
+            int[] v = values;
+            boolean[] u = used;
+            keys = new long[k.length * 2];
+            values = new int[k.length * 2];
+            used = new boolean[k.length * 2];
+            size = 0;
+            for (int i = 0; i < k.length; i++) {
+                if (u[i]) {
+                    put(k[i], v[i]);
+                }
+            }
+        }
+
+        /** MurmurHash3's 64-bit finalizer: NIC pairs (two small numbers) spread over the table. */
+        private static int mix(long h) {
+            h ^= h >>> 33;
+            h *= 0xff51afd7ed558ccdL;
+            h ^= h >>> 33;
+            h *= 0xc4ceb9fe1a85ec53L;
+            h ^= h >>> 33;
+            return (int) h;
         }
     }
 

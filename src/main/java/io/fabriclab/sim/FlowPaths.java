@@ -1,8 +1,6 @@
 package io.fabriclab.sim;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +24,19 @@ final class FlowPaths {
     Routing routing;
     private final EcmpHash ecmp;
     private final Map<Link, Integer> linkIndex;
-    private final Map<Long, List<Link>> hopCache = new HashMap<>();
+    /**
+     * The next hops from switch a toward switch b under the routing in force, at [a][b] by the
+     * routing's switch indices (rows made on first use), each as the egress port and the next switch.
+     */
+    private Hops[][] hopTable;
+    /** Scratch for the path being built. */
+    private int[] scratch = new int[16];
+
+    /** ECMP next hops from one switch toward another: the links, their egress port ids at the switch, their far ends. */
+    private record Hops(int[] ports, Device[] next) {
+    }
+
+    private static final Hops NO_HOPS = new Hops(new int[0], new Device[0]);
     /** Every path of every flow, back to back; a packet holds the offset of its path. */
     int[] store = new int[1024];
     int size;
@@ -45,32 +55,67 @@ final class FlowPaths {
 
     /** Egress ports from NIC {@code from} to NIC {@code to} under the current routing (each switch's ECMP choice), or null if unreachable. */
     int[] path(Port from, Port to, int fromAddr, int toAddr, int udp) {
-        List<Integer> out = new ArrayList<>();
         Link access = routing.accessLink(from);
         Device sw = routing.edgeSwitch(from);
         Device last = routing.edgeSwitch(to);
         if (access == null || sw == null || last == null || routing.accessLink(to) == null) {
             return null;
         }
-        out.add(portId(access, from.device()));
+        int[] out = scratch;
+        int size = 0;
+        out[size++] = portId(access, from.device());
         int guard = 0;
+        int b = routing.indexOf(last);
         while (sw != last) {
             int a = routing.indexOf(sw);
-            int b = routing.indexOf(last);
-            Device at = sw;
-            List<Link> hops = hopCache.computeIfAbsent(((long) a << 32) | b, k -> routing.nextHops(at, last));
-            if (hops.isEmpty() || ++guard > 64) {
+            Hops hops = hops(a, b, sw, last);
+            if (hops.ports.length == 0 || ++guard > 64) {
                 return null;
             }
-            Link l = tables != null ? tables.outLink(sw, to) : hops.get(ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.size()));
-            if (l == null) {
-                return null;
+            if (size + 2 > out.length) {
+                out = scratch = Arrays.copyOf(out, out.length * 2);
             }
-            out.add(portId(l, sw));
-            sw = l.other(sw);
+            if (tables != null) {
+                Link l = tables.outLink(sw, to);
+                if (l == null) {
+                    return null;
+                }
+                out[size++] = portId(l, sw);
+                sw = l.other(sw);
+            } else {
+                int k = ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.ports.length);
+                out[size++] = hops.ports[k];
+                sw = hops.next[k];
+            }
         }
-        out.add(portId(routing.accessLink(to), last));
-        return out.stream().mapToInt(Integer::intValue).toArray();
+        out[size++] = portId(routing.accessLink(to), last);
+        return Arrays.copyOf(out, size);
+    }
+
+    /** The next hops from switch {@code at} (index a) toward {@code last} (index b), cached until the routing changes. */
+    private Hops hops(int a, int b, Device at, Device last) {
+        if (a < 0 || b < 0) {
+            return NO_HOPS; // a switch that is down: no way through it
+        }
+        if (hopTable == null) {
+            hopTable = new Hops[routing.switches().size()][];
+        }
+        Hops[] row = hopTable[a];
+        if (row == null) {
+            row = hopTable[a] = new Hops[hopTable.length];
+        }
+        Hops h = row[b];
+        if (h == null) {
+            List<Link> links = routing.nextHops(at, last);
+            int[] ports = new int[links.size()];
+            Device[] next = new Device[links.size()];
+            for (int k = 0; k < ports.length; k++) {
+                ports[k] = portId(links.get(k), at);
+                next[k] = links.get(k).other(at);
+            }
+            h = row[b] = new Hops(ports, next);
+        }
+        return h;
     }
 
     /**
@@ -88,15 +133,13 @@ final class FlowPaths {
             return false;
         }
         int guard = 0;
+        int b = routing.indexOf(last);
         while (sw != last) {
-            int a = routing.indexOf(sw);
-            int b = routing.indexOf(last);
-            Device at = sw;
-            List<Link> hops = hopCache.computeIfAbsent(((long) a << 32) | b, k -> routing.nextHops(at, last));
-            if (hops.size() != 1 || ++guard > 64) {
+            Hops hops = hops(routing.indexOf(sw), b, sw, last);
+            if (hops.ports.length != 1 || ++guard > 64) {
                 return false;
             }
-            sw = hops.get(0).other(sw);
+            sw = hops.next[0];
         }
         return true;
     }
@@ -115,7 +158,7 @@ final class FlowPaths {
     /** Routing reconverges around the failed links: new next hops from now on. */
     void recompute(Fabric fabric, Set<Link> downLinks) {
         routing = Routing.compute(fabric, Set.of(), downLinks);
-        hopCache.clear();
+        hopTable = null;
         if (engine != null) {
             // The subnet manager sweeps again and recomputes every table.
             tables = LinearForwardingTables.compute(routing, engine);

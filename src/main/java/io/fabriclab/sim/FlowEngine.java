@@ -506,6 +506,7 @@ public final class FlowEngine implements SimRun {
                     }
                 }
             }
+            lastRound();
             reallocate();
             if (stopRequested) {
                 reason = SimResults.StopReason.STOPPED;
@@ -777,16 +778,97 @@ public final class FlowEngine implements SimRun {
     }
 
     private void drained(int t) {
+        int nicPort = path[t][0];
         deactivate(t);
         remaining[t] = 0;
         if (kind[t] == FlowSpec.Kind.NETWORK) {
-            long lat = pathLatencyPs(t);
-            if (lat > 0) {
-                events.push(now + lat, EV_ARRIVED, t);
-                return;
+            // Its arrival is timed once every transfer of this instant has drained (lastRound).
+            if (drainedCount == drainedNow.length) {
+                drainedNow = Arrays.copyOf(drainedNow, 2 * drainedCount);
+                drainedNic = Arrays.copyOf(drainedNic, 2 * drainedCount);
             }
+            drainedNic[drainedCount] = nicPort;
+            drainedNow[drainedCount++] = t;
+            return;
         }
         finished(t);
+    }
+
+    /** Network transfers whose last byte left their NIC at this instant, and those NICs' egress ports. */
+    private int[] drainedNow = new int[16];
+    private int[] drainedNic = new int[16];
+    private int drainedCount;
+
+    /**
+     * The network transfers that drained at this instant arrive after their path latency, less the
+     * head start of their last packet. The NIC sends the packets of the transfers on its wire round
+     * robin, a frame each (NicScheduler), where the fluid moves them all at once at an equal share:
+     * the fluid's instant is the end of the last round, and a transfer's last frame left the NIC
+     * before it by the frames sent after it in that round. The round takes the transfers that
+     * drained together from the NIC, in the order they started (ties by task), then one full frame
+     * of every transfer still sending there; so the i-th of k transfers draining together is ahead
+     * by the k - 1 - i last frames after it, and a transfer that drains while others go on is ahead
+     * by one frame of each of them. This is what moves two channels of a ring on one NIC apart, as
+     * in the packet engine, where the one ahead gains a frame every step until its latency hides
+     * under the other's transfer; a fluid without it keeps the two in lock-step, both idle through
+     * every step's latency (docs/model.md, The flow-level engine). A transfer cannot arrive before
+     * this instant: the head start is at most its latency.
+     */
+    private void lastRound() {
+        int k = drainedCount;
+        if (k == 0) {
+            return;
+        }
+        Integer[] order = new Integer[k];
+        for (int i = 0; i < k; i++) {
+            order[i] = i;
+        }
+        if (k > 1) {
+            // Grouped by NIC port; inside a group by start time, then task.
+            Arrays.sort(order, (a, b) -> {
+                int c = Integer.compare(drainedNic[a], drainedNic[b]);
+                if (c != 0) {
+                    return c;
+                }
+                int ta = drainedNow[a];
+                int tb = drainedNow[b];
+                c = Long.compare(startedPs[ta], startedPs[tb]);
+                return c != 0 ? c : Integer.compare(ta, tb);
+            });
+        }
+        int end = k;
+        while (end > 0) {
+            int start = end - 1;
+            int nic = drainedNic[order[start]];
+            while (start > 0 && drainedNic[order[start - 1]] == nic) {
+                start--;
+            }
+            // One full frame of every transfer still sending on this NIC closes the round.
+            int sending = 0;
+            for (int u = 0; u < userCount[nic]; u++) {
+                if (rate[users[nic][u]] > 0) {
+                    sending++;
+                }
+            }
+            long ahead = sending * io.fabriclab.model.Units.serializationPs(maxPayload + frameOverheadBytes,
+                    portRateBps[nic]);
+            for (int i = end - 1; i >= start; i--) {
+                int t = drainedNow[order[i]];
+                arrive(t, ahead);
+                ahead += io.fabriclab.model.Units.serializationPs(lastFrameBytes[t], portRateBps[nic]);
+            }
+            end = start;
+        }
+        drainedCount = 0;
+    }
+
+    private void arrive(int t, long aheadPs) {
+        long lat = pathLatencyPs(t) - aheadPs;
+        if (lat > 0) {
+            events.push(now + lat, EV_ARRIVED, t);
+        } else {
+            finished(t);
+        }
     }
 
     /**

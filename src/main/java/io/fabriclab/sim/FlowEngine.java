@@ -819,22 +819,21 @@ public final class FlowEngine implements SimRun {
         if (k == 0) {
             return;
         }
-        Integer[] order = new Integer[k];
-        for (int i = 0; i < k; i++) {
-            order[i] = i;
+        drainedCount = 0;
+        if (k == 1) {
+            int nic = drainedNic[0];
+            arrive(drainedNow[0], sendingOn(nic) * fullFramePs(nic));
+            return;
         }
-        if (k > 1) {
-            // Grouped by NIC port; inside a group by start time, then task.
-            Arrays.sort(order, (a, b) -> {
-                int c = Integer.compare(drainedNic[a], drainedNic[b]);
-                if (c != 0) {
-                    return c;
-                }
-                int ta = drainedNow[a];
-                int tb = drainedNow[b];
-                c = Long.compare(startedPs[ta], startedPs[tb]);
-                return c != 0 ? c : Integer.compare(ta, tb);
-            });
+        // Grouped by NIC port; inside a group by start time, then task (insertion sort: a few a NIC).
+        int[] order = roundOrder.length < k ? (roundOrder = new int[drainedNow.length]) : roundOrder;
+        for (int i = 0; i < k; i++) {
+            int j = i;
+            while (j > 0 && before(i, order[j - 1])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = i;
         }
         int end = k;
         while (end > 0) {
@@ -844,14 +843,7 @@ public final class FlowEngine implements SimRun {
                 start--;
             }
             // One full frame of every transfer still sending on this NIC closes the round.
-            int sending = 0;
-            for (int u = 0; u < userCount[nic]; u++) {
-                if (rate[users[nic][u]] > 0) {
-                    sending++;
-                }
-            }
-            long ahead = sending * io.fabriclab.model.Units.serializationPs(maxPayload + frameOverheadBytes,
-                    portRateBps[nic]);
+            long ahead = sendingOn(nic) * fullFramePs(nic);
             for (int i = end - 1; i >= start; i--) {
                 int t = drainedNow[order[i]];
                 arrive(t, ahead);
@@ -859,7 +851,33 @@ public final class FlowEngine implements SimRun {
             }
             end = start;
         }
-        drainedCount = 0;
+    }
+
+    private int[] roundOrder = new int[16];
+
+    /** Whether drained entry {@code a} goes before entry {@code b} in the last rounds: by NIC port, start, task. */
+    private boolean before(int a, int b) {
+        if (drainedNic[a] != drainedNic[b]) {
+            return drainedNic[a] < drainedNic[b];
+        }
+        int ta = drainedNow[a];
+        int tb = drainedNow[b];
+        return startedPs[ta] != startedPs[tb] ? startedPs[ta] < startedPs[tb] : ta < tb;
+    }
+
+    /** The transfers still sending on NIC port {@code nic}. */
+    private int sendingOn(int nic) {
+        int sending = 0;
+        for (int u = 0; u < userCount[nic]; u++) {
+            if (rate[users[nic][u]] > 0) {
+                sending++;
+            }
+        }
+        return sending;
+    }
+
+    private long fullFramePs(int nic) {
+        return io.fabriclab.model.Units.serializationPs(maxPayload + frameOverheadBytes, portRateBps[nic]);
     }
 
     private void arrive(int t, long aheadPs) {
@@ -867,7 +885,10 @@ public final class FlowEngine implements SimRun {
         if (lat > 0) {
             events.push(now + lat, EV_ARRIVED, t);
         } else {
+            // Its last frame arrived before the fluid's instant: recorded then; what waits for it
+            // starts now.
             finished(t);
+            finishPs[t] = now + lat;
         }
     }
 

@@ -62,6 +62,13 @@ public final class FlowEngine implements SimRun {
      * packet engine (FabricLab's own threshold, docs/model.md).
      */
     public static final double PACKET_LEVEL_UTILIZATION = 0.9;
+    /**
+     * Transfers arriving at once over a link into a NIC from which it is named for a closer look
+     * with the packet engine even when its mean utilisation is low (FabricLab's own threshold,
+     * docs/model.md): a ring's channels or a pair's queue pairs are two to four; eight or more at
+     * once is an incast.
+     */
+    public static final int PACKET_LEVEL_INCAST = 8;
 
     /** Events per progress report. */
     private static final int PROGRESS_EVERY = 1 << 16;
@@ -152,6 +159,8 @@ public final class FlowEngine implements SimRun {
     // ---- per resource state ----
     private int[][] users;
     private int[] userCount;
+    /** The most users each resource had at once (a link into a NIC: its incast degree). */
+    private int[] mostUsers;
     private double[] demand; // sum of weight x standalone cap of the active users
     private double[] load; // sum of weight x rate
     private double[] carried; // wire bytes carried so far
@@ -320,6 +329,7 @@ public final class FlowEngine implements SimRun {
         }
         users = new int[resourceCount][];
         userCount = new int[resourceCount];
+        mostUsers = new int[resourceCount];
         demand = new double[resourceCount];
         load = new double[resourceCount];
         carried = new double[resourceCount];
@@ -1057,6 +1067,9 @@ public final class FlowEngine implements SimRun {
         }
         slot[t][i] = userCount[r];
         users[r][userCount[r]++] = t;
+        if (userCount[r] > mostUsers[r]) {
+            mostUsers[r] = userCount[r];
+        }
     }
 
     private void removeUser(int r, int t, int i) {
@@ -1367,7 +1380,7 @@ public final class FlowEngine implements SimRun {
                 double bytes = carried[p];
                 linkResults.add(new SimResults.LinkResult(portOf[p].ref(), peerOf[p].ref(), links.get(p >> 1).speedGbps(),
                         Math.round(bytes / (maxPayload + frameOverheadBytes)), Math.round(bytes),
-                        end <= 0 ? 0 : bytes / (capacity(p) * end), sampler.series(p)));
+                        end <= 0 ? 0 : bytes / (capacity(p) * end), intoNic(p) ? mostUsers[p] : 0, sampler.series(p)));
             }
         }
         List<SimResults.EcmpResult> ecmp = new ArrayList<>();
@@ -1393,6 +1406,11 @@ public final class FlowEngine implements SimRun {
         return new SimResults(run, summary, flowResults, List.of(), List.of(), linkResults, List.of(), ecmp, collectives,
                 List.of(), uplinks(spray), new SimResults.DcqcnLog(List.of(), 0, 0, List.of()), List.of(), List.of(),
                 List.of(), 0, List.of(), null, null, localResult());
+    }
+
+    /** Whether link direction {@code p} leads from a switch into a NIC. */
+    private boolean intoNic(int p) {
+        return switchIndexOfPort[p] >= 0 && switchIndexOfPort[p ^ 1] < 0;
     }
 
     private double capacity(int p) {
@@ -1539,24 +1557,31 @@ public final class FlowEngine implements SimRun {
         };
     }
 
-    /**
-     * The links of a flow-level run where the packet engine should look closer: a link direction
-     * whose mean utilization is at least {@code utilization}, or a NIC's last hop that
-     * {@code incastDegree} or more flows shared at once; busiest first, at most {@code max}.
-     */
+    /** As {@link #packetLevelCandidates(SimResults, double, int, int)} with {@link #PACKET_LEVEL_INCAST}. */
     public static List<String> packetLevelCandidates(SimResults r, double utilization, int max) {
+        return packetLevelCandidates(r, utilization, PACKET_LEVEL_INCAST, max);
+    }
+
+    /**
+     * The link directions of a flow run where the packet engine should look: those at
+     * {@code utilization} or more of their capacity over the run, and links into a NIC that
+     * {@code incast} or more transfers reached at once; the busiest first, then the widest incast.
+     */
+    public static List<String> packetLevelCandidates(SimResults r, double utilization, int incast, int max) {
         List<SimResults.LinkResult> hot = new ArrayList<>();
         for (SimResults.LinkResult l : r.links()) {
-            if (l.meanUtilization() >= utilization) {
+            if (l.meanUtilization() >= utilization || l.incastDegree() >= incast) {
                 hot.add(l);
             }
         }
         hot.sort(java.util.Comparator.comparingDouble(SimResults.LinkResult::meanUtilization).reversed()
+                .thenComparing(java.util.Comparator.comparingInt(SimResults.LinkResult::incastDegree).reversed())
                 .thenComparing(SimResults.LinkResult::from));
         List<String> out = new ArrayList<>();
         for (SimResults.LinkResult l : hot.subList(0, Math.min(max, hot.size()))) {
-            out.add(String.format(java.util.Locale.ROOT, "%s -> %s %.0f %% busy", l.from(), l.to(),
-                    100 * l.meanUtilization()));
+            out.add(String.format(java.util.Locale.ROOT, "%s -> %s %.0f %% busy%s", l.from(), l.to(),
+                    100 * l.meanUtilization(),
+                    l.incastDegree() >= incast ? ", " + l.incastDegree() + " transfers arriving at once" : ""));
         }
         return out;
     }

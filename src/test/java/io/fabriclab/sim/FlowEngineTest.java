@@ -254,6 +254,33 @@ class FlowEngineTest {
     }
 
     @Test
+    void aLinkIntoANicThatEightOrMoreTransfersReachAtOnceIsNamedForThePacketEngineHoweverIdle() {
+        // Twelve 100G servers on one switch. s1..s9 each send 10 frames to s0 at 0: nine transfers
+        // arrive over leaf0 -> s0 at once (an incast of 9), busy 90 frames of the run. s10 sends two
+        // transfers of 500 frames to s11 (two at once, a ring's two channels): 1,000 frames at
+        // 100G keep s10's and s11's links busy the whole run (337.6 us), so s0's link is busy
+        // 90 / 1,000 = 9 % of it, far under 90 %, and still named, after the two busy ones.
+        Fabric f = TestFabrics.star(12, 100, 1.0, QOS);
+        List<FlowSpec> flows = new ArrayList<>();
+        for (int i = 1; i <= 9; i++) {
+            flows.add(new FlowSpec("s" + i + ":nic0", "s0:nic0", 10L * PAYLOAD, 0, 3));
+        }
+        flows.add(new FlowSpec("s10:nic0", "s11:nic0", 500L * PAYLOAD, 0, 3));
+        flows.add(new FlowSpec("s10:nic0", "s11:nic0", 500L * PAYLOAD, 0, 3));
+        SimResults r = engine(f, flows).run(null);
+        java.util.Map<String, SimResults.LinkResult> by = new java.util.HashMap<>();
+        r.links().forEach(l -> by.put(l.from() + " -> " + l.to(), l));
+        assertEquals(9, by.get("leaf0:eth0 -> s0:nic0").incastDegree());
+        assertEquals(2, by.get("leaf0:eth11 -> s11:nic0").incastDegree());
+        assertEquals(0, by.get("s1:nic0 -> leaf0:eth1").incastDegree(), "not a link into a NIC");
+        assertEquals(0.09, by.get("leaf0:eth0 -> s0:nic0").meanUtilization(), 0.005);
+        List<String> hot = FlowEngine.packetLevelCandidates(r, FlowEngine.PACKET_LEVEL_UTILIZATION, 5);
+        assertEquals(3, hot.size(), hot.toString());
+        assertTrue(hot.get(0).endsWith("100 % busy") && hot.get(1).endsWith("100 % busy"), hot.toString());
+        assertEquals("leaf0:eth0 -> s0:nic0 9 % busy, 9 transfers arriving at once", hot.get(2));
+    }
+
+    @Test
     void aFlowRunSaysWhatItDoesNotModel() {
         Fabric f = TestFabrics.star(2, 100, 1.0, QOS);
         SimResults r = engine(f, List.of(new FlowSpec("s0:nic0", "s1:nic0", 10L * PAYLOAD, 0, 3))).run(null);

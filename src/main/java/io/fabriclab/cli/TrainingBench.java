@@ -32,7 +32,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code fabriclab bench training}: one training step on a generated rail-optimized cluster (or a
  * fabric file), built and run by each engine in turn, alternating, {@code --runs} times: the time
- * to build the step's tasks (wall and this thread's CPU time), the engine's own time (its wall
+ * to build the step's tasks (wall and this thread's CPU time), to prepare the run (the scenario
+ * and the engine over the tasks: resolving every task's NICs and dependencies), the engine's own time (its wall
  * time as it reports it, and this thread's CPU time until its last progress report, which comes
  * just before it builds its results), the time it then takes to build its results, the step it
  * found and the most heap in use.
@@ -92,7 +93,7 @@ final class TrainingBench implements Callable<Integer> {
         if (cpuTime && !threads.isThreadCpuTimeEnabled()) {
             threads.setThreadCpuTimeEnabled(true);
         }
-        TextTable table = new TextTable("run", "engine", "tasks", "rings", "build s", "build cpu s", "engine s",
+        TextTable table = new TextTable("run", "engine", "tasks", "rings", "build s", "build cpu s", "prepare s", "engine s",
                 "engine cpu s", "results s", "step ms", "tokens/s", "peak heap MB");
         for (int run = 1; run <= runs; run++) {
             for (Engine e : order) {
@@ -107,9 +108,11 @@ final class TrainingBench implements Callable<Integer> {
                 SimConfig cfg = SimConfig.defaults().withMaxTimePs(StepAnalysis.maxTimePs(job));
                 // Built by the run service as a scenario of the job's tasks (the job's bucket collectives
                 // then go to StepAnalysis, as in a training scenario).
+                long p0 = System.nanoTime();
                 io.fabriclab.app.RunService.Run sim = io.fabriclab.app.RunService.prepare(new io.fabriclab.app.RunService.Request(
                         job.name(), io.fabriclab.app.RunService.scenarioOf(job.describe(), fabric, null,
                         io.fabriclab.sim.QosResolver.of(fabric), List.of(job), built.collectives(), tasks, cfg, Transport.ROCEV2), e));
+                long prepareNs = System.nanoTime() - p0;
                 // The engine runs on this thread and reports progress last just before it builds its
                 // results: the thread's CPU time then, less before, is the engine's own CPU time (the
                 // serial collector's pauses run on the VM thread and are not in it).
@@ -131,6 +134,7 @@ final class TrainingBench implements Callable<Integer> {
                 List<Object> row = List.of(run, e.jsonName(), String.format(Locale.ROOT, "%,d", tasks.size()),
                         built.steadyRings() ? "steady" : "steps", String.format(Locale.ROOT, "%.2f", buildNs / 1e9),
                         buildCpuNs < 0 ? "-" : String.format(Locale.ROOT, "%.2f", buildCpuNs / 1e9),
+                        String.format(Locale.ROOT, "%.2f", prepareNs / 1e9),
                         String.format(Locale.ROOT, "%.2f", r.run().wallNanos() / 1e9),
                         engineCpuEnd[0] < 0 ? "-" : String.format(Locale.ROOT, "%.2f", (engineCpuEnd[0] - c0) / 1e9),
                         engineWallEnd[0] < 0 ? "-" : String.format(Locale.ROOT, "%.2f", (runEnd - engineWallEnd[0]) / 1e9),

@@ -108,6 +108,8 @@ public final class FlowEngine implements SimRun {
     private final int portCount;
     private int resourceCount;
     private double[] capacity; // wire bytes per ps
+    /** Each link direction's capacity with the link whole (wire bytes per ps). */
+    private double[] nominalCapacity;
     private final long[] portRateBps;
     private final Port[] portOf;
     private final Port[] peerOf;
@@ -325,8 +327,10 @@ public final class FlowEngine implements SimRun {
             }
         }
         capacity = new double[resourceCount];
+        nominalCapacity = new double[portCount];
         for (int p = 0; p < portCount; p++) {
             capacity[p] = portRateBps[p] / 8.0 / 1e12;
+            nominalCapacity[p] = links.get(p >> 1).rateBps() / 8.0 / 1e12;
         }
         for (int g = 0; g < gpus; g++) {
             if (gpuNvlinkBase[g] >= 0) {
@@ -643,7 +647,7 @@ public final class FlowEngine implements SimRun {
     /** The routes {@link #pairPaths} and {@link #sprayRoutes} name by number; a shared path's as {@code new Route(p, null)}. */
     private final List<Route> pairRoutes = new ArrayList<>();
     /** Per shared path array: the last packet's latency by frame size, and the full frame's. */
-    private final Map<int[], long[]> latencies = new IdentityHashMap<>();
+    private long[] latencies = new long[3 * 64];
     /** The resources a fluid uses and the share of it each carries ({@code weights} null: all of it on each). */
     private record Route(int[] ports, float[] weights) {
     }
@@ -667,6 +671,10 @@ public final class FlowEngine implements SimRun {
                 route = new Route(p, null);
                 pairPaths.put(pair, pairRoutes.size());
                 pairRoutes.add(route);
+                if (latencies.length < 3 * pairRoutes.size()) { // numbered with the sprayed routes
+                    latencies = Arrays.copyOf(latencies, Math.max(2 * latencies.length, 6 * pairRoutes.size()));
+                }
+                latencies[3 * pairRoutes.size() - 3] = -1; // none known yet
             }
         }
         for (int port : p) {
@@ -702,10 +710,13 @@ public final class FlowEngine implements SimRun {
         return ((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL);
     }
 
-    /** The one path of task {@code t}'s NIC pair under the routing in force, or null when it has several or none known yet. */
-    private int[] sharedPath(int t) {
+    /**
+     * The number in {@link #pairRoutes} of path {@code p} when it is the one path of task
+     * {@code t}'s NIC pair under the routing in force (its {@link #latencies} entry), else -1.
+     */
+    private int sharedIndex(int t, int[] p) {
         int shared = pairPaths.get(pairKey(t));
-        return shared < 0 ? null : pairRoutes.get(shared).ports();
+        return shared >= 0 && pairRoutes.get(shared).ports() == p ? shared : -1;
     }
 
     /**
@@ -770,7 +781,7 @@ public final class FlowEngine implements SimRun {
         }
         path[t] = resources;
         weight[t] = w;
-        slot[t] = new int[resources.length];
+        slot[t] = slotArray(resources.length);
         remaining[t] = wireBytes[t];
         rate[t] = 0;
         lastUpdatePs[t] = now;
@@ -797,10 +808,41 @@ public final class FlowEngine implements SimRun {
             setLoad(r, load[r] - w(t, i) * rate[t]);
         }
         active[t] = false;
+        releaseSlots(slot[t]);
+        slot[t] = null;
         rate[t] = 0;
         version[t]++;
         pendingDrain[t] = false;
         changed = push(changed, changedSize++, t);
+    }
+
+    /** Spare slot arrays by length (an active fluid holds one; a run has a few thousand at once). */
+    private int[][][] spareSlots = new int[8][][];
+    private int[] spareCount = new int[8];
+
+    private int[] slotArray(int length) {
+        if (length < spareCount.length && spareCount[length] > 0) {
+            return spareSlots[length][--spareCount[length]];
+        }
+        return new int[length];
+    }
+
+    private void releaseSlots(int[] a) {
+        int length = a.length;
+        if (length >= spareCount.length) {
+            if (length > 64) {
+                return;
+            }
+            spareCount = Arrays.copyOf(spareCount, length + 1);
+            spareSlots = Arrays.copyOf(spareSlots, length + 1);
+        }
+        int[][] stack = spareSlots[length];
+        if (stack == null) {
+            stack = spareSlots[length] = new int[16][];
+        } else if (spareCount[length] == stack.length) {
+            stack = spareSlots[length] = Arrays.copyOf(stack, 2 * stack.length);
+        }
+        stack[spareCount[length]++] = a;
     }
 
     private double w(int t, int i) {
@@ -945,14 +987,16 @@ public final class FlowEngine implements SimRun {
     private long pathLatencyPs(int t) {
         int[] p = firstPath[flowIdOfTask[t]];
         int last = lastFrameBytes[t];
-        long[] known = latencies.get(p);
+        int shared = sharedIndex(t, p);
         boolean many = wireBytes[t] > last;
-        if (known != null && known[0] == last && known[1] == (many ? 1 : 0)) {
-            return known[2];
+        if (shared >= 0 && latencies[3 * shared] == last && latencies[3 * shared + 1] == (many ? 1 : 0)) {
+            return latencies[3 * shared + 2];
         }
         long ps = pathLatencyPs(t, p, last, many);
-        if (sharedPath(t) == p) {
-            latencies.put(p, new long[] {last, many ? 1 : 0, ps}); // only paths flows share
+        if (shared >= 0) { // only paths flows share
+            latencies[3 * shared] = last;
+            latencies[3 * shared + 1] = many ? 1 : 0;
+            latencies[3 * shared + 2] = ps;
         }
         return ps;
     }
@@ -1059,7 +1103,6 @@ public final class FlowEngine implements SimRun {
         pairPaths.clear();
         sprayRoutes.clear();
         pairRoutes.clear();
-        latencies.clear();
         reroutes++;
         for (int t = 0; t < n; t++) {
             if (active[t] && kind[t] == FlowSpec.Kind.NETWORK) {
@@ -1448,7 +1491,7 @@ public final class FlowEngine implements SimRun {
     }
 
     private double capacity(int p) {
-        return links.get(p >> 1).rateBps() / 8.0 / 1e12;
+        return nominalCapacity[p];
     }
 
     private List<SimResults.UplinkSpread> uplinks(boolean spray) {

@@ -43,6 +43,10 @@ final class InstantQueue {
     private int mask = 127;
     private int tableSize;
 
+    /** The instant an event was last scheduled at (NONE when it is done): most events join the one before. */
+    private int lastInstant = NONE;
+    private long lastTime;
+
     /** The type, target and argument of the event {@link #pop} took last. */
     int topType;
     int topTarget;
@@ -77,11 +81,18 @@ final class InstantQueue {
         evArg[e] = arg;
         evNext[e] = NONE;
         size++;
+        if (lastInstant != NONE && lastTime == t) {
+            evNext[tail[lastInstant]] = e;
+            tail[lastInstant] = e;
+            return;
+        }
         int at = find(t);
         int in = slots[at];
         if (in != NONE) {
             evNext[tail[in]] = e;
             tail[in] = e;
+            lastInstant = in;
+            lastTime = t;
             return;
         }
         in = newInstant();
@@ -94,6 +105,8 @@ final class InstantQueue {
             grow();
         }
         heapPush(in);
+        lastInstant = in;
+        lastTime = t;
     }
 
     /** Takes the next event: its fields into {@link #topType}, {@link #topTarget}, {@link #topArg}. */
@@ -114,6 +127,9 @@ final class InstantQueue {
         // The instant is done: out of the heap and the table.
         heapPop();
         remove(time[in]);
+        if (lastInstant == in) {
+            lastInstant = NONE;
+        }
         head[in] = freeInstant;
         freeInstant = in;
     }

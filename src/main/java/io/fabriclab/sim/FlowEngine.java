@@ -120,44 +120,66 @@ public final class FlowEngine implements SimRun {
 
     // ---- tasks: every FlowSpec ----
     private final int n;
-    private final FlowSpec.Kind[] kind;
-    private final int[] flowIdOfTask; // network flow id, or -1
+    /**
+     * Every task's state as records, one per task in each of three arrays (a task's fields side by
+     * side, so that handling a task touches a cache line or two of each instead of one line per
+     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses). Ints,
+     * {@value #TI} per task: waiting-for count, dependents, version of its drain event, allocation
+     * mark, network flow id (-1: none), last frame's wire bytes, active, drain pending, kind
+     * ordinal, frozen, NIC addresses (source, destination) and UDP source port.
+     */
+    private final int[] ti;
+    private static final int TI = 16;
+    /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished, last rate change (ps). */
+    private final long[] tl;
+    private static final int TL = 8;
+    /**
+     * Doubles, {@value #TD} per task: wire bytes left, rate, standalone cap (an active fluid's
+     * tightest resource, {@link #standaloneCap}, as its resources' demand counts it), lowest rate,
+     * wire bytes in all.
+     */
+    private final double[] td;
+    private static final int TD = 8;
+    private static final FlowSpec.Kind[] KINDS = FlowSpec.Kind.values();
+    private static final int K_NETWORK = FlowSpec.Kind.NETWORK.ordinal();
+    private static final int K_NVLINK = FlowSpec.Kind.NVLINK.ordinal();
+    private static final int I_WAITING = 0;
+    private static final int I_DEPENDENTS = 1;
+    private static final int I_VERSION = 2;
+    private static final int I_MARK = 3;
+    private static final int I_FLOW = 4;
+    private static final int I_LAST_FRAME = 5;
+    private static final int I_ACTIVE = 6;
+    private static final int I_DRAINING = 7;
+    private static final int I_KIND = 8;
+    private static final int I_FROZEN = 9;
+    private static final int I_SRC = 10;
+    private static final int I_DST = 11;
+    private static final int I_UDP = 12;
+    private static final int L_START = 0;
+    private static final int L_DELAY = 1;
+    private static final int L_READY = 2;
+    private static final int L_STARTED = 3;
+    private static final int L_FINISHED = 4;
+    private static final int L_UPDATED = 5;
+    private static final int D_LEFT = 0;
+    private static final int D_RATE = 1;
+    private static final int D_CAP = 2;
+    private static final int D_MIN_RATE = 3;
+    private static final int D_WIRE = 4;
     private final int[] taskOfFlow;
     private final Port[] srcNic;
     private final Port[] dstNic;
-    private final int[] srcAddr;
-    private final int[] dstAddr;
-    private final int[] udp;
-    private final double[] wireBytes;
-    private final int[] lastFrameBytes;
     private final int[] gpuA; // NVLink / compute: global GPU index of src
     private final int[] gpuB; // NVLink: of dst
     private final long[] nvlinkLatencyPs;
-    /** Each task's FlowSpec start and delay, read at every step of its life. */
-    private final long[] specStartPs;
-    private final long[] specDelayPs;
-    private final int[] waitingFor;
     private final int[][] dependents;
-    private final int[] dependentCount;
 
     // ---- per task state ----
-    private final long[] readyPs;
-    private final long[] startedPs;
-    private final long[] finishPs;
-    private final double[] remaining;
-    private final double[] rate;
-    private final double[] minRate;
-    private final long[] lastUpdatePs;
-    private final int[] version;
     private int[][] path; // resources of an active fluid (network flow or NVLink transfer)
     private float[][] weight; // null: 1 on every resource
     private int[][] slot; // the fluid's position in each resource's user list
     private final int[][] firstPath; // network flows: the egress ports of their (first) path, for results
-    private final boolean[] active;
-    /** An active fluid's standalone rate ({@link #standaloneCap}), as its resources' demand counts it. */
-    private final double[] cap;
-    /** Whether a drain event of the fluid's current version is pending. */
-    private final boolean[] pendingDrain;
     private int remainingTasks;
     private int flowsCompleted;
 
@@ -244,20 +266,20 @@ public final class FlowEngine implements SimRun {
 
         // Tasks.
         n = specs.size();
-        kind = new FlowSpec.Kind[n];
-        flowIdOfTask = new int[n];
+        ti = new int[TI * n];
+        tl = new long[TL * n];
+        td = new double[TD * n];
+        for (int t = 0; t < n; t++) {
+            tl[TL * t + L_READY] = -1;
+            tl[TL * t + L_STARTED] = -1;
+            tl[TL * t + L_FINISHED] = -1;
+            td[TD * t + D_MIN_RATE] = Double.POSITIVE_INFINITY;
+        }
         srcNic = new Port[n];
         dstNic = new Port[n];
-        srcAddr = new int[n];
-        dstAddr = new int[n];
-        udp = new int[n];
-        wireBytes = new double[n];
-        lastFrameBytes = new int[n];
         gpuA = new int[n];
         gpuB = new int[n];
         nvlinkLatencyPs = new long[n];
-        specStartPs = new long[n];
-        specDelayPs = new long[n];
         Arrays.fill(gpuA, -1);
         Arrays.fill(gpuB, -1);
         Map<Port, Integer> address = new IdentityHashMap<>();
@@ -270,12 +292,12 @@ public final class FlowEngine implements SimRun {
         List<Integer> flowTasks = new ArrayList<>();
         for (int t = 0; t < n; t++) {
             FlowSpec s = specs.get(t);
-            kind[t] = s.kind();
-            specStartPs[t] = s.startPs();
-            specDelayPs[t] = s.delayPs();
+            ti[TI * t + I_KIND] = s.kind().ordinal();
+            tl[TL * t + L_START] = s.startPs();
+            tl[TL * t + L_DELAY] = s.delayPs();
             if (s.network()) {
                 int id = flowTasks.size();
-                flowIdOfTask[t] = id;
+                ti[TI * t + I_FLOW] = id;
                 flowTasks.add(t);
                 srcNic[t] = resolveNic(s.src(), "src", t);
                 dstNic[t] = resolveNic(s.dst(), "dst", t);
@@ -283,15 +305,15 @@ public final class FlowEngine implements SimRun {
                     throw new IllegalArgumentException("flow " + t + ": source and destination are the same NIC "
                             + srcNic[t].ref());
                 }
-                srcAddr[t] = address.get(srcNic[t]);
-                dstAddr[t] = address.get(dstNic[t]);
+                ti[TI * t + I_SRC] = address.get(srcNic[t]);
+                ti[TI * t + I_DST] = address.get(dstNic[t]);
                 // The packet engine draws every network flow's UDP source port from the seed, in order.
-                udp[t] = 49152 + portRandom.nextInt(16384);
+                ti[TI * t + I_UDP] = 49152 + portRandom.nextInt(16384);
                 long packets = (s.bytes() + maxPayload - 1) / maxPayload;
-                wireBytes[t] = s.bytes() + packets * (double) frameOverheadBytes;
-                lastFrameBytes[t] = (int) (s.bytes() - (packets - 1) * maxPayload) + frameOverheadBytes;
+                td[TD * t + D_WIRE] = s.bytes() + packets * (double) frameOverheadBytes;
+                ti[TI * t + I_LAST_FRAME] = (int) (s.bytes() - (packets - 1) * maxPayload) + frameOverheadBytes;
             } else {
-                flowIdOfTask[t] = -1;
+                ti[TI * t + I_FLOW] = -1;
                 gpuA[t] = gpu(s.src(), t, "src");
                 gpuB[t] = s.kind() == FlowSpec.Kind.NVLINK ? gpu(s.dst(), t, "dst") : -1;
                 if (s.kind() == FlowSpec.Kind.NVLINK) {
@@ -304,7 +326,7 @@ public final class FlowEngine implements SimRun {
                     }
                     ScaleUp domain = fabric.device(serverOfGpu(gpuA[t])).scaleUpOrDefault();
                     nvlinkLatencyPs[t] = s.delayPs() == 0 ? domain.latencyPs() : s.delayPs();
-                    wireBytes[t] = s.bytes();
+                    td[TD * t + D_WIRE] = s.bytes();
                 }
             }
         }
@@ -317,7 +339,7 @@ public final class FlowEngine implements SimRun {
         Arrays.fill(gpuNvlinkBase, -1);
         resourceCount = portCount;
         for (int t = 0; t < n; t++) {
-            if (kind[t] == FlowSpec.Kind.NVLINK) {
+            if (ti[TI * t + I_KIND] == K_NVLINK) {
                 for (int g : new int[] {gpuA[t], gpuB[t]}) {
                     if (gpuNvlinkBase[g] < 0) {
                         gpuNvlinkBase[g] = resourceCount;
@@ -355,9 +377,7 @@ public final class FlowEngine implements SimRun {
         }
 
         // Dependencies.
-        waitingFor = new int[n];
         dependents = new int[n][];
-        dependentCount = new int[n];
         Map<String, Integer> byId = new HashMap<>();
         for (int t = 0; t < n; t++) {
             String id = specs.get(t).id();
@@ -373,32 +393,16 @@ public final class FlowEngine implements SimRun {
                 }
                 if (dependents[d] == null) {
                     dependents[d] = new int[2];
-                } else if (dependentCount[d] == dependents[d].length) {
-                    dependents[d] = Arrays.copyOf(dependents[d], dependentCount[d] * 2);
+                } else if (ti[TI * d + I_DEPENDENTS] == dependents[d].length) {
+                    dependents[d] = Arrays.copyOf(dependents[d], ti[TI * d + I_DEPENDENTS] * 2);
                 }
-                dependents[d][dependentCount[d]++] = t;
-                waitingFor[t]++;
+                dependents[d][ti[TI * d + I_DEPENDENTS]++] = t;
+                ti[TI * t + I_WAITING]++;
             }
         }
-
-        readyPs = new long[n];
-        startedPs = new long[n];
-        finishPs = new long[n];
-        Arrays.fill(readyPs, -1);
-        Arrays.fill(startedPs, -1);
-        Arrays.fill(finishPs, -1);
-        remaining = new double[n];
-        rate = new double[n];
-        minRate = new double[n];
-        Arrays.fill(minRate, Double.POSITIVE_INFINITY);
-        lastUpdatePs = new long[n];
-        version = new int[n];
         path = new int[n][];
         weight = new float[n][];
         slot = new int[n][];
-        active = new boolean[n];
-        cap = new double[n];
-        pendingDrain = new boolean[n];
         remainingTasks = n;
         sampler = new Sampler(cfg, portCount);
     }
@@ -484,8 +488,8 @@ public final class FlowEngine implements SimRun {
         }
         long wallStart = System.nanoTime();
         for (int t = 0; t < n; t++) {
-            if (waitingFor[t] == 0) {
-                events.push(specStartPs[t], EV_READY, t);
+            if (ti[TI * t + I_WAITING] == 0) {
+                events.push(tl[TL * t + L_START], EV_READY, t);
             }
         }
         for (int i = 0; i < failures.size(); i++) {
@@ -550,7 +554,7 @@ public final class FlowEngine implements SimRun {
         switch (type) {
             case EV_READY -> ready(target);
             case EV_DRAINED -> {
-                if (arg == version[target] && active[target]) {
+                if (arg == ti[TI * target + I_VERSION] && (ti[TI * target + I_ACTIVE] != 0)) {
                     drained(target);
                 }
             }
@@ -573,26 +577,26 @@ public final class FlowEngine implements SimRun {
 
     /** Task {@code t} has nothing left to wait for: it starts at its own start time or now. */
     private void ready(int t) {
-        long start = Math.max(now, specStartPs[t]);
+        long start = Math.max(now, tl[TL * t + L_START]);
         if (start > now) {
             events.push(start, EV_READY, t);
             return;
         }
-        if (kind[t] == FlowSpec.Kind.NETWORK && specDelayPs[t] > 0 && readyPs[t] < 0) {
+        if (ti[TI * t + I_KIND] == K_NETWORK && tl[TL * t + L_DELAY] > 0 && tl[TL * t + L_READY] < 0) {
             // A network flow's fixed latency (a steady ring's steps) before its first byte.
-            readyPs[t] = now;
-            events.push(now + specDelayPs[t], EV_READY, t);
+            tl[TL * t + L_READY] = now;
+            events.push(now + tl[TL * t + L_DELAY], EV_READY, t);
             return;
         }
-        if (kind[t] != FlowSpec.Kind.NETWORK) {
-            readyPs[t] = now;
+        if (ti[TI * t + I_KIND] != K_NETWORK) {
+            tl[TL * t + L_READY] = now;
         }
-        switch (kind[t]) {
+        switch (KINDS[ti[TI * t + I_KIND]]) {
             case NETWORK -> {
-                if (readyPs[t] < 0) {
-                    readyPs[t] = now;
+                if (tl[TL * t + L_READY] < 0) {
+                    tl[TL * t + L_READY] = now;
                 }
-                startedPs[t] = now;
+                tl[TL * t + L_STARTED] = now;
                 Route r = routeOf(t);
                 if (r == null) {
                     // No route now (a failed link); it waits for the routing to reconverge.
@@ -602,7 +606,7 @@ public final class FlowEngine implements SimRun {
                 activate(t, r.ports(), r.weights());
             }
             case NVLINK -> {
-                startedPs[t] = now;
+                tl[TL * t + L_STARTED] = now;
                 if (nvlinkLatencyPs[t] > 0) {
                     events.push(now + nvlinkLatencyPs[t], EV_NVLINK_GO, t);
                 } else {
@@ -624,14 +628,14 @@ public final class FlowEngine implements SimRun {
     private void startCompute(int t) {
         int g = gpuA[t];
         gpuBusy[g] = true;
-        startedPs[t] = now;
-        events.push(now + specDelayPs[t], EV_COMPUTE_DONE, t);
+        tl[TL * t + L_STARTED] = now;
+        events.push(now + tl[TL * t + L_DELAY], EV_COMPUTE_DONE, t);
     }
 
     private void computeDone(int t) {
         int g = gpuA[t];
         gpuBusy[g] = false;
-        gpuBusyPs[g] += specDelayPs[t];
+        gpuBusyPs[g] += tl[TL * t + L_DELAY];
         ArrayDeque<Integer> q = gpuQueue.get(g);
         if (!q.isEmpty()) {
             startCompute(q.poll());
@@ -663,7 +667,7 @@ public final class FlowEngine implements SimRun {
             route = pairRoutes.get(shared);
             p = route.ports();
         } else {
-            p = paths.path(srcNic[t], dstNic[t], srcAddr[t], dstAddr[t], udp[t]);
+            p = paths.path(srcNic[t], dstNic[t], ti[TI * t + I_SRC], ti[TI * t + I_DST], ti[TI * t + I_UDP]);
             if (p == null) {
                 return null;
             }
@@ -682,7 +686,7 @@ public final class FlowEngine implements SimRun {
                 return null;
             }
         }
-        int f = flowIdOfTask[t];
+        int f = ti[TI * t + I_FLOW];
         if (firstPath[f] == null) {
             firstPath[f] = p;
             for (int i = 1; i < p.length - 1; i++) {
@@ -707,7 +711,7 @@ public final class FlowEngine implements SimRun {
 
     /** Task {@code t}'s NIC pair as one number. */
     private long pairKey(int t) {
-        return ((long) srcAddr[t] << 32) | (dstAddr[t] & 0xffffffffL);
+        return ((long) ti[TI * t + I_SRC] << 32) | (ti[TI * t + I_DST] & 0xffffffffL);
     }
 
     /**
@@ -776,21 +780,21 @@ public final class FlowEngine implements SimRun {
 
     /** Fluid {@code t} starts moving over {@code resources}. */
     private void activate(int t, int[] resources, float[] w) {
-        if (startedPs[t] < 0) {
-            startedPs[t] = now;
+        if (tl[TL * t + L_STARTED] < 0) {
+            tl[TL * t + L_STARTED] = now;
         }
         path[t] = resources;
         weight[t] = w;
         slot[t] = slotArray(resources.length);
-        remaining[t] = wireBytes[t];
-        rate[t] = 0;
-        lastUpdatePs[t] = now;
-        active[t] = true;
-        cap[t] = standaloneCap(t);
+        td[TD * t + D_LEFT] = td[TD * t + D_WIRE];
+        td[TD * t + D_RATE] = 0;
+        tl[TL * t + L_UPDATED] = now;
+        ti[TI * t + I_ACTIVE] = 1;
+        td[TD * t + D_CAP] = standaloneCap(t);
         for (int i = 0; i < resources.length; i++) {
             int r = resources[i];
             addUser(r, t, i);
-            demand[r] += w(t, i) * cap[t];
+            demand[r] += w(t, i) * td[TD * t + D_CAP];
         }
         changed = push(changed, changedSize++, t);
     }
@@ -801,18 +805,18 @@ public final class FlowEngine implements SimRun {
         for (int i = 0; i < p.length; i++) {
             int r = p[i];
             removeUser(r, t, i);
-            demand[r] -= w(t, i) * cap[t];
+            demand[r] -= w(t, i) * td[TD * t + D_CAP];
             if (userCount[r] == 0) {
                 demand[r] = 0;
             }
-            setLoad(r, load[r] - w(t, i) * rate[t]);
+            setLoad(r, load[r] - w(t, i) * td[TD * t + D_RATE]);
         }
-        active[t] = false;
+        ti[TI * t + I_ACTIVE] = 0;
         releaseSlots(slot[t]);
         slot[t] = null;
-        rate[t] = 0;
-        version[t]++;
-        pendingDrain[t] = false;
+        td[TD * t + D_RATE] = 0;
+        ti[TI * t + I_VERSION]++;
+        ti[TI * t + I_DRAINING] = 0;
         changed = push(changed, changedSize++, t);
     }
 
@@ -863,8 +867,8 @@ public final class FlowEngine implements SimRun {
     private void drained(int t) {
         int nicPort = path[t][0];
         deactivate(t);
-        remaining[t] = 0;
-        if (kind[t] == FlowSpec.Kind.NETWORK) {
+        td[TD * t + D_LEFT] = 0;
+        if (ti[TI * t + I_KIND] == K_NETWORK) {
             // Its arrival is timed once every transfer of this instant has drained (lastRound).
             if (drainedCount == drainedNow.length) {
                 drainedNow = Arrays.copyOf(drainedNow, 2 * drainedCount);
@@ -930,7 +934,7 @@ public final class FlowEngine implements SimRun {
             for (int i = end - 1; i >= start; i--) {
                 int t = drainedNow[order[i]];
                 arrive(t, ahead);
-                ahead += io.fabriclab.model.Units.serializationPs(lastFrameBytes[t], portRateBps[nic]);
+                ahead += io.fabriclab.model.Units.serializationPs(ti[TI * t + I_LAST_FRAME], portRateBps[nic]);
             }
             end = start;
         }
@@ -945,14 +949,14 @@ public final class FlowEngine implements SimRun {
         }
         int ta = drainedNow[a];
         int tb = drainedNow[b];
-        return startedPs[ta] != startedPs[tb] ? startedPs[ta] < startedPs[tb] : ta < tb;
+        return tl[TL * ta + L_STARTED] != tl[TL * tb + L_STARTED] ? tl[TL * ta + L_STARTED] < tl[TL * tb + L_STARTED] : ta < tb;
     }
 
     /** The transfers still sending on NIC port {@code nic}. */
     private int sendingOn(int nic) {
         int sending = 0;
         for (int u = 0; u < userCount[nic]; u++) {
-            if (rate[users[nic][u]] > 0) {
+            if (td[TD * (users[nic][u]) + D_RATE] > 0) {
                 sending++;
             }
         }
@@ -971,7 +975,7 @@ public final class FlowEngine implements SimRun {
             // Its last frame arrived before the fluid's instant: recorded then; what waits for it
             // starts now.
             finished(t);
-            finishPs[t] = now + lat;
+            tl[TL * t + L_FINISHED] = now + lat;
         }
     }
 
@@ -985,10 +989,10 @@ public final class FlowEngine implements SimRun {
      * serializations there after that one.
      */
     private long pathLatencyPs(int t) {
-        int[] p = firstPath[flowIdOfTask[t]];
-        int last = lastFrameBytes[t];
+        int[] p = firstPath[ti[TI * t + I_FLOW]];
+        int last = ti[TI * t + I_LAST_FRAME];
         int shared = sharedIndex(t, p);
-        boolean many = wireBytes[t] > last;
+        boolean many = td[TD * t + D_WIRE] > last;
         if (shared >= 0 && latencies[3 * shared] == last && latencies[3 * shared + 1] == (many ? 1 : 0)) {
             return latencies[3 * shared + 2];
         }
@@ -1030,14 +1034,14 @@ public final class FlowEngine implements SimRun {
 
     /** Task {@code t}'s work is done (its data has all arrived): those waiting for it lose one dependency. */
     private void finished(int t) {
-        finishPs[t] = now;
+        tl[TL * t + L_FINISHED] = now;
         remainingTasks--;
-        if (kind[t] == FlowSpec.Kind.NETWORK) {
+        if (ti[TI * t + I_KIND] == K_NETWORK) {
             flowsCompleted++;
         }
         int[] d = dependents[t];
-        for (int i = 0; i < dependentCount[t]; i++) {
-            if (--waitingFor[d[i]] == 0) {
+        for (int i = 0; i < ti[TI * t + I_DEPENDENTS]; i++) {
+            if (--ti[TI * (d[i]) + I_WAITING] == 0) {
                 ready(d[i]);
             }
         }
@@ -1074,7 +1078,7 @@ public final class FlowEngine implements SimRun {
         }
         double[] before = new double[on.size()];
         for (int k = 0; k < on.size(); k++) {
-            before[k] = cap[on.get(k)];
+            before[k] = td[TD * (on.get(k)) + D_CAP];
         }
         capacity[2 * li] = bytesPerPs;
         capacity[2 * li + 1] = bytesPerPs;
@@ -1082,7 +1086,7 @@ public final class FlowEngine implements SimRun {
         for (int k = 0; k < on.size(); k++) {
             int t = on.get(k);
             double after = standaloneCap(t);
-            cap[t] = after;
+            td[TD * t + D_CAP] = after;
             int[] p = path[t];
             for (int i = 0; i < p.length; i++) {
                 demand[p[i]] += w(t, i) * (after - before[k]);
@@ -1105,30 +1109,30 @@ public final class FlowEngine implements SimRun {
         pairRoutes.clear();
         reroutes++;
         for (int t = 0; t < n; t++) {
-            if (active[t] && kind[t] == FlowSpec.Kind.NETWORK) {
+            if ((ti[TI * t + I_ACTIVE] != 0) && ti[TI * t + I_KIND] == K_NETWORK) {
                 deactivate(t);
-                double left = remaining[t];
+                double left = td[TD * t + D_LEFT];
                 Route r = routeOf(t);
                 if (r == null) {
-                    remaining[t] = left;
+                    td[TD * t + D_LEFT] = left;
                     stranded.add(t);
                     continue;
                 }
                 activate(t, r.ports(), r.weights());
-                remaining[t] = left;
+                td[TD * t + D_LEFT] = left;
             }
         }
         List<Integer> waiting = new ArrayList<>(stranded);
         stranded.clear();
         for (int t : waiting) {
-            double left = remaining[t] > 0 ? remaining[t] : wireBytes[t];
+            double left = td[TD * t + D_LEFT] > 0 ? td[TD * t + D_LEFT] : td[TD * t + D_WIRE];
             Route r = routeOf(t);
             if (r == null) {
                 stranded.add(t);
                 continue;
             }
             activate(t, r.ports(), r.weights());
-            remaining[t] = left;
+            td[TD * t + D_LEFT] = left;
         }
     }
 
@@ -1177,18 +1181,16 @@ public final class FlowEngine implements SimRun {
 
     /** Bytes fluid {@code t} moved since its last rate change. */
     private void settle(int t) {
-        remaining[t] = Math.max(0, remaining[t] - rate[t] * (now - lastUpdatePs[t]));
-        lastUpdatePs[t] = now;
+        td[TD * t + D_LEFT] = Math.max(0, td[TD * t + D_LEFT] - td[TD * t + D_RATE] * (now - tl[TL * t + L_UPDATED]));
+        tl[TL * t + L_UPDATED] = now;
     }
 
     // Scratch for one allocation.
-    private int[] mark = new int[0];
     private int epoch;
     private int[] resMark = new int[0];
     private double[] frozenLoad = new double[0];
     private double[] unfrozenW = new double[0];
     private int[] resStamp = new int[0];
-    private boolean[] frozen = new boolean[0];
     private int[] queuedStamp = new int[0];
     /** Whether each resource was contended at the last allocation that touched it. */
     private boolean[] wasContended = new boolean[0];
@@ -1211,10 +1213,6 @@ public final class FlowEngine implements SimRun {
     private void reallocate() {
         if (changedSize == 0) {
             return;
-        }
-        if (mark.length < n) {
-            mark = new int[n];
-            frozen = new boolean[n];
         }
         if (resMark.length < resourceCount) {
             resMark = new int[resourceCount];
@@ -1249,7 +1247,7 @@ public final class FlowEngine implements SimRun {
         }
         for (int c = 0; c < changedSize; c++) {
             int t = changed[c];
-            if (active[t]) {
+            if ((ti[TI * t + I_ACTIVE] != 0)) {
                 visit(t);
             }
         }
@@ -1288,10 +1286,10 @@ public final class FlowEngine implements SimRun {
      * are searched.
      */
     private void visit(int t) {
-        if (mark[t] == epoch) {
+        if (ti[TI * t + I_MARK] == epoch) {
             return;
         }
-        mark[t] = epoch;
+        ti[TI * t + I_MARK] = epoch;
         boolean any = false;
         for (int q : path[t]) {
             if (contended(q)) {
@@ -1302,7 +1300,7 @@ public final class FlowEngine implements SimRun {
         if (any) {
             component = push(component, compSize++, t);
         } else {
-            setRate(t, cap[t]);
+            setRate(t, td[TD * t + D_CAP]);
         }
     }
 
@@ -1316,7 +1314,8 @@ public final class FlowEngine implements SimRun {
 
     /** Progressive filling of the component's fluids over its contended resources (their only users). */
     private void fill() {
-        LevelHeap levels = new LevelHeap(resSize + compSize);
+        LevelHeap levels = this.levels;
+        levels.clear();
         for (int i = 0; i < resSize; i++) {
             int r = resources[i];
             frozenLoad[r] = 0;
@@ -1325,14 +1324,14 @@ public final class FlowEngine implements SimRun {
         }
         for (int i = 0; i < compSize; i++) {
             int t = component[i];
-            frozen[t] = false;
+            ti[TI * t + I_FROZEN] = 0;
             int[] p = path[t];
             for (int k = 0; k < p.length; k++) {
                 if (contended(p[k])) {
                     unfrozenW[p[k]] += w(t, k);
                 }
             }
-            levels.push(cap[t], -1 - t, 0);
+            levels.push(td[TD * t + D_CAP], -1 - t, 0);
         }
         for (int i = 0; i < resSize; i++) {
             int r = resources[i];
@@ -1347,7 +1346,7 @@ public final class FlowEngine implements SimRun {
             levels.pop();
             if (who < 0) {
                 int t = -1 - who;
-                if (!frozen[t]) {
+                if (!(ti[TI * t + I_FROZEN] != 0)) {
                     level = Math.max(level, lv);
                     freeze(t, level, levels);
                     left--;
@@ -1360,7 +1359,7 @@ public final class FlowEngine implements SimRun {
             level = Math.max(level, lv);
             for (int k = 0; k < userCount[who]; k++) {
                 int t = users[who][k];
-                if (!frozen[t] && mark[t] == epoch) {
+                if (!(ti[TI * t + I_FROZEN] != 0) && ti[TI * t + I_MARK] == epoch) {
                     freeze(t, level, levels);
                     left--;
                 }
@@ -1368,8 +1367,11 @@ public final class FlowEngine implements SimRun {
         }
     }
 
+    /** The fill levels of one allocation, reused (it grows to the largest allocation's). */
+    private final LevelHeap levels = new LevelHeap(64);
+
     private void freeze(int t, double r, LevelHeap levels) {
-        frozen[t] = true;
+        ti[TI * t + I_FROZEN] = 1;
         int[] p = path[t];
         for (int i = 0; i < p.length; i++) {
             int q = p[i];
@@ -1388,25 +1390,25 @@ public final class FlowEngine implements SimRun {
 
     /** Fluid {@code t} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
     private void setRate(int t, double r) {
-        if (pendingDrain[t] && Math.abs(r - rate[t]) <= 1e-12 * rate[t]) {
+        if ((ti[TI * t + I_DRAINING] != 0) && Math.abs(r - td[TD * t + D_RATE]) <= 1e-12 * td[TD * t + D_RATE]) {
             return; // the same rate: its drain stays when it was
         }
         settle(t);
         int[] p = path[t];
-        if (r != rate[t]) {
+        if (r != td[TD * t + D_RATE]) {
             for (int i = 0; i < p.length; i++) {
-                setLoad(p[i], load[p[i]] + w(t, i) * (r - rate[t]));
+                setLoad(p[i], load[p[i]] + w(t, i) * (r - td[TD * t + D_RATE]));
             }
         }
-        rate[t] = r;
+        td[TD * t + D_RATE] = r;
         if (r > 0) {
-            minRate[t] = Math.min(minRate[t], r);
+            td[TD * t + D_MIN_RATE] = Math.min(td[TD * t + D_MIN_RATE], r);
         }
-        version[t]++;
-        pendingDrain[t] = r > 0;
+        ti[TI * t + I_VERSION]++;
+        ti[TI * t + I_DRAINING] = r > 0 ? 1 : 0;
         if (r > 0) {
-            double ps = Math.ceil(remaining[t] / r);
-            events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, version[t]);
+            double ps = Math.ceil(td[TD * t + D_LEFT] / r);
+            events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, ti[TI * t + I_VERSION]);
         }
     }
 
@@ -1430,8 +1432,8 @@ public final class FlowEngine implements SimRun {
         for (int f = 0; f < flows; f++) {
             int t = taskOfFlow[f];
             FlowSpec s = specs.get(t);
-            long started = startedPs[t] >= 0 ? startedPs[t] : s.startPs();
-            long fct = finishPs[t] >= 0 ? finishPs[t] - started : -1;
+            long started = tl[TL * t + L_STARTED] >= 0 ? tl[TL * t + L_STARTED] : s.startPs();
+            long fct = tl[TL * t + L_FINISHED] >= 0 ? tl[TL * t + L_FINISHED] - started : -1;
             double gbps = fct > 0 ? s.bytes() * 8.0 / fct * 1000.0 : 0;
             if (fct >= 0) {
                 fcts[done++] = fct;
@@ -1443,10 +1445,10 @@ public final class FlowEngine implements SimRun {
                     route.add(refs[p]);
                 }
             }
-            double toGbps = 8e12 / 1e9 * ((double) s.bytes() / wireBytes[t]);
+            double toGbps = 8e12 / 1e9 * ((double) s.bytes() / td[TD * t + D_WIRE]);
             flowResults.add(new SimResults.FlowResult(f, s.src(), s.dst(), s.priority(), s.label(), s.bytes(), started,
-                    finishPs[t], fct, gbps, udp[t], 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    minRate[t] == Double.POSITIVE_INFINITY ? 0 : minRate[t] * toGbps, rate[t] * toGbps,
+                    tl[TL * t + L_FINISHED], fct, gbps, ti[TI * t + I_UDP], 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    td[TD * t + D_MIN_RATE] == Double.POSITIVE_INFINITY ? 0 : td[TD * t + D_MIN_RATE] * toGbps, td[TD * t + D_RATE] * toGbps,
                     List.copyOf(route), null));
         }
         long[] sorted = Arrays.copyOf(fcts, done);
@@ -1533,11 +1535,11 @@ public final class FlowEngine implements SimRun {
             if (s.network()) {
                 continue;
             }
-            if (finishPs[t] >= 0) {
+            if (tl[TL * t + L_FINISHED] >= 0) {
                 completed++;
             }
             tasks.add(new SimResults.TaskResult(t, s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(), s.bytes(),
-                    s.kind() == FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, readyPs[t], startedPs[t], finishPs[t]));
+                    s.kind() == FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, tl[TL * t + L_READY], tl[TL * t + L_STARTED], tl[TL * t + L_FINISHED]));
         }
         if (tasks.isEmpty()) {
             return null;
@@ -1584,12 +1586,12 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public long startedPs(int i) {
-                return startedPs[taskOfFlow[i]];
+                return tl[TL * (taskOfFlow[i]) + L_STARTED];
             }
 
             @Override
             public long finishPs(int i) {
-                return finishPs[taskOfFlow[i]];
+                return tl[TL * (taskOfFlow[i]) + L_FINISHED];
             }
 
             @Override
@@ -1624,12 +1626,12 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public long startedPs(int i) {
-                return startedPs[local.get(i)];
+                return tl[TL * (local.get(i)) + L_STARTED];
             }
 
             @Override
             public long finishPs(int i) {
-                return finishPs[local.get(i)];
+                return tl[TL * (local.get(i)) + L_FINISHED];
             }
         };
     }
@@ -1845,6 +1847,10 @@ public final class FlowEngine implements SimRun {
 
         boolean isEmpty() {
             return size == 0;
+        }
+
+        void clear() {
+            size = 0;
         }
 
         double topKey() {

@@ -35,7 +35,11 @@ class FlowRunOutcomeTest {
         ReportRun flowRun = new ReportRun("incast (flow)", "test", null, fluid, null, null);
         RunOutcome o = RunOutcome.of(flowRun, f);
         assertEquals(Status.NOT_SIMULATED, o.status());
-        assertEquals(List.of(RunOutcome.NOT_AT_PACKET_LEVEL), o.reasons());
+        // Then the links it names for the packet engine: the receiver's link, busy the whole run
+        // (8 x 500 kB at 100G) and reached by 8 transfers at once; not the senders' own links (each
+        // sender at 12.5 Gb/s of its 100 while the fluid shares s0's link: 12.5 % busy).
+        assertEquals(List.of(RunOutcome.NOT_AT_PACKET_LEVEL,
+                RunOutcome.LOOK_CLOSER + "leaf0:eth0 -> s0:nic0 100 % busy, 8 transfers arriving at once"), o.reasons());
         assertTrue(o.evidence().contains("8/8 flows completed") && o.evidence().contains("flow engine"), o.evidence());
         // The packet engine's run of the same incast is judged on what it did (no lossless loss here).
         SimResults packets = new Simulator(f, flows, SimConfig.defaults()).run();

@@ -50,5 +50,13 @@ class FlowRunOutcomeTest {
         ValidationChecklist.Item incast = c.items().stream().filter(i -> i.kind() == ValidationChecklist.Kind.INCAST)
                 .findFirst().orElseThrow();
         assertEquals(Status.NOT_SIMULATED, incast.status(), incast.toString());
+        // Its findings: what it cannot judge (info) and the link to look at (a warning naming it),
+        // not the packet engine's codes for lossless drops or retransmissions it never saw.
+        DesignReview review = DesignReview.build(ReportTestInputs.of(f, List.of(flowRun)), DesignReview.Progress.NONE);
+        List<ReviewFinding> sim = review.findings().stream().filter(x -> x.source().equals("simulation")).toList();
+        assertEquals(List.of("SIM_LOOK_CLOSER", "SIM_FLOW_LEVEL"), sim.stream().map(ReviewFinding::code).toList());
+        assertEquals(io.fabriclab.topology.Finding.Severity.WARNING, sim.get(0).severity());
+        assertTrue(sim.get(0).evidence().contains("leaf0:eth0 -> s0:nic0 100 % busy, 8 transfers arriving at once"),
+                sim.get(0).evidence());
     }
 }

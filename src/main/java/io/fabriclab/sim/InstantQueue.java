@@ -109,6 +109,24 @@ final class InstantQueue {
         lastTime = t;
     }
 
+    /** The first event of the next instant (its time {@link #peekTime}); only when not {@link #isEmpty}. */
+    int firstAtTop() {
+        return head[heap[0]];
+    }
+
+    /** The event after {@code e} at its instant, or -1. */
+    int next(int e) {
+        return evNext[e];
+    }
+
+    int type(int e) {
+        return evType[e];
+    }
+
+    int target(int e) {
+        return evTarget[e];
+    }
+
     /** Takes the next event: its fields into {@link #topType}, {@link #topTarget}, {@link #topArg}. */
     void pop() {
         int in = heap[0];

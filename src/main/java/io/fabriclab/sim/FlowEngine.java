@@ -726,6 +726,8 @@ public final class FlowEngine implements SimRun {
                     latencies = Arrays.copyOf(latencies, Math.max(2 * latencies.length, 6 * pairRoutes.size()));
                 }
                 latencies[3 * pairRoutes.size() - 3] = -1; // none known yet
+            } else {
+                p = internPath(p);
             }
         }
         for (int port : p) {
@@ -754,6 +756,37 @@ public final class FlowEngine implements SimRun {
             pairRoutes.add(r);
         }
         return r;
+    }
+
+    /** Paths of NIC pairs with several, one array per distinct path (flows of a pair take a few paths between them). */
+    private int[][] internedPaths = new int[1024][];
+    private int internedCount;
+
+    /** The array of the paths already taken equal to {@code p}, or {@code p}, kept. Paths are never written. */
+    private int[] internPath(int[] p) {
+        int mask = internedPaths.length - 1;
+        int i = Arrays.hashCode(p) & mask;
+        for (int[] q; (q = internedPaths[i]) != null; i = (i + 1) & mask) {
+            if (Arrays.equals(p, q)) {
+                return q;
+            }
+        }
+        internedPaths[i] = p;
+        if (++internedCount * 2 > internedPaths.length) {
+            int[][] old = internedPaths;
+            internedPaths = new int[2 * old.length][];
+            mask = internedPaths.length - 1;
+            for (int[] q : old) {
+                if (q != null) {
+                    int j = Arrays.hashCode(q) & mask;
+                    while (internedPaths[j] != null) {
+                        j = (j + 1) & mask;
+                    }
+                    internedPaths[j] = q;
+                }
+            }
+        }
+        return p;
     }
 
     /** Task {@code t}'s NIC pair as one number. */
@@ -1474,6 +1507,7 @@ public final class FlowEngine implements SimRun {
             refs[p] = portOf[p].ref();
         }
         List<SimResults.FlowResult> flowResults = new ArrayList<>(flows);
+        Map<int[], List<String>> routes = new IdentityHashMap<>();
         long[] fcts = new long[flows];
         int done = 0;
         double throughputSum = 0;
@@ -1487,17 +1521,20 @@ public final class FlowEngine implements SimRun {
                 fcts[done++] = fct;
                 throughputSum += gbps;
             }
-            List<String> route = new ArrayList<>();
-            if (firstPath[f] != null) {
+            List<String> route = firstPath[f] == null ? List.of() : routes.get(firstPath[f]);
+            if (route == null) {
+                List<String> names = new ArrayList<>(firstPath[f].length);
                 for (int p : firstPath[f]) {
-                    route.add(refs[p]);
+                    names.add(refs[p]);
                 }
+                route = List.copyOf(names);
+                routes.put(firstPath[f], route); // flows share path arrays: one list each
             }
             double toGbps = 8e12 / 1e9 * ((double) s.bytes() / td[TD * t + D_WIRE]);
             flowResults.add(new SimResults.FlowResult(f, s.src(), s.dst(), s.priority(), s.label(), s.bytes(), started,
                     tl[TL * t + L_FINISHED], fct, gbps, ti[TI * t + I_UDP], 0, 0, 0, 0, 0, 0, 0, 0, 0,
                     td[TD * t + D_MIN_RATE] == Double.POSITIVE_INFINITY ? 0 : td[TD * t + D_MIN_RATE] * toGbps, td[TD * t + D_RATE] * toGbps,
-                    List.copyOf(route), null));
+                    route, null));
         }
         long[] sorted = Arrays.copyOf(fcts, done);
         Arrays.sort(sorted);

@@ -380,7 +380,7 @@ public final class FlowEngine implements SimRun {
         }
 
         // Dependencies.
-        Map<String, Integer> byId = new HashMap<>();
+        Map<String, Integer> byId = HashMap.newHashMap(n);
         for (int t = 0; t < n; t++) {
             String id = specs.get(t).id();
             if (!id.isEmpty() && byId.put(id, t) != null) {
@@ -1752,8 +1752,16 @@ public final class FlowEngine implements SimRun {
 
     // ---- helpers ----
 
+    /** NICs by the reference tasks name them with (thousands of tasks a NIC: each reference parsed once). */
+    private final Map<String, Port> nicByRef = new HashMap<>();
+
     private Port resolveNic(String ref, String which, int flow) {
-        return Simulator.resolveNic(fabric, paths.routing, ref, which, flow);
+        Port p = nicByRef.get(ref);
+        if (p == null) {
+            p = Simulator.resolveNic(fabric, paths.routing, ref, which, flow); // or its error
+            nicByRef.put(ref, p);
+        }
+        return p;
     }
 
     private final List<String> gpuServer = new ArrayList<>();

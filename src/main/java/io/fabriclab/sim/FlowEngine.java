@@ -811,18 +811,20 @@ public final class FlowEngine implements SimRun {
 
     /**
      * The network transfers that drained at this instant arrive after their path latency, less the
-     * head start of their last packet. The NIC sends the packets of the transfers on its wire round
+     * head start of their last frame. The NIC sends the frames of the transfers on its wire round
      * robin, a frame each (NicScheduler), where the fluid moves them all at once at an equal share:
      * the fluid's instant is the end of the last round, and a transfer's last frame left the NIC
-     * before it by the frames sent after it in that round. The round takes the transfers that
-     * drained together from the NIC, in the order they started (ties by task), then one full frame
-     * of every transfer still sending there; so the i-th of k transfers draining together is ahead
-     * by the k - 1 - i last frames after it, and a transfer that drains while others go on is ahead
-     * by one frame of each of them. This is what moves two channels of a ring on one NIC apart, as
-     * in the packet engine, where the one ahead gains a frame every step until its latency hides
-     * under the other's transfer; a fluid without it keeps the two in lock-step, both idle through
-     * every step's latency (docs/model.md, The flow-level engine). A transfer cannot arrive before
-     * this instant: the head start is at most its latency.
+     * before it by the frames sent after it in that round. The round's order is the packet engine's:
+     * its round robin starts again at the front of its list when a transfer joins, so the transfer
+     * already sending keeps the first turn. Transfers that drained together from one NIC go in the
+     * order they started (ties by task), then one full frame of every transfer still sending there:
+     * the i-th of k transfers draining together is ahead by the k - 1 - i last frames after it, and
+     * a transfer that drains while others go on is ahead by one frame of each of them. This is what
+     * moves two channels of a ring on one NIC apart, as in the packet engine, where the one ahead
+     * gains a frame every step until its latency hides under the other's transfer; a fluid without
+     * it keeps the two in lock-step, both idle through every step's latency (docs/model.md, The
+     * flow-level engine). A transfer whose head start exceeds its latency arrived before this
+     * instant: it is recorded at its arrival, and what waits for it starts now.
      */
     private void lastRound() {
         int k = drainedCount;

@@ -755,6 +755,14 @@ public final class Simulator implements SimRun {
             }
         }
         long wallStart = System.nanoTime();
+        // A focus run's background first: in force before a flow that starts at the same time sends.
+        if (backgroundPs != null) {
+            for (int p = 0; p < ports.length; p++) {
+                if (backgroundPs[p] != null) {
+                    events.push(backgroundPs[p][0], EV_BACKGROUND, p, 0);
+                }
+            }
+        }
         for (Flow f : flows) {
             if (f.waitingFor == 0) {
                 events.push(f.startPs + f.spec.delayPs(), EV_FLOW_START, f.id, 0);
@@ -765,13 +773,6 @@ public final class Simulator implements SimRun {
         }
         events.push(cfg.sampleIntervalPs(), EV_SAMPLE, 0, 0);
         linkEvents.scheduleAll(linkIndex);
-        if (backgroundPs != null) {
-            for (int p = 0; p < ports.length; p++) {
-                if (backgroundPs[p] != null) {
-                    events.push(backgroundPs[p][0], EV_BACKGROUND, p, 0);
-                }
-            }
-        }
         if (live.snapshotSink != null) {
             events.push(live.snapshotEveryPs, EV_SNAPSHOT, 0, 0);
         }

@@ -77,7 +77,7 @@ public final class FocusRun {
     /** The forms a focus may take, for error messages. */
     public static final String FORMS = "a link id (devA:portA--devB:portB), one end of a link (device:port), "
             + "\"from -> to\" (two ports, as the flow run names its busy links), a device id (the device and its links), "
-            + "\"unit N\" (a scalable unit and its links) or \"pod N\"";
+            + "\"unit N\" (a scalable unit and its links, numbered from 1 as drawn) or \"pod N\"";
 
     /**
      * The focus {@code name} names in {@code fabric}.
@@ -109,7 +109,12 @@ public final class FocusRun {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)(unit|pod)\\s*(\\d+)").matcher(n);
         if (m.matches()) {
             boolean unit = m.group(1).equalsIgnoreCase("unit");
-            int k = Integer.parseInt(m.group(2));
+            // Numbered from 1 as the drawing and the generators' names (su1, pod01) number them;
+            // the model stores them from 0 (Device.unit, Device.pod).
+            int k = Integer.parseInt(m.group(2)) - 1;
+            if (k < 0) {
+                throw unknown(fabric, name, (unit ? "units" : "pods") + " are numbered from 1, as the drawing numbers them");
+            }
             Set<Link> links = new LinkedHashSet<>();
             for (Device d : fabric.devices()) {
                 Integer v = unit ? d.unit() : d.pod();
@@ -118,7 +123,7 @@ public final class FocusRun {
                 }
             }
             if (links.isEmpty()) {
-                throw unknown(fabric, name, "no device of " + (unit ? "unit " : "pod ") + k + " has a link");
+                throw unknown(fabric, name, "no device of " + (unit ? "unit " : "pod ") + (k + 1) + " has a link");
             }
             return new Focus(n, unit ? Kind.UNIT : Kind.POD, sorted(fabric, links));
         }
@@ -151,7 +156,7 @@ public final class FocusRun {
         List<String> examples = new ArrayList<>();
         fabric.switches().stream().limit(2).forEach(d -> examples.add(d.id()));
         fabric.links().stream().limit(1).forEach(l -> examples.add(l.id()));
-        fabric.devices().stream().filter(d -> d.unit() != null).findFirst().ifPresent(d -> examples.add("unit " + d.unit()));
+        fabric.devices().stream().filter(d -> d.unit() != null).findFirst().ifPresent(d -> examples.add("unit " + (d.unit() + 1)));
         return new IllegalArgumentException("focus '" + name + "' in fabric " + fabric.name() + ": " + why
                 + "; allowed: " + FORMS + (examples.isEmpty() ? "" : ", e.g. " + String.join(", ", examples)));
     }

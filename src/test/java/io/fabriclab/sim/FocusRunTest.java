@@ -157,7 +157,17 @@ class FocusRunTest {
         assertThrows(IllegalArgumentException.class, () -> FocusRun.resolve(f, "leaf0:up0 -> leaf1:up0"));
         assertThrows(IllegalArgumentException.class, () -> FocusRun.resolve(f, "leaf0:nope"));
         assertEquals(FocusRun.Kind.LINK, FocusRun.resolve(f, "leaf0:up0--spine0:eth0").kind());
-        assertEquals(2, FocusRun.resolve(f, "s0_0").links().size() + 1);
+        assertEquals(1, FocusRun.resolve(f, "s0_0").links().size());
+        // Units are numbered from 1 as the drawing numbers them (the model stores 0): leaf0 and its
+        // two servers as unit 1 are its 2 server links and its uplink.
+        for (String d : List.of("leaf0", "s0_0", "s0_1")) {
+            f.device(d).setUnit(0);
+        }
+        FocusRun.Focus unit = FocusRun.resolve(f, "unit 1");
+        assertEquals(FocusRun.Kind.UNIT, unit.kind());
+        assertEquals(3, unit.links().size());
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> FocusRun.resolve(f, "unit 0"));
+        assertTrue(zero.getMessage().contains("units are numbered from 1"), zero.getMessage());
     }
 
     @Test

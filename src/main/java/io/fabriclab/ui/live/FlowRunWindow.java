@@ -102,7 +102,7 @@ public final class FlowRunWindow extends BorderPane {
             }
             links.getItems().add(List.of(l.from() + " -> " + l.to(), l.speedGbps() + " Gb/s",
                     String.format(Locale.ROOT, "%.1f %%%s", 100 * l.meanUtilization(),
-                            l.meanUtilization() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION ? " (look closer: packet engine)" : "")));
+                            l.meanUtilization() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION ? " (look closer: Focus below)" : "")));
         }
         Label busiestLabel = new Label("Busiest link directions over the run (the 50 busiest; at "
                 + Math.round(100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION) + " % or more is where queues, pauses and marks would be)");
@@ -159,8 +159,9 @@ public final class FlowRunWindow extends BorderPane {
                     pods.add(d.pod());
                 }
             }
-            units.forEach(u -> focus.getItems().add("unit " + u));
-            pods.forEach(p -> focus.getItems().add("pod " + p));
+            // Numbered from 1, as the drawing numbers units.
+            units.forEach(u -> focus.getItems().add("unit " + (u + 1)));
+            pods.forEach(p -> focus.getItems().add("pod " + (p + 1)));
             f.scenario().fabric().switches().forEach(d -> focus.getItems().add(d.id()));
         }
         links.getSelectionModel().selectedItemProperty().addListener((o, a, b) -> {

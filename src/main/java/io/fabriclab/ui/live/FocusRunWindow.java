@@ -82,6 +82,10 @@ public final class FocusRunWindow extends BorderPane {
                     + "share of time each wire was busy with the focus flows' frames, which a background direction "
                     + "serializes at the rate the background leaves)");
             playback.setPadding(new Insets(0, 8, 0, 8));
+            // The focus drawn selected, where the drawing has its links.
+            List<io.fabriclab.model.Link> mine = r.plan().focus().links().stream()
+                    .filter(l -> fabric.link(l.id()) != null).map(l -> fabric.link(l.id())).toList();
+            playback.selection().set(List.of(), mine);
             javafx.scene.control.SplitPane split = new javafx.scene.control.SplitPane(tabs, playback);
             split.setOrientation(javafx.geometry.Orientation.VERTICAL);
             split.setDividerPositions(0.45);
@@ -140,6 +144,11 @@ public final class FocusRunWindow extends BorderPane {
         out.add(new String[] {"wall time", String.format(Locale.ROOT, "%.2f s (%,d events)", run.wallNanos() / 1e9,
                 run.events())});
         return out;
+    }
+
+    /** Shows the focus link directions' tab (screenshots). */
+    void showLinksTab() {
+        ((TabPane) lookup("#focus-run-tabs")).getSelectionModel().select(1);
     }
 
     TableView<List<String>> flowsTable() {

@@ -21,7 +21,8 @@ import io.fabriclab.sim.SimResults;
  * busy last hop picked, then the focus run of it, each maximised under whatever window manager
  * runs on the display, so a screen grab can be taken from outside: at each step it writes
  * {@code OUTDIR/ready-N} and waits for {@code OUTDIR/done-N}. Used for docs/user-guide.md's focus
- * run pictures: {@code java -cp ... io.fabriclab.ui.live.FocusRunScreenshots OUTDIR [FOCUS]}.
+ * run pictures: {@code java -cp ... io.fabriclab.ui.live.FocusRunScreenshots OUTDIR [FOCUS [links]]} (links: the focus
+ * run's window on its focus link directions' tab).
  */
 public final class FocusRunScreenshots {
     public static void main(String[] args) throws Exception {
@@ -50,7 +51,13 @@ public final class FocusRunScreenshots {
         while (window.get().lastFocus == null) {
             Thread.sleep(100);
         }
-        Platform.runLater(() -> window.get().lastFocus.setMaximized(true));
+        boolean linksTab = args.length > 2 && args[2].equals("links");
+        Platform.runLater(() -> {
+            window.get().lastFocus.setMaximized(true);
+            if (linksTab) {
+                ((FocusRunWindow) window.get().lastFocus.getScene().getRoot()).showLinksTab();
+            }
+        });
         step(out, 2);
         Platform.exit();
         System.exit(0);

@@ -369,8 +369,9 @@ public final class SimulateCommand implements Callable<Integer> {
                 + "are not modelled: run with --engine packet for them\n");
         List<String> hot = io.fabriclab.sim.FlowEngine.packetLevelCandidates(r, io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION, 5);
         if (!hot.isEmpty()) {
-            sb.append(String.format(Locale.ROOT, "links at %.0f %% or more of their capacity (where queues, pauses and "
-                    + "marks would be; look closer with --focus \"FROM -> TO\" or --engine packet): %s%n", 100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION,
+            sb.append(String.format(Locale.ROOT, "links at %.0f %% or more of their capacity, or into a NIC from %d or more "
+                    + "transfers at once (where queues, pauses and marks would be; look closer with --focus \"FROM -> TO\" or --engine packet): %s%n",
+                    100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION, io.fabriclab.sim.FlowEngine.PACKET_LEVEL_INCAST,
                     String.join("; ", hot)));
         }
         return sb.toString();

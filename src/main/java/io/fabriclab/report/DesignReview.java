@@ -246,6 +246,22 @@ public record DesignReview(ReportInput input, FabricAnalysis analysis, FailureDe
             RunOutcome o = outcomes.get(r);
             var s = r.results().summary();
             for (String reason : o.reasons()) {
+                if (reason.equals(RunOutcome.NOT_AT_PACKET_LEVEL)) {
+                    out.add(new ReviewFinding(Finding.Severity.INFO, "SIM_FLOW_LEVEL", r.label(),
+                            reason + " (" + o.evidence() + ")",
+                            "run the same scenario with --engine packet to judge PFC, ECN, drops and deadlocks",
+                            "simulation", 1));
+                    continue;
+                }
+                if (reason.startsWith(RunOutcome.LOOK_CLOSER)) {
+                    out.add(new ReviewFinding(Finding.Severity.WARNING, "SIM_LOOK_CLOSER", r.label(),
+                            "the flow engine found " + reason.substring(RunOutcome.LOOK_CLOSER.length())
+                                    + ": where queues, pauses and marks would be, which it does not model",
+                            "run the scenario with --engine packet (or the link's part of it) and read that link's "
+                                    + "queue, pauses and marks",
+                            "simulation", 1));
+                    continue;
+                }
                 boolean error = o.status() == Status.FAIL && !reason.contains("lossy") && !reason.contains("retransmitted")
                         && !reason.contains("watchdog");
                 out.add(new ReviewFinding(error ? Finding.Severity.ERROR : Finding.Severity.WARNING, runCode(reason),

@@ -70,7 +70,7 @@ public record RunOutcome(Status status, String evidence, List<String> reasons) {
                             + "or deadlocks; FCT p99 %s",
                     Fmt.count(info.flowsCompleted()), Fmt.count(info.flows()), RunEnding.reason(info.stopReason()),
                     Fmt.us(info.simulatedPs()), RunEnding.fct(r, s.fctP99Us())),
-                    fail.isEmpty() ? List.of(NOT_AT_PACKET_LEVEL) : fail);
+                    flowReasons(r, fail));
         }
         String evidence = String.format(Locale.ROOT,
                 "%s/%s flows completed (%s after %s); drops %s (link down %s); PFC paused %s; ECN marks %s; "
@@ -83,6 +83,22 @@ public record RunOutcome(Status status, String evidence, List<String> reasons) {
         reasons.addAll(warn);
         return new RunOutcome(st, evidence, reasons);
     }
+
+    /**
+     * A flow run's reasons: what failed, or that it judges no lossless check; then the links the
+     * flow engine names for a closer look with the packet engine (busiest, widest incast).
+     */
+    private static List<String> flowReasons(SimResults r, List<String> fail) {
+        List<String> out = new ArrayList<>(fail.isEmpty() ? List.of(NOT_AT_PACKET_LEVEL) : fail);
+        for (String link : io.fabriclab.sim.FlowEngine.packetLevelCandidates(r,
+                io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION, 3)) {
+            out.add(LOOK_CLOSER + link);
+        }
+        return out;
+    }
+
+    /** Before a link a flow run names for the packet engine. */
+    static final String LOOK_CLOSER = "look closer with --engine packet at ";
 
     /** Whether traffic class {@code tc} is PFC-protected at the ingress feeding this egress port. */
     static boolean isLossless(Fabric fabric, QosResolver qos, String portRef, int tc) {

@@ -62,6 +62,13 @@ public final class FlowEngine implements SimRun {
      * packet engine (FabricLab's own threshold, docs/model.md).
      */
     public static final double PACKET_LEVEL_UTILIZATION = 0.9;
+    /**
+     * Transfers arriving at once over a link into a NIC from which it is named for a closer look
+     * with the packet engine even when its mean utilisation is low (FabricLab's own threshold,
+     * docs/model.md): a ring's channels or a pair's queue pairs are two to four; eight or more at
+     * once is an incast.
+     */
+    public static final int PACKET_LEVEL_INCAST = 8;
 
     /** Events per progress report. */
     private static final int PROGRESS_EVERY = 1 << 16;
@@ -152,6 +159,8 @@ public final class FlowEngine implements SimRun {
     // ---- per resource state ----
     private int[][] users;
     private int[] userCount;
+    /** The most users each resource had at once (a link into a NIC: its incast degree). */
+    private int[] mostUsers;
     private double[] demand; // sum of weight x standalone cap of the active users
     private double[] load; // sum of weight x rate
     private double[] carried; // wire bytes carried so far
@@ -320,6 +329,7 @@ public final class FlowEngine implements SimRun {
         }
         users = new int[resourceCount][];
         userCount = new int[resourceCount];
+        mostUsers = new int[resourceCount];
         demand = new double[resourceCount];
         load = new double[resourceCount];
         carried = new double[resourceCount];
@@ -506,6 +516,7 @@ public final class FlowEngine implements SimRun {
                     }
                 }
             }
+            lastRound();
             reallocate();
             if (stopRequested) {
                 reason = SimResults.StopReason.STOPPED;
@@ -780,16 +791,118 @@ public final class FlowEngine implements SimRun {
     }
 
     private void drained(int t) {
+        int nicPort = path[t][0];
         deactivate(t);
         remaining[t] = 0;
         if (kind[t] == FlowSpec.Kind.NETWORK) {
-            long lat = pathLatencyPs(t);
-            if (lat > 0) {
-                events.push(now + lat, EV_ARRIVED, t);
-                return;
+            // Its arrival is timed once every transfer of this instant has drained (lastRound).
+            if (drainedCount == drainedNow.length) {
+                drainedNow = Arrays.copyOf(drainedNow, 2 * drainedCount);
+                drainedNic = Arrays.copyOf(drainedNic, 2 * drainedCount);
             }
+            drainedNic[drainedCount] = nicPort;
+            drainedNow[drainedCount++] = t;
+            return;
         }
         finished(t);
+    }
+
+    /** Network transfers whose last byte left their NIC at this instant, and those NICs' egress ports. */
+    private int[] drainedNow = new int[16];
+    private int[] drainedNic = new int[16];
+    private int drainedCount;
+
+    /**
+     * The network transfers that drained at this instant arrive after their path latency, less the
+     * head start of their last packet. The NIC sends the packets of the transfers on its wire round
+     * robin, a frame each (NicScheduler), where the fluid moves them all at once at an equal share:
+     * the fluid's instant is the end of the last round, and a transfer's last frame left the NIC
+     * before it by the frames sent after it in that round. The round takes the transfers that
+     * drained together from the NIC, in the order they started (ties by task), then one full frame
+     * of every transfer still sending there; so the i-th of k transfers draining together is ahead
+     * by the k - 1 - i last frames after it, and a transfer that drains while others go on is ahead
+     * by one frame of each of them. This is what moves two channels of a ring on one NIC apart, as
+     * in the packet engine, where the one ahead gains a frame every step until its latency hides
+     * under the other's transfer; a fluid without it keeps the two in lock-step, both idle through
+     * every step's latency (docs/model.md, The flow-level engine). A transfer cannot arrive before
+     * this instant: the head start is at most its latency.
+     */
+    private void lastRound() {
+        int k = drainedCount;
+        if (k == 0) {
+            return;
+        }
+        drainedCount = 0;
+        if (k == 1) {
+            int nic = drainedNic[0];
+            arrive(drainedNow[0], sendingOn(nic) * fullFramePs(nic));
+            return;
+        }
+        // Grouped by NIC port; inside a group by start time, then task (insertion sort: a few a NIC).
+        int[] order = roundOrder.length < k ? (roundOrder = new int[drainedNow.length]) : roundOrder;
+        for (int i = 0; i < k; i++) {
+            int j = i;
+            while (j > 0 && before(i, order[j - 1])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = i;
+        }
+        int end = k;
+        while (end > 0) {
+            int start = end - 1;
+            int nic = drainedNic[order[start]];
+            while (start > 0 && drainedNic[order[start - 1]] == nic) {
+                start--;
+            }
+            // One full frame of every transfer still sending on this NIC closes the round.
+            long ahead = sendingOn(nic) * fullFramePs(nic);
+            for (int i = end - 1; i >= start; i--) {
+                int t = drainedNow[order[i]];
+                arrive(t, ahead);
+                ahead += io.fabriclab.model.Units.serializationPs(lastFrameBytes[t], portRateBps[nic]);
+            }
+            end = start;
+        }
+    }
+
+    private int[] roundOrder = new int[16];
+
+    /** Whether drained entry {@code a} goes before entry {@code b} in the last rounds: by NIC port, start, task. */
+    private boolean before(int a, int b) {
+        if (drainedNic[a] != drainedNic[b]) {
+            return drainedNic[a] < drainedNic[b];
+        }
+        int ta = drainedNow[a];
+        int tb = drainedNow[b];
+        return startedPs[ta] != startedPs[tb] ? startedPs[ta] < startedPs[tb] : ta < tb;
+    }
+
+    /** The transfers still sending on NIC port {@code nic}. */
+    private int sendingOn(int nic) {
+        int sending = 0;
+        for (int u = 0; u < userCount[nic]; u++) {
+            if (rate[users[nic][u]] > 0) {
+                sending++;
+            }
+        }
+        return sending;
+    }
+
+    private long fullFramePs(int nic) {
+        return io.fabriclab.model.Units.serializationPs(maxPayload + frameOverheadBytes, portRateBps[nic]);
+    }
+
+    private void arrive(int t, long aheadPs) {
+        long lat = pathLatencyPs(t) - aheadPs;
+        if (lat > 0) {
+            events.push(now + lat, EV_ARRIVED, t);
+        } else {
+            // Its last frame arrived before the fluid's instant: recorded then; what waits for it
+            // starts now.
+            finished(t);
+            finishPs[t] = now + lat;
+        }
     }
 
     /**
@@ -957,6 +1070,9 @@ public final class FlowEngine implements SimRun {
         }
         slot[t][i] = userCount[r];
         users[r][userCount[r]++] = t;
+        if (userCount[r] > mostUsers[r]) {
+            mostUsers[r] = userCount[r];
+        }
     }
 
     private void removeUser(int r, int t, int i) {
@@ -1270,7 +1386,7 @@ public final class FlowEngine implements SimRun {
                 double bytes = carried[p];
                 linkResults.add(new SimResults.LinkResult(portOf[p].ref(), peerOf[p].ref(), links.get(p >> 1).speedGbps(),
                         Math.round(bytes / (maxPayload + frameOverheadBytes)), Math.round(bytes),
-                        end <= 0 ? 0 : bytes / (capacity(p) * end), sampler.series(p)));
+                        end <= 0 ? 0 : bytes / (capacity(p) * end), intoNic(p) ? mostUsers[p] : 0, sampler.series(p)));
             }
         }
         List<SimResults.EcmpResult> ecmp = new ArrayList<>();
@@ -1296,6 +1412,11 @@ public final class FlowEngine implements SimRun {
         return new SimResults(run, summary, flowResults, List.of(), List.of(), linkResults, List.of(), ecmp, collectives,
                 List.of(), uplinks(spray), new SimResults.DcqcnLog(List.of(), 0, 0, List.of()), List.of(), List.of(),
                 List.of(), 0, List.of(), null, null, localResult());
+    }
+
+    /** Whether link direction {@code p} leads from a switch into a NIC. */
+    private boolean intoNic(int p) {
+        return switchIndexOfPort[p] >= 0 && switchIndexOfPort[p ^ 1] < 0;
     }
 
     private double capacity(int p) {
@@ -1442,24 +1563,31 @@ public final class FlowEngine implements SimRun {
         };
     }
 
-    /**
-     * The links of a flow-level run where the packet engine should look closer: a link direction
-     * whose mean utilization is at least {@code utilization}, or a NIC's last hop that
-     * {@code incastDegree} or more flows shared at once; busiest first, at most {@code max}.
-     */
+    /** As {@link #packetLevelCandidates(SimResults, double, int, int)} with {@link #PACKET_LEVEL_INCAST}. */
     public static List<String> packetLevelCandidates(SimResults r, double utilization, int max) {
+        return packetLevelCandidates(r, utilization, PACKET_LEVEL_INCAST, max);
+    }
+
+    /**
+     * The link directions of a flow run where the packet engine should look: those at
+     * {@code utilization} or more of their capacity over the run, and links into a NIC that
+     * {@code incast} or more transfers reached at once; the busiest first, then the widest incast.
+     */
+    public static List<String> packetLevelCandidates(SimResults r, double utilization, int incast, int max) {
         List<SimResults.LinkResult> hot = new ArrayList<>();
         for (SimResults.LinkResult l : r.links()) {
-            if (l.meanUtilization() >= utilization) {
+            if (l.meanUtilization() >= utilization || l.incastDegree() >= incast) {
                 hot.add(l);
             }
         }
         hot.sort(java.util.Comparator.comparingDouble(SimResults.LinkResult::meanUtilization).reversed()
+                .thenComparing(java.util.Comparator.comparingInt(SimResults.LinkResult::incastDegree).reversed())
                 .thenComparing(SimResults.LinkResult::from));
         List<String> out = new ArrayList<>();
         for (SimResults.LinkResult l : hot.subList(0, Math.min(max, hot.size()))) {
-            out.add(String.format(java.util.Locale.ROOT, "%s -> %s %.0f %% busy", l.from(), l.to(),
-                    100 * l.meanUtilization()));
+            out.add(String.format(java.util.Locale.ROOT, "%s -> %s %.0f %% busy%s", l.from(), l.to(),
+                    100 * l.meanUtilization(),
+                    l.incastDegree() >= incast ? ", " + l.incastDegree() + " transfers arriving at once" : ""));
         }
         return out;
     }

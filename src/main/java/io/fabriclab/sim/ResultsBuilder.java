@@ -112,7 +112,7 @@ final class ResultsBuilder {
             // counts up to the end) over the run's length.
             double util = end <= 0 ? 0 : (double) p.busyPsUntil(end) / end;
             links.add(new SimResults.LinkResult(p.ref(), p.peerPort.ref(), p.link.speedGbps(), p.txFrames,
-                    p.txFrameBytes, util, SimResults.Series.of(p.utilizationSeries, "fraction")));
+                    p.txFrameBytes, util, 0, SimResults.Series.of(p.utilizationSeries, "fraction")));
         }
         List<SimResults.NicResult> nics = new ArrayList<>();
         for (EgressPort p : sim.nicPorts()) {

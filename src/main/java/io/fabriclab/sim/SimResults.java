@@ -209,9 +209,14 @@ public record SimResults(RunInfo run, Summary summary, List<FlowResult> flows, L
                                long creditStalledPs, long fcPacketsSent) {
     }
 
-    /** One link direction: bytes on the wire (preamble and gap included) over the run. */
+    /**
+     * One link direction: bytes on the wire (preamble and gap included) over the run. On a link
+     * into a NIC, {@code incastDegree} is the most transfers that arrived over it at once (flow
+     * engine; 0 on other links and in a packet run, whose queues, pauses and marks show an incast
+     * themselves).
+     */
     public record LinkResult(String from, String to, int speedGbps, long frames, long frameBytes,
-                             double meanUtilization, Series utilization) {
+                             double meanUtilization, int incastDegree, Series utilization) {
     }
 
     public record NicResult(String port, long cnpsSent, long cnpsReceived) {

@@ -35,7 +35,11 @@ class FlowRunOutcomeTest {
         ReportRun flowRun = new ReportRun("incast (flow)", "test", null, fluid, null, null);
         RunOutcome o = RunOutcome.of(flowRun, f);
         assertEquals(Status.NOT_SIMULATED, o.status());
-        assertEquals(List.of(RunOutcome.NOT_AT_PACKET_LEVEL), o.reasons());
+        // Then the links it names for the packet engine: the receiver's link, busy the whole run
+        // (8 x 500 kB at 100G) and reached by 8 transfers at once; not the senders' own links (each
+        // sender at 12.5 Gb/s of its 100 while the fluid shares s0's link: 12.5 % busy).
+        assertEquals(List.of(RunOutcome.NOT_AT_PACKET_LEVEL,
+                RunOutcome.LOOK_CLOSER + "leaf0:eth0 -> s0:nic0 100 % busy, 8 transfers arriving at once"), o.reasons());
         assertTrue(o.evidence().contains("8/8 flows completed") && o.evidence().contains("flow engine"), o.evidence());
         // The packet engine's run of the same incast is judged on what it did (no lossless loss here).
         SimResults packets = new Simulator(f, flows, SimConfig.defaults()).run();
@@ -46,5 +50,13 @@ class FlowRunOutcomeTest {
         ValidationChecklist.Item incast = c.items().stream().filter(i -> i.kind() == ValidationChecklist.Kind.INCAST)
                 .findFirst().orElseThrow();
         assertEquals(Status.NOT_SIMULATED, incast.status(), incast.toString());
+        // Its findings: what it cannot judge (info) and the link to look at (a warning naming it),
+        // not the packet engine's codes for lossless drops or retransmissions it never saw.
+        DesignReview review = DesignReview.build(ReportTestInputs.of(f, List.of(flowRun)), DesignReview.Progress.NONE);
+        List<ReviewFinding> sim = review.findings().stream().filter(x -> x.source().equals("simulation")).toList();
+        assertEquals(List.of("SIM_LOOK_CLOSER", "SIM_FLOW_LEVEL"), sim.stream().map(ReviewFinding::code).toList());
+        assertEquals(io.fabriclab.topology.Finding.Severity.WARNING, sim.get(0).severity());
+        assertTrue(sim.get(0).evidence().contains("leaf0:eth0 -> s0:nic0 100 % busy, 8 transfers arriving at once"),
+                sim.get(0).evidence());
     }
 }

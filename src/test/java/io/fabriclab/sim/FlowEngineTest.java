@@ -216,6 +216,71 @@ class FlowEngineTest {
     }
 
     @Test
+    void transfersSharingANicFinishInTheOrderItsRoundRobinSendsTheirLastFrames() {
+        // Three 100G servers on one cut-through switch (300 ns), 1 m cables (5,000 ps). A frame of
+        // 4,220 B takes 337,600 ps at 100G; a last packet's way is 5,000 + 300,000 + 5,000 =
+        // 310,000 ps (the switch's egress is no slower than its ingress).
+        Fabric f = TestFabrics.star(3, 100, 1.0, QOS);
+        // Two transfers of 10 frames from s0, to s1 and to s2, posted together: the fluid shares
+        // s0's wire evenly and both drain at 20 x 337,600 = 6,752,000 ps. The NIC sends them
+        // a frame each in turn, the first posted first: its last frame left one frame (337,600)
+        // before the end of the round, the other's at the end:
+        // 6,752,000 - 337,600 + 310,000 = 6,724,400 and 6,752,000 + 310,000 = 7,062,000 (the first
+        // arrived before the fluid's instant: a head start longer than its way; recorded when it
+        // arrived).
+        List<FlowSpec> together = List.of(new FlowSpec("s0:nic0", "s1:nic0", 10L * PAYLOAD, 0, 3),
+                new FlowSpec("s0:nic0", "s2:nic0", 10L * PAYLOAD, 0, 3));
+        SimResults r = engine(f, together).run(null);
+        assertEquals(6_724_400, r.flows().get(0).fctPs());
+        assertEquals(7_062_000, r.flows().get(1).fctPs());
+        // The packet engine ends the round at the same picosecond. It sends the first transfer's
+        // first two frames back to back (it was alone on the wire when it sent its first, and its
+        // round robin then starts again at the only transfer it had), so its last frame is two
+        // frames ahead there: 18 x 337,600 + 310,000 = 6,386,800.
+        SimResults p = new Simulator(f, together, SimConfig.defaults()).run();
+        assertEquals(6_386_800, p.flows().get(0).fctPs());
+        assertEquals(7_062_000, p.flows().get(1).fctPs());
+        // 10 and 20 frames: the shorter drains at 6,752,000 while the other goes on, its last frame
+        // one frame ahead of the round's end (6,724,400 as above); the longer then sends its other
+        // 10 frames alone: 6,752,000 + 3,376,000 + 310,000 = 10,438,000.
+        List<FlowSpec> uneven = List.of(new FlowSpec("s0:nic0", "s1:nic0", 10L * PAYLOAD, 0, 3),
+                new FlowSpec("s0:nic0", "s2:nic0", 20L * PAYLOAD, 0, 3));
+        SimResults u = engine(f, uneven).run(null);
+        assertEquals(6_724_400, u.flows().get(0).fctPs());
+        assertEquals(10_438_000, u.flows().get(1).fctPs());
+        SimResults pu = new Simulator(f, uneven, SimConfig.defaults()).run();
+        assertEquals(6_386_800, pu.flows().get(0).fctPs());
+        assertEquals(10_438_000, pu.flows().get(1).fctPs());
+    }
+
+    @Test
+    void aLinkIntoANicThatEightOrMoreTransfersReachAtOnceIsNamedForThePacketEngineHoweverIdle() {
+        // Twelve 100G servers on one switch. s1..s9 each send 10 frames to s0 at 0: nine transfers
+        // arrive over leaf0 -> s0 at once (an incast of 9), busy 90 frames of the run. s10 sends two
+        // transfers of 500 frames to s11 (two at once, a ring's two channels): 1,000 frames at
+        // 100G keep s10's and s11's links busy the whole run (337.6 us), so s0's link is busy
+        // 90 / 1,000 = 9 % of it, far under 90 %, and still named, after the two busy ones.
+        Fabric f = TestFabrics.star(12, 100, 1.0, QOS);
+        List<FlowSpec> flows = new ArrayList<>();
+        for (int i = 1; i <= 9; i++) {
+            flows.add(new FlowSpec("s" + i + ":nic0", "s0:nic0", 10L * PAYLOAD, 0, 3));
+        }
+        flows.add(new FlowSpec("s10:nic0", "s11:nic0", 500L * PAYLOAD, 0, 3));
+        flows.add(new FlowSpec("s10:nic0", "s11:nic0", 500L * PAYLOAD, 0, 3));
+        SimResults r = engine(f, flows).run(null);
+        java.util.Map<String, SimResults.LinkResult> by = new java.util.HashMap<>();
+        r.links().forEach(l -> by.put(l.from() + " -> " + l.to(), l));
+        assertEquals(9, by.get("leaf0:eth0 -> s0:nic0").incastDegree());
+        assertEquals(2, by.get("leaf0:eth11 -> s11:nic0").incastDegree());
+        assertEquals(0, by.get("s1:nic0 -> leaf0:eth1").incastDegree(), "not a link into a NIC");
+        assertEquals(0.09, by.get("leaf0:eth0 -> s0:nic0").meanUtilization(), 0.005);
+        List<String> hot = FlowEngine.packetLevelCandidates(r, FlowEngine.PACKET_LEVEL_UTILIZATION, 5);
+        assertEquals(3, hot.size(), hot.toString());
+        assertTrue(hot.get(0).endsWith("100 % busy") && hot.get(1).endsWith("100 % busy"), hot.toString());
+        assertEquals("leaf0:eth0 -> s0:nic0 9 % busy, 9 transfers arriving at once", hot.get(2));
+    }
+
+    @Test
     void aFlowRunSaysWhatItDoesNotModel() {
         Fabric f = TestFabrics.star(2, 100, 1.0, QOS);
         SimResults r = engine(f, List.of(new FlowSpec("s0:nic0", "s1:nic0", 10L * PAYLOAD, 0, 3))).run(null);

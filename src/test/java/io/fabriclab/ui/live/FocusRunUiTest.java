@@ -102,6 +102,11 @@ class FocusRunUiTest {
             window.focusField().getEditor().setText("spine1");
             assertEquals("Look at this switch at packet level", window.lookCloserButton().getText());
             assertFalse(window.lookCloserButton().isDisabled());
+            // A link picked on the drawing names it.
+            io.fabriclab.model.Link l = fabric.links().iterator().next();
+            window.playback().selection().set(List.of(), List.of(l));
+            assertEquals(l.id(), window.focusField().getEditor().getText());
+            assertEquals("Look at this link at packet level", window.lookCloserButton().getText());
             window.focusField().getEditor().setText("spine99");
             assertTrue(window.lookCloserButton().isDisabled());
             javafx.scene.control.Label status = (javafx.scene.control.Label) window.lookup("#flow-run-focus-status");

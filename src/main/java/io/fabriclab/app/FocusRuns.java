@@ -48,7 +48,8 @@ public final class FocusRuns {
      */
     public static Prepared prepare(Scenario scenario, SimConfig cfg, SimResults flowRun, String focus) {
         FocusRun.Focus f = FocusRun.resolve(scenario.fabric(), focus);
-        FocusRun.Plan plan = FocusRun.plan(scenario.fabric(), scenario.flows(), flowRun, f, () -> scenario.flowEngine(cfg));
+        FocusRun.Plan plan = FocusRun.plan(scenario.fabric(), scenario.flows(), flowRun, f,
+                new FocusRun.Timing(scenario.transportName(), scenario.switchLatencyPs()), () -> scenario.flowEngine(cfg));
         // The focus flows only: no workload (a collective of which only some flows run would be
         // reported wrongly), the rest of the scenario as it is.
         Scenario focused = new Scenario(scenario.name() + " (focus " + f.describe() + ")", scenario.description(),

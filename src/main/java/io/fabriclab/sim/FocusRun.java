@@ -14,6 +14,7 @@ import io.fabriclab.model.Device;
 import io.fabriclab.model.Fabric;
 import io.fabriclab.model.Link;
 import io.fabriclab.model.Port;
+import io.fabriclab.model.Transport;
 import io.fabriclab.routing.Routing;
 import io.fabriclab.workload.FlowSpec;
 
@@ -200,6 +201,18 @@ public final class FocusRun {
     }
 
     /**
+     * What times a frame's way through the fabric (as the flow engine times a packet that did not
+     * wait): the run's transport (its framing, each switch model's forwarding) and every switch's
+     * port-to-port latency when the scenario sets one ({@code switchLatencyPs} >= 0), else -1 for
+     * each switch model's own ({@code model.SwitchLatency}).
+     */
+    public record Timing(Transport transport, long switchLatencyPs) {
+        public Timing {
+            java.util.Objects.requireNonNull(transport, "transport");
+        }
+    }
+
+    /**
      * The plan of a focus run of {@code focus} after {@code flowRun}, the flow-level run of
      * {@code specs} on {@code fabric}; {@code rerun} builds that flow-level run again (the same
      * inputs), which is run once more, listened to, when other flows share the packet flows'
@@ -208,7 +221,7 @@ public final class FocusRun {
      * @throws IllegalArgumentException when {@code flowRun} is not a flow-level run of these specs,
      *                                  or no flow of it crosses the focus
      */
-    public static Plan plan(Fabric fabric, List<FlowSpec> specs, SimResults flowRun, Focus focus,
+    public static Plan plan(Fabric fabric, List<FlowSpec> specs, SimResults flowRun, Focus focus, Timing timing,
                             java.util.function.Supplier<FlowEngine> rerun) {
         if (!Engine.FLOW.jsonName().equals(flowRun.run().engine())) {
             throw new IllegalArgumentException("a focus run follows a flow-level run; this one is "
@@ -227,16 +240,19 @@ public final class FocusRun {
         }
         boolean sprayed = !RoutingMode.ECMP.jsonName().equals(flowRun.run().routing());
         Routing routing = sprayed ? Routing.compute(fabric) : null;
-        Map<Long, Map<Port, Double>> sprayCache = new HashMap<>();
+        Map<Long, Map<Port, double[]>> sprayCache = new HashMap<>();
         Set<Link> focusLinks = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         focusLinks.addAll(focus.links());
 
-        // Every flow's link directions with its share of each (egress port -> share).
-        List<Map<Port, Double>> uses = new ArrayList<>(results.size());
+        // Every flow's link directions with its share of each and the time its first frame takes to
+        // reach each (egress port -> {share, ps}).
+        Hops hops = new Hops(fabric, timing);
+        List<Map<Port, double[]>> uses = new ArrayList<>(results.size());
         List<Integer> chosen = new ArrayList<>();
         for (int f = 0; f < results.size(); f++) {
             SimResults.FlowResult r = results.get(f);
-            Map<Port, Double> u = sprayed ? sprayUse(fabric, routing, network.get(f), sprayCache) : ecmpUse(fabric, r);
+            Map<Port, double[]> u = sprayed ? sprayUse(fabric, routing, network.get(f), sprayCache, hops)
+                    : ecmpUse(fabric, r, hops);
             uses.add(u);
             for (Port p : u.keySet()) {
                 if (focusLinks.contains(fabric.linkAt(p))) {
@@ -280,7 +296,7 @@ public final class FocusRun {
             for (var e : uses.get(f).entrySet()) {
                 List<double[]> l = onDirection.get(e.getKey());
                 if (l != null) {
-                    l.add(new double[] {f, e.getValue()});
+                    l.add(new double[] {f, e.getValue()[0], e.getValue()[1]});
                     wanted[f] = true;
                     any = true;
                 }
@@ -341,9 +357,11 @@ public final class FocusRun {
     }
 
     /**
-     * The schedule of one direction: at every change of a background flow's rate, the sum of the
-     * flows' rates times their shares of the direction, over its line rate, at most n / (n + 1)
-     * with n the background flows moving then. Null when the share is 0 throughout.
+     * The schedule of one direction: at every change of a background flow's rate (shifted by the
+     * time its first frame takes from its NIC to this direction), the sum of the flows' rates times
+     * their shares of the direction, over its line rate, at most n / (n + 1) with n the background
+     * flows moving then. {@code flows}: {flow, share, shift ps} each. Null when the share is 0
+     * throughout.
      */
     static Background background(Port from, Link link, List<double[]> flows, Track[] tracks) {
         List<double[]> changes = new ArrayList<>(); // time, rate delta, moving delta
@@ -355,7 +373,8 @@ public final class FocusRun {
             double before = 0;
             for (int i = 0; i < t.n; i++) {
                 double r = t.rate[i];
-                changes.add(new double[] {t.ps[i], fw[1] * (r - before), (r > 0 ? 1 : 0) - (before > 0 ? 1 : 0)});
+                // A rate change at the flow's NIC reaches this direction its first frame's way later.
+                changes.add(new double[] {t.ps[i] + fw[2], fw[1] * (r - before), (r > 0 ? 1 : 0) - (before > 0 ? 1 : 0)});
                 before = r;
             }
         }
@@ -388,14 +407,21 @@ public final class FocusRun {
                 flows.size());
     }
 
-    /** An ECMP flow's directions: the egress ports of its flow-run path, each whole. */
-    private static Map<Port, Double> ecmpUse(Fabric fabric, SimResults.FlowResult r) {
-        Map<Port, Double> u = new LinkedHashMap<>();
+    /** An ECMP flow's directions: the egress ports of its flow-run path, each whole, with their first-frame times. */
+    private static Map<Port, double[]> ecmpUse(Fabric fabric, SimResults.FlowResult r, Hops hops) {
+        Map<Port, double[]> u = new LinkedHashMap<>();
+        long at = 0;
+        Port before = null;
         for (String ref : r.path()) {
             Port p = fabric.port(ref);
-            if (p != null && fabric.linkAt(p) != null) {
-                u.put(p, 1.0);
+            if (p == null || fabric.linkAt(p) == null) {
+                continue;
             }
+            if (before != null) {
+                at += hops.hopPs(before, p);
+            }
+            u.put(p, new double[] {1.0, at});
+            before = p;
         }
         return u;
     }
@@ -403,44 +429,118 @@ public final class FocusRun {
     /**
      * A sprayed flow's directions as the flow engine splits it: the source's access link whole, at
      * every switch an even split over the next hops toward the destination's switch, the last hop
-     * whole (cached by the pair of edge switches).
+     * whole (the split cached by the pair of edge switches); each with its first frame's time.
      */
-    private static Map<Port, Double> sprayUse(Fabric fabric, Routing routing, FlowSpec s, Map<Long, Map<Port, Double>> cache) {
+    private static Map<Port, double[]> sprayUse(Fabric fabric, Routing routing, FlowSpec s,
+                                                Map<Long, Map<Port, double[]>> cache, Hops hops) {
         Port src = Simulator.resolveNic(fabric, routing, s.src(), "src", 0);
         Port dst = Simulator.resolveNic(fabric, routing, s.dst(), "dst", 0);
         Device first = routing.edgeSwitch(src);
         Device last = routing.edgeSwitch(dst);
+        Port firstIn = routing.accessLink(src).opposite(src);
         long key = ((long) routing.indexOf(first) << 32) | (routing.indexOf(last) & 0xffffffffL);
-        Map<Port, Double> middle = cache.get(key);
+        Map<Port, double[]> middle = cache.get(key);
         if (middle == null) {
+            // Relative to the first switch's ingress; the source's access hop is added below.
             middle = new LinkedHashMap<>();
-            Map<Device, Double> level = new LinkedHashMap<>();
-            level.put(first, 1.0);
+            Map<Device, double[]> level = new LinkedHashMap<>(); // share, ps at the switch, its ingress as a port id
+            Map<Device, Port> ingress = new java.util.IdentityHashMap<>();
+            level.put(first, new double[] {1.0, 0});
+            ingress.put(first, firstIn);
             int guard = 0;
             while (!(level.size() == 1 && level.containsKey(last)) && ++guard <= 64) {
-                Map<Device, Double> next = new LinkedHashMap<>();
+                Map<Device, double[]> next = new LinkedHashMap<>();
                 for (var e : level.entrySet()) {
                     Device sw = e.getKey();
                     if (sw == last) {
-                        next.merge(sw, e.getValue(), Double::sum);
+                        next.merge(sw, e.getValue().clone(), (x, y) -> new double[] {x[0] + y[0], Math.max(x[1], y[1])});
                         continue;
                     }
-                    List<Link> hops = routing.nextHops(sw, last);
-                    for (Link l : hops) {
-                        double w = e.getValue() / hops.size();
-                        middle.merge(l.portOn(sw), w, Double::sum);
-                        next.merge(l.other(sw), w, Double::sum);
+                    List<Link> hopsTo = routing.nextHops(sw, last);
+                    for (Link l : hopsTo) {
+                        double w = e.getValue()[0] / hopsTo.size();
+                        Port out = l.portOn(sw);
+                        double at = e.getValue()[1] + hops.switchPs(ingress.get(sw), out);
+                        middle.merge(out, new double[] {w, at}, (x, y) -> new double[] {x[0] + y[0], Math.max(x[1], y[1])});
+                        Device peer = l.other(sw);
+                        double atPeer = at + hops.wirePs(out);
+                        next.merge(peer, new double[] {w, atPeer}, (x, y) -> new double[] {x[0] + y[0], Math.max(x[1], y[1])});
+                        ingress.putIfAbsent(peer, l.opposite(out));
                     }
                 }
                 level = next;
             }
             cache.put(key, middle);
         }
-        Map<Port, Double> u = new LinkedHashMap<>();
-        u.put(src, 1.0);
-        u.putAll(middle);
-        u.put(routing.accessLink(dst).opposite(dst), 1.0);
+        Map<Port, double[]> u = new LinkedHashMap<>();
+        u.put(src, new double[] {1.0, 0});
+        double access = hops.wirePs(src);
+        for (var e : middle.entrySet()) {
+            u.put(e.getKey(), new double[] {e.getValue()[0], access + e.getValue()[1]});
+        }
+        Port lastOut = routing.accessLink(dst).opposite(dst);
+        double[] lastAt = u.get(lastOut);
+        if (lastAt == null) {
+            // The destination's own switch: reached when the fluid reached it, plus its latency.
+            double at = access;
+            for (var e : middle.entrySet()) {
+                if (e.getKey().device() != last) {
+                    at = Math.max(at, access + e.getValue()[1] + hops.wirePs(e.getKey()));
+                }
+            }
+            u.put(lastOut, new double[] {1.0, at + hops.switchPs(null, lastOut)});
+        } else {
+            lastAt[0] = 1.0;
+        }
         return u;
+    }
+
+    /**
+     * A first frame's way through the fabric, timed as the flow engine times a packet that did not
+     * wait: on each wire its serialization (a full frame at the link's rate) and propagation, at
+     * each switch its port-to-port latency, less, on a cut-through switch, the smaller of the
+     * ingress and egress serializations.
+     */
+    static final class Hops {
+        private final Fabric fabric;
+        private final Timing timing;
+        private final int frameBytes;
+
+        Hops(Fabric fabric, Timing timing) {
+            this.fabric = fabric;
+            this.timing = timing;
+            NicTransport.Framing framing = NicTransport.Framing.of(timing.transport(), fabric.mtuBytes());
+            this.frameBytes = framing.maxPayload() + framing.dataHeaderBytes() + framing.wireOverheadBytes();
+        }
+
+        /** Serialization of a full frame into {@code from}'s link and its propagation. */
+        long wirePs(Port from) {
+            Link l = fabric.linkAt(from);
+            return io.fabriclab.model.Units.serializationPs(frameBytes, l.rateBps()) + l.propagationPs();
+        }
+
+        /** From a frame's last bit at switch port {@code in} (null: unknown) to its first on {@code out}. */
+        long switchPs(Port in, Port out) {
+            Device sw = out.device();
+            if (!sw.role().isSwitch()) {
+                return 0;
+            }
+            long latency = timing.switchLatencyPs() >= 0 ? timing.switchLatencyPs()
+                    : io.fabriclab.model.SwitchLatency.portToPortPs(sw, timing.transport());
+            boolean cutThrough = timing.switchLatencyPs() != 0 && io.fabriclab.model.SwitchLatency.classOf(sw,
+                    timing.transport()).forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH;
+            if (cutThrough && in != null) {
+                long serIn = io.fabriclab.model.Units.serializationPs(frameBytes, fabric.linkAt(in).rateBps());
+                long serOut = io.fabriclab.model.Units.serializationPs(frameBytes, fabric.linkAt(out).rateBps());
+                latency = Math.max(0, latency - Math.min(serIn, serOut));
+            }
+            return latency;
+        }
+
+        /** From the first frame's start on {@code before}'s wire to its start on {@code next}'s, one switch between. */
+        long hopPs(Port before, Port next) {
+            return wirePs(before) + switchPs(fabric.linkAt(before).opposite(before), next);
+        }
     }
 
     /** One focus flow in both runs: FCTs (ps, -1 unfinished) and whether the packet run kept its path. */

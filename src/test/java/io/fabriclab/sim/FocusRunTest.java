@@ -26,6 +26,8 @@ class FocusRunTest {
     /** RoCEv2 at MTU 4200: 4,138 B of payload per packet, 4,220 B on the wire (SingleFlowTest). */
     private static final int PAYLOAD = 4138;
     private static final int FRAME = 4220;
+    /** RoCEv2, every switch store-and-forward without pipeline latency (as the runs below set it). */
+    private static final FocusRun.Timing ROCE = new FocusRun.Timing(Transport.ROCEV2, 0);
 
     private static FlowEngine flowEngine(Fabric f, List<FlowSpec> flows) {
         FlowEngine e = new FlowEngine(f, flows, SimConfig.defaults(), TransportProfile.of(Transport.ROCEV2));
@@ -62,7 +64,7 @@ class FocusRunTest {
         // A core switch: the flows ECMP put through it (a few of the 16).
         FocusRun.Focus focus = FocusRun.resolve(f, "core0");
         assertEquals(FocusRun.Kind.DEVICE, focus.kind());
-        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, focus, () -> flowEngine(f, flows));
+        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, focus, ROCE, () -> flowEngine(f, flows));
         assertTrue(plan.flows().size() >= 2 && plan.flows().size() < 16, "flows through core0: " + plan.flows().size());
         SimResults r = packet(f, plan).run();
         FocusRun.Result cmp = FocusRun.compare(plan, flowRun, r);
@@ -85,16 +87,20 @@ class FocusRunTest {
         // 1,000 full packets, both from 0. In the flow run both cross leaf0's uplink and spine0's
         // link to leaf1 and share them max-min: 50 Gb/s each while F lasts, so X = 50 Gb/s of
         // background on those two directions while F runs (G at 100 after F leaves is held to
-        // n / (n + 1) = 1/2 by the floor).
+        // n / (n + 1) = 1/2 by the floor). A rate change of G reaches each shared direction when
+        // G's first frame would.
         Fabric f = TestFabrics.leafSpine(2, 1, 2, 100, 100, 2.0, QOS);
         List<FlowSpec> flows = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", 250L * PAYLOAD, 0, 3),
                 new FlowSpec("s0_1:nic0", "s1_1:nic0", 1000L * PAYLOAD, 0, 3));
         SimResults flowRun = flowEngine(f, flows).run(null);
-        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, FocusRun.resolve(f, "s1_0:nic0"), () -> flowEngine(f, flows));
+        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, FocusRun.resolve(f, "s1_0:nic0"), ROCE,
+                () -> flowEngine(f, flows));
         assertEquals(1, plan.flows().size());
         assertEquals(2, plan.background().size(), "leaf0:up0 and spine0:eth1");
+        // G's rate reaches each direction when its first frame does: leaf0's uplink after its NIC's
+        // serialization and one cable (337,600 + 10,000), spine0's link one more hop later.
         for (FocusRun.Background b : plan.background()) {
-            assertEquals(0, b.atPs()[0]);
+            assertEquals(b.fromRef().equals("leaf0:up0") ? 347_600 : 695_200, b.atPs()[0], b.fromRef());
             assertEquals(0.5, b.share()[0], 1e-9);
             assertEquals(0.5, b.peakShare(), 1e-9);
         }
@@ -124,7 +130,7 @@ class FocusRunTest {
         List<FlowSpec> flows = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", 100L * PAYLOAD, 0, 3),
                 new FlowSpec("s0_1:nic0", "s1_1:nic0", 80L * PAYLOAD, 5_000_000, 3));
         SimResults flowRun = flowEngine(f, flows).run(null);
-        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, FocusRun.resolve(f, "leaf0:up0 -> spine0:eth0"),
+        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, FocusRun.resolve(f, "leaf0:up0 -> spine0:eth0"), ROCE,
                 () -> {
                     throw new AssertionError("no background: the flow run is not run again");
                 });
@@ -205,7 +211,8 @@ class FocusRunTest {
             return e;
         };
         SimResults flowRun = engine.get().run(null);
-        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, FocusRun.resolve(f, "s1_0:nic0"), engine);
+        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, FocusRun.resolve(f, "s1_0:nic0"),
+                new FocusRun.Timing(Transport.ULTRA_ETHERNET, 0), engine);
         assertTrue(plan.sprayed());
         assertEquals(1, plan.flows().size());
         List<String> shared = plan.background().stream().map(FocusRun.Background::fromRef).sorted().toList();

@@ -259,6 +259,10 @@ public final class SimulateCommand implements Callable<Integer> {
     private int focusRun(Scenario scenario, SimConfig cfg, SimResults flowRun, ResultsJson.Metadata meta, Path target,
                          PrintWriter out, PrintWriter err) {
         io.fabriclab.app.FocusRuns.Prepared prepared;
+        if (!quiet) {
+            err.println("focus " + focus + ": choosing its flows and running the flow run again for the other flows' rates ...");
+            err.flush();
+        }
         try {
             prepared = io.fabriclab.app.FocusRuns.prepare(scenario, cfg, flowRun, focus);
         } catch (IllegalArgumentException e) {

@@ -239,4 +239,30 @@ class FocusRunTest {
         assertEquals(1.0, (double) focused / full, 0.15, "focus " + focused + " ps, packet run of both " + full + " ps");
         assertTrue(focused >= full, "a background that never yields slows F, never speeds it");
     }
+
+    @Test
+    void anOtherFlowsRateReachesEachHopWhenItsFirstFrameWould() {
+        // Two leaves of two 100G servers, one spine, 400G uplinks, 2 m cables, the switches' own
+        // latency: cut-through Ethernet, 300 ns port to port, less the smaller of the ingress and
+        // egress serializations of a full frame (docs/model.md, Switch port-to-port latency).
+        // F: s0_0 -> s1_0 (the focus), G: s0_1 -> s1_1, both from 0; G moves at its NIC's 100G,
+        // a quarter of each shared uplink direction, from when its first frame gets there:
+        //   leaf0:up0:   G's NIC serialization 337,600 + 10,000 of cable, then leaf0 (100G in, 400G
+        //                out): 300,000 - 84,400 = 215,600: 563,200 ps;
+        //   spine0:eth1: + 84,400 on the uplink + 10,000, then spine0 (400G in and out): 215,600:
+        //                873,200 ps.
+        Fabric f = TestFabrics.leafSpine(2, 1, 2, 100, 400, 2.0, QOS);
+        List<FlowSpec> flows = List.of(new FlowSpec("s0_0:nic0", "s1_0:nic0", 100L * PAYLOAD, 0, 3),
+                new FlowSpec("s0_1:nic0", "s1_1:nic0", 100L * PAYLOAD, 0, 3));
+        java.util.function.Supplier<FlowEngine> engine = () -> new FlowEngine(f, flows, SimConfig.defaults(),
+                TransportProfile.of(Transport.ROCEV2));
+        SimResults flowRun = engine.get().run(null);
+        FocusRun.Plan plan = FocusRun.plan(f, flows, flowRun, FocusRun.resolve(f, "s1_0:nic0"),
+                new FocusRun.Timing(Transport.ROCEV2, -1), engine);
+        assertEquals(2, plan.background().size());
+        for (FocusRun.Background b : plan.background()) {
+            assertEquals(b.fromRef().equals("leaf0:up0") ? 563_200 : 873_200, b.atPs()[0], b.fromRef());
+            assertEquals(0.25, b.share()[0], 1e-9, b.fromRef());
+        }
+    }
 }

@@ -244,19 +244,20 @@ public final class FocusRun {
         Set<Link> focusLinks = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         focusLinks.addAll(focus.links());
 
-        // Every flow's link directions with its share of each and the time its first frame takes to
-        // reach each (egress port -> {share, ps}).
+        // A flow's link directions with its share of each and the time its first frame takes to
+        // reach each (egress port -> {share, ps}); computed once to choose the focus flows and once
+        // more for the others, and kept only where it matters (a whole cluster has millions of flows).
         Hops hops = new Hops(fabric, timing);
-        List<Map<Port, double[]>> uses = new ArrayList<>(results.size());
+        java.util.function.IntFunction<Map<Port, double[]>> use = f -> sprayed
+                ? sprayUse(fabric, routing, network.get(f), sprayCache, hops) : ecmpUse(fabric, results.get(f), hops);
         List<Integer> chosen = new ArrayList<>();
+        List<Map<Port, double[]>> chosenUses = new ArrayList<>();
         for (int f = 0; f < results.size(); f++) {
-            SimResults.FlowResult r = results.get(f);
-            Map<Port, double[]> u = sprayed ? sprayUse(fabric, routing, network.get(f), sprayCache, hops)
-                    : ecmpUse(fabric, r, hops);
-            uses.add(u);
+            Map<Port, double[]> u = use.apply(f);
             for (Port p : u.keySet()) {
                 if (focusLinks.contains(fabric.linkAt(p))) {
                     chosen.add(f);
+                    chosenUses.add(u);
                     break;
                 }
             }
@@ -279,10 +280,10 @@ public final class FocusRun {
                     List.of(), FlowSpec.Kind.NETWORK, 0));
             ids[i] = f;
             udp[i] = r.udpSourcePort();
-            directions.addAll(uses.get(f).keySet());
+            directions.addAll(chosenUses.get(i).keySet());
         }
 
-        // The other flows on those directions, each with its share of each.
+        // The other flows on those directions, each with its share of each and its shift.
         Map<Port, List<double[]>> onDirection = new LinkedHashMap<>();
         for (Port p : directions) {
             onDirection.put(p, new ArrayList<>());
@@ -293,7 +294,7 @@ public final class FocusRun {
             if (inFocus[f]) {
                 continue;
             }
-            for (var e : uses.get(f).entrySet()) {
+            for (var e : use.apply(f).entrySet()) {
                 List<double[]> l = onDirection.get(e.getKey());
                 if (l != null) {
                     l.add(new double[] {f, e.getValue()[0], e.getValue()[1]});

@@ -249,13 +249,16 @@ public final class FocusRun {
         // more for the others, and kept only where it matters (a whole cluster has millions of flows).
         Hops hops = new Hops(fabric, timing);
         java.util.function.IntFunction<Map<Port, double[]>> use = f -> sprayed
-                ? sprayUse(fabric, routing, network.get(f), sprayCache, hops) : ecmpUse(fabric, results.get(f), hops);
+                ? sprayUse(fabric, routing, network.get(f), sprayCache, hops) : ecmpUse(results.get(f), hops);
         List<Integer> chosen = new ArrayList<>();
         List<Map<Port, double[]>> chosenUses = new ArrayList<>();
         for (int f = 0; f < results.size(); f++) {
+            if (!sprayed && !hops.crosses(results.get(f), focusLinks, null)) {
+                continue; // an ECMP flow's path read without timing it
+            }
             Map<Port, double[]> u = use.apply(f);
             for (Port p : u.keySet()) {
-                if (focusLinks.contains(fabric.linkAt(p))) {
+                if (focusLinks.contains(hops.link(p))) {
                     chosen.add(f);
                     chosenUses.add(u);
                     break;
@@ -291,7 +294,7 @@ public final class FocusRun {
         boolean[] wanted = new boolean[results.size()];
         boolean any = false;
         for (int f = 0; f < results.size(); f++) {
-            if (inFocus[f]) {
+            if (inFocus[f] || !sprayed && !hops.crosses(results.get(f), null, directions)) {
                 continue;
             }
             for (var e : use.apply(f).entrySet()) {
@@ -409,13 +412,13 @@ public final class FocusRun {
     }
 
     /** An ECMP flow's directions: the egress ports of its flow-run path, each whole, with their first-frame times. */
-    private static Map<Port, double[]> ecmpUse(Fabric fabric, SimResults.FlowResult r, Hops hops) {
+    private static Map<Port, double[]> ecmpUse(SimResults.FlowResult r, Hops hops) {
         Map<Port, double[]> u = new LinkedHashMap<>();
         long at = 0;
         Port before = null;
         for (String ref : r.path()) {
-            Port p = fabric.port(ref);
-            if (p == null || fabric.linkAt(p) == null) {
+            Port p = hops.port(ref);
+            if (p == null) {
                 continue;
             }
             if (before != null) {
@@ -506,6 +509,11 @@ public final class FocusRun {
         private final Fabric fabric;
         private final Timing timing;
         private final int frameBytes;
+        /** Caches: a results file's port names resolve once; a link's and a switch's figures once. */
+        private final Map<String, Port> ports = new HashMap<>();
+        private final Map<Port, Link> links = new java.util.IdentityHashMap<>();
+        private final Map<Link, long[]> wire = new java.util.IdentityHashMap<>();
+        private final Map<Device, long[]> switches = new java.util.IdentityHashMap<>();
 
         Hops(Fabric fabric, Timing timing) {
             this.fabric = fabric;
@@ -514,10 +522,48 @@ public final class FocusRun {
             this.frameBytes = framing.maxPayload() + framing.dataHeaderBytes() + framing.wireOverheadBytes();
         }
 
+        /** The port a results file names "device:port" when it has a link, else null. */
+        Port port(String ref) {
+            Port p = ports.get(ref);
+            if (p == null && !ports.containsKey(ref)) {
+                p = fabric.port(ref);
+                p = p != null && link(p) != null ? p : null;
+                ports.put(ref, p);
+            }
+            return p;
+        }
+
+        Link link(Port p) {
+            return links.computeIfAbsent(p, fabric::linkAt);
+        }
+
+        /**
+         * Whether ECMP flow {@code r}'s flow-run path uses a link of {@code anyLink} or a
+         * direction of {@code anyDirection} (either may be null).
+         */
+        boolean crosses(SimResults.FlowResult r, Set<Link> anyLink, Set<Port> anyDirection) {
+            for (String ref : r.path()) {
+                Port p = port(ref);
+                if (p != null && (anyLink != null && anyLink.contains(link(p))
+                        || anyDirection != null && anyDirection.contains(p))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** A full frame's serialization on {@code l}. */
+        private long serPs(Link l) {
+            return wire.computeIfAbsent(l, k -> new long[] {
+                    io.fabriclab.model.Units.serializationPs(frameBytes, k.rateBps()), k.propagationPs()})[0];
+        }
+
         /** Serialization of a full frame into {@code from}'s link and its propagation. */
         long wirePs(Port from) {
-            Link l = fabric.linkAt(from);
-            return io.fabriclab.model.Units.serializationPs(frameBytes, l.rateBps()) + l.propagationPs();
+            Link l = link(from);
+            serPs(l);
+            long[] w = wire.get(l);
+            return w[0] + w[1];
         }
 
         /** From a frame's last bit at switch port {@code in} (null: unknown) to its first on {@code out}. */
@@ -526,21 +572,21 @@ public final class FocusRun {
             if (!sw.role().isSwitch()) {
                 return 0;
             }
-            long latency = timing.switchLatencyPs() >= 0 ? timing.switchLatencyPs()
-                    : io.fabriclab.model.SwitchLatency.portToPortPs(sw, timing.transport());
-            boolean cutThrough = timing.switchLatencyPs() != 0 && io.fabriclab.model.SwitchLatency.classOf(sw,
-                    timing.transport()).forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH;
-            if (cutThrough && in != null) {
-                long serIn = io.fabriclab.model.Units.serializationPs(frameBytes, fabric.linkAt(in).rateBps());
-                long serOut = io.fabriclab.model.Units.serializationPs(frameBytes, fabric.linkAt(out).rateBps());
-                latency = Math.max(0, latency - Math.min(serIn, serOut));
+            long[] k = switches.computeIfAbsent(sw, d -> new long[] {
+                    timing.switchLatencyPs() >= 0 ? timing.switchLatencyPs()
+                            : io.fabriclab.model.SwitchLatency.portToPortPs(d, timing.transport()),
+                    timing.switchLatencyPs() != 0 && io.fabriclab.model.SwitchLatency.classOf(d, timing.transport())
+                            .forwarding() == io.fabriclab.model.SwitchLatency.Forwarding.CUT_THROUGH ? 1 : 0});
+            long latency = k[0];
+            if (k[1] == 1 && in != null) {
+                latency = Math.max(0, latency - Math.min(serPs(link(in)), serPs(link(out))));
             }
             return latency;
         }
 
         /** From the first frame's start on {@code before}'s wire to its start on {@code next}'s, one switch between. */
         long hopPs(Port before, Port next) {
-            return wirePs(before) + switchPs(fabric.linkAt(before).opposite(before), next);
+            return wirePs(before) + switchPs(link(before).opposite(before), next);
         }
     }
 

@@ -767,6 +767,9 @@ public final class FlowEngine implements SimRun {
         }
         active[t] = false;
         rate[t] = 0;
+        if (rateListener != null && flowIdOfTask[t] >= 0) {
+            rateListener.rateChanged(flowIdOfTask[t], now, 0);
+        }
         version[t]++;
         pendingDrain[t] = false;
         changed.add(t);
@@ -1324,6 +1327,9 @@ public final class FlowEngine implements SimRun {
             }
         }
         rate[t] = r;
+        if (rateListener != null && flowIdOfTask[t] >= 0) {
+            rateListener.rateChanged(flowIdOfTask[t], now, r);
+        }
         if (r > 0) {
             minRate[t] = Math.min(minRate[t], r);
         }
@@ -1861,5 +1867,19 @@ public final class FlowEngine implements SimRun {
             who[i] = w;
             stamp[i] = s;
         }
+    }
+
+    // ---- a focus run's view of the rates (FocusRun) ----
+
+    /** Told every change of a network flow's rate: flow id, time (ps), wire bytes per ps (0 when it stops). */
+    public interface RateListener {
+        void rateChanged(int flow, long ps, double wireBytesPerPs);
+    }
+
+    private RateListener rateListener;
+
+    /** Listens to every network flow's rate changes during {@link #run}; call before it. */
+    public void setRateListener(RateListener listener) {
+        this.rateListener = listener;
     }
 }

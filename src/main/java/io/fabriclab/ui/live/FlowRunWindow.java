@@ -88,24 +88,35 @@ public final class FlowRunWindow extends BorderPane {
         TableColumn<List<String>, String> util = new TableColumn<>("mean utilisation");
         util.setCellValueFactory(d -> new ReadOnlyStringWrapper(d.getValue().get(2)));
         util.setStyle("-fx-alignment: CENTER-RIGHT;");
+        TableColumn<List<String>, String> atOnce = new TableColumn<>("transfers at once (into a NIC)");
+        atOnce.setCellValueFactory(d -> new ReadOnlyStringWrapper(d.getValue().get(3)));
+        atOnce.setStyle("-fx-alignment: CENTER-RIGHT;");
         links.getColumns().add(link);
         links.getColumns().add(speed);
         links.getColumns().add(util);
+        links.getColumns().add(atOnce);
         links.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         links.setId("flow-run-links");
         links.setPlaceholder(new Label("No link carried traffic."));
+        // The links the flow engine names for the packet engine first (busiest, widest incast),
+        // then the busiest of the rest.
         List<SimResults.LinkResult> busiest = new ArrayList<>(r.links());
-        busiest.sort(Comparator.comparingDouble(SimResults.LinkResult::meanUtilization).reversed());
+        busiest.sort(Comparator.comparing((SimResults.LinkResult l) -> !lookCloser(l))
+                .thenComparing(Comparator.comparingDouble(SimResults.LinkResult::meanUtilization).reversed())
+                .thenComparing(Comparator.comparingInt(SimResults.LinkResult::incastDegree).reversed()));
         for (SimResults.LinkResult l : busiest.subList(0, Math.min(50, busiest.size()))) {
             if (l.meanUtilization() <= 0) {
                 break;
             }
             links.getItems().add(List.of(l.from() + " -> " + l.to(), l.speedGbps() + " Gb/s",
                     String.format(Locale.ROOT, "%.1f %%%s", 100 * l.meanUtilization(),
-                            l.meanUtilization() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION ? " (look closer: Focus below)" : "")));
+                            lookCloser(l) ? " (look closer: Focus below)" : ""),
+                    l.incastDegree() > 0 ? Integer.toString(l.incastDegree()) : ""));
         }
         Label busiestLabel = new Label("Busiest link directions over the run (the 50 busiest; at "
-                + Math.round(100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION) + " % or more is where queues, pauses and marks would be)");
+                + Math.round(100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION) + " % or more, or into a NIC from "
+                + io.fabriclab.sim.FlowEngine.PACKET_LEVEL_INCAST
+                + " or more transfers at once, is where queues, pauses and marks would be)");
         busiestLabel.setWrapText(true);
         VBox center = new VBox(4, busiestLabel, links, focusBar(f, busiest));
         VBox.setVgrow(links, Priority.ALWAYS);
@@ -133,6 +144,12 @@ public final class FlowRunWindow extends BorderPane {
         setMinSize(0, 0);
     }
 
+    /** Whether the flow engine names this link direction for the packet engine (busy, or an incast into a NIC). */
+    private static boolean lookCloser(SimResults.LinkResult l) {
+        return l.meanUtilization() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION
+                || l.incastDegree() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_INCAST;
+    }
+
     /**
      * The focus bar: what to look at (a busy link direction picked in the table, a link or device
      * picked on the drawing, or typed: a link, device, "unit N", "pod N") and the action that runs
@@ -144,7 +161,7 @@ public final class FlowRunWindow extends BorderPane {
         focus.setPromptText("link, device, unit N or pod N");
         focus.setPrefWidth(380);
         for (SimResults.LinkResult l : busiest) {
-            if (l.meanUtilization() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION) {
+            if (lookCloser(l)) {
                 focus.getItems().add(l.from() + " -> " + l.to());
             }
         }

@@ -95,6 +95,14 @@ public final class SimulateCommand implements Callable<Integer> {
                     + "rates, no queues: whole clusters in seconds; docs/model.md, The flow-level engine)")
     Engine engine = Engine.PACKET;
 
+    @Option(names = "--focus", paramLabel = "WHERE",
+            description = "with --engine flow: then run the flows whose flow-run path crosses WHERE on the packet engine, "
+                    + "each on its flow-run ECMP path from its flow-run start, the rest of the traffic as background "
+                    + "(docs/model.md, Focus run). WHERE: a link id (devA:portA--devB:portB), a port (device:port), "
+                    + "\"from -> to\" as the flow run names busy links, a device, \"unit N\" or \"pod N\". Its results go "
+                    + "to RESULTS with .focus before .json")
+    String focus;
+
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
@@ -145,9 +153,26 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         scenario.warnings().forEach(w -> err.println("warning: " + w.render()));
+        Path focusOutput = null;
+        if (focus != null) {
+            if (engine != Engine.FLOW) {
+                err.println("error: --focus looks closer at a flow-level run: add --engine flow");
+                return 2;
+            }
+            try {
+                io.fabriclab.sim.FocusRun.resolve(scenario.fabric(), focus);
+            } catch (IllegalArgumentException e) {
+                err.println("error: --focus: " + e.getMessage());
+                return 2;
+            }
+            focusOutput = focusOutput(output);
+        }
         // Every output checked before the run: never an input, always writable (Outputs).
         Outputs outputs = new Outputs().input(scenarioFile).inputs(fabricsRead).file("-o", output)
                 .directory("--csv", csvDir, ResultsJson.CSV_FILES);
+        if (focusOutput != null) {
+            outputs.file("--focus", focusOutput);
+        }
         if (saveScenario != null) {
             outputs.file("--save-scenario", saveScenario);
             if (Outputs.sameFile(saveScenario, output)) {
@@ -216,6 +241,53 @@ public final class SimulateCommand implements Callable<Integer> {
         out.print(summary(r));
         out.print(StepText.of(scenario, r, analysed));
         out.println("results: " + output + (csvDir != null ? ", time series: " + csvDir : ""));
+        out.flush();
+        if (focus != null) {
+            return focusRun(scenario, cfg, r, meta, focusOutput, out, err);
+        }
+        return 0;
+    }
+
+    /** {@code RESULTS} with ".focus" before its ".json" (or after its name): where a focus run's results go. */
+    static Path focusOutput(Path output) {
+        String name = output.getFileName().toString();
+        String focused = name.endsWith(".json") ? name.substring(0, name.length() - 5) + ".focus.json" : name + ".focus";
+        return output.resolveSibling(focused);
+    }
+
+    /** --focus: the packet engine on the flows that cross the focus, after the flow run {@code flowRun}. */
+    private int focusRun(Scenario scenario, SimConfig cfg, SimResults flowRun, ResultsJson.Metadata meta, Path target,
+                         PrintWriter out, PrintWriter err) {
+        io.fabriclab.app.FocusRuns.Prepared prepared;
+        if (!quiet) {
+            err.println("focus " + focus + ": choosing its flows and running the flow run again for the other flows' rates ...");
+            err.flush();
+        }
+        try {
+            prepared = io.fabriclab.app.FocusRuns.prepare(scenario, cfg, flowRun, focus);
+        } catch (IllegalArgumentException e) {
+            err.println("error: --focus: " + e.getMessage());
+            return 2;
+        }
+        out.println();
+        out.printf(Locale.ROOT, "focus %s: %d flows on the packet engine, background on %d link directions%n",
+                prepared.plan().focus().describe(), prepared.plan().flows().size(), prepared.plan().background().size());
+        out.flush();
+        ProgressBar bar = quiet ? null : new ProgressBar(err, false);
+        io.fabriclab.sim.FocusRun.Result fr = prepared.run(bar);
+        if (bar != null) {
+            bar.finish();
+        }
+        try {
+            ResultsJson.write(fr.packet(), meta, target, reproducible,
+                    java.util.Map.of("focus", io.fabriclab.app.FocusRuns.json(fr)));
+        } catch (IOException e) {
+            err.println("error: cannot write focus results: " + e.getMessage());
+            return 2;
+        }
+        out.print(summary(fr.packet()));
+        out.print(io.fabriclab.app.FocusRuns.text(fr, 10));
+        out.println("focus results: " + target);
         out.flush();
         return 0;
     }
@@ -302,7 +374,7 @@ public final class SimulateCommand implements Callable<Integer> {
         List<String> hot = io.fabriclab.sim.FlowEngine.packetLevelCandidates(r, io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION, 5);
         if (!hot.isEmpty()) {
             sb.append(String.format(Locale.ROOT, "links at %.0f %% or more of their capacity, or into a NIC from %d or more "
-                    + "transfers at once (where queues, pauses and marks would be; look closer with --engine packet): %s%n",
+                    + "transfers at once (where queues, pauses and marks would be; look closer with --focus \"FROM -> TO\" or --engine packet): %s%n",
                     100 * io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION, io.fabriclab.sim.FlowEngine.PACKET_LEVEL_INCAST,
                     String.join("; ", hot)));
         }

@@ -21,8 +21,15 @@ final class EgressPort {
     final Port port;
     final Port peerPort;
     final Link link;
-    /** Line rate of this direction; changes when the link is degraded during a run. */
+    /**
+     * The rate frames are serialized at: the line rate, less the share a focus run's background
+     * takes ({@link #setRates}); changes when the link is degraded or the background changes.
+     */
     long rateBps;
+    /** Line rate of this direction; changes when the link is degraded during a run. */
+    long lineRateBps;
+    /** Share of the line rate that background traffic takes (a focus run, {@link FocusRun}); 0 otherwise. */
+    double backgroundShare;
     final long propagationPs;
     /** Switch state of the owner, or null when the owner is a NIC. */
     final SwitchState sw;
@@ -217,6 +224,7 @@ final class EgressPort {
         this.peerPort = peerPort;
         this.link = link;
         this.rateBps = link.rateBps();
+        this.lineRateBps = rateBps;
         this.propagationPs = link.propagationPs();
         this.sw = sw;
         this.switchIndex = sw == null ? -1 : sw.index;
@@ -397,5 +405,17 @@ final class EgressPort {
 
     String ref() {
         return port.ref();
+    }
+
+    /**
+     * Line rate {@code lineBps} with {@code background} of it taken by traffic the run does not
+     * simulate (a focus run's background): frames from now on serialize at what is left, at least
+     * 1 b/s.
+     */
+    void setRates(long lineBps, double background) {
+        lineRateBps = lineBps;
+        backgroundShare = background;
+        rateBps = background <= 0 ? lineBps : Math.max(1, Math.round(lineBps * (1 - background)));
+        lastWireBytes = -1;
     }
 }

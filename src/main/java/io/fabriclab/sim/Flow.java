@@ -22,7 +22,8 @@ final class Flow {
     /** Offsets of the current paths in the simulator's path store (what new packets carry). */
     int forwardBase;
     int reverseBase;
-    final int udpSourcePort;
+    /** Fixed at construction, or given by {@link Simulator#setUdpSourcePorts} before the run. */
+    int udpSourcePort;
     final int priority;
     final int totalPackets;
     final int lastPayload;

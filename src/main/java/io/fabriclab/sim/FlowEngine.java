@@ -895,6 +895,9 @@ public final class FlowEngine implements SimRun {
         releaseSlots(slot[t]);
         slot[t] = null;
         td[TD * t + D_RATE] = 0;
+        if (rateListener != null && ti[TI * t + I_FLOW] >= 0) {
+            rateListener.rateChanged(ti[TI * t + I_FLOW], now, 0);
+        }
         ti[TI * t + I_VERSION]++;
         ti[TI * t + I_DRAINING] = 0;
         changed = push(changed, changedSize++, t);
@@ -968,18 +971,20 @@ public final class FlowEngine implements SimRun {
 
     /**
      * The network transfers that drained at this instant arrive after their path latency, less the
-     * head start of their last packet. The NIC sends the packets of the transfers on its wire round
+     * head start of their last frame. The NIC sends the frames of the transfers on its wire round
      * robin, a frame each (NicScheduler), where the fluid moves them all at once at an equal share:
      * the fluid's instant is the end of the last round, and a transfer's last frame left the NIC
-     * before it by the frames sent after it in that round. The round takes the transfers that
-     * drained together from the NIC, in the order they started (ties by task), then one full frame
-     * of every transfer still sending there; so the i-th of k transfers draining together is ahead
-     * by the k - 1 - i last frames after it, and a transfer that drains while others go on is ahead
-     * by one frame of each of them. This is what moves two channels of a ring on one NIC apart, as
-     * in the packet engine, where the one ahead gains a frame every step until its latency hides
-     * under the other's transfer; a fluid without it keeps the two in lock-step, both idle through
-     * every step's latency (docs/model.md, The flow-level engine). A transfer cannot arrive before
-     * this instant: the head start is at most its latency.
+     * before it by the frames sent after it in that round. The round's order is the packet engine's:
+     * its round robin starts again at the front of its list when a transfer joins, so the transfer
+     * already sending keeps the first turn. Transfers that drained together from one NIC go in the
+     * order they started (ties by task), then one full frame of every transfer still sending there:
+     * the i-th of k transfers draining together is ahead by the k - 1 - i last frames after it, and
+     * a transfer that drains while others go on is ahead by one frame of each of them. This is what
+     * moves two channels of a ring on one NIC apart, as in the packet engine, where the one ahead
+     * gains a frame every step until its latency hides under the other's transfer; a fluid without
+     * it keeps the two in lock-step, both idle through every step's latency (docs/model.md, The
+     * flow-level engine). A transfer whose head start exceeds its latency arrived before this
+     * instant: it is recorded at its arrival, and what waits for it starts now.
      */
     private void lastRound() {
         int k = drainedCount;
@@ -1482,6 +1487,9 @@ public final class FlowEngine implements SimRun {
             }
         }
         td[TD * t + D_RATE] = r;
+        if (rateListener != null && ti[TI * t + I_FLOW] >= 0) {
+            rateListener.rateChanged(ti[TI * t + I_FLOW], now, r);
+        }
         if (r > 0) {
             td[TD * t + D_MIN_RATE] = Math.min(td[TD * t + D_MIN_RATE], r);
         }
@@ -2009,5 +2017,19 @@ public final class FlowEngine implements SimRun {
             who[i] = w;
             stamp[i] = s;
         }
+    }
+
+    // ---- a focus run's view of the rates (FocusRun) ----
+
+    /** Told every change of a network flow's rate: flow id, time (ps), wire bytes per ps (0 when it stops). */
+    public interface RateListener {
+        void rateChanged(int flow, long ps, double wireBytesPerPs);
+    }
+
+    private RateListener rateListener;
+
+    /** Listens to every network flow's rate changes during {@link #run}; call before it. */
+    public void setRateListener(RateListener listener) {
+        this.rateListener = listener;
     }
 }

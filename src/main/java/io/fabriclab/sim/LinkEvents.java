@@ -90,9 +90,8 @@ final class LinkEvents {
     /** {@link Simulator#EV_LINK_SPEED}: the link renegotiates to {@code gbps}; frames from now on serialize at the new rate. */
     void speed(int li, int gbps) {
         for (EgressPort p : new EgressPort[] {ports[2 * li], ports[2 * li + 1]}) {
-            p.rateBps = Units.gbpsToBps(gbps);
-            p.lastWireBytes = -1;
-            p.pfcReactionPs = Pfc.reactionPs(gbps, p.rateBps);
+            p.setRates(Units.gbpsToBps(gbps), p.backgroundShare);
+            p.pfcReactionPs = Pfc.reactionPs(gbps, p.lineRateBps);
         }
     }
 

@@ -61,7 +61,7 @@ final class Pfc {
         in.xoffSentMask |= 1 << c;
         int gen = ++in.refreshGeneration[c];
         send(in, c, RoceFraming.XOFF_QUANTA);
-        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, in.rateBps) / 2, Simulator.EV_PFC_REFRESH,
+        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, in.lineRateBps) / 2, Simulator.EV_PFC_REFRESH,
                 EgressPort.portClass(in.id, c), gen);
     }
 
@@ -99,7 +99,7 @@ final class Pfc {
             return;
         }
         send(p, c, RoceFraming.XOFF_QUANTA);
-        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, p.rateBps) / 2, Simulator.EV_PFC_REFRESH,
+        events.push(sim.now() + quantaPs(RoceFraming.XOFF_QUANTA, p.lineRateBps) / 2, Simulator.EV_PFC_REFRESH,
                 EgressPort.portClass(p.id, c), gen);
     }
 
@@ -134,7 +134,7 @@ final class Pfc {
             }
             return;
         }
-        long until = now + quantaPs(quanta, r.rateBps);
+        long until = now + quantaPs(quanta, r.lineRateBps);
         if (!pausedBefore) {
             r.pauseStartPs[c] = now;
             if (r.watchdogPs > 0 && !r.isStormed(c)) {

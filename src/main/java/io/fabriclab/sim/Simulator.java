@@ -72,6 +72,8 @@ public final class Simulator implements SimRun {
     static final int EV_NVLINK_ACTIVE = 18;
     /** The earliest NVLink transfer of a server (target) should be through; arg: the server's rate version. */
     static final int EV_NVLINK_NEXT = 19;
+    /** A focus run's background on a link direction changes (target: the port, arg: the step of its schedule). */
+    static final int EV_BACKGROUND = 20;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "trimmed", "fc"};
 
@@ -427,6 +429,89 @@ public final class Simulator implements SimRun {
         }
     }
 
+    /**
+     * Every network flow's UDP source port, in the order of the network flows, instead of the ports
+     * drawn from the seed: a focus run ({@link FocusRun}) gives each flow the port it had in the
+     * flow-level run, so ECMP puts it on the same path. Every flow's path is recomputed. Ports are
+     * 0-65535. Call before {@link #run()}.
+     */
+    public void setUdpSourcePorts(int[] udp) {
+        if (ran) {
+            throw new IllegalStateException("set the UDP source ports before the run");
+        }
+        if (udp.length != flows.length) {
+            throw new IllegalArgumentException("UDP source ports: " + udp.length + " given, the run has "
+                    + flows.length + " network flows");
+        }
+        for (Flow f : flows) {
+            int port = udp[f.id];
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("flow " + f.id + ": UDP source port " + port + " is not 0-65535");
+            }
+            f.udpSourcePort = port;
+            int[] fwd = paths.path(f.srcPort.port, f.dstPort.port, f.srcPort.nic.address, f.dstPort.nic.address, port);
+            int[] rev = paths.path(f.dstPort.port, f.srcPort.port, f.dstPort.nic.address, f.srcPort.nic.address, port);
+            if (fwd == null || rev == null) {
+                throw new IllegalArgumentException("flow " + f.id + ": no route between " + f.srcPort.ref() + " and "
+                        + f.dstPort.ref());
+            }
+            f.forwardPaths[0] = fwd;
+            f.reversePaths[0] = rev;
+            f.forwardBase = paths.store(fwd);
+            f.reverseBase = paths.store(rev);
+        }
+    }
+
+    /**
+     * Background traffic on the link direction {@code from} sends into (a focus run,
+     * {@link FocusRun}): from {@code atPs[i]} on, {@code share[i]} (0 to below 1) of the line rate is
+     * taken by traffic this run does not simulate, and frames serialize at what is left. The times
+     * ascend; the last share holds to the end. Call before {@link #run()}.
+     */
+    public void setBackground(Port from, long[] atPs, double[] share) {
+        if (ran) {
+            throw new IllegalStateException("set the background before the run");
+        }
+        Link l = fabric.linkAt(from);
+        Integer li = l == null ? null : linkIndex.get(l);
+        if (li == null) {
+            throw new IllegalArgumentException("background: port " + from.ref() + " has no link in this run");
+        }
+        if (atPs.length == 0 || atPs.length != share.length) {
+            throw new IllegalArgumentException("background of " + from.ref() + ": " + atPs.length + " times and "
+                    + share.length + " shares; one share per time, at least one");
+        }
+        for (int i = 0; i < atPs.length; i++) {
+            if (atPs[i] < 0 || (i > 0 && atPs[i] <= atPs[i - 1])) {
+                throw new IllegalArgumentException("background of " + from.ref() + ": times must be >= 0 and ascend");
+            }
+            if (!(share[i] >= 0 && share[i] < 1)) {
+                throw new IllegalArgumentException("background of " + from.ref() + ": share " + share[i]
+                        + " at " + atPs[i] + " ps is not in [0, 1)");
+            }
+        }
+        if (backgroundPs == null) {
+            backgroundPs = new long[ports.length][];
+            backgroundShare = new double[ports.length][];
+        }
+        int p = l.a() == from ? 2 * li : 2 * li + 1;
+        backgroundPs[p] = atPs.clone();
+        backgroundShare[p] = share.clone();
+    }
+
+    /** Background schedules by port id (null: none in this run). */
+    private long[][] backgroundPs;
+    private double[][] backgroundShare;
+
+    /** {@link #EV_BACKGROUND}: step {@code step} of port {@code p}'s background begins. */
+    private void background(int p, int step) {
+        EgressPort port = ports[p];
+        port.setRates(port.lineRateBps, backgroundShare[p][step]);
+        if (step + 1 < backgroundPs[p].length) {
+            events.push(backgroundPs[p][step + 1], EV_BACKGROUND, p, step + 1);
+        }
+    }
+
     /** InfiniBand: the subnet manager's forwarding tables in force, or null (ECMP routing). */
     public io.fabriclab.routing.LinearForwardingTables forwardingTables() {
         return paths.tables;
@@ -670,6 +755,14 @@ public final class Simulator implements SimRun {
             }
         }
         long wallStart = System.nanoTime();
+        // A focus run's background first: in force before a flow that starts at the same time sends.
+        if (backgroundPs != null) {
+            for (int p = 0; p < ports.length; p++) {
+                if (backgroundPs[p] != null) {
+                    events.push(backgroundPs[p][0], EV_BACKGROUND, p, 0);
+                }
+            }
+        }
         for (Flow f : flows) {
             if (f.waitingFor == 0) {
                 events.push(f.startPs + f.spec.delayPs(), EV_FLOW_START, f.id, 0);
@@ -775,6 +868,7 @@ public final class Simulator implements SimRun {
             case EV_TASK_DONE -> local.computeDone(target, now);
             case EV_NVLINK_ACTIVE -> local.nvlinkActive(target, now);
             case EV_NVLINK_NEXT -> local.nvlinkNext(target, arg, now);
+            case EV_BACKGROUND -> background(target, arg);
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -1661,7 +1755,7 @@ public final class Simulator implements SimRun {
         public long unloadedPathPs(int[] path, int wireBytes) {
             long t = 0;
             for (int p : path) {
-                t += Units.serializationPs(wireBytes, ports[p].rateBps) + ports[p].propagationPs
+                t += Units.serializationPs(wireBytes, ports[p].lineRateBps) + ports[p].propagationPs
                         + (ports[p].sw != null ? pipeline.latencyPs(ports[p].sw) : 0);
             }
             return t;

@@ -233,10 +233,11 @@ class FlowEngineTest {
         SimResults r = engine(f, together).run(null);
         assertEquals(6_724_400, r.flows().get(0).fctPs());
         assertEquals(7_062_000, r.flows().get(1).fctPs());
-        // The packet engine ends the round at the same picosecond. It sends the first transfer's
-        // first two frames back to back (it was alone on the wire when it sent its first, and its
-        // round robin then starts again at the only transfer it had), so its last frame is two
-        // frames ahead there: 18 x 337,600 + 310,000 = 6,386,800.
+        // The packet engine ends the round at the same picosecond. The first transfer is alone on
+        // the wire for its first frame; the second joins, and the round robin starts again at the
+        // front of its list: the first keeps the first turn of every round (the order the fluid's
+        // last round takes), its frames in slots 0, 1, 3, ..., 17, so it is two frames ahead there:
+        // 18 x 337,600 + 310,000 = 6,386,800.
         SimResults p = new Simulator(f, together, SimConfig.defaults()).run();
         assertEquals(6_386_800, p.flows().get(0).fctPs());
         assertEquals(7_062_000, p.flows().get(1).fctPs());

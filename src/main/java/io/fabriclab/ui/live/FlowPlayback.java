@@ -47,6 +47,12 @@ public final class FlowPlayback extends VBox {
     private AnimationTimer timer;
 
     public FlowPlayback(Fabric fabric, SimResults results) {
+        this(fabric, results, "Link utilisation over the run (flow engine: each link direction's share of its "
+                + "capacity in each sample)");
+    }
+
+    /** As {@link #FlowPlayback(Fabric, SimResults)} under {@code caption} (a focus run's packet-level utilisation). */
+    public FlowPlayback(Fabric fabric, SimResults results, String caption) {
         super(4);
         setId("flow-playback");
         this.results = results;
@@ -75,8 +81,9 @@ public final class FlowPlayback extends VBox {
         play.setOnAction(e -> togglePlay());
         HBox.setHgrow(timeline, Priority.ALWAYS);
         VBox.setVgrow(canvas, Priority.ALWAYS);
-        getChildren().addAll(new Label("Link utilisation over the run (flow engine: each link direction's share of its "
-                + "capacity in each sample)"), canvas, new HBox(8, play, timeline, clock));
+        Label title = new Label(caption);
+        title.setWrapText(true);
+        getChildren().addAll(title, canvas, new HBox(8, play, timeline, clock));
         show(endPs / 2);
         timeline.setValue(endPs / 2 / 1e6);
     }
@@ -160,5 +167,10 @@ public final class FlowPlayback extends VBox {
 
     Slider timeline() {
         return timeline;
+    }
+
+    /** The drawing's selection (a link or device picked on the playback names a focus: FlowRunWindow). */
+    io.fabriclab.diagram.Selection selection() {
+        return canvas.document().selection();
     }
 }

@@ -160,8 +160,10 @@ public final class LiveSession {
      * @param title    the run's title
      * @param notes    what the variant said (a transport's settings left out)
      * @param training the training step's analysis as text, or null
+     * @param scenario the scenario that ran (what a focus run of it builds on: FlowRunWindow), or null
      */
-    public record Finished(String title, RunSettings settings, SimResults results, List<String> notes, String training) {
+    public record Finished(String title, RunSettings settings, SimResults results, List<String> notes, String training,
+                           Scenario scenario) {
     }
 
     /**
@@ -185,7 +187,7 @@ public final class LiveSession {
                     job.tokensPerStep(), sc.collectives());
             training = io.fabriclab.sim.StepAnalysis.text(job, a);
         }
-        return new Finished(copy.name() + ": " + settings.describe(), settings, r, notes, training);
+        return new Finished(copy.name() + ": " + settings.describe(), settings, r, notes, training, sc);
     }
 
     /**

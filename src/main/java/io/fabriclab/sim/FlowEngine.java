@@ -130,17 +130,17 @@ public final class FlowEngine implements SimRun {
      * place in {@link #dependents}.
      */
     private final int[] ti;
-    private static final int TI = 16;
+    private static final int TI = 14;
     /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished, last rate change (ps). */
     private final long[] tl;
-    private static final int TL = 8;
+    private static final int TL = 6;
     /**
      * Doubles, {@value #TD} per task: wire bytes left, rate, standalone cap (an active fluid's
      * tightest resource, {@link #standaloneCap}, as its resources' demand counts it), lowest rate,
      * wire bytes in all.
      */
     private final double[] td;
-    private static final int TD = 8;
+    private static final int TD = 5;
     private static final FlowSpec.Kind[] KINDS = FlowSpec.Kind.values();
     private static final int K_NETWORK = FlowSpec.Kind.NETWORK.ordinal();
     private static final int K_NVLINK = FlowSpec.Kind.NVLINK.ordinal();

@@ -129,18 +129,26 @@ public final class FlowEngine implements SimRun {
      * ordinal, frozen, NIC addresses (source, destination), UDP source port, first dependent's
      * place in {@link #dependents}.
      */
-    private final int[] ti;
+    private final int[][] ti;
     private static final int TI = 14;
     /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished, last rate change (ps). */
-    private final long[] tl;
+    private final long[][] tl;
     private static final int TL = 6;
     /**
      * Doubles, {@value #TD} per task: wire bytes left, rate, standalone cap (an active fluid's
      * tightest resource, {@link #standaloneCap}, as its resources' demand counts it), lowest rate,
      * wire bytes in all.
      */
-    private final double[] td;
+    private final double[][] td;
     private static final int TD = 5;
+    /**
+     * Tasks per chunk of the record arrays: a few MB each instead of one array of up to 70 MB a
+     * record (at 1.3 M tasks), which the serial collector took in one piece by enlarging the
+     * heap (and its young generation with it) by 0.8 GB.
+     */
+    private static final int CHUNK_SHIFT = 16;
+    private static final int CHUNK = 1 << CHUNK_SHIFT;
+    private static final int CHUNK_MASK = CHUNK - 1;
     private static final FlowSpec.Kind[] KINDS = FlowSpec.Kind.values();
     private static final int K_NETWORK = FlowSpec.Kind.NETWORK.ordinal();
     private static final int K_NVLINK = FlowSpec.Kind.NVLINK.ordinal();
@@ -269,14 +277,21 @@ public final class FlowEngine implements SimRun {
 
         // Tasks.
         n = specs.size();
-        ti = new int[TI * n];
-        tl = new long[TL * n];
-        td = new double[TD * n];
+        int chunks = (n + CHUNK - 1) >>> CHUNK_SHIFT;
+        ti = new int[chunks][];
+        tl = new long[chunks][];
+        td = new double[chunks][];
+        for (int c = 0; c < chunks; c++) {
+            int tasks = Math.min(CHUNK, n - c * CHUNK);
+            ti[c] = new int[TI * tasks];
+            tl[c] = new long[TL * tasks];
+            td[c] = new double[TD * tasks];
+        }
         for (int t = 0; t < n; t++) {
-            tl[TL * t + L_READY] = -1;
-            tl[TL * t + L_STARTED] = -1;
-            tl[TL * t + L_FINISHED] = -1;
-            td[TD * t + D_MIN_RATE] = Double.POSITIVE_INFINITY;
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY] = -1;
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] = -1;
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] = -1;
+            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = Double.POSITIVE_INFINITY;
         }
         srcNic = new Port[n];
         dstNic = new Port[n];
@@ -295,12 +310,12 @@ public final class FlowEngine implements SimRun {
         List<Integer> flowTasks = new ArrayList<>();
         for (int t = 0; t < n; t++) {
             FlowSpec s = specs.get(t);
-            ti[TI * t + I_KIND] = s.kind().ordinal();
-            tl[TL * t + L_START] = s.startPs();
-            tl[TL * t + L_DELAY] = s.delayPs();
+            ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] = s.kind().ordinal();
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START] = s.startPs();
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_DELAY] = s.delayPs();
             if (s.network()) {
                 int id = flowTasks.size();
-                ti[TI * t + I_FLOW] = id;
+                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] = id;
                 flowTasks.add(t);
                 srcNic[t] = resolveNic(s.src(), "src", t);
                 dstNic[t] = resolveNic(s.dst(), "dst", t);
@@ -308,15 +323,15 @@ public final class FlowEngine implements SimRun {
                     throw new IllegalArgumentException("flow " + t + ": source and destination are the same NIC "
                             + srcNic[t].ref());
                 }
-                ti[TI * t + I_SRC] = address.get(srcNic[t]);
-                ti[TI * t + I_DST] = address.get(dstNic[t]);
+                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC] = address.get(srcNic[t]);
+                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST] = address.get(dstNic[t]);
                 // The packet engine draws every network flow's UDP source port from the seed, in order.
-                ti[TI * t + I_UDP] = 49152 + portRandom.nextInt(16384);
+                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_UDP] = 49152 + portRandom.nextInt(16384);
                 long packets = (s.bytes() + maxPayload - 1) / maxPayload;
-                td[TD * t + D_WIRE] = s.bytes() + packets * (double) frameOverheadBytes;
-                ti[TI * t + I_LAST_FRAME] = (int) (s.bytes() - (packets - 1) * maxPayload) + frameOverheadBytes;
+                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE] = s.bytes() + packets * (double) frameOverheadBytes;
+                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_LAST_FRAME] = (int) (s.bytes() - (packets - 1) * maxPayload) + frameOverheadBytes;
             } else {
-                ti[TI * t + I_FLOW] = -1;
+                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] = -1;
                 gpuA[t] = gpu(s.src(), t, "src");
                 gpuB[t] = s.kind() == FlowSpec.Kind.NVLINK ? gpu(s.dst(), t, "dst") : -1;
                 if (s.kind() == FlowSpec.Kind.NVLINK) {
@@ -329,7 +344,7 @@ public final class FlowEngine implements SimRun {
                     }
                     ScaleUp domain = fabric.device(serverOfGpu(gpuA[t])).scaleUpOrDefault();
                     nvlinkLatencyPs[t] = s.delayPs() == 0 ? domain.latencyPs() : s.delayPs();
-                    td[TD * t + D_WIRE] = s.bytes();
+                    td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE] = s.bytes();
                 }
             }
         }
@@ -342,7 +357,7 @@ public final class FlowEngine implements SimRun {
         Arrays.fill(gpuNvlinkBase, -1);
         resourceCount = portCount;
         for (int t = 0; t < n; t++) {
-            if (ti[TI * t + I_KIND] == K_NVLINK) {
+            if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NVLINK) {
                 for (int g : new int[] {gpuA[t], gpuB[t]}) {
                     if (gpuNvlinkBase[g] < 0) {
                         gpuNvlinkBase[g] = resourceCount;
@@ -399,20 +414,20 @@ public final class FlowEngine implements SimRun {
                 }
                 edgeFrom = push(edgeFrom, edges, d);
                 edgeTo = push(edgeTo, edges++, t);
-                ti[TI * d + I_DEPENDENTS]++;
-                ti[TI * t + I_WAITING]++;
+                ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEPENDENTS]++;
+                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING]++;
             }
         }
         int at = 0;
         for (int t = 0; t < n; t++) {
-            ti[TI * t + I_DEP_START] = at;
-            at += ti[TI * t + I_DEPENDENTS];
+            ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START] = at;
+            at += ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS];
         }
         dependents = new int[edges];
         int[] fill = new int[n];
         for (int e = 0; e < edges; e++) {
             int d = edgeFrom[e];
-            dependents[ti[TI * d + I_DEP_START] + fill[d]++] = edgeTo[e];
+            dependents[ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEP_START] + fill[d]++] = edgeTo[e];
         }
         path = new int[n][];
         weight = new float[n][];
@@ -502,8 +517,8 @@ public final class FlowEngine implements SimRun {
         }
         long wallStart = System.nanoTime();
         for (int t = 0; t < n; t++) {
-            if (ti[TI * t + I_WAITING] == 0) {
-                events.push(tl[TL * t + L_START], EV_READY, t);
+            if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING] == 0) {
+                events.push(tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START], EV_READY, t);
             }
         }
         for (int i = 0; i < failures.size(); i++) {
@@ -576,15 +591,15 @@ public final class FlowEngine implements SimRun {
         for (int e = events.firstAtTop(); e >= 0; e = events.next(e)) {
             if (events.type(e) == EV_ARRIVED) {
                 int t = events.target(e);
-                int from = ti[TI * t + I_DEP_START];
-                for (int i = from; i < from + ti[TI * t + I_DEPENDENTS]; i++) {
+                int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
+                for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
                     int u = dependents[i];
                     // Its waiting count; should it start, its records and route slots.
-                    sum += ti[TI * u + I_WAITING] + (int) tl[TL * u + L_START] + (int) td[TD * u + D_WIRE];
+                    sum += ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING] + (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
                     if (path[u] != null || weight[u] != null || slot[u] != null) {
                         sum++;
                     }
-                    int f = ti[TI * u + I_FLOW];
+                    int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
                     if (f >= 0 && firstPath[f] != null) {
                         sum++;
                     }
@@ -601,7 +616,7 @@ public final class FlowEngine implements SimRun {
         switch (type) {
             case EV_READY -> ready(target);
             case EV_DRAINED -> {
-                if (arg == ti[TI * target + I_VERSION] && (ti[TI * target + I_ACTIVE] != 0)) {
+                if (arg == ti[target >>> CHUNK_SHIFT][TI * (target & CHUNK_MASK) + I_VERSION] && (ti[target >>> CHUNK_SHIFT][TI * (target & CHUNK_MASK) + I_ACTIVE] != 0)) {
                     drained(target);
                 }
             }
@@ -624,26 +639,26 @@ public final class FlowEngine implements SimRun {
 
     /** Task {@code t} has nothing left to wait for: it starts at its own start time or now. */
     private void ready(int t) {
-        long start = Math.max(now, tl[TL * t + L_START]);
+        long start = Math.max(now, tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START]);
         if (start > now) {
             events.push(start, EV_READY, t);
             return;
         }
-        if (ti[TI * t + I_KIND] == K_NETWORK && tl[TL * t + L_DELAY] > 0 && tl[TL * t + L_READY] < 0) {
+        if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK && tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_DELAY] > 0 && tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY] < 0) {
             // A network flow's fixed latency (a steady ring's steps) before its first byte.
-            tl[TL * t + L_READY] = now;
-            events.push(now + tl[TL * t + L_DELAY], EV_READY, t);
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY] = now;
+            events.push(now + tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_DELAY], EV_READY, t);
             return;
         }
-        if (ti[TI * t + I_KIND] != K_NETWORK) {
-            tl[TL * t + L_READY] = now;
+        if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] != K_NETWORK) {
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY] = now;
         }
-        switch (KINDS[ti[TI * t + I_KIND]]) {
+        switch (KINDS[ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND]]) {
             case NETWORK -> {
-                if (tl[TL * t + L_READY] < 0) {
-                    tl[TL * t + L_READY] = now;
+                if (tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY] < 0) {
+                    tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY] = now;
                 }
-                tl[TL * t + L_STARTED] = now;
+                tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] = now;
                 Route r = routeOf(t);
                 if (r == null) {
                     // No route now (a failed link); it waits for the routing to reconverge.
@@ -653,7 +668,7 @@ public final class FlowEngine implements SimRun {
                 activate(t, r.ports(), r.weights());
             }
             case NVLINK -> {
-                tl[TL * t + L_STARTED] = now;
+                tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] = now;
                 if (nvlinkLatencyPs[t] > 0) {
                     events.push(now + nvlinkLatencyPs[t], EV_NVLINK_GO, t);
                 } else {
@@ -675,14 +690,14 @@ public final class FlowEngine implements SimRun {
     private void startCompute(int t) {
         int g = gpuA[t];
         gpuBusy[g] = true;
-        tl[TL * t + L_STARTED] = now;
-        events.push(now + tl[TL * t + L_DELAY], EV_COMPUTE_DONE, t);
+        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] = now;
+        events.push(now + tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_DELAY], EV_COMPUTE_DONE, t);
     }
 
     private void computeDone(int t) {
         int g = gpuA[t];
         gpuBusy[g] = false;
-        gpuBusyPs[g] += tl[TL * t + L_DELAY];
+        gpuBusyPs[g] += tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_DELAY];
         ArrayDeque<Integer> q = gpuQueue.get(g);
         if (!q.isEmpty()) {
             startCompute(q.poll());
@@ -714,7 +729,7 @@ public final class FlowEngine implements SimRun {
             route = pairRoutes.get(shared);
             p = route.ports();
         } else {
-            p = paths.path(srcNic[t], dstNic[t], ti[TI * t + I_SRC], ti[TI * t + I_DST], ti[TI * t + I_UDP]);
+            p = paths.path(srcNic[t], dstNic[t], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_UDP]);
             if (p == null) {
                 return null;
             }
@@ -735,7 +750,7 @@ public final class FlowEngine implements SimRun {
                 return null;
             }
         }
-        int f = ti[TI * t + I_FLOW];
+        int f = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW];
         if (firstPath[f] == null) {
             firstPath[f] = p;
             for (int i = 1; i < p.length - 1; i++) {
@@ -791,7 +806,7 @@ public final class FlowEngine implements SimRun {
 
     /** Task {@code t}'s NIC pair as one number. */
     private long pairKey(int t) {
-        return ((long) ti[TI * t + I_SRC] << 32) | (ti[TI * t + I_DST] & 0xffffffffL);
+        return ((long) ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC] << 32) | (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST] & 0xffffffffL);
     }
 
     /**
@@ -860,21 +875,21 @@ public final class FlowEngine implements SimRun {
 
     /** Fluid {@code t} starts moving over {@code resources}. */
     private void activate(int t, int[] resources, float[] w) {
-        if (tl[TL * t + L_STARTED] < 0) {
-            tl[TL * t + L_STARTED] = now;
+        if (tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] < 0) {
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] = now;
         }
         path[t] = resources;
         weight[t] = w;
         slot[t] = slotArray(resources.length);
-        td[TD * t + D_LEFT] = td[TD * t + D_WIRE];
-        td[TD * t + D_RATE] = 0;
-        tl[TL * t + L_UPDATED] = now;
-        ti[TI * t + I_ACTIVE] = 1;
-        td[TD * t + D_CAP] = standaloneCap(t);
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE];
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
+        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED] = now;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 1;
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP] = standaloneCap(t);
         for (int i = 0; i < resources.length; i++) {
             int r = resources[i];
             addUser(r, t, i);
-            demand[r] += w(t, i) * td[TD * t + D_CAP];
+            demand[r] += w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP];
         }
         changed = push(changed, changedSize++, t);
     }
@@ -885,21 +900,21 @@ public final class FlowEngine implements SimRun {
         for (int i = 0; i < p.length; i++) {
             int r = p[i];
             removeUser(r, t, i);
-            demand[r] -= w(t, i) * td[TD * t + D_CAP];
+            demand[r] -= w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP];
             if (userCount[r] == 0) {
                 demand[r] = 0;
             }
-            setLoad(r, load[r] - w(t, i) * td[TD * t + D_RATE]);
+            setLoad(r, load[r] - w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]);
         }
-        ti[TI * t + I_ACTIVE] = 0;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 0;
         releaseSlots(slot[t]);
         slot[t] = null;
-        td[TD * t + D_RATE] = 0;
-        if (rateListener != null && ti[TI * t + I_FLOW] >= 0) {
-            rateListener.rateChanged(ti[TI * t + I_FLOW], now, 0);
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
+        if (rateListener != null && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
+            rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, 0);
         }
-        ti[TI * t + I_VERSION]++;
-        ti[TI * t + I_DRAINING] = 0;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]++;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] = 0;
         changed = push(changed, changedSize++, t);
     }
 
@@ -950,8 +965,8 @@ public final class FlowEngine implements SimRun {
     private void drained(int t) {
         int nicPort = path[t][0];
         deactivate(t);
-        td[TD * t + D_LEFT] = 0;
-        if (ti[TI * t + I_KIND] == K_NETWORK) {
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = 0;
+        if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
             // Its arrival is timed once every transfer of this instant has drained (lastRound).
             if (drainedCount == drainedNow.length) {
                 drainedNow = Arrays.copyOf(drainedNow, 2 * drainedCount);
@@ -1019,7 +1034,7 @@ public final class FlowEngine implements SimRun {
             for (int i = end - 1; i >= start; i--) {
                 int t = drainedNow[order[i]];
                 arrive(t, ahead);
-                ahead += io.fabriclab.model.Units.serializationPs(ti[TI * t + I_LAST_FRAME], portRateBps[nic]);
+                ahead += io.fabriclab.model.Units.serializationPs(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_LAST_FRAME], portRateBps[nic]);
             }
             end = start;
         }
@@ -1034,14 +1049,14 @@ public final class FlowEngine implements SimRun {
         }
         int ta = drainedNow[a];
         int tb = drainedNow[b];
-        return tl[TL * ta + L_STARTED] != tl[TL * tb + L_STARTED] ? tl[TL * ta + L_STARTED] < tl[TL * tb + L_STARTED] : ta < tb;
+        return tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] != tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] ? tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] < tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] : ta < tb;
     }
 
     /** The transfers still sending on NIC port {@code nic}. */
     private int sendingOn(int nic) {
         int sending = 0;
         for (int u = 0; u < userCount[nic]; u++) {
-            if (td[TD * (users[nic][u]) + D_RATE] > 0) {
+            if (td[(users[nic][u]) >>> CHUNK_SHIFT][TD * ((users[nic][u]) & CHUNK_MASK) + D_RATE] > 0) {
                 sending++;
             }
         }
@@ -1060,7 +1075,7 @@ public final class FlowEngine implements SimRun {
             // Its last frame arrived before the fluid's instant: recorded then; what waits for it
             // starts now.
             finished(t);
-            tl[TL * t + L_FINISHED] = now + lat;
+            tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] = now + lat;
         }
     }
 
@@ -1074,10 +1089,10 @@ public final class FlowEngine implements SimRun {
      * serializations there after that one.
      */
     private long pathLatencyPs(int t) {
-        int[] p = firstPath[ti[TI * t + I_FLOW]];
-        int last = ti[TI * t + I_LAST_FRAME];
+        int[] p = firstPath[ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW]];
+        int last = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_LAST_FRAME];
         int shared = sharedIndex(t, p);
-        boolean many = td[TD * t + D_WIRE] > last;
+        boolean many = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE] > last;
         if (shared >= 0 && latencies[3 * shared] == last && latencies[3 * shared + 1] == (many ? 1 : 0)) {
             return latencies[3 * shared + 2];
         }
@@ -1119,15 +1134,15 @@ public final class FlowEngine implements SimRun {
 
     /** Task {@code t}'s work is done (its data has all arrived): those waiting for it lose one dependency. */
     private void finished(int t) {
-        tl[TL * t + L_FINISHED] = now;
+        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] = now;
         remainingTasks--;
-        if (ti[TI * t + I_KIND] == K_NETWORK) {
+        if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
             flowsCompleted++;
         }
-        int from = ti[TI * t + I_DEP_START];
-        for (int i = from; i < from + ti[TI * t + I_DEPENDENTS]; i++) {
+        int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
+        for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
             int u = dependents[i];
-            if (--ti[TI * u + I_WAITING] == 0) {
+            if (--ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING] == 0) {
                 ready(u);
             }
         }
@@ -1164,7 +1179,7 @@ public final class FlowEngine implements SimRun {
         }
         double[] before = new double[on.size()];
         for (int k = 0; k < on.size(); k++) {
-            before[k] = td[TD * (on.get(k)) + D_CAP];
+            before[k] = td[(on.get(k)) >>> CHUNK_SHIFT][TD * ((on.get(k)) & CHUNK_MASK) + D_CAP];
         }
         capacity[2 * li] = bytesPerPs;
         capacity[2 * li + 1] = bytesPerPs;
@@ -1172,7 +1187,7 @@ public final class FlowEngine implements SimRun {
         for (int k = 0; k < on.size(); k++) {
             int t = on.get(k);
             double after = standaloneCap(t);
-            td[TD * t + D_CAP] = after;
+            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP] = after;
             int[] p = path[t];
             for (int i = 0; i < p.length; i++) {
                 demand[p[i]] += w(t, i) * (after - before[k]);
@@ -1195,30 +1210,30 @@ public final class FlowEngine implements SimRun {
         pairRoutes.clear();
         reroutes++;
         for (int t = 0; t < n; t++) {
-            if ((ti[TI * t + I_ACTIVE] != 0) && ti[TI * t + I_KIND] == K_NETWORK) {
+            if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] != 0) && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
                 deactivate(t);
-                double left = td[TD * t + D_LEFT];
+                double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT];
                 Route r = routeOf(t);
                 if (r == null) {
-                    td[TD * t + D_LEFT] = left;
+                    td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
                     stranded.add(t);
                     continue;
                 }
                 activate(t, r.ports(), r.weights());
-                td[TD * t + D_LEFT] = left;
+                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
             }
         }
         List<Integer> waiting = new ArrayList<>(stranded);
         stranded.clear();
         for (int t : waiting) {
-            double left = td[TD * t + D_LEFT] > 0 ? td[TD * t + D_LEFT] : td[TD * t + D_WIRE];
+            double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] > 0 ? td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] : td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE];
             Route r = routeOf(t);
             if (r == null) {
                 stranded.add(t);
                 continue;
             }
             activate(t, r.ports(), r.weights());
-            td[TD * t + D_LEFT] = left;
+            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
         }
     }
 
@@ -1267,8 +1282,8 @@ public final class FlowEngine implements SimRun {
 
     /** Bytes fluid {@code t} moved since its last rate change. */
     private void settle(int t) {
-        td[TD * t + D_LEFT] = Math.max(0, td[TD * t + D_LEFT] - td[TD * t + D_RATE] * (now - tl[TL * t + L_UPDATED]));
-        tl[TL * t + L_UPDATED] = now;
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = Math.max(0, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] * (now - tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED]));
+        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED] = now;
     }
 
     // Scratch for one allocation.
@@ -1333,7 +1348,7 @@ public final class FlowEngine implements SimRun {
         }
         for (int c = 0; c < changedSize; c++) {
             int t = changed[c];
-            if ((ti[TI * t + I_ACTIVE] != 0)) {
+            if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] != 0)) {
                 visit(t);
             }
         }
@@ -1372,10 +1387,10 @@ public final class FlowEngine implements SimRun {
      * are searched.
      */
     private void visit(int t) {
-        if (ti[TI * t + I_MARK] == epoch) {
+        if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] == epoch) {
             return;
         }
-        ti[TI * t + I_MARK] = epoch;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] = epoch;
         boolean any = false;
         for (int q : path[t]) {
             if (contended(q)) {
@@ -1386,7 +1401,7 @@ public final class FlowEngine implements SimRun {
         if (any) {
             component = push(component, compSize++, t);
         } else {
-            setRate(t, td[TD * t + D_CAP]);
+            setRate(t, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP]);
         }
     }
 
@@ -1410,14 +1425,14 @@ public final class FlowEngine implements SimRun {
         }
         for (int i = 0; i < compSize; i++) {
             int t = component[i];
-            ti[TI * t + I_FROZEN] = 0;
+            ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] = 0;
             int[] p = path[t];
             for (int k = 0; k < p.length; k++) {
                 if (contended(p[k])) {
                     unfrozenW[p[k]] += w(t, k);
                 }
             }
-            levels.push(td[TD * t + D_CAP], -1 - t, 0);
+            levels.push(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP], -1 - t, 0);
         }
         for (int i = 0; i < resSize; i++) {
             int r = resources[i];
@@ -1432,7 +1447,7 @@ public final class FlowEngine implements SimRun {
             levels.pop();
             if (who < 0) {
                 int t = -1 - who;
-                if (!(ti[TI * t + I_FROZEN] != 0)) {
+                if (!(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] != 0)) {
                     level = Math.max(level, lv);
                     freeze(t, level, levels);
                     left--;
@@ -1445,7 +1460,7 @@ public final class FlowEngine implements SimRun {
             level = Math.max(level, lv);
             for (int k = 0; k < userCount[who]; k++) {
                 int t = users[who][k];
-                if (!(ti[TI * t + I_FROZEN] != 0) && ti[TI * t + I_MARK] == epoch) {
+                if (!(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] != 0) && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] == epoch) {
                     freeze(t, level, levels);
                     left--;
                 }
@@ -1457,7 +1472,7 @@ public final class FlowEngine implements SimRun {
     private final LevelHeap levels = new LevelHeap(64);
 
     private void freeze(int t, double r, LevelHeap levels) {
-        ti[TI * t + I_FROZEN] = 1;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] = 1;
         int[] p = path[t];
         for (int i = 0; i < p.length; i++) {
             int q = p[i];
@@ -1476,28 +1491,28 @@ public final class FlowEngine implements SimRun {
 
     /** Fluid {@code t} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
     private void setRate(int t, double r) {
-        if ((ti[TI * t + I_DRAINING] != 0) && Math.abs(r - td[TD * t + D_RATE]) <= 1e-12 * td[TD * t + D_RATE]) {
+        if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] != 0) && Math.abs(r - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) <= 1e-12 * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) {
             return; // the same rate: its drain stays when it was
         }
         settle(t);
         int[] p = path[t];
-        if (r != td[TD * t + D_RATE]) {
+        if (r != td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) {
             for (int i = 0; i < p.length; i++) {
-                setLoad(p[i], load[p[i]] + w(t, i) * (r - td[TD * t + D_RATE]));
+                setLoad(p[i], load[p[i]] + w(t, i) * (r - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]));
             }
         }
-        td[TD * t + D_RATE] = r;
-        if (rateListener != null && ti[TI * t + I_FLOW] >= 0) {
-            rateListener.rateChanged(ti[TI * t + I_FLOW], now, r);
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = r;
+        if (rateListener != null && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
+            rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, r);
         }
         if (r > 0) {
-            td[TD * t + D_MIN_RATE] = Math.min(td[TD * t + D_MIN_RATE], r);
+            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = Math.min(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE], r);
         }
-        ti[TI * t + I_VERSION]++;
-        ti[TI * t + I_DRAINING] = r > 0 ? 1 : 0;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]++;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] = r > 0 ? 1 : 0;
         if (r > 0) {
-            double ps = Math.ceil(td[TD * t + D_LEFT] / r);
-            events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, ti[TI * t + I_VERSION]);
+            double ps = Math.ceil(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] / r);
+            events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]);
         }
     }
 
@@ -1522,8 +1537,8 @@ public final class FlowEngine implements SimRun {
         for (int f = 0; f < flows; f++) {
             int t = taskOfFlow[f];
             FlowSpec s = specs.get(t);
-            long started = tl[TL * t + L_STARTED] >= 0 ? tl[TL * t + L_STARTED] : s.startPs();
-            long fct = tl[TL * t + L_FINISHED] >= 0 ? tl[TL * t + L_FINISHED] - started : -1;
+            long started = tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] >= 0 ? tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] : s.startPs();
+            long fct = tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] >= 0 ? tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] - started : -1;
             double gbps = fct > 0 ? s.bytes() * 8.0 / fct * 1000.0 : 0;
             if (fct >= 0) {
                 fcts[done++] = fct;
@@ -1538,10 +1553,10 @@ public final class FlowEngine implements SimRun {
                 route = List.copyOf(names);
                 routes.put(firstPath[f], route); // flows share path arrays: one list each
             }
-            double toGbps = 8e12 / 1e9 * ((double) s.bytes() / td[TD * t + D_WIRE]);
+            double toGbps = 8e12 / 1e9 * ((double) s.bytes() / td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE]);
             flowResults.add(new SimResults.FlowResult(f, s.src(), s.dst(), s.priority(), s.label(), s.bytes(), started,
-                    tl[TL * t + L_FINISHED], fct, gbps, ti[TI * t + I_UDP], 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    td[TD * t + D_MIN_RATE] == Double.POSITIVE_INFINITY ? 0 : td[TD * t + D_MIN_RATE] * toGbps, td[TD * t + D_RATE] * toGbps,
+                    tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED], fct, gbps, ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_UDP], 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] == Double.POSITIVE_INFINITY ? 0 : td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] * toGbps, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] * toGbps,
                     route, null));
         }
         long[] sorted = Arrays.copyOf(fcts, done);
@@ -1628,11 +1643,11 @@ public final class FlowEngine implements SimRun {
             if (s.network()) {
                 continue;
             }
-            if (tl[TL * t + L_FINISHED] >= 0) {
+            if (tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] >= 0) {
                 completed++;
             }
             tasks.add(new SimResults.TaskResult(t, s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(), s.bytes(),
-                    s.kind() == FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, tl[TL * t + L_READY], tl[TL * t + L_STARTED], tl[TL * t + L_FINISHED]));
+                    s.kind() == FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY], tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED], tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED]));
         }
         if (tasks.isEmpty()) {
             return null;
@@ -1679,12 +1694,12 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public long startedPs(int i) {
-                return tl[TL * (taskOfFlow[i]) + L_STARTED];
+                return tl[(taskOfFlow[i]) >>> CHUNK_SHIFT][TL * ((taskOfFlow[i]) & CHUNK_MASK) + L_STARTED];
             }
 
             @Override
             public long finishPs(int i) {
-                return tl[TL * (taskOfFlow[i]) + L_FINISHED];
+                return tl[(taskOfFlow[i]) >>> CHUNK_SHIFT][TL * ((taskOfFlow[i]) & CHUNK_MASK) + L_FINISHED];
             }
 
             @Override
@@ -1719,12 +1734,12 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public long startedPs(int i) {
-                return tl[TL * (local.get(i)) + L_STARTED];
+                return tl[(local.get(i)) >>> CHUNK_SHIFT][TL * ((local.get(i)) & CHUNK_MASK) + L_STARTED];
             }
 
             @Override
             public long finishPs(int i) {
-                return tl[TL * (local.get(i)) + L_FINISHED];
+                return tl[(local.get(i)) >>> CHUNK_SHIFT][TL * ((local.get(i)) & CHUNK_MASK) + L_FINISHED];
             }
         };
     }

@@ -234,6 +234,9 @@ public final class AtomicFiles {
         return deleted;
     }
 
+    /** Tests only: runs right after a temporary file is created (AtomicFilesTest: a clean-up at that moment). */
+    static volatile Runnable afterTempCreated;
+
     private static Path createTemp(Path dir, String name) throws IOException {
         String shortName = name.length() > MAX_NAME_IN_TEMP ? name.substring(0, MAX_NAME_IN_TEMP) : name;
         ProcessKey me = ProcessKey.current();
@@ -241,18 +244,29 @@ public final class AtomicFiles {
         for (int attempt = 0; ; attempt++) {
             Path tmp = dir.resolve("." + shortName + "~" + me.pid() + "-" + me.startMillis() + "-"
                     + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE) + TEMP_SUFFIX);
+            // In flight before it exists: another thread's cleanStale of this directory (the first
+            // write to it in this process) must never take it for one of this process's leftovers.
+            Path key = tmp.toAbsolutePath().normalize();
+            IN_FLIGHT.add(key);
             try {
                 if (posix) {
                     Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 } else {
                     Files.createFile(tmp);
                 }
-                IN_FLIGHT.add(tmp.toAbsolutePath().normalize());
+                Runnable hook = afterTempCreated;
+                if (hook != null) {
+                    hook.run();
+                }
                 return tmp;
             } catch (FileAlreadyExistsException e) {
+                IN_FLIGHT.remove(key);
                 if (attempt > 10) {
                     throw e;
                 }
+            } catch (IOException | RuntimeException e) {
+                IN_FLIGHT.remove(key);
+                throw e;
             }
         }
     }

@@ -168,6 +168,27 @@ class AtomicFilesTest {
         assertEquals(PriceBookFile.sample().currency(), PriceBookFile.load(file).currency());
     }
 
+    @Test
+    void aCleanUpOfTheDirectoryWhileAFileIsBeingWrittenLeavesItsTemporaryFile(@TempDir Path tmp) throws Exception {
+        // The first write to a directory in a process cleans that directory's stale temporary files,
+        // this process's own not in flight among them. A sweep's two workers write their first run
+        // files into a new directory at once: one cleans while the other's temporary file has just
+        // been created. The clean-up is run exactly then (the test hook after the file is created):
+        // the write must still land, its temporary file being in flight from before it existed.
+        Path file = tmp.resolve("runs").resolve("run0.json");
+        AtomicFiles.afterTempCreated = () -> AtomicFiles.cleanStale(file.getParent());
+        try {
+            AtomicFiles.write(file, "{\"run\": 0}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } finally {
+            AtomicFiles.afterTempCreated = null;
+        }
+        assertEquals("{\"run\": 0}", Files.readString(file));
+        try (Stream<Path> l = Files.list(file.getParent())) {
+            assertEquals(List.of("run0.json"), l.map(x -> x.getFileName().toString()).toList());
+        }
+    }
+
+
     private static Fabric laidOut(int leaves) {
         Fabric f = LeafSpineGenerator.generate(LeafSpineParams.classic().withLeaves(leaves));
         new TieredLayout().placeMissing(f, f.layout());

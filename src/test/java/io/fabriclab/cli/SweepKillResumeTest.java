@@ -32,6 +32,9 @@ class SweepKillResumeTest {
     static final int WRITTEN_BEFORE_KILL = 3;
 
     @Test
+    // A guard, not a measure: a child that can never reach its third file (a failed write leaves its
+    // held workers and its queue stuck) fails the test instead of hanging the suite.
+    @org.junit.jupiter.api.Timeout(value = 10, unit = TimeUnit.MINUTES)
     void aKilledSweepResumesWithoutRepeatingAFinishedRun(@TempDir Path tmp) throws Exception {
         String scenario = Path.of("resources/scenarios/ecn-too-high.json").toAbsolutePath().toString().replace("\\", "\\\\");
         Path sweep = tmp.resolve("kmin.json");

@@ -1936,14 +1936,9 @@ public final class FlowEngine implements SimRun {
             }
         }
 
-        /** MurmurHash3's 64-bit finalizer: NIC pairs (two small numbers) spread over the table. */
+        /** NIC pairs (two small numbers) spread over the table ({@link InstantQueue#hash}). */
         private static int mix(long h) {
-            h ^= h >>> 33;
-            h *= 0xff51afd7ed558ccdL;
-            h ^= h >>> 33;
-            h *= 0xc4ceb9fe1a85ec53L;
-            h ^= h >>> 33;
-            return (int) h;
+            return InstantQueue.hash(h);
         }
     }
 

@@ -185,8 +185,8 @@ final class InstantQueue {
 
     // ---- the table ----
 
-    private static int hash(long t) {
-        // The finalizer of MurmurHash3's 64-bit hash: times a fixed step apart spread over the table.
+    /** MurmurHash3's 64-bit finalizer: keys a fixed step apart (times, NIC pairs) spread over a table. */
+    static int hash(long t) {
         long h = t;
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;

@@ -49,7 +49,8 @@ public final class CongestionPainter {
      * marks the picture can show.
      */
     public enum Legend {
-        NONE, RESULTS, LIVE
+        /** No legend; RESULTS: a packet run's marks; LIVE: with the live view's rows; FLOW: a flow-level run's (utilisation only). */
+        NONE, RESULTS, LIVE, FLOW
     }
 
     /** What one paint drew (tests and the benchmark read it); {@code scaleUpDrawn}: NVLink marks inside server boxes. */
@@ -246,7 +247,7 @@ public final class CongestionPainter {
             p.setDash();
         }
         if (legend != Legend.NONE) {
-            paintLegend(p, w, colourBy, legend == Legend.LIVE);
+            paintLegend(p, w, colourBy, legend);
         }
         p.restore();
         return new Stats(drawn, pausedDrawn, sparks, drops, legend != Legend.NONE, scaleUp);
@@ -516,8 +517,17 @@ public final class CongestionPainter {
         return 24 + (live ? 14 : 8) * 18;
     }
 
-    private void paintLegend(Painter p, double w, ColourBy colourBy, boolean live) {
-        paintLegendAt(p, w - LEGEND_MARGIN - LEGEND_WIDTH, LEGEND_MARGIN, colourBy, live);
+    private void paintLegend(Painter p, double w, ColourBy colourBy, Legend legend) {
+        p.save();
+        p.setDash();
+        paintLegendBox(p, w - LEGEND_MARGIN - LEGEND_WIDTH, LEGEND_MARGIN, colourBy, legend == Legend.LIVE,
+                legend == Legend.FLOW);
+        p.restore();
+    }
+
+    /** Height of a flow-level run's legend: the utilisation scale, what it cannot show, a failed link. */
+    public static double flowLegendHeight() {
+        return 24 + 6 * 18;
     }
 
     /**
@@ -528,21 +538,22 @@ public final class CongestionPainter {
     public void paintLegendAt(Painter p, double x, double y, ColourBy colourBy, boolean live) {
         p.save();
         p.setDash();
-        paintLegendBox(p, x, y, colourBy, live);
+        paintLegendBox(p, x, y, colourBy, live, false);
         p.restore();
     }
 
-    private void paintLegendBox(Painter p, double x, double y, ColourBy colourBy, boolean live) {
+    private void paintLegendBox(Painter p, double x, double y, ColourBy colourBy, boolean live, boolean flow) {
         double row = 18;
         double lw = LEGEND_WIDTH;
-        double lh = legendHeight(live);
+        double lh = flow ? flowLegendHeight() : legendHeight(live);
         p.setFill(DiagramStyle.LEGEND_FILL);
         p.fillRoundRect(x, y, lw, lh, 8);
         p.setStroke(DiagramStyle.LEGEND_STROKE, 1);
         p.strokeRoundRect(x, y, lw, lh, 8);
         p.setFill(DiagramStyle.TEXT);
         p.setFont(11, true);
-        p.text(live ? "Live congestion" : "Congestion over the run", x + 10, y + 12, TextAnchor.START);
+        p.text(live ? "Live congestion" : flow ? "Utilisation over the run" : "Congestion over the run", x + 10, y + 12,
+                TextAnchor.START);
         p.setFont(10.5, false);
         double cy = y + 12 + row;
         double tx = x + 48;
@@ -552,6 +563,25 @@ public final class CongestionPainter {
         cy += row;
         paintScale(p, x + 14, cy - 4, lw - 28);
         cy += row;
+        if (flow) {
+            // A flow-level run has rates only: no pause, mark, drop or deadlock to draw.
+            p.setFill(DiagramStyle.TEXT_MUTED);
+            p.text("flow engine: rates only; no queues,", x + 10, cy, TextAnchor.START);
+            cy += row;
+            p.text("pauses, marks or drops to show", x + 10, cy, TextAnchor.START);
+            cy += row;
+            p.setStroke(DiagramStyle.LINK_DOWN, 2);
+            p.setDash(6, 4);
+            p.line(x + 10, cy, x + 40, cy);
+            p.setDash();
+            p.setFill(DiagramStyle.TEXT);
+            p.text("link down (failed)", tx, cy, TextAnchor.START);
+            cy += row;
+            p.setFill(DiagramStyle.TEXT_MUTED);
+            p.setFont(9.5, false);
+            p.text("each link: one line per direction, right of travel", x + 10, cy, TextAnchor.START);
+            return;
+        }
         if (live) {
             p.setFill(style.utilisationColour(0.6));
             p.setStroke(new Rgba(255, 255, 255, 230), 0.8);

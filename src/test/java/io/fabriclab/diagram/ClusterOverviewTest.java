@@ -142,4 +142,27 @@ class ClusterOverviewTest {
             }
         }
     }
+    @Test
+    void aFlowRunsLegendHasTheUtilisationScaleAndNoPacketMarks() {
+        // A flow-level run has rates only: its legend says so and lists no PFC pause, ECN mark, drop
+        // or deadlock (it can show none); a packet run's legend lists them.
+        Fabric f = TestFabrics.classic();
+        DiagramGeometry g = new DiagramGeometry(f, new TieredLayout().layout(f), style);
+        Viewport vp = new Viewport();
+        vp.fit(g.extent(), 1000, 795, 40);
+        Map<Device, FoldGroup> folded = new FabricPainter(style).foldGroups(g, vp.scale(), FabricPainter.FoldMode.AUTO);
+        CongestionFrame frame = new CongestionFrame(0, new CongestionFrame.Directions(List.copyOf(f.links())));
+        RecordingPainter flow = new RecordingPainter();
+        new CongestionPainter(style).paint(flow, g, folded, vp, 1000, 795, frame, 0,
+                CongestionPainter.ColourBy.UTILISATION, CongestionPainter.Legend.FLOW);
+        assertTrue(flow.texts().contains("Utilisation over the run"), flow.texts().toString());
+        assertTrue(flow.texts().contains("flow engine: rates only; no queues,"), flow.texts().toString());
+        assertTrue(flow.texts().contains("link down (failed)"), flow.texts().toString());
+        assertFalse(flow.texts().stream().anyMatch(t -> t.contains("PFC") || t.contains("ECN") || t.startsWith("drops")),
+                flow.texts().toString());
+        RecordingPainter packets = new RecordingPainter();
+        new CongestionPainter(style).paint(packets, g, folded, vp, 1000, 795, frame, 0,
+                CongestionPainter.ColourBy.UTILISATION, CongestionPainter.Legend.RESULTS);
+        assertTrue(packets.texts().contains("PFC deadlock cycle"), packets.texts().toString());
+    }
 }

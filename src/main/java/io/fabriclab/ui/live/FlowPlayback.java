@@ -70,9 +70,12 @@ public final class FlowPlayback extends VBox {
         // The congestion legend takes the top right corner; the map would cover it (Map shows it again).
         canvas.minimapVisibleProperty().set(false);
         canvas.setPrefSize(700, 420);
+        // A flow run's legend has the utilisation scale only: it has no pause, mark or drop to show.
+        CongestionPainter.Legend legend = "flow".equals(results.run().engine()) ? CongestionPainter.Legend.FLOW
+                : CongestionPainter.Legend.RESULTS;
         canvas.setLayer((p, g, folded, vp, w, h) -> painter.paint(p, g, folded, vp, w, h,
                 frame != null ? frame : new CongestionFrame(0, directions), 0,
-                CongestionPainter.ColourBy.UTILISATION, CongestionPainter.Legend.RESULTS));
+                CongestionPainter.ColourBy.UTILISATION, legend));
         timeline.setMin(0);
         timeline.setMax(endPs / 1e6);
         timeline.setId("flow-playback-timeline");

@@ -570,16 +570,8 @@ public final class CongestionPainter {
             cy += row;
             p.text("pauses, marks or drops to show", x + 10, cy, TextAnchor.START);
             cy += row;
-            p.setStroke(DiagramStyle.LINK_DOWN, 2);
-            p.setDash(6, 4);
-            p.line(x + 10, cy, x + 40, cy);
-            p.setDash();
-            p.setFill(DiagramStyle.TEXT);
-            p.text("link down (failed)", tx, cy, TextAnchor.START);
-            cy += row;
-            p.setFill(DiagramStyle.TEXT_MUTED);
-            p.setFont(9.5, false);
-            p.text("each link: one line per direction, right of travel", x + 10, cy, TextAnchor.START);
+            linkDownRow(p, x, tx, cy);
+            footnote(p, x, cy + row);
             return;
         }
         if (live) {
@@ -646,12 +638,7 @@ public final class CongestionPainter {
         p.setFill(DiagramStyle.TEXT);
         p.text("PFC deadlock cycle", tx, cy, TextAnchor.START);
         cy += row;
-        p.setStroke(DiagramStyle.LINK_DOWN, 2);
-        p.setDash(6, 4);
-        p.line(x + 10, cy, x + 40, cy);
-        p.setDash();
-        p.setFill(DiagramStyle.TEXT);
-        p.text("link down (failed)", tx, cy, TextAnchor.START);
+        linkDownRow(p, x, tx, cy);
         cy += row;
         if (live) {
             p.setStroke(DiagramStyle.FLOW_PATH.withAlpha(170), 7);
@@ -665,6 +652,21 @@ public final class CongestionPainter {
             p.text("selected collective's flows", tx, cy, TextAnchor.START);
             cy += row;
         }
+        footnote(p, x, cy);
+    }
+
+    /** The legend's row for a failed link: its dashed red sample and name. */
+    private static void linkDownRow(Painter p, double x, double tx, double cy) {
+        p.setStroke(DiagramStyle.LINK_DOWN, 2);
+        p.setDash(6, 4);
+        p.line(x + 10, cy, x + 40, cy);
+        p.setDash();
+        p.setFill(DiagramStyle.TEXT);
+        p.text("link down (failed)", tx, cy, TextAnchor.START);
+    }
+
+    /** The legend's last line: how a link's two directions are drawn. */
+    private static void footnote(Painter p, double x, double cy) {
         p.setFill(DiagramStyle.TEXT_MUTED);
         p.setFont(9.5, false);
         p.text("each link: one line per direction, right of travel", x + 10, cy, TextAnchor.START);

@@ -1744,6 +1744,19 @@ public final class FlowEngine implements SimRun {
         };
     }
 
+    /**
+     * Whether a flow run names this link direction for the packet engine: busy at
+     * {@link #PACKET_LEVEL_UTILIZATION} or more over the run, or into a NIC from
+     * {@link #PACKET_LEVEL_INCAST} or more transfers at once.
+     */
+    public static boolean namedForPacketLevel(SimResults.LinkResult l) {
+        return namedForPacketLevel(l, PACKET_LEVEL_UTILIZATION, PACKET_LEVEL_INCAST);
+    }
+
+    private static boolean namedForPacketLevel(SimResults.LinkResult l, double utilization, int incast) {
+        return l.meanUtilization() >= utilization || l.incastDegree() >= incast;
+    }
+
     /** As {@link #packetLevelCandidates(SimResults, double, int, int)} with {@link #PACKET_LEVEL_INCAST}. */
     public static List<String> packetLevelCandidates(SimResults r, double utilization, int max) {
         return packetLevelCandidates(r, utilization, PACKET_LEVEL_INCAST, max);
@@ -1757,7 +1770,7 @@ public final class FlowEngine implements SimRun {
     public static List<String> packetLevelCandidates(SimResults r, double utilization, int incast, int max) {
         List<SimResults.LinkResult> hot = new ArrayList<>();
         for (SimResults.LinkResult l : r.links()) {
-            if (l.meanUtilization() >= utilization || l.incastDegree() >= incast) {
+            if (namedForPacketLevel(l, utilization, incast)) {
                 hot.add(l);
             }
         }

@@ -127,18 +127,8 @@ public final class CountersActions {
             }
         });
         TextField map = new TextField();
-        map.setPromptText("none: names as in the drawing");
         map.setPrefColumnCount(30);
-        Button chooseMap = new Button("Port Map…");
-        chooseMap.setOnAction(e -> {
-            FileChooser c = new FileChooser();
-            c.setTitle("Port map (JSON)");
-            c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Port map", "*.json"));
-            File f = c.showOpenDialog(d.getDialogPane().getScene().getWindow());
-            if (f != null) {
-                map.setText(f.getPath());
-            }
-        });
+        Button chooseMap = portMapChooser(d, map);
         TextField interval = new TextField();
         interval.setPromptText("from the files (their time, else modification time)");
         interval.setPrefColumnCount(30);
@@ -248,17 +238,7 @@ public final class CountersActions {
         url.setPrefColumnCount(36);
         TextField every = new TextField(String.valueOf(Scraper.DEFAULT_INTERVAL.toSeconds()));
         TextField map = new TextField();
-        map.setPromptText("none: names as in the drawing");
-        Button chooseMap = new Button("Port Map…");
-        chooseMap.setOnAction(e -> {
-            FileChooser c = new FileChooser();
-            c.setTitle("Port map (JSON)");
-            c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Port map", "*.json"));
-            File f = c.showOpenDialog(d.getDialogPane().getScene().getWindow());
-            if (f != null) {
-                map.setText(f.getPath());
-            }
-        });
+        Button chooseMap = portMapChooser(d, map);
         GridPane g = new GridPane();
         g.setHgap(8);
         g.setVgap(8);
@@ -351,5 +331,21 @@ public final class CountersActions {
     /** The scrape under way, or null. */
     Scraper scraper() {
         return scraper;
+    }
+
+    /** The "Port Map…" button of a counters dialog: a JSON port map chosen into {@code map} (prompted "none"). */
+    private static Button portMapChooser(javafx.scene.control.Dialog<?> d, TextField map) {
+        map.setPromptText("none: names as in the drawing");
+        Button chooseMap = new Button("Port Map…");
+        chooseMap.setOnAction(e -> {
+            FileChooser c = new FileChooser();
+            c.setTitle("Port map (JSON)");
+            c.getExtensionFilters().add(new FileChooser.ExtensionFilter("Port map", "*.json"));
+            File f = c.showOpenDialog(d.getDialogPane().getScene().getWindow());
+            if (f != null) {
+                map.setText(f.getPath());
+            }
+        });
+        return chooseMap;
     }
 }

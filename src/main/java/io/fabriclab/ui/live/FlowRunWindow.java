@@ -101,7 +101,7 @@ public final class FlowRunWindow extends BorderPane {
         // The links the flow engine names for the packet engine first (busiest, widest incast),
         // then the busiest of the rest.
         List<SimResults.LinkResult> busiest = new ArrayList<>(r.links());
-        busiest.sort(Comparator.comparing((SimResults.LinkResult l) -> !lookCloser(l))
+        busiest.sort(Comparator.comparing((SimResults.LinkResult l) -> !io.fabriclab.sim.FlowEngine.namedForPacketLevel(l))
                 .thenComparing(Comparator.comparingDouble(SimResults.LinkResult::meanUtilization).reversed())
                 .thenComparing(Comparator.comparingInt(SimResults.LinkResult::incastDegree).reversed()));
         for (SimResults.LinkResult l : busiest.subList(0, Math.min(50, busiest.size()))) {
@@ -110,7 +110,7 @@ public final class FlowRunWindow extends BorderPane {
             }
             links.getItems().add(List.of(l.from() + " -> " + l.to(), l.speedGbps() + " Gb/s",
                     String.format(Locale.ROOT, "%.1f %%%s", 100 * l.meanUtilization(),
-                            lookCloser(l) ? " (look closer: Focus below)" : ""),
+                            io.fabriclab.sim.FlowEngine.namedForPacketLevel(l) ? " (look closer: Focus below)" : ""),
                     l.incastDegree() > 0 ? Integer.toString(l.incastDegree()) : ""));
         }
         Label busiestLabel = new Label("Busiest link directions over the run (the 50 busiest; at "
@@ -144,12 +144,6 @@ public final class FlowRunWindow extends BorderPane {
         setMinSize(0, 0);
     }
 
-    /** Whether the flow engine names this link direction for the packet engine (busy, or an incast into a NIC). */
-    private static boolean lookCloser(SimResults.LinkResult l) {
-        return l.meanUtilization() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_UTILIZATION
-                || l.incastDegree() >= io.fabriclab.sim.FlowEngine.PACKET_LEVEL_INCAST;
-    }
-
     /**
      * The focus bar: what to look at (a busy link direction picked in the table, a link or device
      * picked on the drawing, or typed: a link, device, "unit N", "pod N") and the action that runs
@@ -161,7 +155,7 @@ public final class FlowRunWindow extends BorderPane {
         focus.setPromptText("link, device, unit N or pod N");
         focus.setPrefWidth(380);
         for (SimResults.LinkResult l : busiest) {
-            if (lookCloser(l)) {
+            if (io.fabriclab.sim.FlowEngine.namedForPacketLevel(l)) {
                 focus.getItems().add(l.from() + " -> " + l.to());
             }
         }

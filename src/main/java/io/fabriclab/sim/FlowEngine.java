@@ -123,24 +123,20 @@ public final class FlowEngine implements SimRun {
     /**
      * Every task's state as records, one per task in each of three arrays (a task's fields side by
      * side, so that handling a task touches a cache line or two of each instead of one line per
-     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses). Ints,
-     * {@value #TI} per task: waiting-for count, dependents, version of its drain event, allocation
-     * mark, network flow id (-1: none), last frame's wire bytes, active, drain pending, kind
-     * ordinal, frozen, NIC addresses (source, destination), UDP source port, first dependent's
-     * place in {@link #dependents}.
+     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses); what its
+     * allocations change while it moves is in its fluid's record (fRate ...). Ints, {@value #TI}
+     * per task: waiting-for count, dependents, network flow id (-1: none), last frame's wire bytes,
+     * 1 + its fluid number while it moves (else 0), kind ordinal, NIC addresses (source,
+     * destination), UDP source port, first dependent's place in {@link #dependents}.
      */
     private final int[][] ti;
-    private static final int TI = 14;
-    /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished, last rate change (ps). */
+    private static final int TI = 10;
+    /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished (ps). */
     private final long[][] tl;
-    private static final int TL = 6;
-    /**
-     * Doubles, {@value #TD} per task: wire bytes left, rate, standalone cap (an active fluid's
-     * tightest resource, {@link #standaloneCap}, as its resources' demand counts it), lowest rate,
-     * wire bytes in all.
-     */
+    private static final int TL = 5;
+    /** Doubles, {@value #TD} per task: wire bytes left and rate when it stopped, lowest rate, wire bytes in all. */
     private final double[][] td;
-    private static final int TD = 5;
+    private static final int TD = 4;
     /**
      * Tasks per chunk of the record arrays: a few MB each instead of one array of up to 70 MB a
      * record (at 1.3 M tasks), which the serial collector took in one piece by enlarging the
@@ -154,29 +150,23 @@ public final class FlowEngine implements SimRun {
     private static final int K_NVLINK = FlowSpec.Kind.NVLINK.ordinal();
     private static final int I_WAITING = 0;
     private static final int I_DEPENDENTS = 1;
-    private static final int I_VERSION = 2;
-    private static final int I_MARK = 3;
-    private static final int I_FLOW = 4;
-    private static final int I_LAST_FRAME = 5;
-    private static final int I_ACTIVE = 6;
-    private static final int I_DRAINING = 7;
-    private static final int I_KIND = 8;
-    private static final int I_FROZEN = 9;
-    private static final int I_SRC = 10;
-    private static final int I_DST = 11;
-    private static final int I_UDP = 12;
-    private static final int I_DEP_START = 13;
+    private static final int I_FLOW = 2;
+    private static final int I_LAST_FRAME = 3;
+    private static final int I_ACTIVE = 4;
+    private static final int I_KIND = 5;
+    private static final int I_SRC = 6;
+    private static final int I_DST = 7;
+    private static final int I_UDP = 8;
+    private static final int I_DEP_START = 9;
     private static final int L_START = 0;
     private static final int L_DELAY = 1;
     private static final int L_READY = 2;
     private static final int L_STARTED = 3;
     private static final int L_FINISHED = 4;
-    private static final int L_UPDATED = 5;
     private static final int D_LEFT = 0;
     private static final int D_RATE = 1;
-    private static final int D_CAP = 2;
-    private static final int D_MIN_RATE = 3;
-    private static final int D_WIRE = 4;
+    private static final int D_MIN_RATE = 2;
+    private static final int D_WIRE = 3;
     private final int[] taskOfFlow;
     private final Port[] srcNic;
     private final Port[] dstNic;
@@ -187,9 +177,30 @@ public final class FlowEngine implements SimRun {
     private final int[] dependents;
 
     // ---- per task state ----
-    private int[][] path; // resources of an active fluid (network flow or NVLink transfer)
-    private float[][] weight; // null: 1 on every resource
-    private int[][] slot; // the fluid's position in each resource's user list
+    // ---- active fluids: a dense record each, by fluid number (a task holds one while it moves) ----
+    // A run's rate allocations touch only the fluids moving now (a few thousand of 1.6 million
+    // tasks): kept in small arrays of their own, they stay in the processor's caches, where the
+    // same fields in the task records are a cache miss each.
+    private int fluidsUsed;
+    private int[] fTask = new int[64];
+    private double[] fRate = new double[64]; // wire bytes per ps
+    private double[] fLeft = new double[64]; // wire bytes left at fUpdated
+    private double[] fCap = new double[64]; // standalone cap (standaloneCap), as its resources' demand counts it
+    private double[] fMinRate = new double[64];
+    private long[] fUpdated = new long[64];
+    private int[] fVersion = new int[64]; // of its drain event; never reset, so a stale event never matches
+    private int[] fMark = new int[64]; // allocation epoch it was visited in
+    private boolean[] fActive = new boolean[64];
+    private boolean[] fDraining = new boolean[64];
+    private boolean[] fFrozen = new boolean[64];
+    private int[][] fPath = new int[64][]; // resources (kept after it stops, until the allocation after)
+    private float[][] fWeight = new float[64][]; // null: 1 on every resource
+    private int[][] fSlot = new int[64][]; // its position in each resource's user list
+    private int[] freeFluids = new int[64];
+    private int freeFluidCount;
+    /** Fluid numbers stopped at this instant, free once the instant's allocation has read their paths. */
+    private int[] stoppedFluids = new int[64];
+    private int stoppedCount;
     private final int[][] firstPath; // network flows: the egress ports of their (first) path, for results
     private int remainingTasks;
     private int flowsCompleted;
@@ -429,9 +440,7 @@ public final class FlowEngine implements SimRun {
             int d = edgeFrom[e];
             dependents[ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEP_START] + fill[d]++] = edgeTo[e];
         }
-        path = new int[n][];
-        weight = new float[n][];
-        slot = new int[n][];
+        Arrays.fill(fMark, -1);
         remainingTasks = n;
         sampler = new Sampler(cfg, portCount);
     }
@@ -594,11 +603,8 @@ public final class FlowEngine implements SimRun {
                 int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
                 for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
                     int u = dependents[i];
-                    // Its waiting count; should it start, its records and route slots.
+                    // Its waiting count; should it start, its records.
                     sum += ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING] + (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
-                    if (path[u] != null || weight[u] != null || slot[u] != null) {
-                        sum++;
-                    }
                     int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
                     if (f >= 0 && firstPath[f] != null) {
                         sum++;
@@ -616,7 +622,7 @@ public final class FlowEngine implements SimRun {
         switch (type) {
             case EV_READY -> ready(target);
             case EV_DRAINED -> {
-                if (arg == ti[target >>> CHUNK_SHIFT][TI * (target & CHUNK_MASK) + I_VERSION] && (ti[target >>> CHUNK_SHIFT][TI * (target & CHUNK_MASK) + I_ACTIVE] != 0)) {
+                if (arg == fVersion[target] && fActive[target]) {
                     drained(target);
                 }
             }
@@ -873,49 +879,88 @@ public final class FlowEngine implements SimRun {
         return new Route(p, w);
     }
 
-    /** Fluid {@code t} starts moving over {@code resources}. */
-    private void activate(int t, int[] resources, float[] w) {
+    /** Task {@code t} starts moving over {@code resources} as a fluid: its number. */
+    private int activate(int t, int[] resources, float[] w) {
         if (tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] < 0) {
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] = now;
         }
-        path[t] = resources;
-        weight[t] = w;
-        slot[t] = slotArray(resources.length);
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE];
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
-        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED] = now;
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 1;
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP] = standaloneCap(t);
+        int f = newFluid();
+        fTask[f] = t;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = f + 1;
+        fPath[f] = resources;
+        fWeight[f] = w;
+        fSlot[f] = slotArray(resources.length);
+        fLeft[f] = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE];
+        fRate[f] = 0;
+        fMinRate[f] = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE];
+        fUpdated[f] = now;
+        fActive[f] = true;
+        fDraining[f] = false;
+        fCap[f] = standaloneCap(f);
         for (int i = 0; i < resources.length; i++) {
             int r = resources[i];
-            addUser(r, t, i);
-            demand[r] += w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP];
+            addUser(r, f, i);
+            demand[r] += w(f, i) * fCap[f];
         }
-        changed = push(changed, changedSize++, t);
+        changed = push(changed, changedSize++, f);
+        return f;
     }
 
-    private void deactivate(int t) {
-        settle(t);
-        int[] p = path[t];
+    /** A free fluid number, the arrays grown when none is. */
+    private int newFluid() {
+        if (freeFluidCount > 0) {
+            return freeFluids[--freeFluidCount];
+        }
+        if (fluidsUsed == fTask.length) {
+            int c = 2 * fluidsUsed;
+            fTask = Arrays.copyOf(fTask, c);
+            fRate = Arrays.copyOf(fRate, c);
+            fLeft = Arrays.copyOf(fLeft, c);
+            fCap = Arrays.copyOf(fCap, c);
+            fMinRate = Arrays.copyOf(fMinRate, c);
+            fUpdated = Arrays.copyOf(fUpdated, c);
+            fVersion = Arrays.copyOf(fVersion, c);
+            fMark = Arrays.copyOf(fMark, c);
+            Arrays.fill(fMark, fluidsUsed, c, -1);
+            fActive = Arrays.copyOf(fActive, c);
+            fDraining = Arrays.copyOf(fDraining, c);
+            fFrozen = Arrays.copyOf(fFrozen, c);
+            fPath = Arrays.copyOf(fPath, c);
+            fWeight = Arrays.copyOf(fWeight, c);
+            fSlot = Arrays.copyOf(fSlot, c);
+        }
+        return fluidsUsed++;
+    }
+
+    /** Fluid {@code f} stops; what it had left and its lowest rate go back to its task's record. */
+    private void deactivate(int f) {
+        settle(f);
+        int[] p = fPath[f];
         for (int i = 0; i < p.length; i++) {
             int r = p[i];
-            removeUser(r, t, i);
-            demand[r] -= w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP];
+            removeUser(r, f, i);
+            demand[r] -= w(f, i) * fCap[f];
             if (userCount[r] == 0) {
                 demand[r] = 0;
             }
-            setLoad(r, load[r] - w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]);
+            setLoad(r, load[r] - w(f, i) * fRate[f]);
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 0;
-        releaseSlots(slot[t]);
-        slot[t] = null;
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
+        fActive[f] = false;
+        releaseSlots(fSlot[f]);
+        fSlot[f] = null;
+        fRate[f] = 0;
+        int t = fTask[f];
         if (rateListener != null && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
             rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, 0);
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]++;
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] = 0;
-        changed = push(changed, changedSize++, t);
+        fVersion[f]++;
+        fDraining[f] = false;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 0;
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = fLeft[f];
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = fMinRate[f];
+        changed = push(changed, changedSize++, f);
+        stoppedFluids = push(stoppedFluids, stoppedCount++, f);
     }
 
     /** Spare slot arrays by length (an active fluid holds one; a run has a few thousand at once). */
@@ -947,24 +992,25 @@ public final class FlowEngine implements SimRun {
         stack[spareCount[length]++] = a;
     }
 
-    private double w(int t, int i) {
-        float[] w = weight[t];
+    private double w(int f, int i) {
+        float[] w = fWeight[f];
         return w == null ? 1.0 : w[i];
     }
 
-    /** The most fluid {@code t} could move alone: its tightest resource (kept in {@link #cap} while it is active). */
-    private double standaloneCap(int t) {
+    /** The most fluid {@code f} could move alone: its tightest resource (kept in {@link #fCap} while it is active). */
+    private double standaloneCap(int f) {
         double cap = Double.POSITIVE_INFINITY;
-        int[] p = path[t];
+        int[] p = fPath[f];
         for (int i = 0; i < p.length; i++) {
-            cap = Math.min(cap, capacity[p[i]] / w(t, i));
+            cap = Math.min(cap, capacity[p[i]] / w(f, i));
         }
         return cap;
     }
 
-    private void drained(int t) {
-        int nicPort = path[t][0];
-        deactivate(t);
+    private void drained(int f) {
+        int nicPort = fPath[f][0];
+        int t = fTask[f];
+        deactivate(f);
         td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = 0;
         if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
             // Its arrival is timed once every transfer of this instant has drained (lastRound).
@@ -1056,7 +1102,7 @@ public final class FlowEngine implements SimRun {
     private int sendingOn(int nic) {
         int sending = 0;
         for (int u = 0; u < userCount[nic]; u++) {
-            if (td[(users[nic][u]) >>> CHUNK_SHIFT][TD * ((users[nic][u]) & CHUNK_MASK) + D_RATE] > 0) {
+            if (fRate[users[nic][u]] > 0) {
                 sending++;
             }
         }
@@ -1179,20 +1225,20 @@ public final class FlowEngine implements SimRun {
         }
         double[] before = new double[on.size()];
         for (int k = 0; k < on.size(); k++) {
-            before[k] = td[(on.get(k)) >>> CHUNK_SHIFT][TD * ((on.get(k)) & CHUNK_MASK) + D_CAP];
+            before[k] = fCap[on.get(k)];
         }
         capacity[2 * li] = bytesPerPs;
         capacity[2 * li + 1] = bytesPerPs;
         // Each fluid's demand: out with the old standalone cap, in with the new.
         for (int k = 0; k < on.size(); k++) {
-            int t = on.get(k);
-            double after = standaloneCap(t);
-            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP] = after;
-            int[] p = path[t];
+            int f = on.get(k);
+            double after = standaloneCap(f);
+            fCap[f] = after;
+            int[] p = fPath[f];
             for (int i = 0; i < p.length; i++) {
-                demand[p[i]] += w(t, i) * (after - before[k]);
+                demand[p[i]] += w(f, i) * (after - before[k]);
             }
-            changed = push(changed, changedSize++, t);
+            changed = push(changed, changedSize++, f);
         }
     }
 
@@ -1209,19 +1255,27 @@ public final class FlowEngine implements SimRun {
         sprayRoutes.clear();
         pairRoutes.clear();
         reroutes++;
-        for (int t = 0; t < n; t++) {
-            if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] != 0) && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
-                deactivate(t);
-                double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT];
-                Route r = routeOf(t);
-                if (r == null) {
-                    td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
-                    stranded.add(t);
-                    continue;
-                }
-                activate(t, r.ports(), r.weights());
-                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
+        // The moving network flows, in task order.
+        int[] moving = new int[fluidsUsed];
+        int count = 0;
+        for (int f = 0; f < fluidsUsed; f++) {
+            int t = fTask[f];
+            if (fActive[f] && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
+                moving[count++] = t;
             }
+        }
+        Arrays.sort(moving, 0, count);
+        for (int m = 0; m < count; m++) {
+            int t = moving[m];
+            deactivate(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] - 1);
+            double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT];
+            Route r = routeOf(t);
+            if (r == null) {
+                stranded.add(t);
+                continue;
+            }
+            int f = activate(t, r.ports(), r.weights()); // may grow fLeft
+            fLeft[f] = left;
         }
         List<Integer> waiting = new ArrayList<>(stranded);
         stranded.clear();
@@ -1232,37 +1286,38 @@ public final class FlowEngine implements SimRun {
                 stranded.add(t);
                 continue;
             }
-            activate(t, r.ports(), r.weights());
-            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
+            int f = activate(t, r.ports(), r.weights()); // may grow fLeft
+            fLeft[f] = left;
         }
     }
 
     // ---- rates ----
 
-    private void addUser(int r, int t, int i) {
+    private void addUser(int r, int f, int i) {
         if (users[r] == null) {
             users[r] = new int[4];
         } else if (userCount[r] == users[r].length) {
             users[r] = Arrays.copyOf(users[r], userCount[r] * 2);
         }
-        slot[t][i] = userCount[r];
-        users[r][userCount[r]++] = t;
+        fSlot[f][i] = userCount[r];
+        users[r][userCount[r]++] = f;
         if (userCount[r] > mostUsers[r]) {
             mostUsers[r] = userCount[r];
         }
     }
 
-    private void removeUser(int r, int t, int i) {
-        int at = slot[t][i];
+    private void removeUser(int r, int f, int i) {
+        int at = fSlot[f][i];
         int lastIdx = --userCount[r];
         int moved = users[r][lastIdx];
         users[r][at] = moved;
-        if (moved != t) {
+        if (moved != f) {
             // Find the moved fluid's entry for r and point it at its new place.
-            int[] mp = path[moved];
+            int[] mp = fPath[moved];
+            int[] ms = fSlot[moved];
             for (int k = 0; k < mp.length; k++) {
-                if (mp[k] == r && slot[moved][k] == lastIdx) {
-                    slot[moved][k] = at;
+                if (mp[k] == r && ms[k] == lastIdx) {
+                    ms[k] = at;
                     break;
                 }
             }
@@ -1280,10 +1335,10 @@ public final class FlowEngine implements SimRun {
         load[r] = Math.max(0, newLoad);
     }
 
-    /** Bytes fluid {@code t} moved since its last rate change. */
-    private void settle(int t) {
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = Math.max(0, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] * (now - tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED]));
-        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED] = now;
+    /** Bytes fluid {@code f} moved since its last rate change. */
+    private void settle(int f) {
+        fLeft[f] = Math.max(0, fLeft[f] - fRate[f] * (now - fUpdated[f]));
+        fUpdated[f] = now;
     }
 
     // Scratch for one allocation.
@@ -1313,6 +1368,7 @@ public final class FlowEngine implements SimRun {
      */
     private void reallocate() {
         if (changedSize == 0) {
+            freeStopped();
             return;
         }
         if (resMark.length < resourceCount) {
@@ -1331,11 +1387,7 @@ public final class FlowEngine implements SimRun {
         // Seeds: the resources of a changed fluid (active or just gone) that are contended now or
         // were at the last allocation (their users' rates may change); the changed fluids themselves.
         for (int c = 0; c < changedSize; c++) {
-            int t = changed[c];
-            int[] p = path[t];
-            if (p == null) {
-                continue;
-            }
+            int[] p = fPath[changed[c]];
             for (int r : p) {
                 if (resMark[r] != epoch) {
                     resMark[r] = epoch;
@@ -1347,9 +1399,9 @@ public final class FlowEngine implements SimRun {
             }
         }
         for (int c = 0; c < changedSize; c++) {
-            int t = changed[c];
-            if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] != 0)) {
-                visit(t);
+            int f = changed[c];
+            if (fActive[f]) {
+                visit(f);
             }
         }
         changedSize = 0;
@@ -1372,6 +1424,15 @@ public final class FlowEngine implements SimRun {
         if (compSize > 0) {
             fill();
         }
+        freeStopped();
+    }
+
+    /** The fluids stopped at this instant are free for new ones (their paths read). */
+    private void freeStopped() {
+        for (int i = 0; i < stoppedCount; i++) {
+            freeFluids = push(freeFluids, freeFluidCount++, stoppedFluids[i]);
+        }
+        stoppedCount = 0;
     }
 
     private void enqueue(int r) {
@@ -1386,22 +1447,22 @@ public final class FlowEngine implements SimRun {
      * at its standalone cap at once; otherwise it joins the component and its contended resources
      * are searched.
      */
-    private void visit(int t) {
-        if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] == epoch) {
+    private void visit(int f) {
+        if (fMark[f] == epoch) {
             return;
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] = epoch;
+        fMark[f] = epoch;
         boolean any = false;
-        for (int q : path[t]) {
+        for (int q : fPath[f]) {
             if (contended(q)) {
                 any = true;
                 enqueue(q);
             }
         }
         if (any) {
-            component = push(component, compSize++, t);
+            component = push(component, compSize++, f);
         } else {
-            setRate(t, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP]);
+            setRate(f, fCap[f]);
         }
     }
 
@@ -1424,15 +1485,15 @@ public final class FlowEngine implements SimRun {
             resStamp[r] = 0;
         }
         for (int i = 0; i < compSize; i++) {
-            int t = component[i];
-            ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] = 0;
-            int[] p = path[t];
+            int f = component[i];
+            fFrozen[f] = false;
+            int[] p = fPath[f];
             for (int k = 0; k < p.length; k++) {
                 if (contended(p[k])) {
-                    unfrozenW[p[k]] += w(t, k);
+                    unfrozenW[p[k]] += w(f, k);
                 }
             }
-            levels.push(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP], -1 - t, 0);
+            levels.push(fCap[f], -1 - f, 0);
         }
         for (int i = 0; i < resSize; i++) {
             int r = resources[i];
@@ -1446,10 +1507,10 @@ public final class FlowEngine implements SimRun {
             int stamp = levels.topStamp();
             levels.pop();
             if (who < 0) {
-                int t = -1 - who;
-                if (!(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] != 0)) {
+                int f = -1 - who;
+                if (!fFrozen[f]) {
                     level = Math.max(level, lv);
-                    freeze(t, level, levels);
+                    freeze(f, level, levels);
                     left--;
                 }
                 continue;
@@ -1459,9 +1520,9 @@ public final class FlowEngine implements SimRun {
             }
             level = Math.max(level, lv);
             for (int k = 0; k < userCount[who]; k++) {
-                int t = users[who][k];
-                if (!(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] != 0) && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] == epoch) {
-                    freeze(t, level, levels);
+                int f = users[who][k];
+                if (!fFrozen[f] && fMark[f] == epoch) {
+                    freeze(f, level, levels);
                     left--;
                 }
             }
@@ -1471,13 +1532,13 @@ public final class FlowEngine implements SimRun {
     /** The fill levels of one allocation, reused (it grows to the largest allocation's). */
     private final LevelHeap levels = new LevelHeap(64);
 
-    private void freeze(int t, double r, LevelHeap levels) {
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] = 1;
-        int[] p = path[t];
+    private void freeze(int f, double r, LevelHeap levels) {
+        fFrozen[f] = true;
+        int[] p = fPath[f];
         for (int i = 0; i < p.length; i++) {
             int q = p[i];
             if (contended(q)) {
-                double w = w(t, i);
+                double w = w(f, i);
                 frozenLoad[q] += w * r;
                 unfrozenW[q] -= w;
                 resStamp[q]++;
@@ -1486,33 +1547,37 @@ public final class FlowEngine implements SimRun {
                 }
             }
         }
-        setRate(t, r);
+        setRate(f, r);
     }
 
-    /** Fluid {@code t} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
-    private void setRate(int t, double r) {
-        if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] != 0) && Math.abs(r - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) <= 1e-12 * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) {
+    /** Fluid {@code f} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
+    private void setRate(int f, double r) {
+        double old = fRate[f];
+        if (fDraining[f] && Math.abs(r - old) <= 1e-12 * old) {
             return; // the same rate: its drain stays when it was
         }
-        settle(t);
-        int[] p = path[t];
-        if (r != td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) {
+        settle(f);
+        int[] p = fPath[f];
+        if (r != old) {
             for (int i = 0; i < p.length; i++) {
-                setLoad(p[i], load[p[i]] + w(t, i) * (r - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]));
+                setLoad(p[i], load[p[i]] + w(f, i) * (r - old));
             }
         }
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = r;
-        if (rateListener != null && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
-            rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, r);
+        fRate[f] = r;
+        if (rateListener != null) {
+            int t = fTask[f];
+            if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
+                rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, r);
+            }
         }
         if (r > 0) {
-            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = Math.min(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE], r);
+            fMinRate[f] = Math.min(fMinRate[f], r);
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]++;
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] = r > 0 ? 1 : 0;
+        fVersion[f]++;
+        fDraining[f] = r > 0;
         if (r > 0) {
-            double ps = Math.ceil(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] / r);
-            events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]);
+            double ps = Math.ceil(fLeft[f] / r);
+            events.push(now + (long) Math.max(0, ps), EV_DRAINED, f, fVersion[f]);
         }
     }
 
@@ -1520,6 +1585,13 @@ public final class FlowEngine implements SimRun {
 
     private SimResults results(SimResults.StopReason reason, long wallNanos) {
         long end = now;
+        for (int f = 0; f < fluidsUsed; f++) {
+            if (fActive[f]) { // still moving: its rate now and its lowest
+                int t = fTask[f];
+                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = fRate[f];
+                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = fMinRate[f];
+            }
+        }
         for (int r = 0; r < resourceCount; r++) {
             setLoad(r, load[r]);
         }

@@ -211,6 +211,8 @@ public final class FlowEngine implements SimRun {
     /** The most users each resource had at once (a link into a NIC: its incast degree). */
     private int[] mostUsers;
     private double[] demand; // sum of weight x standalone cap of the active users
+    /** Whether each resource's demand exceeds its capacity (kept as either changes). */
+    private boolean[] isContended;
     private double[] load; // sum of weight x rate
     private double[] carried; // wire bytes carried so far
     private long[] carriedUntilPs;
@@ -361,6 +363,7 @@ public final class FlowEngine implements SimRun {
         }
         taskOfFlow = flowTasks.stream().mapToInt(Integer::intValue).toArray();
         firstPath = new int[taskOfFlow.length][];
+        latencyKey = new int[taskOfFlow.length];
 
         // NVLink resources: a send and a receive per GPU that takes part in a transfer.
         int gpus = gpuNames.size();
@@ -395,6 +398,7 @@ public final class FlowEngine implements SimRun {
         userCount = new int[resourceCount];
         mostUsers = new int[resourceCount];
         demand = new double[resourceCount];
+        isContended = new boolean[resourceCount];
         load = new double[resourceCount];
         carried = new double[resourceCount];
         carriedUntilPs = new long[resourceCount];
@@ -731,6 +735,7 @@ public final class FlowEngine implements SimRun {
         int shared = pairPaths.get(pair);
         Route route = null;
         int[] p;
+        int interned = -1;
         if (shared >= 0) {
             route = pairRoutes.get(shared);
             p = route.ports();
@@ -741,7 +746,8 @@ public final class FlowEngine implements SimRun {
             }
             if (paths.onePath(srcNic[t], dstNic[t])) {
                 route = new Route(p, null);
-                pairPaths.put(pair, pairRoutes.size());
+                shared = pairRoutes.size();
+                pairPaths.put(pair, shared);
                 pairRoutes.add(route);
                 if (latencies.length < 3 * pairRoutes.size()) { // numbered with the sprayed routes
                     latencies = Arrays.copyOf(latencies, Math.max(2 * latencies.length, 6 * pairRoutes.size()));
@@ -749,6 +755,7 @@ public final class FlowEngine implements SimRun {
                 latencies[3 * pairRoutes.size() - 3] = -1; // none known yet
             } else {
                 p = internPath(p);
+                interned = lastInterned;
             }
         }
         for (int port : p) {
@@ -759,6 +766,7 @@ public final class FlowEngine implements SimRun {
         int f = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW];
         if (firstPath[f] == null) {
             firstPath[f] = p;
+            latencyKey[f] = shared >= 0 ? shared : interned >= 0 ? -1 - interned : Integer.MIN_VALUE;
             for (int i = 1; i < p.length - 1; i++) {
                 flowsPerPort[p[i]]++;
             }
@@ -789,39 +797,54 @@ public final class FlowEngine implements SimRun {
         int i = Arrays.hashCode(p) & mask;
         for (int[] q; (q = internedPaths[i]) != null; i = (i + 1) & mask) {
             if (Arrays.equals(p, q)) {
+                lastInterned = internedNumber[i];
                 return q;
             }
         }
         internedPaths[i] = p;
+        internedNumber[i] = internedCount;
+        lastInterned = internedCount;
+        if (internLatencies.length < 3 * (internedCount + 1)) {
+            internLatencies = Arrays.copyOf(internLatencies, 2 * internLatencies.length);
+        }
+        internLatencies[3 * internedCount] = -1; // none known yet
         if (++internedCount * 2 > internedPaths.length) {
             int[][] old = internedPaths;
+            int[] oldNumber = internedNumber;
             internedPaths = new int[2 * old.length][];
+            internedNumber = new int[2 * old.length];
             mask = internedPaths.length - 1;
-            for (int[] q : old) {
+            for (int k = 0; k < old.length; k++) {
+                int[] q = old[k];
                 if (q != null) {
                     int j = Arrays.hashCode(q) & mask;
                     while (internedPaths[j] != null) {
                         j = (j + 1) & mask;
                     }
                     internedPaths[j] = q;
+                    internedNumber[j] = oldNumber[k];
                 }
             }
         }
         return p;
     }
 
+    /** Each interned path's number (its place in {@link #internedPaths}' order of arrival). */
+    private int[] internedNumber = new int[1024];
+    /** The number of the path {@link #internPath} returned last. */
+    private int lastInterned;
+    /** Per interned path, as {@link #latencies} per shared one: the last packet's latency by frame size. */
+    private long[] internLatencies = new long[3 * 64];
+    /**
+     * Per network flow, where its first path's latency is kept: a shared path's number in
+     * {@link #pairRoutes} (0 or more), an interned path's as -1 - its number, or
+     * {@link Integer#MIN_VALUE} for none.
+     */
+    private int[] latencyKey;
+
     /** Task {@code t}'s NIC pair as one number. */
     private long pairKey(int t) {
         return ((long) ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC] << 32) | (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST] & 0xffffffffL);
-    }
-
-    /**
-     * The number in {@link #pairRoutes} of path {@code p} when it is the one path of task
-     * {@code t}'s NIC pair under the routing in force (its {@link #latencies} entry), else -1.
-     */
-    private int sharedIndex(int t, int[] p) {
-        int shared = pairPaths.get(pairKey(t));
-        return shared >= 0 && pairRoutes.get(shared).ports() == p ? shared : -1;
     }
 
     /**
@@ -901,6 +924,7 @@ public final class FlowEngine implements SimRun {
             int r = resources[i];
             addUser(r, f, i);
             demand[r] += w(f, i) * fCap[f];
+            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
         }
         changed = push(changed, changedSize++, f);
         return f;
@@ -943,6 +967,7 @@ public final class FlowEngine implements SimRun {
             if (userCount[r] == 0) {
                 demand[r] = 0;
             }
+            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
             setLoad(r, load[r] - w(f, i) * fRate[f]);
         }
         fActive[f] = false;
@@ -1058,15 +1083,22 @@ public final class FlowEngine implements SimRun {
             arrive(drainedNow[0], sendingOn(nic) * fullFramePs(nic));
             return;
         }
-        // Grouped by NIC port; inside a group by start time, then task (insertion sort: a few a NIC).
+        // Grouped by NIC port (sorted); inside a group by start time, then task (insertion sort: a
+        // few a NIC).
         int[] order = roundOrder.length < k ? (roundOrder = new int[drainedNow.length]) : roundOrder;
+        long[] keys = roundKeys.length < k ? (roundKeys = new long[drainedNow.length]) : roundKeys;
         for (int i = 0; i < k; i++) {
+            keys[i] = ((long) drainedNic[i] << 32) | i;
+        }
+        Arrays.sort(keys, 0, k);
+        for (int i = 0; i < k; i++) {
+            int e = (int) keys[i];
             int j = i;
-            while (j > 0 && before(i, order[j - 1])) {
+            while (j > 0 && drainedNic[order[j - 1]] == drainedNic[e] && before(e, order[j - 1])) {
                 order[j] = order[j - 1];
                 j--;
             }
-            order[j] = i;
+            order[j] = e;
         }
         int end = k;
         while (end > 0) {
@@ -1087,6 +1119,7 @@ public final class FlowEngine implements SimRun {
     }
 
     private int[] roundOrder = new int[16];
+    private long[] roundKeys = new long[16];
 
     /** Whether drained entry {@code a} goes before entry {@code b} in the last rounds: by NIC port, start, task. */
     private boolean before(int a, int b) {
@@ -1137,16 +1170,27 @@ public final class FlowEngine implements SimRun {
     private long pathLatencyPs(int t) {
         int[] p = firstPath[ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW]];
         int last = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_LAST_FRAME];
-        int shared = sharedIndex(t, p);
         boolean many = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE] > last;
-        if (shared >= 0 && latencies[3 * shared] == last && latencies[3 * shared + 1] == (many ? 1 : 0)) {
-            return latencies[3 * shared + 2];
+        // Its path's latencies, kept per shared path (while the routing that shares it is in
+        // force) and per interned path.
+        int key = latencyKey[ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW]];
+        long[] cache = null;
+        int at = 0;
+        if (key >= 0 && key < pairRoutes.size() && pairRoutes.get(key).ports() == p) {
+            cache = latencies;
+            at = 3 * key;
+        } else if (key < 0 && key != Integer.MIN_VALUE) {
+            cache = internLatencies;
+            at = 3 * (-1 - key);
+        }
+        if (cache != null && cache[at] == last && cache[at + 1] == (many ? 1 : 0)) {
+            return cache[at + 2];
         }
         long ps = pathLatencyPs(t, p, last, many);
-        if (shared >= 0) { // only paths flows share
-            latencies[3 * shared] = last;
-            latencies[3 * shared + 1] = many ? 1 : 0;
-            latencies[3 * shared + 2] = ps;
+        if (cache != null) {
+            cache[at] = last;
+            cache[at + 1] = many ? 1 : 0;
+            cache[at + 2] = ps;
         }
         return ps;
     }
@@ -1237,8 +1281,13 @@ public final class FlowEngine implements SimRun {
             int[] p = fPath[f];
             for (int i = 0; i < p.length; i++) {
                 demand[p[i]] += w(f, i) * (after - before[k]);
+                isContended[p[i]] = demand[p[i]] > capacity[p[i]] * (1 + 1e-9);
             }
             changed = push(changed, changedSize++, f);
+        }
+        for (int side = 0; side < 2; side++) {
+            int r = 2 * li + side;
+            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
         }
     }
 
@@ -1325,7 +1374,7 @@ public final class FlowEngine implements SimRun {
     }
 
     private boolean contended(int r) {
-        return demand[r] > capacity[r] * (1 + 1e-9);
+        return isContended[r];
     }
 
     /** Carried bytes of resource {@code r} brought up to now before its load changes. */
@@ -1364,7 +1413,8 @@ public final class FlowEngine implements SimRun {
      * contended resource with them, transitively; the rest keep theirs. A resource is contended
      * when its users could together send more than it carries, each at its standalone cap; a
      * fluid whose resources are all uncontended gets its standalone cap (no resource can stop it),
-     * so only the contended part is filled progressively.
+     * so only the contended part is filled progressively, one connected component at a time
+     * (fluids joined by contended resources: max-min fairness in one does not depend on another).
      */
     private void reallocate() {
         if (changedSize == 0) {
@@ -1380,8 +1430,6 @@ public final class FlowEngine implements SimRun {
             wasContended = new boolean[resourceCount];
         }
         epoch++;
-        compSize = 0;
-        resSize = 0;
         queueSize = 0;
         touchedSize = 0;
         // Seeds: the resources of a changed fluid (active or just gone) that are contended now or
@@ -1393,7 +1441,7 @@ public final class FlowEngine implements SimRun {
                     resMark[r] = epoch;
                     touched = push(touched, touchedSize++, r);
                     if (contended(r) || wasContended[r]) {
-                        enqueue(r);
+                        seeds = push(seeds, seedSize++, r);
                     }
                 }
             }
@@ -1405,12 +1453,8 @@ public final class FlowEngine implements SimRun {
             }
         }
         changedSize = 0;
-        // Every active fluid on a queued resource, then through contended resources transitively.
-        for (int head = 0; head < queueSize; head++) {
-            int r = queue[head];
-            if (contended(r)) {
-                resources = push(resources, resSize++, r);
-            }
+        for (int i = 0; i < seedSize; i++) {
+            int r = seeds[i];
             for (int k = 0; k < userCount[r]; k++) {
                 visit(users[r][k]);
             }
@@ -1418,11 +1462,13 @@ public final class FlowEngine implements SimRun {
         for (int i = 0; i < touchedSize; i++) {
             wasContended[touched[i]] = contended(touched[i]);
         }
-        for (int i = 0; i < queueSize; i++) {
-            wasContended[queue[i]] = contended(queue[i]);
+        for (int i = 0; i < seedSize; i++) {
+            wasContended[seeds[i]] = contended(seeds[i]);
         }
-        if (compSize > 0) {
-            fill();
+        seedSize = 0;
+        // The contended resources the components reached (each contended, as each is seen).
+        for (int i = 0; i < queueSize; i++) {
+            wasContended[queue[i]] = true;
         }
         freeStopped();
     }
@@ -1435,17 +1481,14 @@ public final class FlowEngine implements SimRun {
         stoppedCount = 0;
     }
 
-    private void enqueue(int r) {
-        if (queuedStamp[r] != epoch) {
-            queuedStamp[r] = epoch;
-            queue = push(queue, queueSize++, r);
-        }
-    }
+    /** Resources whose users this allocation visits: a changed fluid's, contended now or at the last allocation. */
+    private int[] seeds = new int[16];
+    private int seedSize;
 
     /**
-     * Fluid {@code t} is part of this allocation: alone (none of its resources contended) it moves
-     * at its standalone cap at once; otherwise it joins the component and its contended resources
-     * are searched.
+     * Fluid {@code f} is part of this allocation: alone (none of its resources contended) it moves
+     * at its standalone cap at once; otherwise its component (every fluid joined to it by
+     * contended resources) is found and filled.
      */
     private void visit(int f) {
         if (fMark[f] == epoch) {
@@ -1456,14 +1499,35 @@ public final class FlowEngine implements SimRun {
         for (int q : fPath[f]) {
             if (contended(q)) {
                 any = true;
-                enqueue(q);
+                break;
             }
         }
-        if (any) {
-            component = push(component, compSize++, f);
-        } else {
+        if (!any) {
             setRate(f, fCap[f]);
+            return;
         }
+        // Breadth first through contended resources: the component's fluids and resources.
+        compSize = 0;
+        resSize = 0;
+        component = push(component, compSize++, f);
+        for (int c = 0; c < compSize; c++) {
+            int[] p = fPath[component[c]];
+            for (int q : p) {
+                if (queuedStamp[q] != epoch && contended(q)) {
+                    queuedStamp[q] = epoch;
+                    queue = push(queue, queueSize++, q);
+                    resources = push(resources, resSize++, q);
+                    for (int k = 0; k < userCount[q]; k++) {
+                        int u = users[q][k];
+                        if (fMark[u] != epoch) {
+                            fMark[u] = epoch;
+                            component = push(component, compSize++, u);
+                        }
+                    }
+                }
+            }
+        }
+        fill();
     }
 
     private static int[] push(int[] a, int at, int v) {
@@ -1476,6 +1540,9 @@ public final class FlowEngine implements SimRun {
 
     /** Progressive filling of the component's fluids over its contended resources (their only users). */
     private void fill() {
+        if (fillEven()) {
+            return;
+        }
         LevelHeap levels = this.levels;
         levels.clear();
         for (int i = 0; i < resSize; i++) {
@@ -1527,6 +1594,60 @@ public final class FlowEngine implements SimRun {
                 }
             }
         }
+    }
+
+    /**
+     * The component's fluids all stop at one level, when they can: progressive filling raises
+     * every fluid together, and the first resources to fill are those of the lowest capacity over
+     * their users' weights there; when every fluid of the component crosses one of them and no
+     * fluid's standalone cap is that low, every fluid freezes at that level at once (the common
+     * case: a NIC's transfers sharing its wire and the next hops evenly). Sets those rates and
+     * answers true; false, and nothing set, otherwise.
+     */
+    private boolean fillEven() {
+        double level = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < resSize; i++) {
+            int r = resources[i];
+            double weights = 0;
+            int[] on = users[r];
+            for (int k = 0; k < userCount[r]; k++) {
+                int f = on[k];
+                float[] w = fWeight[f];
+                if (w == null) {
+                    weights += 1;
+                } else {
+                    int[] p = fPath[f];
+                    for (int j = 0; j < p.length; j++) {
+                        if (p[j] == r) {
+                            weights += w[j];
+                        }
+                    }
+                }
+            }
+            double lv = capacity[r] / weights;
+            frozenLoad[r] = lv; // scratch: this resource's level
+            level = Math.min(level, lv);
+        }
+        for (int c = 0; c < compSize; c++) {
+            int f = component[c];
+            if (fCap[f] <= level) {
+                return false;
+            }
+            boolean atLevel = false;
+            for (int q : fPath[f]) {
+                if (contended(q) && frozenLoad[q] == level) {
+                    atLevel = true;
+                    break;
+                }
+            }
+            if (!atLevel) {
+                return false;
+            }
+        }
+        for (int c = 0; c < compSize; c++) {
+            setRate(component[c], level);
+        }
+        return true;
     }
 
     /** The fill levels of one allocation, reused (it grows to the largest allocation's). */
@@ -1906,7 +2027,7 @@ public final class FlowEngine implements SimRun {
         private final int points;
         private final int ports;
         private double[] lastCarried;
-        private float[][] values;
+        private float[][] values; // [sample][port]
         private int count;
 
         Sampler(SimConfig cfg, int ports) {
@@ -1919,45 +2040,70 @@ public final class FlowEngine implements SimRun {
 
         void sample(long now, FlowEngine e) {
             if (values == null) {
-                values = new float[ports][];
+                // By sample, every port side by side: a sample writes one row in order.
+                values = new float[points][];
                 lastCarried = new double[ports];
+                used = new boolean[ports];
+                perCarried = new double[ports];
             }
             if (count == points) {
                 // Full: merge pairs and sample half as often.
-                for (int p = 0; p < ports; p++) {
-                    float[] v = values[p];
-                    if (v != null) {
-                        for (int i = 0; i < points / 2; i++) {
-                            v[i] = (v[2 * i] + v[2 * i + 1]) / 2;
-                        }
+                for (int i = 0; i < points / 2; i++) {
+                    float[] a = values[2 * i];
+                    float[] b = values[2 * i + 1];
+                    for (int p = 0; p < ports; p++) {
+                        a[p] = (a[p] + b[p]) / 2;
                     }
+                }
+                for (int i = 0; i < points / 2; i++) {
+                    float[] merged = values[2 * i];
+                    values[2 * i] = values[i];
+                    values[i] = merged;
                 }
                 count = points / 2;
                 intervalPs *= 2;
+                perInterval = 0;
             }
+            if (perInterval != intervalPs) {
+                for (int p = 0; p < ports; p++) {
+                    perCarried[p] = e.capacity(p) * intervalPs;
+                }
+                perInterval = intervalPs;
+            }
+            float[] row = values[count];
+            if (row == null) {
+                row = values[count] = new float[ports];
+            }
+            double[] carried = e.carried;
+            double[] load = e.load;
+            long[] until = e.carriedUntilPs;
             for (int p = 0; p < ports; p++) {
-                double c = e.carried[p] + e.load[p] * (now - e.carriedUntilPs[p]);
-                double util = (c - lastCarried[p]) / (e.capacity(p) * intervalPs);
+                double c = carried[p] + load[p] * (now - until[p]);
+                double util = (c - lastCarried[p]) / perCarried[p];
                 lastCarried[p] = c;
-                if (util > 0 && values[p] == null) {
-                    values[p] = new float[points];
+                if (util > 0) {
+                    used[p] = true;
                 }
-                if (values[p] != null) {
-                    values[p][count] = (float) Math.min(1.0, util);
-                }
+                row[p] = used[p] ? (float) Math.min(1.0, util) : 0; // 0 until it first carries
             }
             count++;
         }
 
+        /** Whether port {@code p} carried anything in a sample. */
+        private boolean[] used;
+        /** Per port, its capacity x the interval, for the interval below. */
+        private double[] perCarried;
+        private long perInterval;
+
         SimResults.Series series(int p) {
-            if (values == null || values[p] == null || count == 0) {
+            if (values == null || !used[p] || count == 0) {
                 return null;
             }
             long[] times = new long[count];
             double[] v = new double[count];
             for (int i = 0; i < count; i++) {
                 times[i] = (i + 1) * intervalPs;
-                v[i] = values[p][i];
+                v[i] = values[i][p];
             }
             return new SimResults.Series("fraction", 1, times, v);
         }

@@ -607,11 +607,14 @@ public final class FlowEngine implements SimRun {
                 int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
                 for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
                     int u = dependents[i];
-                    // Its waiting count; should it start, its records.
-                    sum += ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING] + (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
-                    int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
-                    if (f >= 0 && firstPath[f] != null) {
-                        sum++;
+                    // Its waiting count; should it start (this its last wait), its records.
+                    int waiting = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING];
+                    if (waiting == 1) {
+                        sum += (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
+                        int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
+                        if (f >= 0 && firstPath[f] != null) {
+                            sum++;
+                        }
                     }
                 }
             }

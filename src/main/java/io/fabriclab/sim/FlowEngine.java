@@ -1064,8 +1064,11 @@ public final class FlowEngine implements SimRun {
      * robin, a frame each (NicScheduler), where the fluid moves them all at once at an equal share:
      * the fluid's instant is the end of the last round, and a transfer's last frame left the NIC
      * before it by the frames sent after it in that round. The round's order is the packet engine's:
-     * its round robin starts again at the front of its list when a transfer joins, so the transfer
-     * already sending keeps the first turn. Transfers that drained together from one NIC go in the
+     * its round robin goes on after the queue pair it served last, a transfer sending alone leaves
+     * it at the front of the NIC's list and a joining one is appended, so the transfer already
+     * sending keeps the first turn. (Not followed: a queue pair still waiting for its last ACK after
+     * the one sending, which gives the joining one the first turn; it turns on ACK timings against
+     * frame boundaries, docs/validation.md.) Transfers that drained together from one NIC go in the
      * order they started (ties by task), then one full frame of every transfer still sending there:
      * the i-th of k transfers draining together is ahead by the k - 1 - i last frames after it, and
      * a transfer that drains while others go on is ahead by one frame of each of them. This is what

@@ -77,7 +77,8 @@ public final class Simulator implements SimRun {
     /**
      * A packet's last bit is in at a switch that arbitrates at the head ({@link SwitchPipeline#headArrival})
      * but could not cut through (target: the packet, arg: the port it came by); it queues now at the
-     * egress chosen when its head came in ({@link #storedOut}).
+     * egress chosen when its head came in ({@link #storedOut}), unless the next packet's head on the
+     * same wire has queued it already ({@link #storedPkt}).
      */
     static final int EV_STORED = 21;
 
@@ -258,6 +259,9 @@ public final class Simulator implements SimRun {
         }
         pgHeadroom = new long[ports.length * EgressPort.CLASSES];
         pipeline = SwitchPipeline.of(switches, transport, ports);
+        storedPkt = new int[ports.length];
+        java.util.Arrays.fill(storedPkt, -1);
+        storedOut = new int[ports.length];
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
         }
@@ -1266,8 +1270,13 @@ public final class Simulator implements SimRun {
 
     /** The packet being queued as its head came in ({@link #switchArrive} from {@link #arrive}), -1 otherwise. */
     private int headPkt = -1;
-    /** The egress port chosen for a stored packet ({@link #store}), by packet id. */
-    private int[] storedOut = new int[64];
+    /**
+     * Per sending port id: the packet stored at the switch it feeds whose last bit is not yet in
+     * ({@link #store}; -1: none; one at most, as the next packet's head comes after it), and the
+     * egress port chosen for it.
+     */
+    private int[] storedPkt;
+    private int[] storedOut;
 
     void arrive(int pkt, int fromId) {
         if (downLinkCount > 0 && ports[fromId].down) {
@@ -1304,6 +1313,14 @@ public final class Simulator implements SimRun {
             // Its head is in at a cut-through switch, which chose its egress from the header. It
             // claims the egress now if the egress is idle and holds nothing, ahead of any packet
             // whose last bit comes in later; otherwise the switch stores it until its last bit.
+            int before = storedPkt[fromId];
+            if (before >= 0) {
+                // The packet before it on the wire was stored and its last bit is in now, as this
+                // head: it joins its queue first (the event for its last bit, at this instant too,
+                // may come after this one).
+                storedPkt[fromId] = -1;
+                switchArrive(before, inId, storedOut[fromId], (byte) pkts.kind(before));
+            }
             EgressPort out = ports[outId];
             if (out.busyUntilPs > now || out.queuedPackets > 0 || out.paused(pkts.priority(pkt), now)) {
                 store(pkt, fromId, outId);
@@ -1323,23 +1340,25 @@ public final class Simulator implements SimRun {
      * link later ({@link #EV_STORED}).
      */
     private void store(int pkt, int fromId, int outId) {
-        int[] so = storedOut;
-        if (pkt >= so.length) {
-            so = storedOut = java.util.Arrays.copyOf(so, Math.max(pkt + 1, 2 * so.length));
-        }
-        so[pkt] = outId;
+        storedPkt[fromId] = pkt;
+        storedOut[fromId] = outId;
         events.push(now + ports[fromId].serializationPs(pkts.frameBytes(pkt) + wireOverheadBytes), EV_STORED, pkt,
                 fromId);
     }
 
     /** {@link #EV_STORED}: the last bit of stored packet {@code pkt} is in; it joins its egress queue. */
     private void stored(int pkt, int fromId) {
+        if (storedPkt[fromId] != pkt) {
+            // Queued already, when the next packet's head came in at this instant.
+            return;
+        }
+        storedPkt[fromId] = -1;
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame's tail was on the wire.
             drop(ports[fromId], pkts.priority(pkt), pkt, DropCause.LINK_DOWN);
             return;
         }
-        switchArrive(pkt, fromId ^ 1, storedOut[pkt], (byte) pkts.kind(pkt));
+        switchArrive(pkt, fromId ^ 1, storedOut[fromId], (byte) pkts.kind(pkt));
     }
 
     /**

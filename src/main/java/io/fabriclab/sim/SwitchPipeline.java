@@ -20,13 +20,13 @@ import io.fabriclab.model.SwitchLatency;
  * <p>A cut-through switch starts sending a packet once its header is in, when the egress is idle
  * and nothing is queued ahead of it: its first bit leaves L after its first bit arrived (later by
  * {@code serIn - serOut} when the egress is faster than the ingress, so the tail cannot underrun).
- * On Ethernet ({@link #arbitratesAtHead}) the simulator arbitrates such a packet when its head is
- * in ({@link #headArrival}: the arrival at the switch is the head's): if the egress is idle and
- * holds nothing, the packet claims it then, ahead of any packet whose last bit comes in later,
- * and leaves at once with delay {@code L}; otherwise the switch stores it and queues it when its
- * last bit is in (delay {@code L} after it left the queue). InfiniBand switches arbitrate at the
- * last bit, as store-and-forward switches do, and give an unqueued packet the head start
- * {@code L - min(serIn, serOut)} (credits are returned at the last bit, see docs/model.md).
+ * On Ethernet the simulator arbitrates such a packet when its head is in ({@link #headArrival}:
+ * the arrival at the switch is the head's): if the egress is idle and its queues empty and not
+ * paused, the packet claims the egress then, ahead of any packet whose last bit comes in later,
+ * and leaves at once with delay {@code L}. Otherwise the switch queues it when its last bit is in,
+ * as every packet of an InfiniBand switch (whose credits are returned at the last bit, see
+ * docs/model.md): one whose last bit finds the egress free still starts L after its head came in
+ * ({@code L - min(serIn, serOut)} after the simulator's egress), no sooner than the wire frees.
  */
 final class SwitchPipeline {
     /** Pipeline latency per switch index, picoseconds. */
@@ -124,9 +124,11 @@ final class SwitchPipeline {
      * <li>A packet that claimed the idle egress when its head came in ({@code atHead}, an Ethernet
      * cut-through switch; the simulator sends it then): {@code L}, plus {@code serIn - serOut} when
      * the egress is faster than the ingress (its tail must not underrun).
-     * <li>A packet that did not wait ({@code waitedPs} 0) at a cut-through switch that arbitrates
-     * at the last bit (InfiniBand): {@code L - min(serIn, serOut)} (it left as its head came in),
-     * never before {@code earliestStartPs}.
+     * <li>Any other packet that did not wait ({@code waitedPs} 0: its last bit found the egress free)
+     * at a cut-through switch: {@code L - min(serIn, serOut)}, i.e. it started L after its head came
+     * in (on Ethernet, one whose head found the egress busy: it starts as the wire frees, no sooner
+     * than one serialization after the packet before it, below), never before
+     * {@code earliestStartPs}.
      * <li>A packet that waited and goes on the wire straight after the packet before it (the egress
      * was busy until {@code nowPs}): the delay of that packet, as the pair left back to back.
      * <li>Otherwise (store-and-forward, or a stored packet starting an idle wire): {@code L}.
@@ -147,7 +149,7 @@ final class SwitchPipeline {
             if (in.rateBps < out.rateBps) {
                 d += Units.serializationPs(wireBytes, in.rateBps) - serOutPs;
             }
-        } else if (waitedPs == 0 && cutThrough[s] && in != null && !this.atHead[s]) {
+        } else if (waitedPs == 0 && cutThrough[s] && in != null) {
             d = latencyPs[s] - Math.min(Units.serializationPs(wireBytes, in.rateBps), serOutPs);
             if (earliestStartPs != Long.MIN_VALUE && d < earliestStartPs - nowPs) {
                 // The head start would begin before the credits came back: it starts when they did.

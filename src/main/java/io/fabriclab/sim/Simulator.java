@@ -1311,18 +1311,21 @@ public final class Simulator implements SimRun {
         int outId = forward(pkt, in, kind);
         if (pipeline.headArrival(fromId)) {
             // Its head is in at a cut-through switch, which chose its egress from the header. It
-            // claims the egress now if the egress is idle and holds nothing, ahead of any packet
-            // whose last bit comes in later; otherwise the switch stores it until its last bit.
+            // claims the egress now if the egress is idle, holds nothing and expects no stored
+            // packet, ahead of any packet whose last bit comes in later; otherwise the switch
+            // stores it until its last bit.
             int before = storedPkt[fromId];
             if (before >= 0) {
                 // The packet before it on the wire was stored and its last bit is in now, as this
                 // head: it joins its queue first (the event for its last bit, at this instant too,
                 // may come after this one).
                 storedPkt[fromId] = -1;
+                ports[storedOut[fromId]].storing--;
                 switchArrive(before, inId, storedOut[fromId], (byte) pkts.kind(before));
             }
             EgressPort out = ports[outId];
-            if (out.busyUntilPs > now || out.queuedPackets > 0 || out.paused(pkts.priority(pkt), now)) {
+            if (out.busyUntilPs > now || out.queuedPackets > 0 || out.storing > 0
+                    || out.paused(pkts.priority(pkt), now)) {
                 store(pkt, fromId, outId);
                 return;
             }
@@ -1342,6 +1345,7 @@ public final class Simulator implements SimRun {
     private void store(int pkt, int fromId, int outId) {
         storedPkt[fromId] = pkt;
         storedOut[fromId] = outId;
+        ports[outId].storing++;
         events.push(now + ports[fromId].serializationPs(pkts.frameBytes(pkt) + wireOverheadBytes), EV_STORED, pkt,
                 fromId);
     }
@@ -1353,6 +1357,7 @@ public final class Simulator implements SimRun {
             return;
         }
         storedPkt[fromId] = -1;
+        ports[storedOut[fromId]].storing--;
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame's tail was on the wire.
             drop(ports[fromId], pkts.priority(pkt), pkt, DropCause.LINK_DOWN);

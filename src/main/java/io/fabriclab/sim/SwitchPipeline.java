@@ -21,8 +21,9 @@ import io.fabriclab.model.SwitchLatency;
  * and nothing is queued ahead of it: its first bit leaves L after its first bit arrived (later by
  * {@code serIn - serOut} when the egress is faster than the ingress, so the tail cannot underrun).
  * On Ethernet the simulator arbitrates such a packet when its head is in ({@link #headArrival}:
- * the arrival at the switch is the head's): if the egress is idle and its queues empty and not
- * paused, the packet claims the egress then, ahead of any packet whose last bit comes in later,
+ * the arrival at the switch is the head's): if the egress is idle, its queues empty and not
+ * paused, and the switch is storing no packet for it ({@link EgressPort#storing}), the packet
+ * claims the egress then, ahead of any packet whose last bit comes in later,
  * and leaves at once with delay {@code L}. Otherwise the switch queues it when its last bit is in,
  * as every packet of an InfiniBand switch (whose credits are returned at the last bit, see
  * docs/model.md): one whose last bit finds the egress free still starts L after its head came in

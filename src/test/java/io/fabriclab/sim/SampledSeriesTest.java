@@ -52,9 +52,9 @@ class SampledSeriesTest {
         // the switch sent a frame from its last bit, before 2026-11-29: from 342,600 ps, 0.6574).
         // Intervals [1, 2) .. [66, 67): busy throughout: exactly 1.0; the run ends inside [67, 68),
         // which has no point.
-        // (Counting the wire bytes of the frames that *started* in an interval gives 2 frames =
-        // 67,520 bit = 0.6752 in the first, then 3 frames = 1.0128 whenever three starts fall in
-        // one microsecond: more than the link can carry.)
+        // (Counting the wire bytes of the frames that *started* in an interval gives 3 frames =
+        // 101,280 bit = 1.0128 in the first (starts at 5,000, 342,600 and 680,200 ps) and whenever
+        // three starts fall in one microsecond: more than the link can carry.)
         Fabric f = TestFabrics.star(2, 100, 1.0, lossless());
         List<FlowSpec> flows = List.of(new FlowSpec("s0:nic0", "s1:nic0", 200 * 4138L, 0, 3));
         SimResults r = new Simulator(f, flows, SimConfig.defaults().withSampleIntervalPs(US)).run();

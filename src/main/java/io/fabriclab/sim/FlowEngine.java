@@ -123,24 +123,20 @@ public final class FlowEngine implements SimRun {
     /**
      * Every task's state as records, one per task in each of three arrays (a task's fields side by
      * side, so that handling a task touches a cache line or two of each instead of one line per
-     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses). Ints,
-     * {@value #TI} per task: waiting-for count, dependents, version of its drain event, allocation
-     * mark, network flow id (-1: none), last frame's wire bytes, active, drain pending, kind
-     * ordinal, frozen, NIC addresses (source, destination), UDP source port, first dependent's
-     * place in {@link #dependents}.
+     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses); what its
+     * allocations change while it moves is in its fluid's record (fRate ...). Ints, {@value #TI}
+     * per task: waiting-for count, dependents, network flow id (-1: none), last frame's wire bytes,
+     * 1 + its fluid number while it moves (else 0), kind ordinal, NIC addresses (source,
+     * destination), UDP source port, first dependent's place in {@link #dependents}.
      */
     private final int[][] ti;
-    private static final int TI = 14;
-    /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished, last rate change (ps). */
+    private static final int TI = 10;
+    /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished (ps). */
     private final long[][] tl;
-    private static final int TL = 6;
-    /**
-     * Doubles, {@value #TD} per task: wire bytes left, rate, standalone cap (an active fluid's
-     * tightest resource, {@link #standaloneCap}, as its resources' demand counts it), lowest rate,
-     * wire bytes in all.
-     */
+    private static final int TL = 5;
+    /** Doubles, {@value #TD} per task: wire bytes left and rate when it stopped, lowest rate, wire bytes in all. */
     private final double[][] td;
-    private static final int TD = 5;
+    private static final int TD = 4;
     /**
      * Tasks per chunk of the record arrays: a few MB each instead of one array of up to 70 MB a
      * record (at 1.3 M tasks), which the serial collector took in one piece by enlarging the
@@ -154,29 +150,23 @@ public final class FlowEngine implements SimRun {
     private static final int K_NVLINK = FlowSpec.Kind.NVLINK.ordinal();
     private static final int I_WAITING = 0;
     private static final int I_DEPENDENTS = 1;
-    private static final int I_VERSION = 2;
-    private static final int I_MARK = 3;
-    private static final int I_FLOW = 4;
-    private static final int I_LAST_FRAME = 5;
-    private static final int I_ACTIVE = 6;
-    private static final int I_DRAINING = 7;
-    private static final int I_KIND = 8;
-    private static final int I_FROZEN = 9;
-    private static final int I_SRC = 10;
-    private static final int I_DST = 11;
-    private static final int I_UDP = 12;
-    private static final int I_DEP_START = 13;
+    private static final int I_FLOW = 2;
+    private static final int I_LAST_FRAME = 3;
+    private static final int I_ACTIVE = 4;
+    private static final int I_KIND = 5;
+    private static final int I_SRC = 6;
+    private static final int I_DST = 7;
+    private static final int I_UDP = 8;
+    private static final int I_DEP_START = 9;
     private static final int L_START = 0;
     private static final int L_DELAY = 1;
     private static final int L_READY = 2;
     private static final int L_STARTED = 3;
     private static final int L_FINISHED = 4;
-    private static final int L_UPDATED = 5;
     private static final int D_LEFT = 0;
     private static final int D_RATE = 1;
-    private static final int D_CAP = 2;
-    private static final int D_MIN_RATE = 3;
-    private static final int D_WIRE = 4;
+    private static final int D_MIN_RATE = 2;
+    private static final int D_WIRE = 3;
     private final int[] taskOfFlow;
     private final Port[] srcNic;
     private final Port[] dstNic;
@@ -187,9 +177,30 @@ public final class FlowEngine implements SimRun {
     private final int[] dependents;
 
     // ---- per task state ----
-    private int[][] path; // resources of an active fluid (network flow or NVLink transfer)
-    private float[][] weight; // null: 1 on every resource
-    private int[][] slot; // the fluid's position in each resource's user list
+    // ---- active fluids: a dense record each, by fluid number (a task holds one while it moves) ----
+    // A run's rate allocations touch only the fluids moving now (a few thousand of 1.6 million
+    // tasks): kept in small arrays of their own, they stay in the processor's caches, where the
+    // same fields in the task records are a cache miss each.
+    private int fluidsUsed;
+    private int[] fTask = new int[64];
+    private double[] fRate = new double[64]; // wire bytes per ps
+    private double[] fLeft = new double[64]; // wire bytes left at fUpdated
+    private double[] fCap = new double[64]; // standalone cap (standaloneCap), as its resources' demand counts it
+    private double[] fMinRate = new double[64];
+    private long[] fUpdated = new long[64];
+    private int[] fVersion = new int[64]; // of its drain event; never reset, so a stale event never matches
+    private int[] fMark = new int[64]; // allocation epoch it was visited in
+    private boolean[] fActive = new boolean[64];
+    private boolean[] fDraining = new boolean[64];
+    private boolean[] fFrozen = new boolean[64];
+    private int[][] fPath = new int[64][]; // resources (kept after it stops, until the allocation after)
+    private float[][] fWeight = new float[64][]; // null: 1 on every resource
+    private int[][] fSlot = new int[64][]; // its position in each resource's user list
+    private int[] freeFluids = new int[64];
+    private int freeFluidCount;
+    /** Fluid numbers stopped at this instant, free once the instant's allocation has read their paths. */
+    private int[] stoppedFluids = new int[64];
+    private int stoppedCount;
     private final int[][] firstPath; // network flows: the egress ports of their (first) path, for results
     private int remainingTasks;
     private int flowsCompleted;
@@ -200,6 +211,8 @@ public final class FlowEngine implements SimRun {
     /** The most users each resource had at once (a link into a NIC: its incast degree). */
     private int[] mostUsers;
     private double[] demand; // sum of weight x standalone cap of the active users
+    /** Whether each resource's demand exceeds its capacity (kept as either changes). */
+    private boolean[] isContended;
     private double[] load; // sum of weight x rate
     private double[] carried; // wire bytes carried so far
     private long[] carriedUntilPs;
@@ -350,6 +363,7 @@ public final class FlowEngine implements SimRun {
         }
         taskOfFlow = flowTasks.stream().mapToInt(Integer::intValue).toArray();
         firstPath = new int[taskOfFlow.length][];
+        latencyKey = new int[taskOfFlow.length];
 
         // NVLink resources: a send and a receive per GPU that takes part in a transfer.
         int gpus = gpuNames.size();
@@ -384,6 +398,7 @@ public final class FlowEngine implements SimRun {
         userCount = new int[resourceCount];
         mostUsers = new int[resourceCount];
         demand = new double[resourceCount];
+        isContended = new boolean[resourceCount];
         load = new double[resourceCount];
         carried = new double[resourceCount];
         carriedUntilPs = new long[resourceCount];
@@ -429,9 +444,7 @@ public final class FlowEngine implements SimRun {
             int d = edgeFrom[e];
             dependents[ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEP_START] + fill[d]++] = edgeTo[e];
         }
-        path = new int[n][];
-        weight = new float[n][];
-        slot = new int[n][];
+        Arrays.fill(fMark, -1);
         remainingTasks = n;
         sampler = new Sampler(cfg, portCount);
     }
@@ -594,14 +607,14 @@ public final class FlowEngine implements SimRun {
                 int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
                 for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
                     int u = dependents[i];
-                    // Its waiting count; should it start, its records and route slots.
-                    sum += ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING] + (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
-                    if (path[u] != null || weight[u] != null || slot[u] != null) {
-                        sum++;
-                    }
-                    int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
-                    if (f >= 0 && firstPath[f] != null) {
-                        sum++;
+                    // Its waiting count; should it start (this its last wait), its records.
+                    int waiting = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING];
+                    if (waiting == 1) {
+                        sum += (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
+                        int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
+                        if (f >= 0 && firstPath[f] != null) {
+                            sum++;
+                        }
                     }
                 }
             }
@@ -616,7 +629,7 @@ public final class FlowEngine implements SimRun {
         switch (type) {
             case EV_READY -> ready(target);
             case EV_DRAINED -> {
-                if (arg == ti[target >>> CHUNK_SHIFT][TI * (target & CHUNK_MASK) + I_VERSION] && (ti[target >>> CHUNK_SHIFT][TI * (target & CHUNK_MASK) + I_ACTIVE] != 0)) {
+                if (arg == fVersion[target] && fActive[target]) {
                     drained(target);
                 }
             }
@@ -725,6 +738,7 @@ public final class FlowEngine implements SimRun {
         int shared = pairPaths.get(pair);
         Route route = null;
         int[] p;
+        int interned = -1;
         if (shared >= 0) {
             route = pairRoutes.get(shared);
             p = route.ports();
@@ -735,7 +749,8 @@ public final class FlowEngine implements SimRun {
             }
             if (paths.onePath(srcNic[t], dstNic[t])) {
                 route = new Route(p, null);
-                pairPaths.put(pair, pairRoutes.size());
+                shared = pairRoutes.size();
+                pairPaths.put(pair, shared);
                 pairRoutes.add(route);
                 if (latencies.length < 3 * pairRoutes.size()) { // numbered with the sprayed routes
                     latencies = Arrays.copyOf(latencies, Math.max(2 * latencies.length, 6 * pairRoutes.size()));
@@ -743,6 +758,7 @@ public final class FlowEngine implements SimRun {
                 latencies[3 * pairRoutes.size() - 3] = -1; // none known yet
             } else {
                 p = internPath(p);
+                interned = lastInterned;
             }
         }
         for (int port : p) {
@@ -753,6 +769,7 @@ public final class FlowEngine implements SimRun {
         int f = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW];
         if (firstPath[f] == null) {
             firstPath[f] = p;
+            latencyKey[f] = shared >= 0 ? shared : interned >= 0 ? -1 - interned : Integer.MIN_VALUE;
             for (int i = 1; i < p.length - 1; i++) {
                 flowsPerPort[p[i]]++;
             }
@@ -783,39 +800,54 @@ public final class FlowEngine implements SimRun {
         int i = Arrays.hashCode(p) & mask;
         for (int[] q; (q = internedPaths[i]) != null; i = (i + 1) & mask) {
             if (Arrays.equals(p, q)) {
+                lastInterned = internedNumber[i];
                 return q;
             }
         }
         internedPaths[i] = p;
+        internedNumber[i] = internedCount;
+        lastInterned = internedCount;
+        if (internLatencies.length < 3 * (internedCount + 1)) {
+            internLatencies = Arrays.copyOf(internLatencies, 2 * internLatencies.length);
+        }
+        internLatencies[3 * internedCount] = -1; // none known yet
         if (++internedCount * 2 > internedPaths.length) {
             int[][] old = internedPaths;
+            int[] oldNumber = internedNumber;
             internedPaths = new int[2 * old.length][];
+            internedNumber = new int[2 * old.length];
             mask = internedPaths.length - 1;
-            for (int[] q : old) {
+            for (int k = 0; k < old.length; k++) {
+                int[] q = old[k];
                 if (q != null) {
                     int j = Arrays.hashCode(q) & mask;
                     while (internedPaths[j] != null) {
                         j = (j + 1) & mask;
                     }
                     internedPaths[j] = q;
+                    internedNumber[j] = oldNumber[k];
                 }
             }
         }
         return p;
     }
 
+    /** Each interned path's number (its place in {@link #internedPaths}' order of arrival). */
+    private int[] internedNumber = new int[1024];
+    /** The number of the path {@link #internPath} returned last. */
+    private int lastInterned;
+    /** Per interned path, as {@link #latencies} per shared one: the last packet's latency by frame size. */
+    private long[] internLatencies = new long[3 * 64];
+    /**
+     * Per network flow, where its first path's latency is kept: a shared path's number in
+     * {@link #pairRoutes} (0 or more), an interned path's as -1 - its number, or
+     * {@link Integer#MIN_VALUE} for none.
+     */
+    private int[] latencyKey;
+
     /** Task {@code t}'s NIC pair as one number. */
     private long pairKey(int t) {
         return ((long) ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC] << 32) | (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST] & 0xffffffffL);
-    }
-
-    /**
-     * The number in {@link #pairRoutes} of path {@code p} when it is the one path of task
-     * {@code t}'s NIC pair under the routing in force (its {@link #latencies} entry), else -1.
-     */
-    private int sharedIndex(int t, int[] p) {
-        int shared = pairPaths.get(pairKey(t));
-        return shared >= 0 && pairRoutes.get(shared).ports() == p ? shared : -1;
     }
 
     /**
@@ -873,49 +905,90 @@ public final class FlowEngine implements SimRun {
         return new Route(p, w);
     }
 
-    /** Fluid {@code t} starts moving over {@code resources}. */
-    private void activate(int t, int[] resources, float[] w) {
+    /** Task {@code t} starts moving over {@code resources} as a fluid: its number. */
+    private int activate(int t, int[] resources, float[] w) {
         if (tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] < 0) {
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] = now;
         }
-        path[t] = resources;
-        weight[t] = w;
-        slot[t] = slotArray(resources.length);
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE];
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
-        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED] = now;
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 1;
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP] = standaloneCap(t);
+        int f = newFluid();
+        fTask[f] = t;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = f + 1;
+        fPath[f] = resources;
+        fWeight[f] = w;
+        fSlot[f] = slotArray(resources.length);
+        fLeft[f] = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE];
+        fRate[f] = 0;
+        fMinRate[f] = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE];
+        fUpdated[f] = now;
+        fActive[f] = true;
+        fDraining[f] = false;
+        fCap[f] = standaloneCap(f);
         for (int i = 0; i < resources.length; i++) {
             int r = resources[i];
-            addUser(r, t, i);
-            demand[r] += w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP];
+            addUser(r, f, i);
+            demand[r] += w(f, i) * fCap[f];
+            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
         }
-        changed = push(changed, changedSize++, t);
+        changed = push(changed, changedSize++, f);
+        return f;
     }
 
-    private void deactivate(int t) {
-        settle(t);
-        int[] p = path[t];
+    /** A free fluid number, the arrays grown when none is. */
+    private int newFluid() {
+        if (freeFluidCount > 0) {
+            return freeFluids[--freeFluidCount];
+        }
+        if (fluidsUsed == fTask.length) {
+            int c = 2 * fluidsUsed;
+            fTask = Arrays.copyOf(fTask, c);
+            fRate = Arrays.copyOf(fRate, c);
+            fLeft = Arrays.copyOf(fLeft, c);
+            fCap = Arrays.copyOf(fCap, c);
+            fMinRate = Arrays.copyOf(fMinRate, c);
+            fUpdated = Arrays.copyOf(fUpdated, c);
+            fVersion = Arrays.copyOf(fVersion, c);
+            fMark = Arrays.copyOf(fMark, c);
+            Arrays.fill(fMark, fluidsUsed, c, -1);
+            fActive = Arrays.copyOf(fActive, c);
+            fDraining = Arrays.copyOf(fDraining, c);
+            fFrozen = Arrays.copyOf(fFrozen, c);
+            fPath = Arrays.copyOf(fPath, c);
+            fWeight = Arrays.copyOf(fWeight, c);
+            fSlot = Arrays.copyOf(fSlot, c);
+        }
+        return fluidsUsed++;
+    }
+
+    /** Fluid {@code f} stops; what it had left and its lowest rate go back to its task's record. */
+    private void deactivate(int f) {
+        settle(f);
+        int[] p = fPath[f];
         for (int i = 0; i < p.length; i++) {
             int r = p[i];
-            removeUser(r, t, i);
-            demand[r] -= w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP];
+            removeUser(r, f, i);
+            demand[r] -= w(f, i) * fCap[f];
             if (userCount[r] == 0) {
                 demand[r] = 0;
             }
-            setLoad(r, load[r] - w(t, i) * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]);
+            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
+            setLoad(r, load[r] - w(f, i) * fRate[f]);
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 0;
-        releaseSlots(slot[t]);
-        slot[t] = null;
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
+        fActive[f] = false;
+        releaseSlots(fSlot[f]);
+        fSlot[f] = null;
+        fRate[f] = 0;
+        int t = fTask[f];
         if (rateListener != null && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
             rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, 0);
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]++;
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] = 0;
-        changed = push(changed, changedSize++, t);
+        fVersion[f]++;
+        fDraining[f] = false;
+        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] = 0;
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = fLeft[f];
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = 0;
+        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = fMinRate[f];
+        changed = push(changed, changedSize++, f);
+        stoppedFluids = push(stoppedFluids, stoppedCount++, f);
     }
 
     /** Spare slot arrays by length (an active fluid holds one; a run has a few thousand at once). */
@@ -947,24 +1020,25 @@ public final class FlowEngine implements SimRun {
         stack[spareCount[length]++] = a;
     }
 
-    private double w(int t, int i) {
-        float[] w = weight[t];
+    private double w(int f, int i) {
+        float[] w = fWeight[f];
         return w == null ? 1.0 : w[i];
     }
 
-    /** The most fluid {@code t} could move alone: its tightest resource (kept in {@link #cap} while it is active). */
-    private double standaloneCap(int t) {
+    /** The most fluid {@code f} could move alone: its tightest resource (kept in {@link #fCap} while it is active). */
+    private double standaloneCap(int f) {
         double cap = Double.POSITIVE_INFINITY;
-        int[] p = path[t];
+        int[] p = fPath[f];
         for (int i = 0; i < p.length; i++) {
-            cap = Math.min(cap, capacity[p[i]] / w(t, i));
+            cap = Math.min(cap, capacity[p[i]] / w(f, i));
         }
         return cap;
     }
 
-    private void drained(int t) {
-        int nicPort = path[t][0];
-        deactivate(t);
+    private void drained(int f) {
+        int nicPort = fPath[f][0];
+        int t = fTask[f];
+        deactivate(f);
         td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = 0;
         if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
             // Its arrival is timed once every transfer of this instant has drained (lastRound).
@@ -990,8 +1064,11 @@ public final class FlowEngine implements SimRun {
      * robin, a frame each (NicScheduler), where the fluid moves them all at once at an equal share:
      * the fluid's instant is the end of the last round, and a transfer's last frame left the NIC
      * before it by the frames sent after it in that round. The round's order is the packet engine's:
-     * its round robin starts again at the front of its list when a transfer joins, so the transfer
-     * already sending keeps the first turn. Transfers that drained together from one NIC go in the
+     * its round robin goes on after the queue pair it served last, a transfer sending alone leaves
+     * it at the front of the NIC's list and a joining one is appended, so the transfer already
+     * sending keeps the first turn. (Not followed: a queue pair still waiting for its last ACK after
+     * the one sending, which gives the joining one the first turn; it turns on ACK timings against
+     * frame boundaries, docs/validation.md.) Transfers that drained together from one NIC go in the
      * order they started (ties by task), then one full frame of every transfer still sending there:
      * the i-th of k transfers draining together is ahead by the k - 1 - i last frames after it, and
      * a transfer that drains while others go on is ahead by one frame of each of them. This is what
@@ -1012,15 +1089,22 @@ public final class FlowEngine implements SimRun {
             arrive(drainedNow[0], sendingOn(nic) * fullFramePs(nic));
             return;
         }
-        // Grouped by NIC port; inside a group by start time, then task (insertion sort: a few a NIC).
+        // Grouped by NIC port (sorted); inside a group by start time, then task (insertion sort: a
+        // few a NIC).
         int[] order = roundOrder.length < k ? (roundOrder = new int[drainedNow.length]) : roundOrder;
+        long[] keys = roundKeys.length < k ? (roundKeys = new long[drainedNow.length]) : roundKeys;
         for (int i = 0; i < k; i++) {
+            keys[i] = ((long) drainedNic[i] << 32) | i;
+        }
+        Arrays.sort(keys, 0, k);
+        for (int i = 0; i < k; i++) {
+            int e = (int) keys[i];
             int j = i;
-            while (j > 0 && before(i, order[j - 1])) {
+            while (j > 0 && drainedNic[order[j - 1]] == drainedNic[e] && before(e, order[j - 1])) {
                 order[j] = order[j - 1];
                 j--;
             }
-            order[j] = i;
+            order[j] = e;
         }
         int end = k;
         while (end > 0) {
@@ -1041,6 +1125,7 @@ public final class FlowEngine implements SimRun {
     }
 
     private int[] roundOrder = new int[16];
+    private long[] roundKeys = new long[16];
 
     /** Whether drained entry {@code a} goes before entry {@code b} in the last rounds: by NIC port, start, task. */
     private boolean before(int a, int b) {
@@ -1056,7 +1141,7 @@ public final class FlowEngine implements SimRun {
     private int sendingOn(int nic) {
         int sending = 0;
         for (int u = 0; u < userCount[nic]; u++) {
-            if (td[(users[nic][u]) >>> CHUNK_SHIFT][TD * ((users[nic][u]) & CHUNK_MASK) + D_RATE] > 0) {
+            if (fRate[users[nic][u]] > 0) {
                 sending++;
             }
         }
@@ -1091,16 +1176,27 @@ public final class FlowEngine implements SimRun {
     private long pathLatencyPs(int t) {
         int[] p = firstPath[ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW]];
         int last = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_LAST_FRAME];
-        int shared = sharedIndex(t, p);
         boolean many = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE] > last;
-        if (shared >= 0 && latencies[3 * shared] == last && latencies[3 * shared + 1] == (many ? 1 : 0)) {
-            return latencies[3 * shared + 2];
+        // Its path's latencies, kept per shared path (while the routing that shares it is in
+        // force) and per interned path.
+        int key = latencyKey[ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW]];
+        long[] cache = null;
+        int at = 0;
+        if (key >= 0 && key < pairRoutes.size() && pairRoutes.get(key).ports() == p) {
+            cache = latencies;
+            at = 3 * key;
+        } else if (key < 0 && key != Integer.MIN_VALUE) {
+            cache = internLatencies;
+            at = 3 * (-1 - key);
+        }
+        if (cache != null && cache[at] == last && cache[at + 1] == (many ? 1 : 0)) {
+            return cache[at + 2];
         }
         long ps = pathLatencyPs(t, p, last, many);
-        if (shared >= 0) { // only paths flows share
-            latencies[3 * shared] = last;
-            latencies[3 * shared + 1] = many ? 1 : 0;
-            latencies[3 * shared + 2] = ps;
+        if (cache != null) {
+            cache[at] = last;
+            cache[at + 1] = many ? 1 : 0;
+            cache[at + 2] = ps;
         }
         return ps;
     }
@@ -1179,20 +1275,25 @@ public final class FlowEngine implements SimRun {
         }
         double[] before = new double[on.size()];
         for (int k = 0; k < on.size(); k++) {
-            before[k] = td[(on.get(k)) >>> CHUNK_SHIFT][TD * ((on.get(k)) & CHUNK_MASK) + D_CAP];
+            before[k] = fCap[on.get(k)];
         }
         capacity[2 * li] = bytesPerPs;
         capacity[2 * li + 1] = bytesPerPs;
         // Each fluid's demand: out with the old standalone cap, in with the new.
         for (int k = 0; k < on.size(); k++) {
-            int t = on.get(k);
-            double after = standaloneCap(t);
-            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP] = after;
-            int[] p = path[t];
+            int f = on.get(k);
+            double after = standaloneCap(f);
+            fCap[f] = after;
+            int[] p = fPath[f];
             for (int i = 0; i < p.length; i++) {
-                demand[p[i]] += w(t, i) * (after - before[k]);
+                demand[p[i]] += w(f, i) * (after - before[k]);
+                isContended[p[i]] = demand[p[i]] > capacity[p[i]] * (1 + 1e-9);
             }
-            changed = push(changed, changedSize++, t);
+            changed = push(changed, changedSize++, f);
+        }
+        for (int side = 0; side < 2; side++) {
+            int r = 2 * li + side;
+            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
         }
     }
 
@@ -1209,19 +1310,27 @@ public final class FlowEngine implements SimRun {
         sprayRoutes.clear();
         pairRoutes.clear();
         reroutes++;
-        for (int t = 0; t < n; t++) {
-            if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] != 0) && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
-                deactivate(t);
-                double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT];
-                Route r = routeOf(t);
-                if (r == null) {
-                    td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
-                    stranded.add(t);
-                    continue;
-                }
-                activate(t, r.ports(), r.weights());
-                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
+        // The moving network flows, in task order.
+        int[] moving = new int[fluidsUsed];
+        int count = 0;
+        for (int f = 0; f < fluidsUsed; f++) {
+            int t = fTask[f];
+            if (fActive[f] && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
+                moving[count++] = t;
             }
+        }
+        Arrays.sort(moving, 0, count);
+        for (int m = 0; m < count; m++) {
+            int t = moving[m];
+            deactivate(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] - 1);
+            double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT];
+            Route r = routeOf(t);
+            if (r == null) {
+                stranded.add(t);
+                continue;
+            }
+            int f = activate(t, r.ports(), r.weights()); // may grow fLeft
+            fLeft[f] = left;
         }
         List<Integer> waiting = new ArrayList<>(stranded);
         stranded.clear();
@@ -1232,37 +1341,38 @@ public final class FlowEngine implements SimRun {
                 stranded.add(t);
                 continue;
             }
-            activate(t, r.ports(), r.weights());
-            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = left;
+            int f = activate(t, r.ports(), r.weights()); // may grow fLeft
+            fLeft[f] = left;
         }
     }
 
     // ---- rates ----
 
-    private void addUser(int r, int t, int i) {
+    private void addUser(int r, int f, int i) {
         if (users[r] == null) {
             users[r] = new int[4];
         } else if (userCount[r] == users[r].length) {
             users[r] = Arrays.copyOf(users[r], userCount[r] * 2);
         }
-        slot[t][i] = userCount[r];
-        users[r][userCount[r]++] = t;
+        fSlot[f][i] = userCount[r];
+        users[r][userCount[r]++] = f;
         if (userCount[r] > mostUsers[r]) {
             mostUsers[r] = userCount[r];
         }
     }
 
-    private void removeUser(int r, int t, int i) {
-        int at = slot[t][i];
+    private void removeUser(int r, int f, int i) {
+        int at = fSlot[f][i];
         int lastIdx = --userCount[r];
         int moved = users[r][lastIdx];
         users[r][at] = moved;
-        if (moved != t) {
+        if (moved != f) {
             // Find the moved fluid's entry for r and point it at its new place.
-            int[] mp = path[moved];
+            int[] mp = fPath[moved];
+            int[] ms = fSlot[moved];
             for (int k = 0; k < mp.length; k++) {
-                if (mp[k] == r && slot[moved][k] == lastIdx) {
-                    slot[moved][k] = at;
+                if (mp[k] == r && ms[k] == lastIdx) {
+                    ms[k] = at;
                     break;
                 }
             }
@@ -1270,7 +1380,7 @@ public final class FlowEngine implements SimRun {
     }
 
     private boolean contended(int r) {
-        return demand[r] > capacity[r] * (1 + 1e-9);
+        return isContended[r];
     }
 
     /** Carried bytes of resource {@code r} brought up to now before its load changes. */
@@ -1280,10 +1390,10 @@ public final class FlowEngine implements SimRun {
         load[r] = Math.max(0, newLoad);
     }
 
-    /** Bytes fluid {@code t} moved since its last rate change. */
-    private void settle(int t) {
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] = Math.max(0, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] * (now - tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED]));
-        tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_UPDATED] = now;
+    /** Bytes fluid {@code f} moved since its last rate change. */
+    private void settle(int f) {
+        fLeft[f] = Math.max(0, fLeft[f] - fRate[f] * (now - fUpdated[f]));
+        fUpdated[f] = now;
     }
 
     // Scratch for one allocation.
@@ -1309,10 +1419,12 @@ public final class FlowEngine implements SimRun {
      * contended resource with them, transitively; the rest keep theirs. A resource is contended
      * when its users could together send more than it carries, each at its standalone cap; a
      * fluid whose resources are all uncontended gets its standalone cap (no resource can stop it),
-     * so only the contended part is filled progressively.
+     * so only the contended part is filled progressively, one connected component at a time
+     * (fluids joined by contended resources: max-min fairness in one does not depend on another).
      */
     private void reallocate() {
         if (changedSize == 0) {
+            freeStopped();
             return;
         }
         if (resMark.length < resourceCount) {
@@ -1324,41 +1436,31 @@ public final class FlowEngine implements SimRun {
             wasContended = new boolean[resourceCount];
         }
         epoch++;
-        compSize = 0;
-        resSize = 0;
         queueSize = 0;
         touchedSize = 0;
         // Seeds: the resources of a changed fluid (active or just gone) that are contended now or
         // were at the last allocation (their users' rates may change); the changed fluids themselves.
         for (int c = 0; c < changedSize; c++) {
-            int t = changed[c];
-            int[] p = path[t];
-            if (p == null) {
-                continue;
-            }
+            int[] p = fPath[changed[c]];
             for (int r : p) {
                 if (resMark[r] != epoch) {
                     resMark[r] = epoch;
                     touched = push(touched, touchedSize++, r);
                     if (contended(r) || wasContended[r]) {
-                        enqueue(r);
+                        seeds = push(seeds, seedSize++, r);
                     }
                 }
             }
         }
         for (int c = 0; c < changedSize; c++) {
-            int t = changed[c];
-            if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] != 0)) {
-                visit(t);
+            int f = changed[c];
+            if (fActive[f]) {
+                visit(f);
             }
         }
         changedSize = 0;
-        // Every active fluid on a queued resource, then through contended resources transitively.
-        for (int head = 0; head < queueSize; head++) {
-            int r = queue[head];
-            if (contended(r)) {
-                resources = push(resources, resSize++, r);
-            }
+        for (int i = 0; i < seedSize; i++) {
+            int r = seeds[i];
             for (int k = 0; k < userCount[r]; k++) {
                 visit(users[r][k]);
             }
@@ -1366,43 +1468,72 @@ public final class FlowEngine implements SimRun {
         for (int i = 0; i < touchedSize; i++) {
             wasContended[touched[i]] = contended(touched[i]);
         }
+        for (int i = 0; i < seedSize; i++) {
+            wasContended[seeds[i]] = contended(seeds[i]);
+        }
+        seedSize = 0;
+        // The contended resources the components reached (each contended, as each is seen).
         for (int i = 0; i < queueSize; i++) {
-            wasContended[queue[i]] = contended(queue[i]);
+            wasContended[queue[i]] = true;
         }
-        if (compSize > 0) {
-            fill();
-        }
+        freeStopped();
     }
 
-    private void enqueue(int r) {
-        if (queuedStamp[r] != epoch) {
-            queuedStamp[r] = epoch;
-            queue = push(queue, queueSize++, r);
+    /** The fluids stopped at this instant are free for new ones (their paths read). */
+    private void freeStopped() {
+        for (int i = 0; i < stoppedCount; i++) {
+            freeFluids = push(freeFluids, freeFluidCount++, stoppedFluids[i]);
         }
+        stoppedCount = 0;
     }
+
+    /** Resources whose users this allocation visits: a changed fluid's, contended now or at the last allocation. */
+    private int[] seeds = new int[16];
+    private int seedSize;
 
     /**
-     * Fluid {@code t} is part of this allocation: alone (none of its resources contended) it moves
-     * at its standalone cap at once; otherwise it joins the component and its contended resources
-     * are searched.
+     * Fluid {@code f} is part of this allocation: alone (none of its resources contended) it moves
+     * at its standalone cap at once; otherwise its component (every fluid joined to it by
+     * contended resources) is found and filled.
      */
-    private void visit(int t) {
-        if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] == epoch) {
+    private void visit(int f) {
+        if (fMark[f] == epoch) {
             return;
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] = epoch;
+        fMark[f] = epoch;
         boolean any = false;
-        for (int q : path[t]) {
+        for (int q : fPath[f]) {
             if (contended(q)) {
                 any = true;
-                enqueue(q);
+                break;
             }
         }
-        if (any) {
-            component = push(component, compSize++, t);
-        } else {
-            setRate(t, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP]);
+        if (!any) {
+            setRate(f, fCap[f]);
+            return;
         }
+        // Breadth first through contended resources: the component's fluids and resources.
+        compSize = 0;
+        resSize = 0;
+        component = push(component, compSize++, f);
+        for (int c = 0; c < compSize; c++) {
+            int[] p = fPath[component[c]];
+            for (int q : p) {
+                if (queuedStamp[q] != epoch && contended(q)) {
+                    queuedStamp[q] = epoch;
+                    queue = push(queue, queueSize++, q);
+                    resources = push(resources, resSize++, q);
+                    for (int k = 0; k < userCount[q]; k++) {
+                        int u = users[q][k];
+                        if (fMark[u] != epoch) {
+                            fMark[u] = epoch;
+                            component = push(component, compSize++, u);
+                        }
+                    }
+                }
+            }
+        }
+        fill();
     }
 
     private static int[] push(int[] a, int at, int v) {
@@ -1415,6 +1546,9 @@ public final class FlowEngine implements SimRun {
 
     /** Progressive filling of the component's fluids over its contended resources (their only users). */
     private void fill() {
+        if (fillEven()) {
+            return;
+        }
         LevelHeap levels = this.levels;
         levels.clear();
         for (int i = 0; i < resSize; i++) {
@@ -1424,15 +1558,15 @@ public final class FlowEngine implements SimRun {
             resStamp[r] = 0;
         }
         for (int i = 0; i < compSize; i++) {
-            int t = component[i];
-            ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] = 0;
-            int[] p = path[t];
+            int f = component[i];
+            fFrozen[f] = false;
+            int[] p = fPath[f];
             for (int k = 0; k < p.length; k++) {
                 if (contended(p[k])) {
-                    unfrozenW[p[k]] += w(t, k);
+                    unfrozenW[p[k]] += w(f, k);
                 }
             }
-            levels.push(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_CAP], -1 - t, 0);
+            levels.push(fCap[f], -1 - f, 0);
         }
         for (int i = 0; i < resSize; i++) {
             int r = resources[i];
@@ -1446,10 +1580,10 @@ public final class FlowEngine implements SimRun {
             int stamp = levels.topStamp();
             levels.pop();
             if (who < 0) {
-                int t = -1 - who;
-                if (!(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] != 0)) {
+                int f = -1 - who;
+                if (!fFrozen[f]) {
                     level = Math.max(level, lv);
-                    freeze(t, level, levels);
+                    freeze(f, level, levels);
                     left--;
                 }
                 continue;
@@ -1459,25 +1593,79 @@ public final class FlowEngine implements SimRun {
             }
             level = Math.max(level, lv);
             for (int k = 0; k < userCount[who]; k++) {
-                int t = users[who][k];
-                if (!(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] != 0) && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_MARK] == epoch) {
-                    freeze(t, level, levels);
+                int f = users[who][k];
+                if (!fFrozen[f] && fMark[f] == epoch) {
+                    freeze(f, level, levels);
                     left--;
                 }
             }
         }
     }
 
+    /**
+     * The component's fluids all stop at one level, when they can: progressive filling raises
+     * every fluid together, and the first resources to fill are those of the lowest capacity over
+     * their users' weights there; when every fluid of the component crosses one of them and no
+     * fluid's standalone cap is that low, every fluid freezes at that level at once (the common
+     * case: a NIC's transfers sharing its wire and the next hops evenly). Sets those rates and
+     * answers true; false, and nothing set, otherwise.
+     */
+    private boolean fillEven() {
+        double level = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < resSize; i++) {
+            int r = resources[i];
+            double weights = 0;
+            int[] on = users[r];
+            for (int k = 0; k < userCount[r]; k++) {
+                int f = on[k];
+                float[] w = fWeight[f];
+                if (w == null) {
+                    weights += 1;
+                } else {
+                    int[] p = fPath[f];
+                    for (int j = 0; j < p.length; j++) {
+                        if (p[j] == r) {
+                            weights += w[j];
+                        }
+                    }
+                }
+            }
+            double lv = capacity[r] / weights;
+            frozenLoad[r] = lv; // scratch: this resource's level
+            level = Math.min(level, lv);
+        }
+        for (int c = 0; c < compSize; c++) {
+            int f = component[c];
+            if (fCap[f] <= level) {
+                return false;
+            }
+            boolean atLevel = false;
+            for (int q : fPath[f]) {
+                if (contended(q) && frozenLoad[q] == level) {
+                    atLevel = true;
+                    break;
+                }
+            }
+            if (!atLevel) {
+                return false;
+            }
+        }
+        for (int c = 0; c < compSize; c++) {
+            setRate(component[c], level);
+        }
+        return true;
+    }
+
     /** The fill levels of one allocation, reused (it grows to the largest allocation's). */
     private final LevelHeap levels = new LevelHeap(64);
 
-    private void freeze(int t, double r, LevelHeap levels) {
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FROZEN] = 1;
-        int[] p = path[t];
+    private void freeze(int f, double r, LevelHeap levels) {
+        fFrozen[f] = true;
+        int[] p = fPath[f];
         for (int i = 0; i < p.length; i++) {
             int q = p[i];
             if (contended(q)) {
-                double w = w(t, i);
+                double w = w(f, i);
                 frozenLoad[q] += w * r;
                 unfrozenW[q] -= w;
                 resStamp[q]++;
@@ -1486,33 +1674,37 @@ public final class FlowEngine implements SimRun {
                 }
             }
         }
-        setRate(t, r);
+        setRate(f, r);
     }
 
-    /** Fluid {@code t} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
-    private void setRate(int t, double r) {
-        if ((ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] != 0) && Math.abs(r - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) <= 1e-12 * td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) {
+    /** Fluid {@code f} moves at {@code r} (wire bytes per ps) from now: its drain rescheduled. */
+    private void setRate(int f, double r) {
+        double old = fRate[f];
+        if (fDraining[f] && Math.abs(r - old) <= 1e-12 * old) {
             return; // the same rate: its drain stays when it was
         }
-        settle(t);
-        int[] p = path[t];
-        if (r != td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]) {
+        settle(f);
+        int[] p = fPath[f];
+        if (r != old) {
             for (int i = 0; i < p.length; i++) {
-                setLoad(p[i], load[p[i]] + w(t, i) * (r - td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE]));
+                setLoad(p[i], load[p[i]] + w(f, i) * (r - old));
             }
         }
-        td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = r;
-        if (rateListener != null && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
-            rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, r);
+        fRate[f] = r;
+        if (rateListener != null) {
+            int t = fTask[f];
+            if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] >= 0) {
+                rateListener.rateChanged(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW], now, r);
+            }
         }
         if (r > 0) {
-            td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = Math.min(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE], r);
+            fMinRate[f] = Math.min(fMinRate[f], r);
         }
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]++;
-        ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DRAINING] = r > 0 ? 1 : 0;
+        fVersion[f]++;
+        fDraining[f] = r > 0;
         if (r > 0) {
-            double ps = Math.ceil(td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] / r);
-            events.push(now + (long) Math.max(0, ps), EV_DRAINED, t, ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_VERSION]);
+            double ps = Math.ceil(fLeft[f] / r);
+            events.push(now + (long) Math.max(0, ps), EV_DRAINED, f, fVersion[f]);
         }
     }
 
@@ -1520,6 +1712,13 @@ public final class FlowEngine implements SimRun {
 
     private SimResults results(SimResults.StopReason reason, long wallNanos) {
         long end = now;
+        for (int f = 0; f < fluidsUsed; f++) {
+            if (fActive[f]) { // still moving: its rate now and its lowest
+                int t = fTask[f];
+                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_RATE] = fRate[f];
+                td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = fMinRate[f];
+            }
+        }
         for (int r = 0; r < resourceCount; r++) {
             setLoad(r, load[r]);
         }
@@ -1834,7 +2033,7 @@ public final class FlowEngine implements SimRun {
         private final int points;
         private final int ports;
         private double[] lastCarried;
-        private float[][] values;
+        private float[][] values; // [sample][port]
         private int count;
 
         Sampler(SimConfig cfg, int ports) {
@@ -1847,45 +2046,70 @@ public final class FlowEngine implements SimRun {
 
         void sample(long now, FlowEngine e) {
             if (values == null) {
-                values = new float[ports][];
+                // By sample, every port side by side: a sample writes one row in order.
+                values = new float[points][];
                 lastCarried = new double[ports];
+                used = new boolean[ports];
+                perCarried = new double[ports];
             }
             if (count == points) {
                 // Full: merge pairs and sample half as often.
-                for (int p = 0; p < ports; p++) {
-                    float[] v = values[p];
-                    if (v != null) {
-                        for (int i = 0; i < points / 2; i++) {
-                            v[i] = (v[2 * i] + v[2 * i + 1]) / 2;
-                        }
+                for (int i = 0; i < points / 2; i++) {
+                    float[] a = values[2 * i];
+                    float[] b = values[2 * i + 1];
+                    for (int p = 0; p < ports; p++) {
+                        a[p] = (a[p] + b[p]) / 2;
                     }
+                }
+                for (int i = 0; i < points / 2; i++) {
+                    float[] merged = values[2 * i];
+                    values[2 * i] = values[i];
+                    values[i] = merged;
                 }
                 count = points / 2;
                 intervalPs *= 2;
+                perInterval = 0;
             }
+            if (perInterval != intervalPs) {
+                for (int p = 0; p < ports; p++) {
+                    perCarried[p] = e.capacity(p) * intervalPs;
+                }
+                perInterval = intervalPs;
+            }
+            float[] row = values[count];
+            if (row == null) {
+                row = values[count] = new float[ports];
+            }
+            double[] carried = e.carried;
+            double[] load = e.load;
+            long[] until = e.carriedUntilPs;
             for (int p = 0; p < ports; p++) {
-                double c = e.carried[p] + e.load[p] * (now - e.carriedUntilPs[p]);
-                double util = (c - lastCarried[p]) / (e.capacity(p) * intervalPs);
+                double c = carried[p] + load[p] * (now - until[p]);
+                double util = (c - lastCarried[p]) / perCarried[p];
                 lastCarried[p] = c;
-                if (util > 0 && values[p] == null) {
-                    values[p] = new float[points];
+                if (util > 0) {
+                    used[p] = true;
                 }
-                if (values[p] != null) {
-                    values[p][count] = (float) Math.min(1.0, util);
-                }
+                row[p] = used[p] ? (float) Math.min(1.0, util) : 0; // 0 until it first carries
             }
             count++;
         }
 
+        /** Whether port {@code p} carried anything in a sample. */
+        private boolean[] used;
+        /** Per port, its capacity x the interval, for the interval below. */
+        private double[] perCarried;
+        private long perInterval;
+
         SimResults.Series series(int p) {
-            if (values == null || values[p] == null || count == 0) {
+            if (values == null || !used[p] || count == 0) {
                 return null;
             }
             long[] times = new long[count];
             double[] v = new double[count];
             for (int i = 0; i < count; i++) {
                 times[i] = (i + 1) * intervalPs;
-                v[i] = values[p][i];
+                v[i] = values[i][p];
             }
             return new SimResults.Series("fraction", 1, times, v);
         }

@@ -135,6 +135,12 @@ final class EgressPort {
     int fcHead = -1;
     int fcTail = -1;
     int queuedPackets;
+    /**
+     * Packets forwarded to this egress of an Ethernet cut-through switch that the switch is storing
+     * (their heads are in, their last bits not yet; {@link SwitchPipeline}): while there is one, no
+     * packet claims the egress at its head, so none overtakes a packet already waiting for it.
+     */
+    int storing;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
     /** A TX_DONE event is scheduled at busyUntilPs (only when something waits for the wire). */

@@ -74,6 +74,13 @@ public final class Simulator implements SimRun {
     static final int EV_NVLINK_NEXT = 19;
     /** A focus run's background on a link direction changes (target: the port, arg: the step of its schedule). */
     static final int EV_BACKGROUND = 20;
+    /**
+     * A packet's last bit is in at a switch that arbitrates at the head ({@link SwitchPipeline#headArrival})
+     * but could not cut through (target: the packet, arg: the port it came by); it queues now at the
+     * egress chosen when its head came in ({@link #storedOut}), unless the next packet's head on the
+     * same wire has queued it already ({@link #storedPkt}).
+     */
+    static final int EV_STORED = 21;
 
     private static final String[] KIND_NAMES = {"data", "ack", "nak", "cnp", "pfc", "trimmed", "fc"};
 
@@ -251,7 +258,10 @@ public final class Simulator implements SimRun {
             }
         }
         pgHeadroom = new long[ports.length * EgressPort.CLASSES];
-        pipeline = SwitchPipeline.of(switches, transport, ports.length);
+        pipeline = SwitchPipeline.of(switches, transport, ports);
+        storedPkt = new int[ports.length];
+        java.util.Arrays.fill(storedPkt, -1);
+        storedOut = new int[ports.length];
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
         }
@@ -869,6 +879,7 @@ public final class Simulator implements SimRun {
             case EV_NVLINK_ACTIVE -> local.nvlinkActive(target, now);
             case EV_NVLINK_NEXT -> local.nvlinkNext(target, arg, now);
             case EV_BACKGROUND -> background(target, arg);
+            case EV_STORED -> stored(target, arg);
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -989,7 +1000,9 @@ public final class Simulator implements SimRun {
             // Read before leaveSwitch: a PFC frame it sends may be dequeued through p's polled entry.
             bytes = p.polledBytes();
             int ingress = p.polledIngress();
-            boolean waited = p.polledLatencyPs(now) > 0;
+            long waited = p.polledLatencyPs(now);
+            // Sent as its head came in (it claimed the idle egress then, switchArrive).
+            boolean atHead = pkt == headPkt;
             long earliest = Long.MIN_VALUE;
             if (cr != null) {
                 earliest = cr.earliestStartPs(p, c, bytes);
@@ -998,8 +1011,8 @@ public final class Simulator implements SimRun {
             leaveSwitch(p, c, pkt);
             int wire = bytes + wireOverheadBytes;
             long ser = p.serializationPs(wire);
-            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, waited, ser, now,
-                    earliest));
+            startTx(p, pkt, bytes, pipeline.delayPs(p, ingress < 0 ? null : ports[ingress], wire, atHead, waited, ser,
+                    now, earliest));
         }
     }
 
@@ -1069,8 +1082,16 @@ public final class Simulator implements SimRun {
             trace.transmitStart(now, p.ref(), KIND_NAMES[pkts.kind(pkt)], pkts.priority(pkt), pkts.flow(pkt), pkts.psn(pkt));
         }
         // The event carries the port as well as the packet: the port's state and the packet's
-        // record are then fetched from memory in parallel at arrival.
-        events.push(done + p.propagationPs + pipelinePs, EV_ARRIVE, pkt, p.id);
+        // record are then fetched from memory in parallel at arrival. At a switch that arbitrates
+        // at the head (Ethernet cut-through), a forwarded packet arrives when its first bit is in.
+        long arrival = done + p.propagationPs + pipelinePs;
+        if (pipeline.headArrival(p.id)) {
+            int kind = pkts.kind(pkt);
+            if (kind != PacketPool.PAUSE && kind != PacketPool.FC) {
+                arrival -= ser;
+            }
+        }
+        events.push(arrival, EV_ARRIVE, pkt, p.id);
         // The end of a frame is an event only when something may wait for the wire: a switch queue
         // that is not empty, or a NIC (its queue pairs generate the next frame).
         if (p.nic != null || p.queuedPackets > 0) {
@@ -1247,6 +1268,16 @@ public final class Simulator implements SimRun {
 
     // ----- arrival and switching -----------------------------------------------------------------
 
+    /** The packet being queued as its head came in ({@link #switchArrive} from {@link #arrive}), -1 otherwise. */
+    private int headPkt = -1;
+    /**
+     * Per sending port id: the packet stored at the switch it feeds whose last bit is not yet in
+     * ({@link #store}; -1: none; one at most, as the next packet's head comes after it), and the
+     * egress port chosen for it.
+     */
+    private int[] storedPkt;
+    private int[] storedOut;
+
     void arrive(int pkt, int fromId) {
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame was on the wire.
@@ -1278,6 +1309,70 @@ public final class Simulator implements SimRun {
             return;
         }
         int outId = forward(pkt, in, kind);
+        if (pipeline.headArrival(fromId)) {
+            // Its head is in at a cut-through switch, which chose its egress from the header. It
+            // claims the egress now if the egress is idle, holds nothing and expects no stored
+            // packet, ahead of any packet whose last bit comes in later; otherwise the switch
+            // stores it until its last bit.
+            int before = storedPkt[fromId];
+            if (before >= 0) {
+                // The packet before it on the wire was stored and its last bit is in now, as this
+                // head: it joins its queue first (the event for its last bit, at this instant too,
+                // may come after this one).
+                storedPkt[fromId] = -1;
+                ports[storedOut[fromId]].storing--;
+                switchArrive(before, inId, storedOut[fromId], (byte) pkts.kind(before));
+            }
+            EgressPort out = ports[outId];
+            if (out.busyUntilPs > now || out.queuedPackets > 0 || out.storing > 0
+                    || out.paused(pkts.priority(pkt), now)) {
+                store(pkt, fromId, outId);
+                return;
+            }
+            headPkt = pkt;
+            switchArrive(pkt, inId, outId, kind);
+            headPkt = -1;
+            return;
+        }
+        switchArrive(pkt, inId, outId, kind);
+    }
+
+    /**
+     * A packet whose head is in at a switch that arbitrates at the head but cannot cut through:
+     * it is queued at {@code outId} when its last bit is in, one serialization on the ingress
+     * link later ({@link #EV_STORED}).
+     */
+    private void store(int pkt, int fromId, int outId) {
+        storedPkt[fromId] = pkt;
+        storedOut[fromId] = outId;
+        ports[outId].storing++;
+        events.push(now + ports[fromId].serializationPs(pkts.frameBytes(pkt) + wireOverheadBytes), EV_STORED, pkt,
+                fromId);
+    }
+
+    /** {@link #EV_STORED}: the last bit of stored packet {@code pkt} is in; it joins its egress queue. */
+    private void stored(int pkt, int fromId) {
+        if (storedPkt[fromId] != pkt) {
+            // Queued already, when the next packet's head came in at this instant.
+            return;
+        }
+        storedPkt[fromId] = -1;
+        ports[storedOut[fromId]].storing--;
+        if (downLinkCount > 0 && ports[fromId].down) {
+            // The link failed while the frame's tail was on the wire.
+            drop(ports[fromId], pkts.priority(pkt), pkt, DropCause.LINK_DOWN);
+            return;
+        }
+        switchArrive(pkt, fromId ^ 1, storedOut[fromId], (byte) pkts.kind(pkt));
+    }
+
+    /**
+     * Switch {@code ports[inId].sw} takes packet {@code pkt} (of {@code kind}), forwarded to egress
+     * {@code outId}: trimming, admission to the buffer (PFC, shared pool), ECN at enqueue, the
+     * egress queue, and the wire if the egress is idle.
+     */
+    private void switchArrive(int pkt, int inId, int outId, byte kind) {
+        EgressPort in = ports[inId];
         EgressPort out = ports[outId];
         int c = pkts.priority(pkt);
         // Class state by port id: fetched in parallel with the port objects, not through them.
@@ -1287,7 +1382,11 @@ public final class Simulator implements SimRun {
                 && trimming.trims(sw, pcs[outAt + EgressPort.QUEUE_BYTES], pkts.frameBytes(pkt))) {
             // Ultra Ethernet: the buffer would drop it (or the queue is at a fixed trim threshold);
             // its trimmed header goes on at high priority.
+            int whole = pkt;
             pkt = trimming.trim(pkt, out);
+            if (headPkt == whole) {
+                headPkt = pkt;
+            }
             c = pkts.priority(pkt);
             outAt = EgressPort.at(outId, c, 0);
         }

@@ -73,16 +73,17 @@ class LinkFailureTest {
         Simulator sim = new Simulator(f, List.of(new FlowSpec("s0:nic0", "s1:nic0", 8_000_000, 0, 3)), SimConfig.defaults());
         sim.scheduleFailure(new LinkFailure(f.linkAt(f.port("s1:nic0")), 100 * US, 0, 25));
         SimResults r = sim.run();
-        // leaf0 -> s1 starts at 342,600 ps and sends a frame every 337,600 ps: frame k starts at
-        // 342,600 + k * 337,600; frames 0..295 start before 100 us (295 * 337,600 + 342,600 =
-        // 99,934,600) and finish at 100G, the last of them at 100,272,200. The other 1,637 full
-        // frames (1,350,400 ps each at 25G) and the 1,328 B one (424,960 ps) follow back to back
-        // (PFC holds the rest at s0), then 5,000 ps of cable. leaf0 is an Ethernet cut-through switch
-        // (300 ns, SwitchPipelineTest): frame 0 leaves as its head comes in, 300,000 - 337,600 =
-        // -37,600 ps "later" (that much earlier) than a store-and-forward switch without latency would
-        // send it, and every later frame leaves straight behind its predecessor, so the whole train is
-        // that much earlier.
-        long expected = 100_272_200L + 1_637L * 1_350_400 + 424_960 + 5_000 + (300_000 - 337_600);
+        // leaf0 is an Ethernet cut-through switch (300 ns, SwitchPipelineTest): each frame claims
+        // the idle egress leaf0 -> s1 when its head is in (frame k's at 5,000 + k * 337,600 ps, as
+        // frame k-1 leaves), and reaches s1 L = 300,000 ps after the end of its sending plus the
+        // cable. Frames 0..296 start before 100 us (296 * 337,600 + 5,000 = 99,934,600) and go at
+        // 100G, the last of them ending at 100,272,200. The other 1,636 full frames (1,350,400 ps
+        // each at 25G) and the 1,328 B one (424,960 ps) follow back to back (PFC holds the rest at
+        // s0), then 5,000 ps of cable and L. (The new rate applies from the egress's sending time,
+        // L before the bits on the wire: frame 296's bits leave at 100,234,600 ps at 100G.
+        // Before 2026-11-29 the switch sent a frame from its last bit: frames 0..295 at 100G, 1,012,800
+        // ps later.)
+        long expected = 100_272_200L + 1_636L * 1_350_400 + 424_960 + 5_000 + 300_000;
         assertEquals(expected, r.flows().get(0).fctPs());
         assertEquals(0, r.summary().drops());
     }

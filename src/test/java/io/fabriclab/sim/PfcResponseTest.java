@@ -26,9 +26,9 @@ import io.fabriclab.workload.FlowSpec;
  *
  * <p>Setup: one 100G switch leaf0, 3 m cables (15,000 ps), MTU 4200 B (frame time P = 4220 B x 80
  * ps = 337,600 ps). s2 sends a lossy flow in strict-priority class 5 to s0 from t = 0 at line
- * rate: its frames reach leaf0 exactly as the previous one leaves, so leaf0:eth0 never serves
- * class 3 and s1's lossless flow (class 3, from t_s = 1 us) piles up in leaf0:eth1's ingress
- * group without draining. s3 sends class 0 to s1, so leaf0:eth1 is busy with MTU frames and the
+ * rate: its frames reach leaf0 exactly as the previous one leaves, so leaf0:eth0 serves class 3
+ * once at the start (below) and then never, and s1's lossless flow (class 3, from t_s = 1 us)
+ * piles up in leaf0:eth1's ingress group without draining. s3 sends class 0 to s1, so leaf0:eth1 is busy with MTU frames and the
  * PAUSE waits behind one (the calculator's first term); its start delta sets how long.
  * XOFF = 100,800 B = 24 frames: frame k = 24 (the 25th) takes the group above XOFF into the pool
  * (105,000 B) and triggers the PAUSE at t0 = t_s + 25 P + 15,000 = 9,455,000 ps; every later
@@ -108,13 +108,22 @@ class PfcResponseTest {
         assertEquals("ingress", d.side());
         assertEquals(13, d.packets());
         assertTrue(shortRun.queues().stream().allMatch(q -> q.dropsHeadroomOverflow() == 0));
-        // The PFC event log: the XOFF reaches s1 at t0 + w + 6,720 + 15,000 = 9,455,000 + 336,600 +
-        // 21,720 = 9,813,320 ps and takes effect 4,474,880 ps later, at 14,288,200 ps; it holds s1's
-        // class 3 paused to the end of the run (30 us; its 65,535 quanta last 335.5 us):
-        // 30,000,000 - 14,288,200 = 15,711,800 ps.
+        // The PFC event log. leaf0:eth0 serves one of s1's frames (class 3) before the class-5
+        // stream shuts it out (SimTrace): leaf0 sends class-5 frame j from when its head is in,
+        // 15,000 + j P; s1's frame 0's head comes in at 1,015,000 ps, while frame 2 is on the wire,
+        // so leaf0 stores it; class-5 frame 3's head (1,027,800) finds the wire free but a packet
+        // being stored for it, so it is stored too (docs/model.md, Switch port-to-port latency); s1's
+        // frame 0 is sent when its last bit is in (1,352,600), class-5 frame 3 (last bit 1,365,400)
+        // after it, and from then on every class-5 head finds the wire busy and, strict, goes before
+        // class 3. So the group reaches XOFF one frame later than t0: at 9,455,000 + P = 9,792,600
+        // ps. The XOFF reaches s1 at 9,792,600 + w + 6,720 + 15,000 = 9,792,600 + 336,600 + 21,720
+        // = 10,150,920 ps and takes effect 4,474,880 ps later, at 14,625,800 ps; it holds s1's class
+        // 3 paused to the end of the run (30 us; its 65,535 quanta last 335.5 us): 30,000,000 -
+        // 14,625,800 = 15,374,200 ps. (Before 2026-11-29 the switch arbitrated at the last bit, the
+        // class-5 frames always came first, and the XOFF took effect at 14,288,200 ps.)
         SimResults.PfcEvent first = shortRun.pfcEvents().stream().filter(e -> e.port().equals("s1:nic0"))
                 .findFirst().orElseThrow();
-        assertEquals(new SimResults.PfcEvent(14_288_200, "s1:nic0", "leaf0:eth1", 3, 65_535, 15_711_800), first);
+        assertEquals(new SimResults.PfcEvent(14_625_800, "s1:nic0", "leaf0:eth1", 3, 65_535, 15_374_200), first);
         assertEquals(0, shortRun.pfcEventsDropped());
         for (int i = 1; i < shortRun.pfcEvents().size(); i++) {
             assertTrue(shortRun.pfcEvents().get(i).timePs() >= shortRun.pfcEvents().get(i - 1).timePs(), "time order");

@@ -38,20 +38,23 @@ class SampledSeriesTest {
     @Test
     void aSaturatedLinkReadsExactlyOneAfterItsFirstPartialInterval() {
         // s0 -> s1 through leaf0, 100G, 1 m cables, 200 full frames, samples every 1 us.
-        // Serialization T1 = 4220 x 8 / 100 Gb/s = 337,600 ps. Frame k (from 0) is wholly in leaf0 at
-        // (k+1) T1 + 5 ns; leaf0:eth1 starts frame 0 at T1 + 5 ns = 342,600 ps and then sends back to
-        // back (frame k+1 arrives exactly when frame k ends) until (200+1) T1 + 5 ns = 67,862,600 ps.
-        // leaf0 is an Ethernet cut-through switch (300 ns, SwitchPipelineTest): every frame reaches s1
-        // L - min(serIn, serOut) = 300,000 - 337,600 = -37,600 ps after the end of its sending, plus
-        // 5 ns of cable (its head left 300 ns after its head came in), the last at 67,862,600 + 5,000
-        // - 37,600 = 67,830,000 ps, where the run ends; its last sample is at 67 us (at the 600 ns
-        // before issue #29 the run ended at 68,130,000 ps and a 68th point read [67, 68 us): 0.8626).
-        // Interval [0, 1 us): the wire is busy from 342,600 ps: 657,400 / 1,000,000 = 0.6574.
+        // Serialization T1 = 4220 x 8 / 100 Gb/s = 337,600 ps. Frame k's head (from 0) is in leaf0 at
+        // k T1 + 5 ns. leaf0 is an Ethernet cut-through switch (300 ns, SwitchPipelineTest): frame 0
+        // claims the idle leaf0:eth1 when its head is in, at 5,000 ps, and every later one as the
+        // frame before leaves (frame k+1's head arrives exactly when frame k ends): the egress sends
+        // back to back from 5,000 to 200 T1 + 5 ns = 67,525,000 ps, each frame reaching s1 L =
+        // 300,000 ps after the end of its sending plus 5 ns of cable (its head left 300 ns after its
+        // head came in), the last at 67,525,000 + 5,000 + 300,000 = 67,830,000 ps, where the run
+        // ends; its last sample is at 67 us (at the 600 ns before issue #29 the run ended at
+        // 68,130,000 ps and a 68th point read [67, 68 us)). A port's utilization is its egress's
+        // sending time, L before the bits on its wire (docs/model.md, Switch port-to-port latency).
+        // Interval [0, 1 us): the egress is busy from 5,000 ps: 995,000 / 1,000,000 = 0.995 (when
+        // the switch sent a frame from its last bit, before 2026-11-29: from 342,600 ps, 0.6574).
         // Intervals [1, 2) .. [66, 67): busy throughout: exactly 1.0; the run ends inside [67, 68),
         // which has no point.
-        // (Counting the wire bytes of the frames that *started* in an interval gives 2 frames =
-        // 67,520 bit = 0.6752 in the first, then 3 frames = 1.0128 whenever three starts fall in
-        // one microsecond: more than the link can carry.)
+        // (Counting the wire bytes of the frames that *started* in an interval gives 3 frames =
+        // 101,280 bit = 1.0128 in the first (starts at 5,000, 342,600 and 680,200 ps) and whenever
+        // three starts fall in one microsecond: more than the link can carry.)
         Fabric f = TestFabrics.star(2, 100, 1.0, lossless());
         List<FlowSpec> flows = List.of(new FlowSpec("s0:nic0", "s1:nic0", 200 * 4138L, 0, 3));
         SimResults r = new Simulator(f, flows, SimConfig.defaults().withSampleIntervalPs(US)).run();
@@ -63,7 +66,7 @@ class SampledSeriesTest {
             // Each point starts at its time: the one covering [i, i+1) us is stamped i us.
             assertEquals(i * US, s.timesPs()[i], "point " + i);
         }
-        assertEquals(657_400 / 1e6, s.values()[0], 0.0);
+        assertEquals(995_000 / 1e6, s.values()[0], 0.0);
         for (int i = 1; i < 67; i++) {
             assertEquals(1.0, s.values()[i], 0.0, "interval [" + i + ", " + (i + 1) + ") us");
         }
@@ -72,10 +75,9 @@ class SampledSeriesTest {
         for (int i = 0; i < 67; i++) {
             assertEquals(1.0, nic.values()[i], 0.0, "s0:nic0 interval " + i);
         }
-        // Over the run (to the last bit's arrival, 67,830,000 ps): leaf0:eth1's egress sends until
-        // 67,862,600 ps (with 300 ns of cut-through latency its sending time ends after the bits
-        // arrive), and a frame still sending at the end counts up to the end: 200 x 337,600 - 32,600 ps.
-        assertEquals((200 * T1 - 32_600) / 67_830_000.0, link(r, "leaf0:eth1").meanUtilization(), 1e-15);
+        // Over the run (to the last bit's arrival, 67,830,000 ps): leaf0:eth1's egress sends all 200
+        // frames before the run ends (until 67,525,000 ps): 200 x 337,600 ps.
+        assertEquals(200 * T1 / 67_830_000.0, link(r, "leaf0:eth1").meanUtilization(), 1e-15);
     }
 
     @Test
@@ -85,8 +87,10 @@ class SampledSeriesTest {
         //   [0, 1 us): 100,000 ps = 100,000 ps x 100 Gb/s = 10,000 bit = 1,250 B -> 0.1
         //   [1, 2 us): 237,600 ps = 23,760 bit = 2,970 B -> 0.2376 (1,250 + 2,970 = 4,220 B)
         //   [2, 3 us): nothing -> 0.
-        // On leaf0:eth1 it starts when wholly received, 1,237,600 + 5,000 = 1,242,600 ps, and ends at
-        // 1,580,200 ps: all of it in [1, 2 us) -> 0.3376.
+        // leaf0:eth1 (cut-through, idle) sends it from when its head is in, 900,000 + 5,000 = 905,000
+        // ps, to 1,242,600 ps: [0, 1 us) 95,000 ps -> 0.095, [1, 2 us) 242,600 ps -> 0.2426 (the
+        // egress's sending time, L before the wire; from its last bit, before 2026-11-29, all of it
+        // in [1, 2 us): 0.3376).
         // (Counting whole frames where they start puts all 4,220 B, 0.3376, into [0, 1) on s0:nic0.)
         Fabric f = TestFabrics.star(2, 100, 1.0, lossless());
         List<FlowSpec> flows = List.of(new FlowSpec("s0:nic0", "s1:nic0", 4138, 900_000, 3));
@@ -97,18 +101,19 @@ class SampledSeriesTest {
         assertArrayEquals(new double[] {0.1, 0.2376, 0.0}, nic.values(), 0.0);
         assertEquals(1_250 + 2_970, Math.round((nic.values()[0] + nic.values()[1]) * US * 100e9 / 8 / Units.PS_PER_S));
         SimResults.Series leaf = link(r, "leaf0:eth1").utilization();
-        assertArrayEquals(new long[] {US, 2 * US}, leaf.timesPs(), "leaf0:eth1 carries nothing before 1.2426 us");
-        assertArrayEquals(new double[] {0.3376, 0.0}, leaf.values(), 0.0);
+        assertArrayEquals(new long[] {0, US, 2 * US}, leaf.timesPs());
+        assertArrayEquals(new double[] {0.095, 0.2426, 0.0}, leaf.values(), 1e-15);
         // Over the 3 us run: 337,600 ps busy on each.
         assertEquals(T1 / 3e6, link(r, "s0:nic0").meanUtilization(), 1e-15);
     }
 
     @Test
     void aQueueDepthMaximumIsStampedWithTheStartOfItsInterval() {
-        // s1 and s2 each send one full frame to s0 at 0. Both are wholly in leaf0 at T1 + 5 ns =
-        // 342,600 ps; leaf0:eth0 sends one and queues the other (4,200 B) until 342,600 + 337,600 =
-        // 680,200 ps. That maximum lies in [0, 1 us), so the point stamped 0 reads 4,200 B; the next,
-        // [1, 2 us), reads the depth at 1 us: 0.
+        // s1 and s2 each send one full frame to s0 at 0. Both heads are in leaf0 at 5 ns: the first
+        // claims the idle leaf0:eth0 and is sent from 5,000 to 342,600 ps; the other finds it busy,
+        // is stored, and queued (4,200 B) when its last bit is in, at T1 + 5 ns = 342,600 ps, the
+        // instant the wire frees: it is sent at once, to 680,200 ps. That maximum lies in [0, 1 us),
+        // so the point stamped 0 reads 4,200 B; the next, [1, 2 us), reads the depth at 1 us: 0.
         Fabric f = TestFabrics.star(3, 100, 1.0, lossless());
         List<FlowSpec> flows = List.of(new FlowSpec("s1:nic0", "s0:nic0", 4138, 0, 3),
                 new FlowSpec("s2:nic0", "s0:nic0", 4138, 0, 3));
@@ -119,9 +124,10 @@ class SampledSeriesTest {
         assertEquals(4_200, q.maxBytes());
         assertArrayEquals(new long[] {0, US}, q.depthBytes().timesPs());
         assertArrayEquals(new double[] {4_200, 0}, q.depthBytes().values(), 0.0);
-        // leaf0:eth0 is busy from 342,600 ps for two frames, to 1,017,800 ps:
-        // [0, 1 us) 657,400 ps -> 0.6574; [1, 2 us) 17,800 ps -> 0.0178.
-        assertArrayEquals(new double[] {0.6574, 0.0178}, link(r, "leaf0:eth0").utilization().values(), 1e-15);
+        // leaf0:eth0 is busy from 5,000 ps for two frames, to 680,200 ps: [0, 1 us) 675,200 ps ->
+        // 0.6752; [1, 2 us) nothing (from the first frame's last bit, before 2026-11-29: 0.6574 and
+        // 0.0178).
+        assertArrayEquals(new double[] {0.6752, 0.0}, link(r, "leaf0:eth0").utilization().values(), 1e-15);
     }
 
     @Test

@@ -44,8 +44,17 @@ class TemplateGpuTest {
             for (Device d : dlg.current().fabric().servers()) {
                 assertEquals(b200, d.scaleUp(), d.id());
             }
+            // The preview is written on the FX thread after the fabric is generated ("generating…"
+            // until then): wait for it, then check what it says.
+            String want = "B200 (NVLink 5 / NVSwitch 900 GB/s per GPU each way)";
+            try {
+                WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS,
+                        () -> robot.lookup("#template-preview").queryLabeled().getText().contains(want));
+            } catch (java.util.concurrent.TimeoutException e) {
+                // Fall through: the assertion below says what the preview shows.
+            }
             String p = robot.lookup("#template-preview").queryLabeled().getText();
-            assertTrue(p.contains("B200 (NVLink 5 / NVSwitch 900 GB/s per GPU each way)"), p);
+            assertTrue(p.contains(want), p);
             robot.interact(() -> dlg.gpu.setValue(ScaleUp.DEFAULT));
         }
     }

@@ -265,10 +265,11 @@ class FlowEngineTest {
         // engine forwards, so what is left between the engines is the NIC: the fluid's last round
         // against the round robin, the ACKs on the wire (7 ns each) and the first step's extra
         // frame (transfersSharingANic... above). Measured: packet 195.06 us, flow 196.45 us
-        // (+0.7 %). With the switches cut-through (300 ns) the packet engine takes 171.88 us and
-        // the fluid 161.85 (-5.8 %): there an ACK queued at a receiver's downlink ahead of a data
-        // frame whose head came in first delays that frame and the frames behind it by the ACK's
-        // pipeline latency (docs/validation.md); this case keeps that out.
+        // (+0.7 %). With the switches cut-through (300 ns) the packet engine took 171.88 us and
+        // the fluid 161.85 (-5.8 %) before cut-through switches arbitrated at a packet's head: an
+        // ACK queued at a receiver's downlink ahead of a data frame whose head came in first
+        // delayed that frame and the frames behind it (docs/validation.md); this case keeps what
+        // a cut-through switch does with a head that finds the wire busy out.
         Fabric f = TestFabrics.fatTree(4, 100, 2.0, QOS);
         f.setMtuBytes(9000);
         List<FlowSpec> flows = new io.fabriclab.workload.NcclCollective(io.fabriclab.workload.NcclCollective.Op.ALL_REDUCE,

@@ -1323,27 +1323,24 @@ public final class FlowEngine implements SimRun {
         for (int m = 0; m < count; m++) {
             int t = moving[m];
             deactivate(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] - 1);
-            double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT];
-            Route r = routeOf(t);
-            if (r == null) {
-                stranded.add(t);
-                continue;
-            }
-            int f = activate(t, r.ports(), r.weights()); // may grow fLeft
-            fLeft[f] = left;
+            resume(t, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT]);
         }
         List<Integer> waiting = new ArrayList<>(stranded);
         stranded.clear();
         for (int t : waiting) {
-            double left = td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] > 0 ? td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] : td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE];
-            Route r = routeOf(t);
-            if (r == null) {
-                stranded.add(t);
-                continue;
-            }
-            int f = activate(t, r.ports(), r.weights()); // may grow fLeft
-            fLeft[f] = left;
+            resume(t, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] > 0 ? td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT] : td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_WIRE]);
         }
+    }
+
+    /** Network flow {@code t} moves on with {@code left} wire bytes over its path now, or waits stranded without one. */
+    private void resume(int t, double left) {
+        Route r = routeOf(t);
+        if (r == null) {
+            stranded.add(t);
+            return;
+        }
+        int f = activate(t, r.ports(), r.weights()); // may grow fLeft
+        fLeft[f] = left;
     }
 
     // ---- rates ----

@@ -28,10 +28,25 @@ class TemplateSparePortsTest {
         dlg.show(g -> { });
     }
 
-    private String previewAfter(FxRobot robot, Runnable change, String kind) throws Exception {
+    /**
+     * The preview after {@code change}, once it says {@code expect} or 20 s have passed: the dialog
+     * generates the fabric in the background and the FX thread writes the preview after it
+     * ("generating…" until then, and the previous fabric's kind may be the same).
+     */
+    private String previewAfter(FxRobot robot, Runnable change, String kind, String expect) throws Exception {
         robot.interact(change);
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> dlg.current() != null
                 && dlg.current().kind().equals(kind));
+        return preview(robot, expect);
+    }
+
+    private static String preview(FxRobot robot, String expect) {
+        try {
+            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS,
+                    () -> robot.lookup("#template-preview").queryLabeled().getText().contains(expect));
+        } catch (java.util.concurrent.TimeoutException e) {
+            // the caller's assertion says what the preview shows
+        }
         return robot.lookup("#template-preview").queryLabeled().getText();
     }
 
@@ -39,10 +54,11 @@ class TemplateSparePortsTest {
     void aLeafSpineRadixPadsLeavesAndSpinesWithFreePorts(FxRobot robot) throws Exception {
         // Default leaf-spine (4 leaves x 8 servers x one 100G NIC, 2 spines, one 400G uplink per pair):
         // radix 0 builds exactly the ports in use, so nothing is free.
-        String p = previewAfter(robot, () -> { }, "leaf-spine 4x2");
+        String p = previewAfter(robot, () -> { }, "leaf-spine 4x2", "free switch ports: 0");
         assertTrue(p.contains("free switch ports: 0"), p);
         // Radix 32: each leaf 32 - 8 - 2 = 22 free, each spine 32 - 4 = 28 free: 4 x 22 + 2 x 28 = 144.
-        p = previewAfter(robot, () -> dlg.lsRadix.getValueFactory().setValue(32), "leaf-spine 4x2");
+        p = previewAfter(robot, () -> dlg.lsRadix.getValueFactory().setValue(32), "leaf-spine 4x2",
+                "free switch ports: 144");
         assertTrue(p.contains("free switch ports: 144"), p);
         Fabric f = dlg.current().fabric();
         for (Device spine : f.devices(DeviceRole.SPINE)) {
@@ -64,10 +80,10 @@ class TemplateSparePortsTest {
         String p = previewAfter(robot, () -> {
             dlg.selectKind(2);
             dlg.ftSpare.getValueFactory().setValue(2);
-        }, "fat tree k=8");
+        }, "fat tree k=8", "free switch ports: 160");
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> dlg.current() != null
                 && dlg.current().fabric().switches().get(0).portCount() == 10);
-        p = robot.lookup("#template-preview").queryLabeled().getText();
+        p = preview(robot, "free switch ports: 160");
         assertTrue(p.contains("free switch ports: 160"), p);
     }
 }

@@ -927,7 +927,7 @@ public final class FlowEngine implements SimRun {
             int r = resources[i];
             addUser(r, f, i);
             demand[r] += w(f, i) * fCap[f];
-            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
+            updateContended(r);
         }
         changed = push(changed, changedSize++, f);
         return f;
@@ -970,7 +970,7 @@ public final class FlowEngine implements SimRun {
             if (userCount[r] == 0) {
                 demand[r] = 0;
             }
-            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
+            updateContended(r);
             setLoad(r, load[r] - w(f, i) * fRate[f]);
         }
         fActive[f] = false;
@@ -1287,13 +1287,13 @@ public final class FlowEngine implements SimRun {
             int[] p = fPath[f];
             for (int i = 0; i < p.length; i++) {
                 demand[p[i]] += w(f, i) * (after - before[k]);
-                isContended[p[i]] = demand[p[i]] > capacity[p[i]] * (1 + 1e-9);
+                updateContended(p[i]);
             }
             changed = push(changed, changedSize++, f);
         }
         for (int side = 0; side < 2; side++) {
             int r = 2 * li + side;
-            isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
+            updateContended(r);
         }
     }
 
@@ -1380,6 +1380,11 @@ public final class FlowEngine implements SimRun {
         return isContended[r];
     }
 
+    /** Resource {@code r}'s demand or capacity changed: whether its users could together send more than it carries. */
+    private void updateContended(int r) {
+        isContended[r] = demand[r] > capacity[r] * (1 + 1e-9);
+    }
+
     /** Carried bytes of resource {@code r} brought up to now before its load changes. */
     private void setLoad(int r, double newLoad) {
         carried[r] += load[r] * (now - carriedUntilPs[r]);
@@ -1397,6 +1402,8 @@ public final class FlowEngine implements SimRun {
     private int epoch;
     private int[] resMark = new int[0];
     private double[] frozenLoad = new double[0];
+    /** Each contended resource's level in {@link #fillEven}: its capacity over its users' weights there. */
+    private double[] evenLevel = new double[0];
     private double[] unfrozenW = new double[0];
     private int[] resStamp = new int[0];
     private int[] queuedStamp = new int[0];
@@ -1428,6 +1435,7 @@ public final class FlowEngine implements SimRun {
             resMark = new int[resourceCount];
             queuedStamp = new int[resourceCount];
             frozenLoad = new double[resourceCount];
+            evenLevel = new double[resourceCount];
             unfrozenW = new double[resourceCount];
             resStamp = new int[resourceCount];
             wasContended = new boolean[resourceCount];
@@ -1627,9 +1635,8 @@ public final class FlowEngine implements SimRun {
                     }
                 }
             }
-            double lv = capacity[r] / weights;
-            frozenLoad[r] = lv; // scratch: this resource's level
-            level = Math.min(level, lv);
+            evenLevel[r] = capacity[r] / weights;
+            level = Math.min(level, evenLevel[r]);
         }
         for (int c = 0; c < compSize; c++) {
             int f = component[c];
@@ -1638,7 +1645,7 @@ public final class FlowEngine implements SimRun {
             }
             boolean atLevel = false;
             for (int q : fPath[f]) {
-                if (contended(q) && frozenLoad[q] == level) {
+                if (contended(q) && evenLevel[q] == level) {
                     atLevel = true;
                     break;
                 }

@@ -141,6 +141,14 @@ final class EgressPort {
      * packet claims the egress at its head, so none overtakes a packet already waiting for it.
      */
     int storing;
+    /**
+     * Ethernet cut-through switch: the egress's round-robin arbiter's pointer, a port id. Packets
+     * that take the egress or join its queues in the same picosecond (heads that claim it, stored
+     * packets whose last bits are in) go in the order of their ingress ids from here (cyclic), not
+     * in the simulator's event order; each such tie moves it one past the ingress served first
+     * ({@code Simulator.sortByArbiter}).
+     */
+    int arbiterNext;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
     /** A TX_DONE event is scheduled at busyUntilPs (only when something waits for the wire). */

@@ -172,6 +172,50 @@ final class EventQueue {
         size--;
     }
 
+    /**
+     * How many pending events are at time {@code t}, the time of the event last popped: they are
+     * the front of the active entries (every event of the current bucket is there, and an event
+     * scheduled at the current time joins them), at {@link #pendingType}(0) .. (n - 1), in the
+     * order they will run. 0, after one comparison, when the next event is later.
+     */
+    int pendingAt(long t) {
+        long[] h = active;
+        int k = activeHead;
+        int end = activeEnd;
+        while (k < end && h[k * 3] == t) {
+            k++;
+        }
+        return k - activeHead;
+    }
+
+    /** Type of the {@code k}-th pending event at the current time ({@link #pendingAt}). */
+    int pendingType(int k) {
+        return (int) (active[(activeHead + k) * 3 + 1] >>> 32);
+    }
+
+    /** Target of the {@code k}-th pending event at the current time ({@link #pendingAt}). */
+    int pendingTarget(int k) {
+        return (int) active[(activeHead + k) * 3 + 1];
+    }
+
+    /** Argument of the {@code k}-th pending event at the current time ({@link #pendingAt}). */
+    int pendingArg(int k) {
+        return (int) active[(activeHead + k) * 3 + 2];
+    }
+
+    /**
+     * Removes the {@code k}-th pending event at the current time ({@link #pendingAt}), which the
+     * caller runs now instead; the others keep their order.
+     */
+    void removePending(int k) {
+        long[] h = active;
+        int head = activeHead * 3;
+        int o = head + k * 3;
+        System.arraycopy(h, head, h, head + 3, o - head);
+        activeHead++;
+        size--;
+    }
+
     /** Moves to the next bucket that holds events (calendar or overflow) and makes it active. */
     private void advance() {
         long wheelBucket = Long.MAX_VALUE;

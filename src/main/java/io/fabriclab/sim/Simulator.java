@@ -1310,31 +1310,153 @@ public final class Simulator implements SimRun {
         }
         int outId = forward(pkt, in, kind);
         if (pipeline.headArrival(fromId)) {
-            // Its head is in at a cut-through switch, which chose its egress from the header. It
-            // claims the egress now if the egress is idle, holds nothing and expects no stored
-            // packet, ahead of any packet whose last bit comes in later; otherwise the switch
-            // stores it until its last bit.
-            int before = storedPkt[fromId];
-            if (before >= 0) {
-                // The packet before it on the wire was stored and its last bit is in now, as this
-                // head: it joins its queue first (the event for its last bit, at this instant too,
-                // may come after this one).
-                storedPkt[fromId] = -1;
-                ports[storedOut[fromId]].storing--;
-                switchArrive(before, inId, storedOut[fromId], (byte) pkts.kind(before));
-            }
-            EgressPort out = ports[outId];
-            if (out.busyUntilPs > now || out.queuedPackets > 0 || out.storing > 0
-                    || out.paused(pkts.priority(pkt), now)) {
-                store(pkt, fromId, outId);
-                return;
-            }
-            headPkt = pkt;
-            switchArrive(pkt, inId, outId, kind);
-            headPkt = -1;
+            headIn(pkt, fromId, inId, outId, kind);
             return;
         }
         switchArrive(pkt, inId, outId, kind);
+    }
+
+    /**
+     * Packet {@code pkt}'s head is in at a cut-through switch (through port {@code inId}, sent by
+     * {@code fromId}), which chose its egress {@code outId} from the header. It claims the egress now
+     * if the egress is idle, holds nothing, expects no stored packet and its class is not paused,
+     * ahead of any packet whose last bit comes in later; otherwise the switch stores it until its
+     * last bit. Heads that request the same egress in the same picosecond are granted in the
+     * egress's round-robin order ({@link #arbitrate}).
+     */
+    private void headIn(int pkt, int fromId, int inId, int outId, byte kind) {
+        if (storedPkt[fromId] >= 0) {
+            // The packet before it on the wire was stored and its last bit is in now, as this
+            // head: it joins its queue first (the event for its last bit, at this instant too,
+            // may come after this one).
+            join(fromId);
+        }
+        EgressPort out = ports[outId];
+        if (!claimable(out, pkt)) {
+            store(pkt, fromId, outId);
+            return;
+        }
+        if (!arbitrating && events.pendingAt(now) > 0 && arbitrate(pkt, fromId, inId, out, kind)) {
+            return;
+        }
+        claim(pkt, inId, out, kind);
+    }
+
+    /** Whether packet {@code pkt}'s head may claim egress {@code out} now (idle, empty, nothing stored for it, its class not paused). */
+    private boolean claimable(EgressPort out, int pkt) {
+        return out.busyUntilPs <= now && out.queuedPackets == 0 && out.storing == 0
+                && !out.paused(pkts.priority(pkt), now);
+    }
+
+    /** Packet {@code pkt}, in through {@code inId}, claims idle egress {@code out} at its head and starts on it. */
+    private void claim(int pkt, int inId, EgressPort out, byte kind) {
+        headPkt = pkt;
+        switchArrive(pkt, inId, out.id, kind);
+        headPkt = -1;
+    }
+
+    /** Set while {@link #arbitrate} runs the requests of one instant (they are not arbitrated again). */
+    private boolean arbitrating;
+    /** Scratch of {@link #arbitrate}: per request, its pending event's index (-1: the packet at hand), ingress, packet and sender. */
+    private int[] reqIndex = new int[8];
+    private int[] reqIn = new int[8];
+    private int[] reqPkt = new int[8];
+    private int[] reqFrom = new int[8];
+
+    /**
+     * Packet {@code pkt}'s head (in through {@code inId}, from {@code fromId}) may claim idle egress
+     * {@code out}: if other heads request the same egress in the same picosecond (pending arrivals
+     * of this instant at the same switch, by a head-arbitrated wire, whose egress is {@code out}
+     * and whose class is not paused), the egress's round-robin arbiter grants the one whose
+     * ingress comes first from its pointer ({@link EgressPort#arbiterNext}, cyclic in port ids),
+     * as a switch's output arbiter does, instead of the simulator's event order; the others
+     * find the egress taken and are stored, in the same order. Returns false when there is no
+     * other request (the packet claims the egress as before); true when the requests, this one
+     * included, have been run. Requests whose egress a stateful next-hop choice makes (adaptive
+     * routing, random spraying, flowlets) are not known before they run: they keep event order.
+     */
+    private boolean arbitrate(int pkt, int fromId, int inId, EgressPort out, byte kind) {
+        EventQueue q = events;
+        int n = q.pendingAt(now);
+        SwitchState sw = ports[inId].sw;
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            if (q.pendingType(k) != EV_ARRIVE) {
+                continue;
+            }
+            int from = q.pendingArg(k);
+            EgressPort rin = ports[from ^ 1];
+            if (rin.sw != sw || !pipeline.headArrival(from) || (downLinkCount > 0 && ports[from].down)) {
+                continue;
+            }
+            int rp = q.pendingTarget(k);
+            int rk = pkts.kind(rp);
+            if (rk == PacketPool.PAUSE || rk == PacketPool.FC || egressAhead(rp, rin, (byte) rk) != out.id
+                    || out.paused(pkts.priority(rp), now)) {
+                continue;
+            }
+            if (m + 1 == reqIndex.length) {
+                reqIndex = java.util.Arrays.copyOf(reqIndex, 2 * m + 2);
+                reqIn = java.util.Arrays.copyOf(reqIn, 2 * m + 2);
+                reqPkt = java.util.Arrays.copyOf(reqPkt, 2 * m + 2);
+                reqFrom = java.util.Arrays.copyOf(reqFrom, 2 * m + 2);
+            }
+            reqIndex[m] = k;
+            reqIn[m] = from ^ 1;
+            reqPkt[m] = rp;
+            reqFrom[m] = from;
+            m++;
+        }
+        if (m == 0) {
+            return false;
+        }
+        // Take the rivals' events out, the last first so that the earlier indices hold.
+        for (int i = m - 1; i >= 0; i--) {
+            q.removePending(reqIndex[i]);
+        }
+        reqIndex[m] = -1;
+        reqIn[m] = inId;
+        reqPkt[m] = pkt;
+        reqFrom[m] = fromId;
+        m++;
+        sortByArbiter(reqIndex, reqIn, reqPkt, reqFrom, m, out);
+        // The runs below do not arbitrate again, so the scratch holds.
+        arbitrating = true;
+        for (int i = 0; i < m; i++) {
+            if (reqIndex[i] < 0) {
+                if (claimable(out, pkt)) {
+                    claim(pkt, inId, out, kind);
+                } else {
+                    store(pkt, fromId, out.id);
+                }
+            } else {
+                // A rival's arrival event, run now instead of later in this instant (within this
+                // event: a live run's single step runs one event, the arbiter's grant of the tie).
+                arrive(reqPkt[i], reqFrom[i]);
+            }
+        }
+        arbitrating = false;
+        return true;
+    }
+
+    /**
+     * The egress packet {@code pkt} (of {@code kind}), whose head is in at switch port {@code in}
+     * and not yet taken, will leave by, as {@link #forward} will choose it, without choosing it:
+     * -1 when the choice is stateful (adaptive routing, random spraying, flowlets) and so cannot be
+     * read ahead.
+     */
+    private int egressAhead(int pkt, EgressPort in, byte kind) {
+        int h = pkts.hop(pkt) + 1;
+        if (selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED)) {
+            if (!entropySpray) {
+                return -1;
+            }
+            int chosen = selector.nextByEntropy(in, pkts.flow(pkt), pkts.entropy(pkt));
+            if (chosen >= 0) {
+                return chosen;
+            }
+        }
+        return paths.store[pkts.pathBase(pkt) + h];
     }
 
     /**
@@ -1356,14 +1478,113 @@ public final class Simulator implements SimRun {
             // Queued already, when the next packet's head came in at this instant.
             return;
         }
-        storedPkt[fromId] = -1;
-        ports[storedOut[fromId]].storing--;
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame's tail was on the wire.
+            storedPkt[fromId] = -1;
+            ports[storedOut[fromId]].storing--;
             drop(ports[fromId], pkts.priority(pkt), pkt, DropCause.LINK_DOWN);
             return;
         }
-        switchArrive(pkt, fromId ^ 1, storedOut[fromId], (byte) pkts.kind(pkt));
+        join(fromId);
+    }
+
+    /**
+     * The packet stored from wire {@code fromId} ({@link #storedPkt}) has its last bit in now: it
+     * joins the egress chosen at its head. Stored packets of other wires that join the same egress
+     * in the same picosecond (their last-bit events, or the next heads on their wires, pending at
+     * this instant) join in the egress's round-robin order ({@link EgressPort#arbiterNext}) instead
+     * of the simulator's event order, all now; their pending events then find them gone.
+     */
+    private void join(int fromId) {
+        int outId = storedOut[fromId];
+        EventQueue q = events;
+        int n = q.pendingAt(now);
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            int type = q.pendingType(k);
+            if (type != EV_STORED && type != EV_ARRIVE) {
+                continue;
+            }
+            int from = q.pendingArg(k);
+            int sp = storedPkt[from];
+            if (from == fromId || sp < 0 || storedOut[from] != outId || (type == EV_STORED && q.pendingTarget(k) != sp)
+                    || (downLinkCount > 0 && ports[from].down)) {
+                // (An EV_STORED for another packet is stale: that one was queued by the next head.)
+                continue;
+            }
+            boolean seen = false;
+            for (int i = 0; i < m; i++) {
+                seen |= joinFrom[i] == from;
+            }
+            if (seen) {
+                continue;
+            }
+            if (m + 1 == joinFrom.length) {
+                joinFrom = java.util.Arrays.copyOf(joinFrom, 2 * m + 2);
+                joinIn = java.util.Arrays.copyOf(joinIn, 2 * m + 2);
+            }
+            joinFrom[m] = from;
+            joinIn[m] = from ^ 1;
+            m++;
+        }
+        if (m == 0) {
+            joinNow(fromId);
+            return;
+        }
+        joinFrom[m] = fromId;
+        joinIn[m] = fromId ^ 1;
+        m++;
+        sortByArbiter(joinFrom, joinIn, null, null, m, ports[outId]);
+        for (int i = 0; i < m; i++) {
+            joinNow(joinFrom[i]);
+        }
+    }
+
+    /** Scratch of {@link #join}: the wires whose stored packets join an egress at one instant, and their ingress ports. */
+    private int[] joinFrom = new int[8];
+    private int[] joinIn = new int[8];
+
+    /** The packet stored from wire {@code fromId} joins its egress's queue now. */
+    private void joinNow(int fromId) {
+        int pkt = storedPkt[fromId];
+        int outId = storedOut[fromId];
+        storedPkt[fromId] = -1;
+        ports[outId].storing--;
+        switchArrive(pkt, fromId ^ 1, outId, (byte) pkts.kind(pkt));
+    }
+
+    /**
+     * Sorts the {@code m} requests of one instant for egress {@code out} (parallel arrays
+     * {@code a} .. {@code d}, ingress port ids in {@code in}; {@code c} and {@code d} may be null) in
+     * the order its round-robin arbiter serves them: by the distance of the ingress id from the
+     * arbiter's pointer, cyclic over the port ids; then moves the pointer one past the first, so
+     * that the ingress served first rotates among the ports that keep tying (McKeown's iSLIP
+     * grant pointer). An insertion sort: a handful of requests.
+     */
+    private void sortByArbiter(int[] a, int[] in, int[] c, int[] d, int m, EgressPort out) {
+        int ptr = out.arbiterNext;
+        int span = ports.length;
+        for (int i = 1; i < m; i++) {
+            int va = a[i], vin = in[i], vc = c == null ? 0 : c[i], vd = d == null ? 0 : d[i];
+            int dist = Math.floorMod(vin - ptr, span);
+            int j = i;
+            while (j > 0 && Math.floorMod(in[j - 1] - ptr, span) > dist) {
+                a[j] = a[j - 1];
+                in[j] = in[j - 1];
+                if (c != null) {
+                    c[j] = c[j - 1];
+                    d[j] = d[j - 1];
+                }
+                j--;
+            }
+            a[j] = va;
+            in[j] = vin;
+            if (c != null) {
+                c[j] = vc;
+                d[j] = vd;
+            }
+        }
+        out.arbiterNext = in[0] + 1;
     }
 
     /**

@@ -103,6 +103,52 @@ class CutThroughArbitrationTest {
         assertEquals(List.of(bHead, bHead + serB), when.subList(0, 2));
     }
 
+    @Test
+    void headsAndTailsThatTieAtOneEgressTakeItInRoundRobinOrder() {
+        // Flow 0 from s2 and flow 1 from s1, each two full packets (2 x 4,138 B payload, 4,220 B on
+        // the wire: 337,600 ps) to s0, both from 0: the NICs send in lock-step, so both flows'
+        // heads and tails reach leaf0 in the same picoseconds. The egress to s0 arbitrates each
+        // such tie round robin over its ingress ports (port ids, cyclic from its pointer, which
+        // starts at 0 and moves one past the port served first); leaf0:eth1 (s1's) has the lower
+        // id, its link being made before eth2's.
+        long ser = 4_220L * 80;
+        // 10,000: both first packets' heads are in and the egress is idle: eth1 comes first from
+        // the pointer, so flow 1's packet claims it (egress time 10,000, on the wire at 310,000, at
+        // s0 at 310,000 + 337,600 + 10,000 = 657,600) and the pointer moves past eth1; flow 0's is
+        // stored. (In event order flow 0's, scheduled first, won every tie.)
+        // 347,600: flow 0's first packet's tail is in as the egress frees (10,000 + 337,600): it
+        // goes at once, back to back. Both second packets' heads, in at 347,600 too, find it taken
+        // and are stored.
+        // 685,200: both second packets' tails are in as the egress frees: from the pointer (past
+        // eth1) eth2 comes first, so flow 0's goes first now, then flow 1's at 1,022,800.
+        long[] start = {PROP, PROP + ser, PROP + 2 * ser, PROP + 3 * ser};
+        assertEquals(List.of(10_000L, 347_600L, 685_200L, 1_022_800L), List.of(start[0], start[1], start[2], start[3]));
+        // Back to back on the wire from 310,000, each tail at s0 L + 337,600 + 10,000 after its
+        // start: flow 0's second packet at 1,332,800, flow 1's at 1,670,400.
+        long flow0Done = start[2] + L + ser + PROP;
+        long flow1Done = start[3] + L + ser + PROP;
+        assertEquals(1_332_800, flow0Done);
+        assertEquals(1_670_400, flow1Done);
+        Fabric f = TestFabrics.star(3, 100, 2.0, null);
+        List<String> atLeafToS0 = new ArrayList<>();
+        List<Long> when = new ArrayList<>();
+        SimTrace trace = new SimTrace() {
+            @Override
+            public void transmitStart(long nowPs, String port, String kind, int priority, int flow, int psn) {
+                if (port.equals(f.device("leaf0").port("eth0").ref()) && kind.equals("data")) {
+                    atLeafToS0.add("flow " + flow + " packet " + psn);
+                    when.add(nowPs);
+                }
+            }
+        };
+        SimResults r = run(f, List.of(new FlowSpec("s2:nic0", "s0:nic0", 2 * 4_138, 0, 3),
+                new FlowSpec("s1:nic0", "s0:nic0", 2 * 4_138, 0, 3)), trace);
+        assertEquals(List.of("flow 1 packet 0", "flow 0 packet 0", "flow 0 packet 1", "flow 1 packet 1"), atLeafToS0);
+        assertEquals(List.of(start[0], start[1], start[2], start[3]), when);
+        assertEquals(flow0Done, r.flows().get(0).finishPs());
+        assertEquals(flow1Done, r.flows().get(1).finishPs());
+    }
+
     private static SimResults run(Fabric f, List<FlowSpec> flows, SimTrace trace) {
         Simulator sim = new Simulator(f, flows, SimConfig.defaults(), QosResolver.of(f), Transport.ROCEV2);
         if (trace != null) {

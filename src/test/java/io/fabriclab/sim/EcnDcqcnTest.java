@@ -103,23 +103,31 @@ class EcnDcqcnTest {
         // persists; measured in docs/validation.md.)
         WredEcn wred = new WredEcn(5_000, 200_000, 1.0);
         Fabric f = TestFabrics.star(3, 100, 1.0, qos(true, wred, DcqcnConfig.paper()));
-        // s2 starts 1 ns after s1. Two NICs in lock-step to the picosecond put their frames' heads
-        // into leaf0 at the same instants, and at an idle port the one first in the simulator's
-        // event order claims it every time (an Ethernet cut-through switch arbitrates at the head,
-        // docs/model.md): FCT ratio 0.83, 38 CNPs against 19. Any offset breaks the tie: at 1, 17,
-        // 50, 150 and 250 ns the ratio is 1.01, 1.03, 0.95, 0.99 and 1.05, the CNPs 28-33 each.
+        // The two NICs run in lock-step to the picosecond: their frames' heads, and their tails,
+        // reach leaf0 at the same instants. The egress's round-robin arbiter grants each such tie
+        // to the ingress after the one it served first at the previous tie (docs/model.md), so
+        // the sender served first alternates and neither sender's packets sit ahead of the other's
+        // every time. (In the simulator's event order s1 won every tie: FCT ratio 0.83, 38 CNPs
+        // against 19; the test started s2 1 ns late to avoid the ties.)
+        // The pair is then symmetric but for the ECN marking draws (one random stream, a draw per
+        // dequeue), so the ratio's expectation is 1 and its spread that of tie-free runs: starting
+        // s2 1, 17, 50, 150 or 250 ns later gave ratios 0.95 to 1.05 and 28 to 33 CNPs each. So
+        // within 5 % and CNP counts within a quarter of each other (measured: 1.02, 31 and 30).
         List<FlowSpec> flows = List.of(new FlowSpec("s1:nic0", "s0:nic0", 100_000_000, 0, 3),
-                new FlowSpec("s2:nic0", "s0:nic0", 100_000_000, 1_000, 3));
+                new FlowSpec("s2:nic0", "s0:nic0", 100_000_000, 0, 3));
         SimResults r = new Simulator(f, flows, SimConfig.defaults().withSampleIntervalPs(5_000_000)).run();
         SimResults.FlowResult a = r.flows().get(0);
         SimResults.FlowResult b = r.flows().get(1);
         assertEquals(0, r.summary().drops());
         assertTrue(a.cnpsReceived() > 0 && b.cnpsReceived() > 0, "both reaction points were cut");
-        // Fair shares: each gets about half of 100G, so both finish within 10 % of each other, and
-        // the pair moves 200 MB in close to 200 MB / 100G = 16 ms (wire overhead 82 B per 4138 B:
-        // 16.32 ms); DCQCN's cuts leave the link idle now and then, so allow 10 %.
+        // Fair shares: each gets about half of 100G, so both finish within 5 % of each other (above),
+        // and the pair moves 200 MB in close to 200 MB / 100G = 16 ms (wire overhead 82 B per
+        // 4138 B: 16.32 ms); DCQCN's cuts leave the link idle now and then, so allow 10 %.
         double ratio = (double) a.fctPs() / b.fctPs();
-        assertTrue(ratio > 0.9 && ratio < 1.1, "FCT ratio " + ratio);
+        assertTrue(ratio > 0.95 && ratio < 1.05, "FCT ratio " + ratio);
+        long fewer = Math.min(a.cnpsReceived(), b.cnpsReceived());
+        long more = Math.max(a.cnpsReceived(), b.cnpsReceived());
+        assertTrue(fewer >= 0.75 * more, "CNPs " + a.cnpsReceived() + "/" + b.cnpsReceived());
         double jain = Math.pow(a.throughputGbps() + b.throughputGbps(), 2)
                 / (2 * (a.throughputGbps() * a.throughputGbps() + b.throughputGbps() * b.throughputGbps()));
         assertTrue(jain > 0.99, "Jain fairness " + jain);

@@ -149,6 +149,16 @@ final class EgressPort {
      * ({@code Simulator.sortByArbiter}).
      */
     int arbiterNext;
+    /**
+     * A port that feeds an Ethernet cut-through switch: the frames last sent on it whose heads
+     * reach the switch back to back, each head at the previous one's last bit, at one rate: the
+     * first's head arrival, the last's last bit, and the rate ({@code Long.MAX_VALUE}: none). A
+     * packet stored there whose last bit is inside the train, before its end, has the next head
+     * already scheduled at its last bit ({@code Simulator.store}).
+     */
+    long trainFromPs = Long.MAX_VALUE;
+    long trainEndPs = Long.MIN_VALUE;
+    long trainRateBps;
     /** The wire is busy until this time (the frame being serialized ends then). */
     long busyUntilPs;
     /** A TX_DONE event is scheduled at busyUntilPs (only when something waits for the wire). */

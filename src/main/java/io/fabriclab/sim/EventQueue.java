@@ -172,49 +172,63 @@ final class EventQueue {
         size--;
     }
 
-    /**
-     * How many pending events are at time {@code t}, the time of the event last popped: they are
-     * the front of the active entries (every event of the current bucket is there, and an event
-     * scheduled at the current time joins them), at {@link #pendingType}(0) .. (n - 1), in the
-     * order they will run. 0, after one comparison, when the next event is later.
-     */
-    int pendingAt(long t) {
-        long[] h = active;
-        int k = activeHead;
-        int end = activeEnd;
-        while (k < end && h[k * 3] == t) {
-            k++;
-        }
-        return k - activeHead;
-    }
-
-    /** Type of the {@code k}-th pending event at the current time ({@link #pendingAt}). */
-    int pendingType(int k) {
-        return (int) (active[(activeHead + k) * 3 + 1] >>> 32);
-    }
-
-    /** Target of the {@code k}-th pending event at the current time ({@link #pendingAt}). */
-    int pendingTarget(int k) {
-        return (int) active[(activeHead + k) * 3 + 1];
-    }
-
-    /** Argument of the {@code k}-th pending event at the current time ({@link #pendingAt}). */
-    int pendingArg(int k) {
-        return (int) active[(activeHead + k) * 3 + 2];
+    /** Whether an event is pending at time {@code t}, the time of the event last popped (one comparison). */
+    boolean hasPendingAt(long t) {
+        return activeHead < activeEnd && active[activeHead * 3] == t;
     }
 
     /**
-     * Removes the {@code k}-th pending event at the current time ({@link #pendingAt}), which the
-     * caller runs now instead; the others keep their order.
+     * The pending events at the time of the event last popped are the front of the active
+     * entries (every event of the current bucket is there, and an event scheduled at the current
+     * time joins them), in the order they will run: positions {@link #firstPending()} on while
+     * {@link #timeAt} is that time. A position stays the same event until the bucket changes or
+     * the entries are moved ({@link #layout} changes then).
      */
-    void removePending(int k) {
-        long[] h = active;
-        int head = activeHead * 3;
-        int o = head + k * 3;
-        System.arraycopy(h, head, h, head + 3, o - head);
-        activeHead++;
-        size--;
+    int firstPending() {
+        return activeHead;
     }
+
+    /** The end of the active entries (exclusive), see {@link #firstPending}. */
+    int endPending() {
+        return activeEnd;
+    }
+
+    /** Time of the active entry at {@code pos}. */
+    long timeAt(int pos) {
+        return active[pos * 3];
+    }
+
+    /** Type of the active entry at {@code pos} ({@link #NOP} once cancelled). */
+    int typeAt(int pos) {
+        return (int) (active[pos * 3 + 1] >>> 32);
+    }
+
+    int targetAt(int pos) {
+        return (int) active[pos * 3 + 1];
+    }
+
+    int argAt(int pos) {
+        return (int) active[pos * 3 + 2];
+    }
+
+    /** The type a cancelled entry takes: it still runs, as nothing ({@link #cancelAt}). */
+    static final int NOP = 0x7FFF;
+
+    /**
+     * Cancels the pending entry at {@code pos} (the caller has run it): it keeps its place and runs
+     * as a {@link #NOP}, so positions and the count of events stay as they were.
+     */
+    void cancelAt(int pos) {
+        int o = pos * 3 + 1;
+        active[o] = (long) NOP << 32 | (active[o] & 0xFFFFFFFFL);
+    }
+
+    /** Changes whenever active entries move (a new bucket, or the array compacted): positions from before are void. */
+    int layout() {
+        return layout;
+    }
+
+    private int layout;
 
     /** Moves to the next bucket that holds events (calendar or overflow) and makes it active. */
     private void advance() {
@@ -325,6 +339,7 @@ final class EventQueue {
         }
         activeHead = 0;
         activeEnd = n;
+        layout++;
     }
 
     /** Which sixteenth of its bucket time {@code t} falls in. */
@@ -344,6 +359,7 @@ final class EventQueue {
                 System.arraycopy(h, activeHead * 3, h, 0, (end - activeHead) * 3);
                 end -= activeHead;
                 activeHead = 0;
+                layout++;
             } else {
                 h = active = Arrays.copyOf(h, h.length * 2);
             }

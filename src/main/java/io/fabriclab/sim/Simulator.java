@@ -262,6 +262,14 @@ public final class Simulator implements SimRun {
         storedPkt = new int[ports.length];
         java.util.Arrays.fill(storedPkt, -1);
         storedOut = new int[ports.length];
+        storedByNext = new boolean[ports.length];
+        storedLastBitPs = new long[ports.length];
+        storingNext = new int[ports.length];
+        storingPrev = new int[ports.length];
+        storingHead = new int[ports.length];
+        java.util.Arrays.fill(storingHead, -1);
+        headsFirst = new int[ports.length];
+        headsStamp = new int[ports.length];
         for (int i = 0; i < links.size(); i++) {
             linkIndex.put(links.get(i), i);
         }
@@ -880,6 +888,7 @@ public final class Simulator implements SimRun {
             case EV_NVLINK_NEXT -> local.nvlinkNext(target, arg, now);
             case EV_BACKGROUND -> background(target, arg);
             case EV_STORED -> stored(target, arg);
+            case EventQueue.NOP -> { }
             default -> throw new IllegalStateException("unknown event type " + type);
         }
     }
@@ -900,7 +909,13 @@ public final class Simulator implements SimRun {
             FlowPaths fp = paths;
             int i = pkts.pathBase(target) + ((h >>> 8) & 0xFF) + 1;
             int out = i < fp.size ? fp.store[i] : arg;
-            return h + in.losslessMask + ports[out].nonEmpty;
+            int sum = h + in.losslessMask + ports[out].nonEmpty;
+            int stored = storedPkt[arg];
+            // A packet stored from the same wire, which this head may queue first (headIn).
+            return stored < 0 ? sum : sum + pkts.touch(stored) + ports[storedOut[arg]].nonEmpty;
+        }
+        if (type == EV_STORED) {
+            return pkts.touch(target) + ports[storedOut[arg]].nonEmpty;
         }
         if (type == EV_TX_DONE) {
             return ports[target].nonEmpty;
@@ -1089,6 +1104,16 @@ public final class Simulator implements SimRun {
             int kind = pkts.kind(pkt);
             if (kind != PacketPool.PAUSE && kind != PacketPool.FC) {
                 arrival -= ser;
+                // The train of back-to-back heads this one continues, or starts (SwitchPipeline's
+                // store reads it).
+                if (arrival != p.trainEndPs || p.rateBps != p.trainRateBps) {
+                    p.trainFromPs = arrival;
+                    p.trainRateBps = p.rateBps;
+                }
+                p.trainEndPs = arrival + ser;
+            } else {
+                // A frame that arrives at its last bit ends the train.
+                p.trainFromPs = Long.MAX_VALUE;
             }
         }
         events.push(arrival, EV_ARRIVE, pkt, p.id);
@@ -1277,11 +1302,34 @@ public final class Simulator implements SimRun {
      */
     private int[] storedPkt;
     private int[] storedOut;
+    /**
+     * Per sending port id: its stored packet ({@link #storedPkt}) has no {@link #EV_STORED} event:
+     * the next packet's head on the wire, scheduled already, comes in at its last bit and queues
+     * it ({@link #store}).
+     */
+    private boolean[] storedByNext;
+    /** Per sending port id: when its stored packet's last bit is in. */
+    private long[] storedLastBitPs;
+    /**
+     * The wires with a packet stored for each egress, as a list per egress port id
+     * ({@code storingHead}) linked through the wires' ids ({@code storingNext}, {@code storingPrev}):
+     * {@link #join} finds there the stored packets that join an egress in the same picosecond.
+     */
+    private int[] storingHead;
+    private int[] storingNext;
+    private int[] storingPrev;
 
     void arrive(int pkt, int fromId) {
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame was on the wire.
             drop(ports[fromId], pkts.priority(pkt), pkt, DropCause.LINK_DOWN);
+            int before = storedPkt[fromId];
+            if (before >= 0 && storedByNext[fromId]) {
+                // The stored packet before it, whose last bit is in now and which has no event of
+                // its own (store), is lost too, as EV_STORED would find it.
+                unstore(fromId);
+                drop(ports[fromId], pkts.priority(before), before, DropCause.LINK_DOWN);
+            }
             return;
         }
         int inId = fromId ^ 1;
@@ -1336,7 +1384,7 @@ public final class Simulator implements SimRun {
             store(pkt, fromId, outId);
             return;
         }
-        if (!arbitrating && events.pendingAt(now) > 0 && arbitrate(pkt, fromId, inId, out, kind)) {
+        if (!arbitrating && events.hasPendingAt(now) && arbitrate(pkt, fromId, inId, out, kind)) {
             return;
         }
         claim(pkt, inId, out, kind);
@@ -1377,22 +1425,25 @@ public final class Simulator implements SimRun {
      */
     private boolean arbitrate(int pkt, int fromId, int inId, EgressPort out, byte kind) {
         EventQueue q = events;
-        int n = q.pendingAt(now);
-        SwitchState sw = ports[inId].sw;
+        if (headsAtPs != now || headsLayout != q.layout()) {
+            indexHeads();
+        }
+        int outId = out.id;
+        if (headsStamp[outId] != headsInstant) {
+            return false;
+        }
+        int first = q.firstPending();
         int m = 0;
-        for (int k = 0; k < n; k++) {
-            if (q.pendingType(k) != EV_ARRIVE) {
+        for (int e = headsFirst[outId]; e >= 0; e = headsNext[e]) {
+            int pos = headsPos[e];
+            if (pos < first || q.typeAt(pos) != EV_ARRIVE) {
+                // Run already, or cancelled (run by an earlier tie).
                 continue;
             }
-            int from = q.pendingArg(k);
-            EgressPort rin = ports[from ^ 1];
-            if (rin.sw != sw || !pipeline.headArrival(from) || (downLinkCount > 0 && ports[from].down)) {
-                continue;
-            }
-            int rp = q.pendingTarget(k);
-            int rk = pkts.kind(rp);
-            if (rk == PacketPool.PAUSE || rk == PacketPool.FC || egressAhead(rp, rin, (byte) rk) != out.id
-                    || out.paused(pkts.priority(rp), now)) {
+            int from = q.argAt(pos);
+            int rp = q.targetAt(pos);
+            if ((downLinkCount > 0 && ports[from].down) || out.paused(pkts.priority(rp), now)
+                    || egressAhead(rp, ports[from ^ 1], (byte) pkts.kind(rp)) != outId) {
                 continue;
             }
             if (m + 1 == reqIndex.length) {
@@ -1401,7 +1452,7 @@ public final class Simulator implements SimRun {
                 reqPkt = java.util.Arrays.copyOf(reqPkt, 2 * m + 2);
                 reqFrom = java.util.Arrays.copyOf(reqFrom, 2 * m + 2);
             }
-            reqIndex[m] = k;
+            reqIndex[m] = pos;
             reqIn[m] = from ^ 1;
             reqPkt[m] = rp;
             reqFrom[m] = from;
@@ -1410,9 +1461,9 @@ public final class Simulator implements SimRun {
         if (m == 0) {
             return false;
         }
-        // Take the rivals' events out, the last first so that the earlier indices hold.
-        for (int i = m - 1; i >= 0; i--) {
-            q.removePending(reqIndex[i]);
+        // The rivals run now (below): their own events run as nothing.
+        for (int i = 0; i < m; i++) {
+            q.cancelAt(reqIndex[i]);
         }
         reqIndex[m] = -1;
         reqIn[m] = inId;
@@ -1438,6 +1489,63 @@ public final class Simulator implements SimRun {
         arbitrating = false;
         return true;
     }
+
+    /**
+     * The heads that may request each egress at the current instant, read once per instant (when
+     * {@link #arbitrate} first asks): the pending arrivals at this picosecond by wires into a
+     * switch that arbitrates at the head, listed per egress they will take ({@link #egressAhead};
+     * none for a stateful choice), by their position among the pending events. An arrival
+     * scheduled within the instant after this is not listed (it would need a zero-delay hop).
+     */
+    private void indexHeads() {
+        EventQueue q = events;
+        headsAtPs = now;
+        headsLayout = q.layout();
+        headsInstant++;
+        int n = 0;
+        int end = q.endPending();
+        for (int pos = q.firstPending(); pos < end && q.timeAt(pos) == now; pos++) {
+            if (q.typeAt(pos) != EV_ARRIVE) {
+                continue;
+            }
+            int from = q.argAt(pos);
+            if (!pipeline.headArrival(from)) {
+                continue;
+            }
+            int rp = q.targetAt(pos);
+            int rk = pkts.kind(rp);
+            if (rk == PacketPool.PAUSE || rk == PacketPool.FC) {
+                continue;
+            }
+            int e = egressAhead(rp, ports[from ^ 1], (byte) rk);
+            if (e < 0) {
+                continue;
+            }
+            if (n == headsPos.length) {
+                headsPos = java.util.Arrays.copyOf(headsPos, 2 * n);
+                headsNext = java.util.Arrays.copyOf(headsNext, 2 * n);
+            }
+            if (headsStamp[e] != headsInstant) {
+                headsStamp[e] = headsInstant;
+                headsFirst[e] = -1;
+            }
+            headsPos[n] = pos;
+            headsNext[n] = headsFirst[e];
+            headsFirst[e] = n;
+            n++;
+        }
+    }
+
+    /** {@link #indexHeads}: the instant and the event queue's layout it was read at, and its number. */
+    private long headsAtPs = -1;
+    private int headsLayout;
+    private int headsInstant;
+    /** Per egress port id: its first entry, valid when its stamp is the instant's number. */
+    private int[] headsFirst;
+    private int[] headsStamp;
+    /** Per entry: the pending event's position and the egress's next entry (-1: none). */
+    private int[] headsPos = new int[64];
+    private int[] headsNext = new int[64];
 
     /**
      * The egress packet {@code pkt} (of {@code kind}), whose head is in at switch port {@code in}
@@ -1468,8 +1576,33 @@ public final class Simulator implements SimRun {
         storedPkt[fromId] = pkt;
         storedOut[fromId] = outId;
         ports[outId].storing++;
-        events.push(now + ports[fromId].serializationPs(pkts.frameBytes(pkt) + wireOverheadBytes), EV_STORED, pkt,
-                fromId);
+        EgressPort w = ports[fromId];
+        long lastBit = now + w.serializationPs(pkts.frameBytes(pkt) + wireOverheadBytes);
+        storedLastBitPs[fromId] = lastBit;
+        int first = storingHead[outId];
+        storingNext[fromId] = first;
+        storingPrev[fromId] = -1;
+        if (first >= 0) {
+            storingPrev[first] = fromId;
+        }
+        storingHead[outId] = fromId;
+        if (w.trainFromPs <= now && lastBit < w.trainEndPs && w.rateBps == w.trainRateBps && !eventPerStoredPacket) {
+            // The next packet on this wire follows it back to back (its head comes in at this
+            // one's last bit), and its arrival was scheduled before this instant: that arrival
+            // queues this packet first (headIn), and the event for the last bit, scheduled now,
+            // would come after it at the same picosecond and find it queued. So no event.
+            storedByNext[fromId] = true;
+            return;
+        }
+        storedByNext[fromId] = false;
+        events.push(lastBit, EV_STORED, pkt, fromId);
+    }
+
+    /** Tests: every stored packet gets its {@link #EV_STORED} event, as before {@link #store} left some out. */
+    private boolean eventPerStoredPacket;
+
+    void setEventPerStoredPacket(boolean on) {
+        eventPerStoredPacket = on;
     }
 
     /** {@link #EV_STORED}: the last bit of stored packet {@code pkt} is in; it joins its egress queue. */
@@ -1480,8 +1613,7 @@ public final class Simulator implements SimRun {
         }
         if (downLinkCount > 0 && ports[fromId].down) {
             // The link failed while the frame's tail was on the wire.
-            storedPkt[fromId] = -1;
-            ports[storedOut[fromId]].storing--;
+            unstore(fromId);
             drop(ports[fromId], pkts.priority(pkt), pkt, DropCause.LINK_DOWN);
             return;
         }
@@ -1497,35 +1629,24 @@ public final class Simulator implements SimRun {
      */
     private void join(int fromId) {
         int outId = storedOut[fromId];
-        EventQueue q = events;
-        int n = q.pendingAt(now);
         int m = 0;
-        for (int k = 0; k < n; k++) {
-            int type = q.pendingType(k);
-            if (type != EV_STORED && type != EV_ARRIVE) {
-                continue;
+        if (ports[outId].storing > 1) {
+            // Others stored for the egress (storing counts this one too): those whose last bits are
+            // in now join with it; their events (EV_STORED, or the next head on their wire) are
+            // pending at this instant, and will find them queued.
+            int[] next = storingNext;
+            for (int w = storingHead[outId]; w >= 0; w = next[w]) {
+                if (w == fromId || storedLastBitPs[w] != now || (downLinkCount > 0 && ports[w].down)) {
+                    continue;
+                }
+                if (m + 1 == joinFrom.length) {
+                    joinFrom = java.util.Arrays.copyOf(joinFrom, 2 * m + 2);
+                    joinIn = java.util.Arrays.copyOf(joinIn, 2 * m + 2);
+                }
+                joinFrom[m] = w;
+                joinIn[m] = w ^ 1;
+                m++;
             }
-            int from = q.pendingArg(k);
-            int sp = storedPkt[from];
-            if (from == fromId || sp < 0 || storedOut[from] != outId || (type == EV_STORED && q.pendingTarget(k) != sp)
-                    || (downLinkCount > 0 && ports[from].down)) {
-                // (An EV_STORED for another packet is stale: that one was queued by the next head.)
-                continue;
-            }
-            boolean seen = false;
-            for (int i = 0; i < m; i++) {
-                seen |= joinFrom[i] == from;
-            }
-            if (seen) {
-                continue;
-            }
-            if (m + 1 == joinFrom.length) {
-                joinFrom = java.util.Arrays.copyOf(joinFrom, 2 * m + 2);
-                joinIn = java.util.Arrays.copyOf(joinIn, 2 * m + 2);
-            }
-            joinFrom[m] = from;
-            joinIn[m] = from ^ 1;
-            m++;
         }
         if (m == 0) {
             joinNow(fromId);
@@ -1548,9 +1669,25 @@ public final class Simulator implements SimRun {
     private void joinNow(int fromId) {
         int pkt = storedPkt[fromId];
         int outId = storedOut[fromId];
+        unstore(fromId);
+        switchArrive(pkt, fromId ^ 1, outId, (byte) pkts.kind(pkt));
+    }
+
+    /** Wire {@code fromId}'s stored packet leaves the switch's storing state (queued or lost). */
+    private void unstore(int fromId) {
+        int outId = storedOut[fromId];
         storedPkt[fromId] = -1;
         ports[outId].storing--;
-        switchArrive(pkt, fromId ^ 1, outId, (byte) pkts.kind(pkt));
+        int prev = storingPrev[fromId];
+        int next = storingNext[fromId];
+        if (prev >= 0) {
+            storingNext[prev] = next;
+        } else {
+            storingHead[outId] = next;
+        }
+        if (next >= 0) {
+            storingPrev[next] = prev;
+        }
     }
 
     /**

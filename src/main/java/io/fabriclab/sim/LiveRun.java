@@ -314,6 +314,18 @@ public final class LiveRun {
         return state;
     }
 
+    /**
+     * Where the run is, in words, for a test's or a log's message when a run does not get where it
+     * was asked to: state, newest snapshot, snapshots published and taken, steps and commands queued.
+     */
+    public String diagnostics() {
+        SimSnapshot s = newest;
+        return String.format(java.util.Locale.ROOT, "run %s, newest snapshot %s, %d published, %d taken,"
+                        + " %d steps and %d commands queued", state,
+                s == null ? "none" : String.format(java.util.Locale.ROOT, "at %d ps (%d events)", s.timePs(), s.events()),
+                published.get(), taken.get(), steps.size(), sim.live.commands.size());
+    }
+
     /** The exception that ended the run, or null. */
     public Throwable failure() {
         return failure;

@@ -179,6 +179,8 @@ class LiveRunTest {
         assertEquals(2 * interval, live.latest().timePs());
         assertTrue(live.latest().events() / 4096 > events1 / 4096, "the step polled its commands on the way");
         assertEquals(LiveRun.State.PAUSED, live.state());
+        assertTrue(live.diagnostics().startsWith("run PAUSED, newest snapshot at 200000000 ps ("), live.diagnostics());
+        assertTrue(live.diagnostics().endsWith(", 0 steps and 0 commands queued"), live.diagnostics());
 
         live.afterGateCommands = null;
         live.setSpeed(LiveRun.UNTHROTTLED);

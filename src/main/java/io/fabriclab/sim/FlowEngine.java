@@ -168,6 +168,11 @@ public final class FlowEngine implements SimRun {
     private static final int D_MIN_RATE = 2;
     private static final int D_WIRE = 3;
     private final int[] taskOfFlow;
+    /**
+     * Each task's place in the input (the task list given): the records are laid out in the order
+     * the tasks can run ({@link #runOrder}), and every result, message and tie names the input's.
+     */
+    private final int[] inputOf;
     private final Port[] srcNic;
     private final Port[] dstNic;
     private final int[] gpuA; // NVLink / compute: global GPU index of src
@@ -290,6 +295,37 @@ public final class FlowEngine implements SimRun {
 
         // Tasks.
         n = specs.size();
+        // Dependencies, by the tasks' input order.
+        Map<String, Integer> byId = HashMap.newHashMap(n);
+        for (int o = 0; o < n; o++) {
+            String id = specs.get(o).id();
+            if (!id.isEmpty() && byId.put(id, o) != null) {
+                throw new IllegalArgumentException("flow " + o + ": flow id '" + id + "' is used twice");
+            }
+        }
+        // Every (task waited for, task waiting) pair in input order of the second.
+        int[] edgeFrom = new int[16];
+        int[] edgeTo = new int[16];
+        int edges = 0;
+        for (int o = 0; o < n; o++) {
+            for (String dep : specs.get(o).after()) {
+                Integer d = byId.get(dep);
+                if (d == null) {
+                    throw new IllegalArgumentException("flow " + o + ": waits for unknown flow id '" + dep + "'");
+                }
+                edgeFrom = push(edgeFrom, edges, d);
+                edgeTo = push(edgeTo, edges++, o);
+            }
+        }
+        byId = null;
+        // The records' layout: tasks in the order they can run (inputOf), so that the tasks
+        // handled at one instant and those they start sit side by side in the record arrays.
+        inputOf = runOrder(n, edgeFrom, edgeTo, edges);
+        int[] taskOf = taskByInput = new int[n];
+        for (int t = 0; t < n; t++) {
+            taskOf[inputOf[t]] = t;
+        }
+
         int chunks = (n + CHUNK - 1) >>> CHUNK_SHIFT;
         ti = new int[chunks][];
         tl = new long[chunks][];
@@ -321,8 +357,10 @@ public final class FlowEngine implements SimRun {
         }
         SplittableRandom portRandom = new SplittableRandom(cfg.seed()).split();
         List<Integer> flowTasks = new ArrayList<>();
-        for (int t = 0; t < n; t++) {
-            FlowSpec s = specs.get(t);
+        // In input order: flow ids, UDP source ports, GPU numbers as the packet engine gives them.
+        for (int o = 0; o < n; o++) {
+            int t = taskOf[o];
+            FlowSpec s = specs.get(o);
             ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] = s.kind().ordinal();
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START] = s.startPs();
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_DELAY] = s.delayPs();
@@ -330,10 +368,10 @@ public final class FlowEngine implements SimRun {
                 int id = flowTasks.size();
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] = id;
                 flowTasks.add(t);
-                srcNic[t] = resolveNic(s.src(), "src", t);
-                dstNic[t] = resolveNic(s.dst(), "dst", t);
+                srcNic[t] = resolveNic(s.src(), "src", o);
+                dstNic[t] = resolveNic(s.dst(), "dst", o);
                 if (srcNic[t] == dstNic[t]) {
-                    throw new IllegalArgumentException("flow " + t + ": source and destination are the same NIC "
+                    throw new IllegalArgumentException("flow " + o + ": source and destination are the same NIC "
                             + srcNic[t].ref());
                 }
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC] = address.get(srcNic[t]);
@@ -345,15 +383,15 @@ public final class FlowEngine implements SimRun {
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_LAST_FRAME] = (int) (s.bytes() - (packets - 1) * maxPayload) + frameOverheadBytes;
             } else {
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] = -1;
-                gpuA[t] = gpu(s.src(), t, "src");
-                gpuB[t] = s.kind() == FlowSpec.Kind.NVLINK ? gpu(s.dst(), t, "dst") : -1;
+                gpuA[t] = gpu(s.src(), o, "src");
+                gpuB[t] = s.kind() == FlowSpec.Kind.NVLINK ? gpu(s.dst(), o, "dst") : -1;
                 if (s.kind() == FlowSpec.Kind.NVLINK) {
                     if (serverOfGpu(gpuA[t]) != serverOfGpu(gpuB[t])) {
-                        throw new IllegalArgumentException("task " + t + ": nvlink between " + s.src() + " and " + s.dst()
+                        throw new IllegalArgumentException("task " + o + ": nvlink between " + s.src() + " and " + s.dst()
                                 + ": both GPUs must be in one server (between servers use the NICs)");
                     }
                     if (gpuA[t] == gpuB[t]) {
-                        throw new IllegalArgumentException("task " + t + ": NVLink transfer from " + s.src() + " to itself");
+                        throw new IllegalArgumentException("task " + o + ": NVLink transfer from " + s.src() + " to itself");
                     }
                     ScaleUp domain = fabric.device(serverOfGpu(gpuA[t])).scaleUpOrDefault();
                     nvlinkLatencyPs[t] = s.delayPs() == 0 ? domain.latencyPs() : s.delayPs();
@@ -370,7 +408,8 @@ public final class FlowEngine implements SimRun {
         gpuNvlinkBase = new int[gpus];
         Arrays.fill(gpuNvlinkBase, -1);
         resourceCount = portCount;
-        for (int t = 0; t < n; t++) {
+        for (int o = 0; o < n; o++) {
+            int t = taskOf[o];
             if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NVLINK) {
                 for (int g : new int[] {gpuA[t], gpuB[t]}) {
                     if (gpuNvlinkBase[g] < 0) {
@@ -409,29 +448,11 @@ public final class FlowEngine implements SimRun {
             gpuQueue.add(new ArrayDeque<>());
         }
 
-        // Dependencies.
-        Map<String, Integer> byId = HashMap.newHashMap(n);
-        for (int t = 0; t < n; t++) {
-            String id = specs.get(t).id();
-            if (!id.isEmpty() && byId.put(id, t) != null) {
-                throw new IllegalArgumentException("flow " + t + ": flow id '" + id + "' is used twice");
-            }
-        }
-        // Every (task waited for, task waiting) pair in task order, then grouped by the first.
-        int[] edgeFrom = new int[16];
-        int[] edgeTo = new int[16];
-        int edges = 0;
-        for (int t = 0; t < n; t++) {
-            for (String dep : specs.get(t).after()) {
-                Integer d = byId.get(dep);
-                if (d == null) {
-                    throw new IllegalArgumentException("flow " + t + ": waits for unknown flow id '" + dep + "'");
-                }
-                edgeFrom = push(edgeFrom, edges, d);
-                edgeTo = push(edgeTo, edges++, t);
-                ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEPENDENTS]++;
-                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING]++;
-            }
+        for (int e = 0; e < edges; e++) {
+            int d = edgeFrom[e] = taskOf[edgeFrom[e]];
+            int t = edgeTo[e] = taskOf[edgeTo[e]];
+            ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEPENDENTS]++;
+            ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING]++;
         }
         int at = 0;
         for (int t = 0; t < n; t++) {
@@ -529,7 +550,8 @@ public final class FlowEngine implements SimRun {
             }
         }
         long wallStart = System.nanoTime();
-        for (int t = 0; t < n; t++) {
+        for (int o = 0; o < n; o++) {
+            int t = taskOf(o);
             if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING] == 0) {
                 events.push(tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START], EV_READY, t);
             }
@@ -620,6 +642,69 @@ public final class FlowEngine implements SimRun {
             }
         }
         warmSink += sum;
+    }
+
+    /** The spec of task {@code t} (a record number). */
+    private FlowSpec spec(int t) {
+        return specs.get(inputOf[t]);
+    }
+
+    /** The record number of the input's task {@code o}. */
+    private int taskOf(int o) {
+        return taskByInput[o];
+    }
+
+    private final int[] taskByInput;
+
+    /**
+     * The input's tasks in the order they can run: those waiting for nothing in input order, then
+     * breadth first through what waits for them (a task once all it waits for is placed; Kahn's
+     * topological sort with a first-in first-out queue), any left (a cycle, reported as the run's
+     * unfinished tasks) last. A ring's step k of every channel then comes before step k + 1 of
+     * any: the tasks that move at one instant, and those they start, are neighbours in the
+     * records, so that handling them reads memory in order instead of missing the caches at every
+     * task. A layout only: events, ties and results follow the input's order.
+     */
+    static int[] runOrder(int n, int[] from, int[] to, int edges) {
+        int[] waiting = new int[n];
+        int[] start = new int[n + 1];
+        for (int e = 0; e < edges; e++) {
+            waiting[to[e]]++;
+            start[from[e] + 1]++;
+        }
+        for (int i = 0; i < n; i++) {
+            start[i + 1] += start[i];
+        }
+        int[] next = new int[edges];
+        int[] fill = Arrays.copyOf(start, n);
+        for (int e = 0; e < edges; e++) {
+            next[fill[from[e]]++] = to[e];
+        }
+        int[] order = new int[n];
+        boolean[] placed = new boolean[n];
+        int size = 0;
+        for (int o = 0; o < n; o++) {
+            if (waiting[o] == 0) {
+                order[size++] = o;
+                placed[o] = true;
+            }
+        }
+        for (int head = 0; head < size; head++) {
+            int o = order[head];
+            for (int i = start[o]; i < start[o + 1]; i++) {
+                int d = next[i];
+                if (--waiting[d] == 0) {
+                    order[size++] = d;
+                    placed[d] = true;
+                }
+            }
+        }
+        for (int o = 0; o < n && size < n; o++) {
+            if (!placed[o]) {
+                order[size++] = o;
+            }
+        }
+        return order;
     }
 
     /** What {@link #warm} read, kept so that the reads are not optimised away. */
@@ -1134,7 +1219,7 @@ public final class FlowEngine implements SimRun {
         }
         int ta = drainedNow[a];
         int tb = drainedNow[b];
-        return tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] != tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] ? tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] < tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] : ta < tb;
+        return tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] != tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] ? tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] < tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] : inputOf[ta] < inputOf[tb];
     }
 
     /** The transfers still sending on NIC port {@code nic}. */
@@ -1316,12 +1401,12 @@ public final class FlowEngine implements SimRun {
         for (int f = 0; f < fluidsUsed; f++) {
             int t = fTask[f];
             if (fActive[f] && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
-                moving[count++] = t;
+                moving[count++] = inputOf[t];
             }
         }
         Arrays.sort(moving, 0, count);
         for (int m = 0; m < count; m++) {
-            int t = moving[m];
+            int t = taskOf(moving[m]);
             deactivate(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] - 1);
             resume(t, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT]);
         }
@@ -1739,7 +1824,7 @@ public final class FlowEngine implements SimRun {
         double throughputSum = 0;
         for (int f = 0; f < flows; f++) {
             int t = taskOfFlow[f];
-            FlowSpec s = specs.get(t);
+            FlowSpec s = spec(t);
             long started = tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] >= 0 ? tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] : s.startPs();
             long fct = tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] >= 0 ? tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] - started : -1;
             double gbps = fct > 0 ? s.bytes() * 8.0 / fct * 1000.0 : 0;
@@ -1841,15 +1926,16 @@ public final class FlowEngine implements SimRun {
     private SimResults.LocalResult localResult() {
         List<SimResults.TaskResult> tasks = new ArrayList<>();
         int completed = 0;
-        for (int t = 0; t < n; t++) {
-            FlowSpec s = specs.get(t);
+        for (int o = 0; o < n; o++) {
+            int t = taskOf(o);
+            FlowSpec s = specs.get(o);
             if (s.network()) {
                 continue;
             }
             if (tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] >= 0) {
                 completed++;
             }
-            tasks.add(new SimResults.TaskResult(t, s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(), s.bytes(),
+            tasks.add(new SimResults.TaskResult(o, s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(), s.bytes(),
                     s.kind() == FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY], tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED], tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED]));
         }
         if (tasks.isEmpty()) {
@@ -1863,7 +1949,7 @@ public final class FlowEngine implements SimRun {
         }
         List<Integer> flowTasks = new ArrayList<>(taskOfFlow.length);
         for (int t : taskOfFlow) {
-            flowTasks.add(t);
+            flowTasks.add(inputOf[t]);
         }
         return new SimResults.LocalResult(completed, List.copyOf(tasks), List.copyOf(gpus), List.copyOf(flowTasks));
     }
@@ -1877,22 +1963,22 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public String label(int i) {
-                return specs.get(taskOfFlow[i]).label();
+                return spec(taskOfFlow[i]).label();
             }
 
             @Override
             public String src(int i) {
-                return specs.get(taskOfFlow[i]).src();
+                return spec(taskOfFlow[i]).src();
             }
 
             @Override
             public long bytes(int i) {
-                return specs.get(taskOfFlow[i]).bytes();
+                return spec(taskOfFlow[i]).bytes();
             }
 
             @Override
             public long specStartPs(int i) {
-                return specs.get(taskOfFlow[i]).startPs();
+                return spec(taskOfFlow[i]).startPs();
             }
 
             @Override
@@ -1919,9 +2005,9 @@ public final class FlowEngine implements SimRun {
 
     private CollectiveResults.Tasks taskView() {
         List<Integer> local = new ArrayList<>();
-        for (int t = 0; t < n; t++) {
-            if (!specs.get(t).network()) {
-                local.add(t);
+        for (int o = 0; o < n; o++) {
+            if (!specs.get(o).network()) {
+                local.add(taskOf(o));
             }
         }
         return new CollectiveResults.Tasks() {
@@ -1932,7 +2018,7 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public String label(int i) {
-                return specs.get(local.get(i)).label();
+                return spec(local.get(i)).label();
             }
 
             @Override

@@ -582,7 +582,6 @@ public final class FlowEngine implements SimRun {
                 break;
             }
             now = t;
-            warm();
             // Every event of this instant, then one new allocation of rates.
             while (!events.isEmpty() && events.peekTime() == t) {
                 events.pop();
@@ -614,101 +613,6 @@ public final class FlowEngine implements SimRun {
         }
         return results(reason, wall);
     }
-
-    /**
-     * Reads ahead what the instant's arrivals will touch: the records of the tasks waiting for
-     * them (and their route slots), scattered over the task arrays. Read one by one as each arrival is handled, every one
-     * is a cache miss the processor waits for; read together first, the misses overlap. Changes
-     * nothing.
-     */
-    private void warm() {
-        int sum = 0;
-        for (int e = events.firstAtTop(); e >= 0; e = events.next(e)) {
-            if (events.type(e) == EV_ARRIVED) {
-                int t = events.target(e);
-                int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
-                for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
-                    int u = dependents[i];
-                    // Its waiting count; should it start (this its last wait), its records.
-                    int waiting = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING];
-                    if (waiting == 1) {
-                        sum += (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
-                        int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
-                        if (f >= 0 && firstPath[f] != null) {
-                            sum++;
-                        }
-                    }
-                }
-            }
-        }
-        warmSink += sum;
-    }
-
-    /** The spec of task {@code t} (a record number). */
-    private FlowSpec spec(int t) {
-        return specs.get(inputOf[t]);
-    }
-
-    /** The record number of the input's task {@code o}. */
-    private int taskOf(int o) {
-        return taskByInput[o];
-    }
-
-    private final int[] taskByInput;
-
-    /**
-     * The input's tasks in the order they can run: those waiting for nothing in input order, then
-     * breadth first through what waits for them (a task once all it waits for is placed; Kahn's
-     * topological sort with a first-in first-out queue), any left (a cycle, reported as the run's
-     * unfinished tasks) last. A ring's step k of every channel then comes before step k + 1 of
-     * any: the tasks that move at one instant, and those they start, are neighbours in the
-     * records, so that handling them reads memory in order instead of missing the caches at every
-     * task. A layout only: events, ties and results follow the input's order.
-     */
-    static int[] runOrder(int n, int[] from, int[] to, int edges) {
-        int[] waiting = new int[n];
-        int[] start = new int[n + 1];
-        for (int e = 0; e < edges; e++) {
-            waiting[to[e]]++;
-            start[from[e] + 1]++;
-        }
-        for (int i = 0; i < n; i++) {
-            start[i + 1] += start[i];
-        }
-        int[] next = new int[edges];
-        int[] fill = Arrays.copyOf(start, n);
-        for (int e = 0; e < edges; e++) {
-            next[fill[from[e]]++] = to[e];
-        }
-        int[] order = new int[n];
-        boolean[] placed = new boolean[n];
-        int size = 0;
-        for (int o = 0; o < n; o++) {
-            if (waiting[o] == 0) {
-                order[size++] = o;
-                placed[o] = true;
-            }
-        }
-        for (int head = 0; head < size; head++) {
-            int o = order[head];
-            for (int i = start[o]; i < start[o + 1]; i++) {
-                int d = next[i];
-                if (--waiting[d] == 0) {
-                    order[size++] = d;
-                    placed[d] = true;
-                }
-            }
-        }
-        for (int o = 0; o < n && size < n; o++) {
-            if (!placed[o]) {
-                order[size++] = o;
-            }
-        }
-        return order;
-    }
-
-    /** What {@link #warm} read, kept so that the reads are not optimised away. */
-    private int warmSink;
 
     private void dispatch(int type, int target, int arg) {
         switch (type) {

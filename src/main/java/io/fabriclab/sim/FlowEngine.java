@@ -355,6 +355,10 @@ public final class FlowEngine implements SimRun {
                 address.put(p, address.size());
             }
         }
+        srcEnds = new long[address.size()];
+        dstEnds = new long[address.size()];
+        Arrays.fill(srcEnds, UNKNOWN_ENDS);
+        Arrays.fill(dstEnds, UNKNOWN_ENDS);
         SplittableRandom portRandom = new SplittableRandom(cfg.seed()).split();
         List<Integer> flowTasks = new ArrayList<>();
         // In input order: flow ids, UDP source ports, GPU numbers as the packet engine gives them.
@@ -783,6 +787,26 @@ public final class FlowEngine implements SimRun {
     private record Route(int[] ports, float[] weights) {
     }
 
+    /**
+     * Flow {@code t}'s NIC ends under the routing in force, by the NIC port's address ({@link
+     * FlowPaths#ends}): its source's ({@code into} false) or its destination's, kept until the
+     * routing reconverges.
+     */
+    private long nicEnds(int t, boolean into) {
+        int addr = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + (into ? I_DST : I_SRC)];
+        long[] ends = into ? dstEnds : srcEnds;
+        long e = ends[addr];
+        if (e == UNKNOWN_ENDS) {
+            e = ends[addr] = paths.ends(into ? dstNic[t] : srcNic[t], into);
+        }
+        return e;
+    }
+
+    private static final long UNKNOWN_ENDS = Long.MIN_VALUE;
+    /** {@link #nicEnds} by NIC port address, as a source and as a destination. */
+    private final long[] srcEnds;
+    private final long[] dstEnds;
+
     /** Network flow {@code t}'s resources under the routing in force, or null when it has no route now. */
     private Route routeOf(int t) {
         // A NIC pair with one path under the routing shares one path array (and its latency).
@@ -794,6 +818,15 @@ public final class FlowEngine implements SimRun {
         if (shared >= 0) {
             route = pairRoutes.get(shared);
             p = route.ports();
+        } else if (shared == SEVERAL_PATHS) {
+            // One of several ECMP paths by its UDP port: made without maps or arrays, kept once.
+            int len = paths.pathInto(nicEnds(t, false), nicEnds(t, true), ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC],
+                    ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_UDP]);
+            if (len < 0) {
+                return null;
+            }
+            p = internPath(paths.scratch(), len);
+            interned = lastInterned;
         } else {
             p = paths.path(srcNic[t], dstNic[t], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_UDP]);
             if (p == null) {
@@ -809,8 +842,11 @@ public final class FlowEngine implements SimRun {
                 }
                 latencies[3 * pairRoutes.size() - 3] = -1; // none known yet
             } else {
-                p = internPath(p);
+                p = internPath(p, p.length);
                 interned = lastInterned;
+                if (paths.tables == null && nicEnds(t, false) >= 0 && nicEnds(t, true) >= 0) {
+                    pairPaths.put(pair, SEVERAL_PATHS);
+                }
             }
         }
         for (int port : p) {
@@ -827,7 +863,20 @@ public final class FlowEngine implements SimRun {
             }
         }
         if (!sprays() || p.length <= 2) {
-            return route != null ? route : new Route(p, null);
+            if (route != null) {
+                return route;
+            }
+            if (interned < 0) {
+                return new Route(p, null);
+            }
+            if (internedRoutes.length <= interned) {
+                internedRoutes = Arrays.copyOf(internedRoutes, Math.max(2 * internedRoutes.length, interned + 1));
+            }
+            Route r = internedRoutes[interned];
+            if (r == null || r.ports() != p) {
+                r = internedRoutes[interned] = new Route(p, null);
+            }
+            return r;
         }
         // A sprayed flow's split depends on its two NICs alone.
         int known = sprayRoutes.get(pair);
@@ -846,16 +895,30 @@ public final class FlowEngine implements SimRun {
     private int[][] internedPaths = new int[1024][];
     private int internedCount;
 
-    /** The array of the paths already taken equal to {@code p}, or {@code p}, kept. Paths are never written. */
-    private int[] internPath(int[] p) {
+    /** Each interned path's route (its ports, no weights), made once. */
+    private Route[] internedRoutes = new Route[1024];
+
+    /** {@link #pairPaths}' mark of a NIC pair whose flows take several paths (by their UDP ports). */
+    private static final int SEVERAL_PATHS = -2;
+
+    /**
+     * The array of the paths already taken equal to the first {@code len} of {@code path}, or a
+     * copy of them, kept. Paths are never written.
+     */
+    private int[] internPath(int[] path, int len) {
         int mask = internedPaths.length - 1;
-        int i = Arrays.hashCode(p) & mask;
+        int hash = 1; // Arrays.hashCode of the path
+        for (int k = 0; k < len; k++) {
+            hash = 31 * hash + path[k];
+        }
+        int i = hash & mask;
         for (int[] q; (q = internedPaths[i]) != null; i = (i + 1) & mask) {
-            if (Arrays.equals(p, q)) {
+            if (Arrays.equals(path, 0, len, q, 0, q.length)) {
                 lastInterned = internedNumber[i];
                 return q;
             }
         }
+        int[] p = path.length == len ? path : Arrays.copyOf(path, len);
         internedPaths[i] = p;
         internedNumber[i] = internedCount;
         lastInterned = internedCount;
@@ -1358,6 +1421,8 @@ public final class FlowEngine implements SimRun {
             }
         }
         paths.recompute(fabric, downLinks);
+        Arrays.fill(srcEnds, UNKNOWN_ENDS);
+        Arrays.fill(dstEnds, UNKNOWN_ENDS);
         pairPaths.clear();
         sprayRoutes.clear();
         pairRoutes.clear();

@@ -123,14 +123,14 @@ public final class FlowEngine implements SimRun {
     /**
      * Every task's state as records, one per task in each of three arrays (a task's fields side by
      * side, so that handling a task touches a cache line or two of each instead of one line per
-     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses); what its
-     * allocations change while it moves is in its fluid's record (fRate ...). Ints, {@value #TI}
-     * per task: waiting-for count, dependents, network flow id (-1: none), last frame's wire bytes,
+     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses), numbered in
+     * the order the tasks can run ({@link #runOrder}); what its allocations change while it moves
+     * is in its fluid's record (fRate ...). Ints, {@value #TI} per task: dependents, network flow id (-1: none), last frame's wire bytes,
      * 1 + its fluid number while it moves (else 0), kind ordinal, NIC addresses (source,
      * destination), UDP source port, first dependent's place in {@link #dependents}.
      */
     private final int[][] ti;
-    private static final int TI = 10;
+    private static final int TI = 9;
     /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished (ps). */
     private final long[][] tl;
     private static final int TL = 5;
@@ -148,16 +148,15 @@ public final class FlowEngine implements SimRun {
     private static final FlowSpec.Kind[] KINDS = FlowSpec.Kind.values();
     private static final int K_NETWORK = FlowSpec.Kind.NETWORK.ordinal();
     private static final int K_NVLINK = FlowSpec.Kind.NVLINK.ordinal();
-    private static final int I_WAITING = 0;
-    private static final int I_DEPENDENTS = 1;
-    private static final int I_FLOW = 2;
-    private static final int I_LAST_FRAME = 3;
-    private static final int I_ACTIVE = 4;
-    private static final int I_KIND = 5;
-    private static final int I_SRC = 6;
-    private static final int I_DST = 7;
-    private static final int I_UDP = 8;
-    private static final int I_DEP_START = 9;
+    private static final int I_DEPENDENTS = 0;
+    private static final int I_FLOW = 1;
+    private static final int I_LAST_FRAME = 2;
+    private static final int I_ACTIVE = 3;
+    private static final int I_KIND = 4;
+    private static final int I_SRC = 5;
+    private static final int I_DST = 6;
+    private static final int I_UDP = 7;
+    private static final int I_DEP_START = 8;
     private static final int L_START = 0;
     private static final int L_DELAY = 1;
     private static final int L_READY = 2;
@@ -180,6 +179,12 @@ public final class FlowEngine implements SimRun {
     private final long[] nvlinkLatencyPs;
     /** The tasks waiting for each task, back to back: task t's from its I_DEP_START, I_DEPENDENTS of them. */
     private final int[] dependents;
+    /**
+     * What each task still waits for, by task: the one field an arrival changes in the tasks
+     * waiting for it, in an array of its own (4 bytes a task, so a ring step's thousands of
+     * waiting tasks share a few cache lines instead of a line each in {@link #ti}).
+     */
+    private final int[] waitingFor;
 
     // ---- per task state ----
     // ---- active fluids: a dense record each, by fluid number (a task holds one while it moves) ----
@@ -342,6 +347,7 @@ public final class FlowEngine implements SimRun {
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] = -1;
             td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = Double.POSITIVE_INFINITY;
         }
+        waitingFor = new int[n];
         srcNic = new Port[n];
         dstNic = new Port[n];
         gpuA = new int[n];
@@ -456,7 +462,7 @@ public final class FlowEngine implements SimRun {
             int d = edgeFrom[e] = taskOf[edgeFrom[e]];
             int t = edgeTo[e] = taskOf[edgeTo[e]];
             ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEPENDENTS]++;
-            ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING]++;
+            waitingFor[t]++;
         }
         int at = 0;
         for (int t = 0; t < n; t++) {
@@ -556,7 +562,7 @@ public final class FlowEngine implements SimRun {
         long wallStart = System.nanoTime();
         for (int o = 0; o < n; o++) {
             int t = taskOf(o);
-            if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING] == 0) {
+            if (waitingFor[t] == 0) {
                 events.push(tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START], EV_READY, t);
             }
         }
@@ -1353,7 +1359,7 @@ public final class FlowEngine implements SimRun {
         int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
         for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
             int u = dependents[i];
-            if (--ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING] == 0) {
+            if (--waitingFor[u] == 0) {
                 ready(u);
             }
         }

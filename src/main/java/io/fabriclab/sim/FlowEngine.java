@@ -123,14 +123,14 @@ public final class FlowEngine implements SimRun {
     /**
      * Every task's state as records, one per task in each of three arrays (a task's fields side by
      * side, so that handling a task touches a cache line or two of each instead of one line per
-     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses); what its
-     * allocations change while it moves is in its fluid's record (fRate ...). Ints, {@value #TI}
-     * per task: waiting-for count, dependents, network flow id (-1: none), last frame's wire bytes,
+     * field in thirty arrays: a run of 1.6 million tasks is bound by those misses), numbered in
+     * the order the tasks can run ({@link #runOrder}); what its allocations change while it moves
+     * is in its fluid's record (fRate ...). Ints, {@value #TI} per task: dependents, network flow id (-1: none), last frame's wire bytes,
      * 1 + its fluid number while it moves (else 0), kind ordinal, NIC addresses (source,
      * destination), UDP source port, first dependent's place in {@link #dependents}.
      */
     private final int[][] ti;
-    private static final int TI = 10;
+    private static final int TI = 9;
     /** Longs, {@value #TL} per task: spec start and delay, ready, started, finished (ps). */
     private final long[][] tl;
     private static final int TL = 5;
@@ -148,16 +148,15 @@ public final class FlowEngine implements SimRun {
     private static final FlowSpec.Kind[] KINDS = FlowSpec.Kind.values();
     private static final int K_NETWORK = FlowSpec.Kind.NETWORK.ordinal();
     private static final int K_NVLINK = FlowSpec.Kind.NVLINK.ordinal();
-    private static final int I_WAITING = 0;
-    private static final int I_DEPENDENTS = 1;
-    private static final int I_FLOW = 2;
-    private static final int I_LAST_FRAME = 3;
-    private static final int I_ACTIVE = 4;
-    private static final int I_KIND = 5;
-    private static final int I_SRC = 6;
-    private static final int I_DST = 7;
-    private static final int I_UDP = 8;
-    private static final int I_DEP_START = 9;
+    private static final int I_DEPENDENTS = 0;
+    private static final int I_FLOW = 1;
+    private static final int I_LAST_FRAME = 2;
+    private static final int I_ACTIVE = 3;
+    private static final int I_KIND = 4;
+    private static final int I_SRC = 5;
+    private static final int I_DST = 6;
+    private static final int I_UDP = 7;
+    private static final int I_DEP_START = 8;
     private static final int L_START = 0;
     private static final int L_DELAY = 1;
     private static final int L_READY = 2;
@@ -168,6 +167,11 @@ public final class FlowEngine implements SimRun {
     private static final int D_MIN_RATE = 2;
     private static final int D_WIRE = 3;
     private final int[] taskOfFlow;
+    /**
+     * Each task's place in the input (the task list given): the records are laid out in the order
+     * the tasks can run ({@link #runOrder}), and every result, message and tie names the input's.
+     */
+    private final int[] inputOf;
     private final Port[] srcNic;
     private final Port[] dstNic;
     private final int[] gpuA; // NVLink / compute: global GPU index of src
@@ -175,6 +179,12 @@ public final class FlowEngine implements SimRun {
     private final long[] nvlinkLatencyPs;
     /** The tasks waiting for each task, back to back: task t's from its I_DEP_START, I_DEPENDENTS of them. */
     private final int[] dependents;
+    /**
+     * What each task still waits for, by task: the one field an arrival changes in the tasks
+     * waiting for it, in an array of its own (4 bytes a task, so a ring step's thousands of
+     * waiting tasks share a few cache lines instead of a line each in {@link #ti}).
+     */
+    private final int[] waitingFor;
 
     // ---- per task state ----
     // ---- active fluids: a dense record each, by fluid number (a task holds one while it moves) ----
@@ -290,6 +300,37 @@ public final class FlowEngine implements SimRun {
 
         // Tasks.
         n = specs.size();
+        // Dependencies, by the tasks' input order.
+        Map<String, Integer> byId = HashMap.newHashMap(n);
+        for (int o = 0; o < n; o++) {
+            String id = specs.get(o).id();
+            if (!id.isEmpty() && byId.put(id, o) != null) {
+                throw new IllegalArgumentException("flow " + o + ": flow id '" + id + "' is used twice");
+            }
+        }
+        // Every (task waited for, task waiting) pair in input order of the second.
+        int[] edgeFrom = new int[16];
+        int[] edgeTo = new int[16];
+        int edges = 0;
+        for (int o = 0; o < n; o++) {
+            for (String dep : specs.get(o).after()) {
+                Integer d = byId.get(dep);
+                if (d == null) {
+                    throw new IllegalArgumentException("flow " + o + ": waits for unknown flow id '" + dep + "'");
+                }
+                edgeFrom = push(edgeFrom, edges, d);
+                edgeTo = push(edgeTo, edges++, o);
+            }
+        }
+        byId = null;
+        // The records' layout: tasks in the order they can run (inputOf), so that the tasks
+        // handled at one instant and those they start sit side by side in the record arrays.
+        inputOf = runOrder(n, edgeFrom, edgeTo, edges);
+        int[] taskOf = taskByInput = new int[n];
+        for (int t = 0; t < n; t++) {
+            taskOf[inputOf[t]] = t;
+        }
+
         int chunks = (n + CHUNK - 1) >>> CHUNK_SHIFT;
         ti = new int[chunks][];
         tl = new long[chunks][];
@@ -306,6 +347,7 @@ public final class FlowEngine implements SimRun {
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] = -1;
             td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_MIN_RATE] = Double.POSITIVE_INFINITY;
         }
+        waitingFor = new int[n];
         srcNic = new Port[n];
         dstNic = new Port[n];
         gpuA = new int[n];
@@ -319,10 +361,16 @@ public final class FlowEngine implements SimRun {
                 address.put(p, address.size());
             }
         }
+        srcEnds = new long[address.size()];
+        dstEnds = new long[address.size()];
+        Arrays.fill(srcEnds, UNKNOWN_ENDS);
+        Arrays.fill(dstEnds, UNKNOWN_ENDS);
         SplittableRandom portRandom = new SplittableRandom(cfg.seed()).split();
         List<Integer> flowTasks = new ArrayList<>();
-        for (int t = 0; t < n; t++) {
-            FlowSpec s = specs.get(t);
+        // In input order: flow ids, UDP source ports, GPU numbers as the packet engine gives them.
+        for (int o = 0; o < n; o++) {
+            int t = taskOf[o];
+            FlowSpec s = specs.get(o);
             ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] = s.kind().ordinal();
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START] = s.startPs();
             tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_DELAY] = s.delayPs();
@@ -330,10 +378,10 @@ public final class FlowEngine implements SimRun {
                 int id = flowTasks.size();
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] = id;
                 flowTasks.add(t);
-                srcNic[t] = resolveNic(s.src(), "src", t);
-                dstNic[t] = resolveNic(s.dst(), "dst", t);
+                srcNic[t] = resolveNic(s.src(), "src", o);
+                dstNic[t] = resolveNic(s.dst(), "dst", o);
                 if (srcNic[t] == dstNic[t]) {
-                    throw new IllegalArgumentException("flow " + t + ": source and destination are the same NIC "
+                    throw new IllegalArgumentException("flow " + o + ": source and destination are the same NIC "
                             + srcNic[t].ref());
                 }
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC] = address.get(srcNic[t]);
@@ -345,15 +393,15 @@ public final class FlowEngine implements SimRun {
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_LAST_FRAME] = (int) (s.bytes() - (packets - 1) * maxPayload) + frameOverheadBytes;
             } else {
                 ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_FLOW] = -1;
-                gpuA[t] = gpu(s.src(), t, "src");
-                gpuB[t] = s.kind() == FlowSpec.Kind.NVLINK ? gpu(s.dst(), t, "dst") : -1;
+                gpuA[t] = gpu(s.src(), o, "src");
+                gpuB[t] = s.kind() == FlowSpec.Kind.NVLINK ? gpu(s.dst(), o, "dst") : -1;
                 if (s.kind() == FlowSpec.Kind.NVLINK) {
                     if (serverOfGpu(gpuA[t]) != serverOfGpu(gpuB[t])) {
-                        throw new IllegalArgumentException("task " + t + ": nvlink between " + s.src() + " and " + s.dst()
+                        throw new IllegalArgumentException("task " + o + ": nvlink between " + s.src() + " and " + s.dst()
                                 + ": both GPUs must be in one server (between servers use the NICs)");
                     }
                     if (gpuA[t] == gpuB[t]) {
-                        throw new IllegalArgumentException("task " + t + ": NVLink transfer from " + s.src() + " to itself");
+                        throw new IllegalArgumentException("task " + o + ": NVLink transfer from " + s.src() + " to itself");
                     }
                     ScaleUp domain = fabric.device(serverOfGpu(gpuA[t])).scaleUpOrDefault();
                     nvlinkLatencyPs[t] = s.delayPs() == 0 ? domain.latencyPs() : s.delayPs();
@@ -370,7 +418,8 @@ public final class FlowEngine implements SimRun {
         gpuNvlinkBase = new int[gpus];
         Arrays.fill(gpuNvlinkBase, -1);
         resourceCount = portCount;
-        for (int t = 0; t < n; t++) {
+        for (int o = 0; o < n; o++) {
+            int t = taskOf[o];
             if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NVLINK) {
                 for (int g : new int[] {gpuA[t], gpuB[t]}) {
                     if (gpuNvlinkBase[g] < 0) {
@@ -409,29 +458,11 @@ public final class FlowEngine implements SimRun {
             gpuQueue.add(new ArrayDeque<>());
         }
 
-        // Dependencies.
-        Map<String, Integer> byId = HashMap.newHashMap(n);
-        for (int t = 0; t < n; t++) {
-            String id = specs.get(t).id();
-            if (!id.isEmpty() && byId.put(id, t) != null) {
-                throw new IllegalArgumentException("flow " + t + ": flow id '" + id + "' is used twice");
-            }
-        }
-        // Every (task waited for, task waiting) pair in task order, then grouped by the first.
-        int[] edgeFrom = new int[16];
-        int[] edgeTo = new int[16];
-        int edges = 0;
-        for (int t = 0; t < n; t++) {
-            for (String dep : specs.get(t).after()) {
-                Integer d = byId.get(dep);
-                if (d == null) {
-                    throw new IllegalArgumentException("flow " + t + ": waits for unknown flow id '" + dep + "'");
-                }
-                edgeFrom = push(edgeFrom, edges, d);
-                edgeTo = push(edgeTo, edges++, t);
-                ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEPENDENTS]++;
-                ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING]++;
-            }
+        for (int e = 0; e < edges; e++) {
+            int d = edgeFrom[e] = taskOf[edgeFrom[e]];
+            int t = edgeTo[e] = taskOf[edgeTo[e]];
+            ti[d >>> CHUNK_SHIFT][TI * (d & CHUNK_MASK) + I_DEPENDENTS]++;
+            waitingFor[t]++;
         }
         int at = 0;
         for (int t = 0; t < n; t++) {
@@ -529,8 +560,9 @@ public final class FlowEngine implements SimRun {
             }
         }
         long wallStart = System.nanoTime();
-        for (int t = 0; t < n; t++) {
-            if (ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_WAITING] == 0) {
+        for (int o = 0; o < n; o++) {
+            int t = taskOf(o);
+            if (waitingFor[t] == 0) {
                 events.push(tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_START], EV_READY, t);
             }
         }
@@ -560,7 +592,6 @@ public final class FlowEngine implements SimRun {
                 break;
             }
             now = t;
-            warm();
             // Every event of this instant, then one new allocation of rates.
             while (!events.isEmpty() && events.peekTime() == t) {
                 events.pop();
@@ -593,37 +624,68 @@ public final class FlowEngine implements SimRun {
         return results(reason, wall);
     }
 
+    /** The spec of task {@code t} (a record number). */
+    private FlowSpec spec(int t) {
+        return specs.get(inputOf[t]);
+    }
+
+    /** The record number of the input's task {@code o}. */
+    private int taskOf(int o) {
+        return taskByInput[o];
+    }
+
+    private final int[] taskByInput;
+
     /**
-     * Reads ahead what the instant's arrivals will touch: the records of the tasks waiting for
-     * them (and their route slots), scattered over the task arrays. Read one by one as each arrival is handled, every one
-     * is a cache miss the processor waits for; read together first, the misses overlap. Changes
-     * nothing.
+     * The input's tasks in the order they can run: those waiting for nothing in input order, then
+     * breadth first through what waits for them (a task once all it waits for is placed; Kahn's
+     * topological sort with a first-in first-out queue), any left (a cycle, reported as the run's
+     * unfinished tasks) last. A ring's step k of every channel then comes before step k + 1 of
+     * any: the tasks that move at one instant, and those they start, are neighbours in the
+     * records, so that handling them reads memory in order instead of missing the caches at every
+     * task. A layout only: events, ties and results follow the input's order.
      */
-    private void warm() {
-        int sum = 0;
-        for (int e = events.firstAtTop(); e >= 0; e = events.next(e)) {
-            if (events.type(e) == EV_ARRIVED) {
-                int t = events.target(e);
-                int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
-                for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
-                    int u = dependents[i];
-                    // Its waiting count; should it start (this its last wait), its records.
-                    int waiting = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING];
-                    if (waiting == 1) {
-                        sum += (int) tl[u >>> CHUNK_SHIFT][TL * (u & CHUNK_MASK) + L_START] + (int) td[u >>> CHUNK_SHIFT][TD * (u & CHUNK_MASK) + D_WIRE];
-                        int f = ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_FLOW];
-                        if (f >= 0 && firstPath[f] != null) {
-                            sum++;
-                        }
-                    }
+    static int[] runOrder(int n, int[] from, int[] to, int edges) {
+        int[] waiting = new int[n];
+        int[] start = new int[n + 1];
+        for (int e = 0; e < edges; e++) {
+            waiting[to[e]]++;
+            start[from[e] + 1]++;
+        }
+        for (int i = 0; i < n; i++) {
+            start[i + 1] += start[i];
+        }
+        int[] next = new int[edges];
+        int[] fill = Arrays.copyOf(start, n);
+        for (int e = 0; e < edges; e++) {
+            next[fill[from[e]]++] = to[e];
+        }
+        int[] order = new int[n];
+        boolean[] placed = new boolean[n];
+        int size = 0;
+        for (int o = 0; o < n; o++) {
+            if (waiting[o] == 0) {
+                order[size++] = o;
+                placed[o] = true;
+            }
+        }
+        for (int head = 0; head < size; head++) {
+            int o = order[head];
+            for (int i = start[o]; i < start[o + 1]; i++) {
+                int d = next[i];
+                if (--waiting[d] == 0) {
+                    order[size++] = d;
+                    placed[d] = true;
                 }
             }
         }
-        warmSink += sum;
+        for (int o = 0; o < n && size < n; o++) {
+            if (!placed[o]) {
+                order[size++] = o;
+            }
+        }
+        return order;
     }
-
-    /** What {@link #warm} read, kept so that the reads are not optimised away. */
-    private int warmSink;
 
     private void dispatch(int type, int target, int arg) {
         switch (type) {
@@ -731,6 +793,26 @@ public final class FlowEngine implements SimRun {
     private record Route(int[] ports, float[] weights) {
     }
 
+    /**
+     * Flow {@code t}'s NIC ends under the routing in force, by the NIC port's address ({@link
+     * FlowPaths#ends}): its source's ({@code into} false) or its destination's, kept until the
+     * routing reconverges.
+     */
+    private long nicEnds(int t, boolean into) {
+        int addr = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + (into ? I_DST : I_SRC)];
+        long[] ends = into ? dstEnds : srcEnds;
+        long e = ends[addr];
+        if (e == UNKNOWN_ENDS) {
+            e = ends[addr] = paths.ends(into ? dstNic[t] : srcNic[t], into);
+        }
+        return e;
+    }
+
+    private static final long UNKNOWN_ENDS = Long.MIN_VALUE;
+    /** {@link #nicEnds} by NIC port address, as a source and as a destination. */
+    private final long[] srcEnds;
+    private final long[] dstEnds;
+
     /** Network flow {@code t}'s resources under the routing in force, or null when it has no route now. */
     private Route routeOf(int t) {
         // A NIC pair with one path under the routing shares one path array (and its latency).
@@ -742,6 +824,15 @@ public final class FlowEngine implements SimRun {
         if (shared >= 0) {
             route = pairRoutes.get(shared);
             p = route.ports();
+        } else if (shared == SEVERAL_PATHS) {
+            // One of several ECMP paths by its UDP port: made without maps or arrays, kept once.
+            int len = paths.pathInto(nicEnds(t, false), nicEnds(t, true), ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC],
+                    ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_UDP]);
+            if (len < 0) {
+                return null;
+            }
+            p = internPath(paths.scratch(), len);
+            interned = lastInterned;
         } else {
             p = paths.path(srcNic[t], dstNic[t], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_SRC], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DST], ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_UDP]);
             if (p == null) {
@@ -757,8 +848,11 @@ public final class FlowEngine implements SimRun {
                 }
                 latencies[3 * pairRoutes.size() - 3] = -1; // none known yet
             } else {
-                p = internPath(p);
+                p = internPath(p, p.length);
                 interned = lastInterned;
+                if (paths.tables == null && nicEnds(t, false) >= 0 && nicEnds(t, true) >= 0) {
+                    pairPaths.put(pair, SEVERAL_PATHS);
+                }
             }
         }
         for (int port : p) {
@@ -775,7 +869,20 @@ public final class FlowEngine implements SimRun {
             }
         }
         if (!sprays() || p.length <= 2) {
-            return route != null ? route : new Route(p, null);
+            if (route != null) {
+                return route;
+            }
+            if (interned < 0) {
+                return new Route(p, null);
+            }
+            if (internedRoutes.length <= interned) {
+                internedRoutes = Arrays.copyOf(internedRoutes, Math.max(2 * internedRoutes.length, interned + 1));
+            }
+            Route r = internedRoutes[interned];
+            if (r == null || r.ports() != p) {
+                r = internedRoutes[interned] = new Route(p, null);
+            }
+            return r;
         }
         // A sprayed flow's split depends on its two NICs alone.
         int known = sprayRoutes.get(pair);
@@ -794,16 +901,30 @@ public final class FlowEngine implements SimRun {
     private int[][] internedPaths = new int[1024][];
     private int internedCount;
 
-    /** The array of the paths already taken equal to {@code p}, or {@code p}, kept. Paths are never written. */
-    private int[] internPath(int[] p) {
+    /** Each interned path's route (its ports, no weights), made once. */
+    private Route[] internedRoutes = new Route[1024];
+
+    /** {@link #pairPaths}' mark of a NIC pair whose flows take several paths (by their UDP ports). */
+    private static final int SEVERAL_PATHS = -2;
+
+    /**
+     * The array of the paths already taken equal to the first {@code len} of {@code path}, or a
+     * copy of them, kept. Paths are never written.
+     */
+    private int[] internPath(int[] path, int len) {
         int mask = internedPaths.length - 1;
-        int i = Arrays.hashCode(p) & mask;
+        int hash = 1; // Arrays.hashCode of the path
+        for (int k = 0; k < len; k++) {
+            hash = 31 * hash + path[k];
+        }
+        int i = hash & mask;
         for (int[] q; (q = internedPaths[i]) != null; i = (i + 1) & mask) {
-            if (Arrays.equals(p, q)) {
+            if (Arrays.equals(path, 0, len, q, 0, q.length)) {
                 lastInterned = internedNumber[i];
                 return q;
             }
         }
+        int[] p = path.length == len ? path : Arrays.copyOf(path, len);
         internedPaths[i] = p;
         internedNumber[i] = internedCount;
         lastInterned = internedCount;
@@ -1134,7 +1255,7 @@ public final class FlowEngine implements SimRun {
         }
         int ta = drainedNow[a];
         int tb = drainedNow[b];
-        return tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] != tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] ? tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] < tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] : ta < tb;
+        return tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] != tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] ? tl[ta >>> CHUNK_SHIFT][TL * (ta & CHUNK_MASK) + L_STARTED] < tl[tb >>> CHUNK_SHIFT][TL * (tb & CHUNK_MASK) + L_STARTED] : inputOf[ta] < inputOf[tb];
     }
 
     /** The transfers still sending on NIC port {@code nic}. */
@@ -1238,7 +1359,7 @@ public final class FlowEngine implements SimRun {
         int from = ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEP_START];
         for (int i = from; i < from + ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_DEPENDENTS]; i++) {
             int u = dependents[i];
-            if (--ti[u >>> CHUNK_SHIFT][TI * (u & CHUNK_MASK) + I_WAITING] == 0) {
+            if (--waitingFor[u] == 0) {
                 ready(u);
             }
         }
@@ -1306,6 +1427,8 @@ public final class FlowEngine implements SimRun {
             }
         }
         paths.recompute(fabric, downLinks);
+        Arrays.fill(srcEnds, UNKNOWN_ENDS);
+        Arrays.fill(dstEnds, UNKNOWN_ENDS);
         pairPaths.clear();
         sprayRoutes.clear();
         pairRoutes.clear();
@@ -1316,12 +1439,12 @@ public final class FlowEngine implements SimRun {
         for (int f = 0; f < fluidsUsed; f++) {
             int t = fTask[f];
             if (fActive[f] && ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_KIND] == K_NETWORK) {
-                moving[count++] = t;
+                moving[count++] = inputOf[t];
             }
         }
         Arrays.sort(moving, 0, count);
         for (int m = 0; m < count; m++) {
-            int t = moving[m];
+            int t = taskOf(moving[m]);
             deactivate(ti[t >>> CHUNK_SHIFT][TI * (t & CHUNK_MASK) + I_ACTIVE] - 1);
             resume(t, td[t >>> CHUNK_SHIFT][TD * (t & CHUNK_MASK) + D_LEFT]);
         }
@@ -1739,7 +1862,7 @@ public final class FlowEngine implements SimRun {
         double throughputSum = 0;
         for (int f = 0; f < flows; f++) {
             int t = taskOfFlow[f];
-            FlowSpec s = specs.get(t);
+            FlowSpec s = spec(t);
             long started = tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] >= 0 ? tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED] : s.startPs();
             long fct = tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] >= 0 ? tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] - started : -1;
             double gbps = fct > 0 ? s.bytes() * 8.0 / fct * 1000.0 : 0;
@@ -1841,15 +1964,16 @@ public final class FlowEngine implements SimRun {
     private SimResults.LocalResult localResult() {
         List<SimResults.TaskResult> tasks = new ArrayList<>();
         int completed = 0;
-        for (int t = 0; t < n; t++) {
-            FlowSpec s = specs.get(t);
+        for (int o = 0; o < n; o++) {
+            int t = taskOf(o);
+            FlowSpec s = specs.get(o);
             if (s.network()) {
                 continue;
             }
             if (tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED] >= 0) {
                 completed++;
             }
-            tasks.add(new SimResults.TaskResult(t, s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(), s.bytes(),
+            tasks.add(new SimResults.TaskResult(o, s.kind().jsonName(), s.src(), s.dst(), s.label(), s.id(), s.bytes(),
                     s.kind() == FlowSpec.Kind.COMPUTE ? s.delayPs() : 0, tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_READY], tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_STARTED], tl[t >>> CHUNK_SHIFT][TL * (t & CHUNK_MASK) + L_FINISHED]));
         }
         if (tasks.isEmpty()) {
@@ -1863,7 +1987,7 @@ public final class FlowEngine implements SimRun {
         }
         List<Integer> flowTasks = new ArrayList<>(taskOfFlow.length);
         for (int t : taskOfFlow) {
-            flowTasks.add(t);
+            flowTasks.add(inputOf[t]);
         }
         return new SimResults.LocalResult(completed, List.copyOf(tasks), List.copyOf(gpus), List.copyOf(flowTasks));
     }
@@ -1877,22 +2001,22 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public String label(int i) {
-                return specs.get(taskOfFlow[i]).label();
+                return spec(taskOfFlow[i]).label();
             }
 
             @Override
             public String src(int i) {
-                return specs.get(taskOfFlow[i]).src();
+                return spec(taskOfFlow[i]).src();
             }
 
             @Override
             public long bytes(int i) {
-                return specs.get(taskOfFlow[i]).bytes();
+                return spec(taskOfFlow[i]).bytes();
             }
 
             @Override
             public long specStartPs(int i) {
-                return specs.get(taskOfFlow[i]).startPs();
+                return spec(taskOfFlow[i]).startPs();
             }
 
             @Override
@@ -1919,9 +2043,9 @@ public final class FlowEngine implements SimRun {
 
     private CollectiveResults.Tasks taskView() {
         List<Integer> local = new ArrayList<>();
-        for (int t = 0; t < n; t++) {
-            if (!specs.get(t).network()) {
-                local.add(t);
+        for (int o = 0; o < n; o++) {
+            if (!specs.get(o).network()) {
+                local.add(taskOf(o));
             }
         }
         return new CollectiveResults.Tasks() {
@@ -1932,7 +2056,7 @@ public final class FlowEngine implements SimRun {
 
             @Override
             public String label(int i) {
-                return specs.get(local.get(i)).label();
+                return spec(local.get(i)).label();
             }
 
             @Override

@@ -33,10 +33,10 @@ final class FlowPaths {
     private int[] scratch = new int[16];
 
     /** ECMP next hops from one switch toward another: the links, their egress port ids at the switch, their far ends. */
-    private record Hops(int[] ports, Device[] next) {
+    private record Hops(int[] ports, Device[] next, int[] nextIndex) {
     }
 
-    private static final Hops NO_HOPS = new Hops(new int[0], new Device[0]);
+    private static final Hops NO_HOPS = new Hops(new int[0], new Device[0], new int[0]);
     /** Every path of every flow, back to back; a packet holds the offset of its path. */
     int[] store = new int[1024];
     int size;
@@ -92,6 +92,59 @@ final class FlowPaths {
         return Arrays.copyOf(out, size);
     }
 
+    /**
+     * {@link #path}'s ECMP path into {@link #scratch} for a flow whose NIC ends are known by number
+     * (as {@link #ends} gives them): its length, or -1 if unreachable. No map is read and no array
+     * made: the flow engine takes a path for every one of a training step's 1.5 million transfers.
+     * Only without InfiniBand tables ({@link #tables} null).
+     */
+    int pathInto(long fromEnds, long toEnds, int fromAddr, int toAddr, int udp) {
+        int[] out = scratch;
+        int size = 0;
+        out[size++] = (int) (fromEnds >>> 32);
+        int a = (int) fromEnds;
+        int b = (int) toEnds;
+        int guard = 0;
+        while (a != b) {
+            Hops hops = hops(a, b, routing.switches().get(a), routing.switches().get(b));
+            if (hops.ports.length == 0 || ++guard > 64) {
+                return -1;
+            }
+            if (size + 2 > out.length) {
+                out = scratch = Arrays.copyOf(out, out.length * 2);
+            }
+            int k = ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.ports.length);
+            out[size++] = hops.ports[k];
+            a = hops.nextIndex[k];
+            if (a < 0) {
+                return -1;
+            }
+        }
+        out[size++] = (int) (toEnds >>> 32);
+        return size;
+    }
+
+    /** The path {@link #pathInto} wrote last (its first {@code length} entries). */
+    int[] scratch() {
+        return scratch;
+    }
+
+    /**
+     * A NIC port's ends under the current routing, for {@link #pathInto}: its access link's egress
+     * port id from the NIC side (high 32 bits) and its switch's index (low 32 bits), or -1 if it
+     * has no way in. {@code into}: the access link's egress port from the switch side instead (the
+     * last hop toward it).
+     */
+    long ends(Port nic, boolean into) {
+        Link access = routing.accessLink(nic);
+        Device sw = routing.edgeSwitch(nic);
+        if (access == null || sw == null) {
+            return -1;
+        }
+        int port = into ? portId(access, sw) : portId(access, nic.device());
+        return ((long) port << 32) | routing.indexOf(sw);
+    }
+
     /** The next hops from switch {@code at} (index a) toward {@code last} (index b), cached until the routing changes. */
     private Hops hops(int a, int b, Device at, Device last) {
         if (a < 0 || b < 0) {
@@ -109,11 +162,13 @@ final class FlowPaths {
             List<Link> links = routing.nextHops(at, last);
             int[] ports = new int[links.size()];
             Device[] next = new Device[links.size()];
+            int[] nextIndex = new int[links.size()];
             for (int k = 0; k < ports.length; k++) {
                 ports[k] = portId(links.get(k), at);
                 next[k] = links.get(k).other(at);
+                nextIndex[k] = routing.indexOf(next[k]);
             }
-            h = row[b] = new Hops(ports, next);
+            h = row[b] = new Hops(ports, next, nextIndex);
         }
         return h;
     }

@@ -26,7 +26,9 @@ import io.fabriclab.model.WredEcn;
  *       interval: it runs every event up to that instant, counted from the later of the current
  *       time and the previous interval step's end, so repeated interval steps land on the
  *       snapshot grid (5, 10, 15 us...) even across idle gaps. Each step publishes a snapshot of
- *       the instant it reached and completes its future with that simulated time.</li>
+ *       the instant it reached and completes its future with that simulated time. A step once
+ *       begun runs to its end: a pause or speed request met on the way (a step's own pause
+ *       request can reach the simulator after the step) waits for it; only stop cuts it short.</li>
  *   <li><b>Speed</b>: simulated picoseconds per wall second, from {@link #MIN_SPEED_PS_PER_S}
  *       (1 ns per second) to {@link #MAX_SPEED_PS_PER_S} (1 ms per second), or
  *       {@link #UNTHROTTLED}. A throttled run never lets simulated time run ahead of the wall
@@ -90,11 +92,20 @@ public final class LiveRun {
     // Simulator thread only.
     private Step activeStep;
     private long stepClockPs;
+    /** The event count a one-event step ends at. */
+    private long stepEventLimit;
     private boolean pausePublished;
     private long epochWallNanos = -1;
     private long epochSimPs;
     private long epochSpeed;
     private long lastWaitPublishNanos;
+
+    /**
+     * Test seam (LiveRunTest): runs on the simulator thread in the gate, after the queued commands
+     * and before the pause and step requests are read, so a test can hold the simulator exactly
+     * there while it queues a step. Null in the product.
+     */
+    volatile Runnable afterGateCommands;
 
     private record Step(boolean oneEvent, CompletableFuture<Long> done) {
     }
@@ -303,6 +314,18 @@ public final class LiveRun {
         return state;
     }
 
+    /**
+     * Where the run is, in words, for a test's or a log's message when a run does not get where it
+     * was asked to: state, newest snapshot, snapshots published and taken, steps and commands queued.
+     */
+    public String diagnostics() {
+        SimSnapshot s = newest;
+        return String.format(java.util.Locale.ROOT, "run %s, newest snapshot %s, %d published, %d taken,"
+                        + " %d steps and %d commands queued", state,
+                s == null ? "none" : String.format(java.util.Locale.ROOT, "at %d ps (%d events)", s.timePs(), s.events()),
+                published.get(), taken.get(), steps.size(), sim.live.commands.size());
+    }
+
     /** The exception that ended the run, or null. */
     public Throwable failure() {
         return failure;
@@ -382,9 +405,24 @@ public final class LiveRun {
     /** Called by the simulator when the next event lies beyond the grant. */
     private boolean reached(long nextEventPs) {
         if (activeStep != null) {
+            if (activeStep.oneEvent ? sim.eventCount() < stepEventLimit : nextEventPs <= stepClockPs) {
+                // Asked before the step's end: a pause, speed or stop request queued its askGate
+                // after the step began (the step's own pause() can: its request reaches the
+                // command queue after the step). The step runs on to its instant; only stop ends it.
+                sim.applyCommands();
+                if (stopRequested) {
+                    return false;
+                }
+                if (activeStep.oneEvent) {
+                    sim.grant(Long.MAX_VALUE, stepEventLimit - sim.eventCount());
+                } else {
+                    sim.grant(stepClockPs, Long.MAX_VALUE);
+                }
+                return true;
+            }
             Step s = activeStep;
             activeStep = null;
-            long at = !s.oneEvent && nextEventPs > stepClockPs ? stepClockPs : sim.now();
+            long at = s.oneEvent ? sim.now() : stepClockPs;
             sim.publishSnapshot(at);
             s.done.complete(at);
         }
@@ -395,6 +433,10 @@ public final class LiveRun {
             }
             if (sim.applyCommands() > 0) {
                 pausePublished = false;
+            }
+            Runnable hook = afterGateCommands;
+            if (hook != null) {
+                hook.run();
             }
             if (stopRequested) {
                 return false;
@@ -407,6 +449,7 @@ public final class LiveRun {
                     activeStep = s;
                     pausePublished = true;
                     if (s.oneEvent) {
+                        stepEventLimit = sim.eventCount() + 1;
                         sim.grant(Long.MAX_VALUE, 1);
                     } else {
                         stepClockPs = (Math.max(stepClockPs, sim.now()) / intervalPs + 1) * intervalPs;

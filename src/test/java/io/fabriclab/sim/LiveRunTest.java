@@ -15,8 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +109,83 @@ class LiveRunTest {
         assertEquals(expected, json(r), "pausing, stepping and throttling change nothing the run computes");
         assertEquals(LiveRun.State.FINISHED, live.state());
         assertEquals(SimResults.StopReason.COMPLETED, r.run().stopReason());
+    }
+
+    /** Holds the simulator in its gate once, after it has read its command queue, until released. */
+    static final class GateHold implements Runnable {
+        final CountDownLatch held = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private final AtomicBoolean armed = new AtomicBoolean(true);
+
+        @Override
+        public void run() {
+            if (armed.getAndSet(false)) {
+                held.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        void awaitHeld() throws InterruptedException {
+            assertTrue(held.await(60, TimeUnit.SECONDS), "the simulator reached its gate");
+        }
+    }
+
+    /**
+     * A step runs to its instant even when a request to the gate reaches the simulator after the
+     * step began. step() queues the step, wakes the paused simulator, then queues pause()'s
+     * request to stop before the next event; a simulator that woke and read its command queue in
+     * between took the step, met that request when it next polled its commands (every 4096
+     * events) and ended the step there, below its instant, with nothing more to publish: the live
+     * view waited for 10 us for ever (LiveViewModelTest, twice in about fourteen suites). The
+     * seam holds the simulator at that point; Pause or a speed change during a step did the same.
+     */
+    @Test
+    void aStepRunsToItsInstantWhenAPauseOrSpeedRequestArrivesAfterItBegan() throws Exception {
+        // 8:1 incast, 100 us steps: about 8,000 events a step.
+        long interval = 100 * US;
+        java.util.function.Supplier<Simulator> incast8 = () -> new Simulator(
+                TestFabrics.star(9, 100, 1.0, QosProfile.roceLossless("lossless", 100)),
+                IncastTest.incast(8, 1_000_000), SimConfig.defaults());
+        Simulator reference = incast8.get();
+        reference.setSnapshotSink(s -> { }, interval);
+        String expected = json(reference.run());
+
+        LiveRun live = new LiveRun(incast8.get(), interval);
+        GateHold first = new GateHold();
+        live.afterGateCommands = first;
+        live.start(true);
+        first.awaitHeld(); // before the first event, its (empty) command queue read
+        CompletableFuture<Long> step1 = live.stepInterval(); // the step, then its pause request, queued
+        first.release.countDown();
+        assertEquals(interval, get(step1), "the step ends at its instant, not where its own pause request met it");
+        assertEquals(interval, live.latest().timePs(), "and its snapshot shows that instant");
+        long events1 = live.latest().events();
+        assertTrue(events1 > 4096, "the step polls its commands at least once (every 4096 events): " + events1);
+
+        // Pause pressed and the speed changed while a step runs: the step still ends at its instant.
+        GateHold second = new GateHold();
+        live.afterGateCommands = second;
+        live.submit(c -> { }); // wakes the paused simulator, which reads its commands and is held
+        second.awaitHeld();
+        CompletableFuture<Long> step2 = live.stepInterval();
+        live.pause();
+        live.setSpeed(10 * US);
+        second.release.countDown();
+        assertEquals(2 * interval, get(step2));
+        assertEquals(2 * interval, live.latest().timePs());
+        assertTrue(live.latest().events() / 4096 > events1 / 4096, "the step polled its commands on the way");
+        assertEquals(LiveRun.State.PAUSED, live.state());
+        assertTrue(live.diagnostics().startsWith("run PAUSED, newest snapshot at 200000000 ps ("), live.diagnostics());
+        assertTrue(live.diagnostics().endsWith(", 0 steps and 0 commands queued"), live.diagnostics());
+
+        live.afterGateCommands = null;
+        live.setSpeed(LiveRun.UNTHROTTLED);
+        live.resume();
+        assertEquals(expected, json(get(live.result())), "the requests met mid-step change nothing the run computes");
     }
 
     @Test

@@ -78,7 +78,9 @@ public final class Simulator implements SimRun {
      * A packet's last bit is in at a switch that arbitrates at the head ({@link SwitchPipeline#headArrival})
      * but could not cut through (target: the packet, arg: the port it came by); it queues now at the
      * egress chosen when its head came in ({@link #storedOut}), unless the next packet's head on the
-     * same wire has queued it already ({@link #storedPkt}).
+     * same wire has queued it already ({@link #storedPkt}), or with stored packets of other wires
+     * whose last bits are in at the same picosecond ({@link #join}). A stored packet that the next
+     * head on its wire, already scheduled, will queue gets no such event ({@link #store}).
      */
     static final int EV_STORED = 21;
 
@@ -1104,8 +1106,7 @@ public final class Simulator implements SimRun {
             int kind = pkts.kind(pkt);
             if (kind != PacketPool.PAUSE && kind != PacketPool.FC) {
                 arrival -= ser;
-                // The train of back-to-back heads this one continues, or starts (SwitchPipeline's
-                // store reads it).
+                // The train of back-to-back heads this one continues, or starts (store reads it).
                 if (arrival != p.trainEndPs || p.rateBps != p.trainRateBps) {
                     p.trainFromPs = arrival;
                     p.trainRateBps = p.rateBps;

@@ -24,7 +24,8 @@ import io.fabriclab.model.SwitchLatency;
  * the arrival at the switch is the head's): if the egress is idle, its queues empty and not
  * paused, and the switch is storing no packet for it ({@link EgressPort#storing}), the packet
  * claims the egress then, ahead of any packet whose last bit comes in later,
- * and leaves at once with delay {@code L}. Otherwise the switch queues it when its last bit is in,
+ * and leaves at once with delay {@code L} (heads that may claim it in the same picosecond go in
+ * the egress's round-robin order over its ingress ports, {@link EgressPort#arbiterNext}). Otherwise the switch queues it when its last bit is in,
  * as every packet of an InfiniBand switch (whose credits are returned at the last bit, see
  * docs/model.md): one whose last bit finds the egress free still starts L after its head came in
  * ({@code L - min(serIn, serOut)} after the simulator's egress), no sooner than the wire frees.

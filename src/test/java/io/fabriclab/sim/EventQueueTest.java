@@ -1,6 +1,9 @@
 package io.fabriclab.sim;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +12,42 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class EventQueueTest {
+    @Test
+    void theEventsPendingAtTheCurrentTimeCanBeReadAndCancelledInPlace() {
+        // Five events at 1,000 ps and one at 1,001 (the arbiter of Simulator reads the instant's
+        // arrivals ahead and runs a tie's rival in the current event).
+        EventQueue q = new EventQueue(4);
+        for (int i = 0; i < 5; i++) {
+            q.push(1_000, 1, i, 10 + i);
+        }
+        q.push(1_001, 2, 9, 0);
+        q.pop();
+        assertEquals(0, q.topTarget);
+        assertTrue(q.hasPendingAt(1_000));
+        int first = q.firstPending();
+        int n = 0;
+        for (int pos = first; pos < q.endPending() && q.timeAt(pos) == 1_000; pos++) {
+            assertEquals(1, q.typeAt(pos));
+            assertEquals(n + 1, q.targetAt(pos));
+            assertEquals(11 + n, q.argAt(pos));
+            n++;
+        }
+        assertEquals(4, n);
+        // Cancel the third pending one: it keeps its place and comes out as a NOP.
+        q.cancelAt(first + 2);
+        int[] types = new int[5];
+        int[] targets = new int[5];
+        for (int k = 0; k < 5; k++) {
+            q.pop();
+            types[k] = q.topType;
+            targets[k] = q.topTarget;
+        }
+        assertArrayEquals(new int[] {1, 1, EventQueue.NOP, 1, 2}, types);
+        assertArrayEquals(new int[] {1, 2, 3, 4, 9}, targets);
+        assertFalse(q.hasPendingAt(1_001));
+        assertTrue(q.isEmpty());
+    }
+
     @Test
     void eventsComeOutByTimeAndEqualTimesInInsertionOrder() {
         EventQueue q = new EventQueue(4);

@@ -781,7 +781,11 @@ public final class FlowEngine implements SimRun {
     }
 
     private final List<Integer> stranded = new ArrayList<>();
-    /** The path of every NIC pair that has one path under the routing in force (cleared when it reconverges). */
+    /**
+     * The path of every NIC pair that has one path under the routing in force, or {@link
+     * #SEVERAL_PATHS} for a pair whose flows take one of several by their UDP ports (cleared when
+     * it reconverges).
+     */
     private final LongIntMap pairPaths = new LongIntMap();
     /** A sprayed flow's split by NIC pair (cleared when the routing reconverges). */
     private final LongIntMap sprayRoutes = new LongIntMap();
@@ -879,7 +883,7 @@ public final class FlowEngine implements SimRun {
                 internedRoutes = Arrays.copyOf(internedRoutes, Math.max(2 * internedRoutes.length, interned + 1));
             }
             Route r = internedRoutes[interned];
-            if (r == null || r.ports() != p) {
+            if (r == null) {
                 r = internedRoutes[interned] = new Route(p, null);
             }
             return r;

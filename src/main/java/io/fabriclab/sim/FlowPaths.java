@@ -55,6 +55,16 @@ final class FlowPaths {
 
     /** Egress ports from NIC {@code from} to NIC {@code to} under the current routing (each switch's ECMP choice), or null if unreachable. */
     int[] path(Port from, Port to, int fromAddr, int toAddr, int udp) {
+        if (tables == null) {
+            long fromEnds = ends(from, false);
+            long toEnds = ends(to, true);
+            if (fromEnds < 0 || toEnds < 0) {
+                return null;
+            }
+            int len = pathInto(fromEnds, toEnds, fromAddr, toAddr, udp);
+            return len < 0 ? null : Arrays.copyOf(scratch, len);
+        }
+        // InfiniBand: each switch's forwarding table by destination.
         Link access = routing.accessLink(from);
         Device sw = routing.edgeSwitch(from);
         Device last = routing.edgeSwitch(to);
@@ -67,36 +77,29 @@ final class FlowPaths {
         int guard = 0;
         int b = routing.indexOf(last);
         while (sw != last) {
-            int a = routing.indexOf(sw);
-            Hops hops = hops(a, b, sw, last);
+            Hops hops = hops(routing.indexOf(sw), b, sw, last);
             if (hops.ports.length == 0 || ++guard > 64) {
                 return null;
             }
             if (size + 2 > out.length) {
                 out = scratch = Arrays.copyOf(out, out.length * 2);
             }
-            if (tables != null) {
-                Link l = tables.outLink(sw, to);
-                if (l == null) {
-                    return null;
-                }
-                out[size++] = portId(l, sw);
-                sw = l.other(sw);
-            } else {
-                int k = ecmp.selectRoce(a, fromAddr, toAddr, udp, hops.ports.length);
-                out[size++] = hops.ports[k];
-                sw = hops.next[k];
+            Link l = tables.outLink(sw, to);
+            if (l == null) {
+                return null;
             }
+            out[size++] = portId(l, sw);
+            sw = l.other(sw);
         }
         out[size++] = portId(routing.accessLink(to), last);
         return Arrays.copyOf(out, size);
     }
 
     /**
-     * {@link #path}'s ECMP path into {@link #scratch} for a flow whose NIC ends are known by number
-     * (as {@link #ends} gives them): its length, or -1 if unreachable. No map is read and no array
-     * made: the flow engine takes a path for every one of a training step's 1.5 million transfers.
-     * Only without InfiniBand tables ({@link #tables} null).
+     * The ECMP path (each switch's hash choice) into {@link #scratch} for a flow whose NIC ends are
+     * known by number (as {@link #ends} gives them): its length, or -1 if unreachable. No map is
+     * read and no array made: the flow engine takes a path for every one of a training step's 1.5
+     * million transfers; {@link #path} copies it. Only without InfiniBand tables ({@link #tables} null).
      */
     int pathInto(long fromEnds, long toEnds, int fromAddr, int toAddr, int udp) {
         int[] out = scratch;

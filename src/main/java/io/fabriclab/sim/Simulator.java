@@ -1555,17 +1555,7 @@ public final class Simulator implements SimRun {
      * read ahead.
      */
     private int egressAhead(int pkt, EgressPort in, byte kind) {
-        int h = pkts.hop(pkt) + 1;
-        if (selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED)) {
-            if (!entropySpray) {
-                return -1;
-            }
-            int chosen = selector.nextByEntropy(in, pkts.flow(pkt), pkts.entropy(pkt));
-            if (chosen >= 0) {
-                return chosen;
-            }
-        }
-        return paths.store[pkts.pathBase(pkt) + h];
+        return statefulChoice(kind) ? -1 : statelessEgress(pkt, in, kind, pkts.hop(pkt) + 1);
     }
 
     /**
@@ -1850,12 +1840,33 @@ public final class Simulator implements SimRun {
     private int forward(int pkt, EgressPort in, byte kind) {
         int h = pkts.hop(pkt) + 1;
         pkts.setHop(pkt, h);
-        int chosen = -1;
-        if (selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED)) {
-            chosen = entropySpray ? selector.nextByEntropy(in, pkts.flow(pkt), pkts.entropy(pkt))
-                    : selector.next(in, pkts.flow(pkt), h, now);
+        if (statefulChoice(kind)) {
+            int chosen = selector.next(in, pkts.flow(pkt), h, now);
+            if (chosen >= 0) {
+                return chosen;
+            }
+            return paths.store[pkts.pathBase(pkt) + h];
         }
-        return chosen >= 0 ? chosen : paths.store[pkts.pathBase(pkt) + h];
+        return statelessEgress(pkt, in, kind, h);
+    }
+
+    /** Whether a packet of {@code kind} takes its next hop from a stateful choice (adaptive routing, random spraying, flowlets). */
+    private boolean statefulChoice(byte kind) {
+        return selector != null && !entropySpray && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED);
+    }
+
+    /**
+     * The egress of packet {@code pkt} (of {@code kind}) at hop {@code h} from switch port {@code in}
+     * when no stateful choice makes it: spraying by the packet's entropy, else its flow's path.
+     */
+    private int statelessEgress(int pkt, EgressPort in, byte kind, int h) {
+        if (entropySpray && selector != null && (kind == PacketPool.DATA || kind == PacketPool.TRIMMED)) {
+            int chosen = selector.nextByEntropy(in, pkts.flow(pkt), pkts.entropy(pkt));
+            if (chosen >= 0) {
+                return chosen;
+            }
+        }
+        return paths.store[pkts.pathBase(pkt) + h];
     }
 
     /** Loses packet {@code pkt} of class {@code c} at {@code at}, counted under {@code cause} (a {@link DropCause}). */
